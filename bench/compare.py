@@ -1,0 +1,194 @@
+#!/usr/bin/python3
+"""Runs bench_expr and sympy_bench.py and prints them side by side.
+
+Usage: compare.py [BENCH_EXPR] [--reps N] [--quick]
+  BENCH_EXPR  the C driver (default build/bench/bench_expr, looked up in the
+              current directory and then in the source tree's root)
+  --reps N    repetitions of each symshape workload (median reported)
+  --quick     fewer SymPy iterations (its checksums are then not checked)
+
+The exit status is 0 when every checksum of both drivers holds, 1 otherwise
+(targets that are missed are reported but do not fail the run).
+"""
+
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PYTHON = "/usr/bin/python3"
+
+
+def parse(text):
+    """Returns ({(workload, metric): value}, [check lines], [other lines])."""
+    vals, checks, other = {}, [], []
+    for line in text.splitlines():
+        w = line.split(None, 2)
+        if len(w) == 3 and w[0][:1] == "W" and w[0][1:].isdigit():
+            vals[(w[0], w[1])] = w[2]
+        elif w and w[0] == "mem" and len(w) == 4:
+            vals[("mem " + w[1], w[2])] = w[3]
+        elif w and w[0] == "check":
+            checks.append(line)
+        elif w:
+            other.append(line)
+    return vals, checks, other
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def run(cmd):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        return None, str(e)
+    return p, None
+
+
+def find_binary(arg):
+    for cand in (arg, os.path.join(ROOT, arg)):
+        if os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+# (label, key, unit, target description, target test on (symshape, sympy))
+ROWS = [
+    ("W1 per iteration", ("W1", "per_iter_us"), "us",
+     "< 2.4 us and >= 1000x SymPy",
+     lambda c, s: c < 2.4 and (s is None or s / c >= 1000)),
+    ("W2 build, 64-deep", ("W2", "build64_us"), "us", "", None),
+    ("W2 build, 16-deep", ("W2", "build16_us"), "us", "", None),
+    ("W2 simplify, 64-deep", ("W2", "simplify64_us"), "us",
+     "one floor division, << 1 ms", None),
+    ("W2 simplify, 16-deep", ("W2", "simplify16_us"), "us", "", None),
+    ("W3 **8 (495 terms)", ("W3", "pow8_ms"), "ms", "< 0.25 ms",
+     lambda c, s: c < 0.25),
+    ("W3 **16 (4,845 terms)", ("W3", "pow16_ms"), "ms", "", None),
+    ("W4 exact substitution", ("W4", "subst_per_expr_us"), "us",
+     ">= 100x SymPy", lambda c, s: s is None or s / c >= 100),
+    ("W4 compiled call", ("W4", "lambdify_call_per_expr_us"), "us",
+     "< 0.05 us (runtime program)", None),
+    ("W5 build pair", ("W5", "build_pair_us"), "us", "", None),
+    ("W5 equality test", ("W5", "eq_ns"), "ns", "one pointer comparison",
+     None),
+    ("bytes per node after W1", ("mem W1", "bytes_per_node"), "B", "< 100",
+     lambda c, s: c < 100),
+    ("bytes per node after W3", ("mem W3", "bytes_per_node"), "B", "< 100",
+     lambda c, s: c < 100),
+]
+
+
+def table(cv, sv, have_sympy):
+    head = ("workload", "unit", "symshape", "SymPy", "SymPy/symshape",
+            "target", "met")
+    rows = [head]
+    for label, key, unit, tdesc, test in ROWS:
+        c = num(cv.get(key))
+        s = num(sv.get(key)) if have_sympy else None
+        if key == ("W2", "simplify64_us") or key == ("W2", "simplify16_us"):
+            s_text = "skipped" if have_sympy else "-"
+        else:
+            s_text = "%.4g" % s if s is not None else "-"
+        if key[1] == "lambdify_call_per_expr_us":
+            c_text = "n/a"  # the runtime program is not benchmarked yet
+        else:
+            c_text = "%.4g" % c if c is not None else "-"
+        ratio = "%.0fx" % (s / c) if c and s is not None else "-"
+        if key == ("W2", "simplify64_us"):
+            floors = cv.get(("W2", "floors64"))
+            met = "-" if floors is None or c is None else (
+                "ok" if floors == "1" and c < 1000 else "miss")
+        elif key == ("W5", "eq_ns"):
+            met = "ok" if c is not None else "-"
+        elif test and c is not None:
+            met = "ok" if test(c, s) else "miss"
+        else:
+            met = ""
+        rows.append((label, unit, c_text, s_text, ratio, tdesc, met))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    for n, r in enumerate(rows):
+        print("  ".join(x.ljust(w) for x, w in zip(r, widths)).rstrip())
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def main():
+    args = sys.argv[1:]
+    binary_arg = os.path.join("build", "bench", "bench_expr")
+    reps, quick = None, False
+    i = 0
+    while i < len(args):
+        if args[i] == "--reps" and i + 1 < len(args):
+            reps = args[i + 1]
+            i += 2
+            continue
+        if args[i] == "--quick":
+            quick = True
+        elif args[i].startswith("-"):
+            print(__doc__, file=sys.stderr)
+            return 2
+        else:
+            binary_arg = args[i]
+        i += 1
+
+    status = 0
+    binary = find_binary(binary_arg)
+    cv = {}
+    if binary is None:
+        print("symshape: bench_expr not found at %s (build it first: make bench)"
+              % binary_arg)
+        status = 1
+    else:
+        cmd = [binary] + (["--reps", reps] if reps else [])
+        p, err = run(cmd)
+        if p is None:
+            print("symshape: cannot run %s: %s" % (binary, err))
+            status = 1
+        else:
+            cv, cchecks, cother = parse(p.stdout)
+            print("== symshape (%s)" % " ".join(cmd))
+            for line in cchecks + cother:
+                print("  " + line)
+            if p.returncode != 0:
+                print("  bench_expr exited with status %d" % p.returncode)
+                if p.stderr.strip():
+                    print("  stderr: " + p.stderr.strip().splitlines()[-1])
+                status = 1
+
+    have_sympy = False
+    sv = {}
+    probe, err = run([PYTHON, "-c", "import sympy"])
+    if probe is None or probe.returncode != 0:
+        print("== SymPy absent: %s cannot import sympy; showing symshape "
+              "numbers alone" % PYTHON)
+    else:
+        have_sympy = True
+        cmd = [PYTHON, os.path.join(HERE, "sympy_bench.py")] + (
+            ["--quick"] if quick else [])
+        p, err = run(cmd)
+        sv, schecks, sother = parse(p.stdout)
+        print("== SymPy (%s)" % " ".join(cmd))
+        for line in schecks + sother:
+            print("  " + line)
+        if p.returncode != 0:
+            print("  sympy_bench.py exited with status %d" % p.returncode)
+            status = 1
+
+    print()
+    table(cv, sv, have_sympy)
+    if ("W2", "result64") in cv:
+        print()
+        print("W2 64-deep simplified: " + cv[("W2", "result64")])
+        print("W2 16-deep simplified: " + cv.get(("W2", "result16"), "-"))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

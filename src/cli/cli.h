@@ -1,0 +1,32 @@
+/* The command-line tool: shared helpers and the command table. */
+#ifndef SYM_CLI_H
+#define SYM_CLI_H
+
+#include "symshape/symshape.h"
+
+#include <stdio.h>
+
+/* Exit statuses (SPEC §5). */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Commands with their one-line usage, generated from one list. */
+#define CLI_COMMAND_MAP(X)                                                                  \
+	X(simplify, "simplify [--assume R]... [--dims] EXPR|-   print the simplified canonical form") \
+	X(eval, "eval EXPR NAME=INT...                      print the exact value")             \
+	X(prove, "prove [--assume R]... [--dims] PRED|-       print true, false or unknown")       \
+	X(equal, "equal [--assume R]... [--dims] EXPR EXPR|-  print true, false (and a witness) or unknown")
+
+#define CLI__DECL(name, usage) int cli_##name(int argc, char **argv);
+CLI_COMMAND_MAP(CLI__DECL)
+#undef CLI__DECL
+
+/* Prints "symshape: MESSAGE" on stderr. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+/* Prints the usage of every command on stderr and returns CLI_USAGE. */
+int cli_usage(const char *why);
+
+#endif

@@ -1,0 +1,297 @@
+/* The expression commands: simplify, eval, prove, equal. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Options shared by simplify, prove and equal. */
+typedef struct opts {
+	const char **assume;
+	int nassume;
+	int dims;
+	const char *pos[2];
+	int npos;
+} opts;
+
+static int parse_opts(int argc, char **argv, opts *o, int want)
+{
+	int i, end = 0;
+	memset(o, 0, sizeof(*o));
+	o->assume = calloc((size_t)argc + 1, sizeof(*o->assume));
+	if (!o->assume) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!end && !strcmp(a, "--")) {
+			end = 1;
+		} else if (!end && !strcmp(a, "--dims")) {
+			o->dims = 1;
+		} else if (!end && !strcmp(a, "--assume")) {
+			if (i + 1 >= argc)
+				return cli_usage("--assume needs a predicate");
+			o->assume[o->nassume++] = argv[++i];
+		} else if (!end && !strncmp(a, "--assume=", 9)) {
+			o->assume[o->nassume++] = a + 9;
+		} else if (!end && a[0] == '-' && a[1] == '-') {
+			char msg[128];
+			snprintf(msg, sizeof(msg), "unknown option '%.80s'", a);
+			return cli_usage(msg);
+		} else {
+			if (o->npos == 2)
+				return cli_usage("too many arguments");
+			o->pos[o->npos++] = a;
+		}
+	}
+	if (o->npos != want && !(o->npos == 1 && !strcmp(o->pos[0], "-")))
+		return cli_usage(want == 1 ? "expected one expression (or - for standard input)"
+					   : "expected two expressions (or - for standard input)");
+	return CLI_OK;
+}
+
+/* Creates the context and the facts of the options. */
+static int setup(opts *o, sym_ctx **ctx, sym_facts **facts)
+{
+	int i;
+	*ctx = sym_ctx_new();
+	*facts = *ctx ? sym_facts_new(*ctx) : NULL;
+	if (!*facts) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	if (o->dims)
+		sym_facts_set_default_min(*facts, 1);
+	for (i = 0; i < o->nassume; i++) {
+		const sym_expr *p = sym_expr_from_str(*ctx, o->assume[i]);
+		if (p && !sym_expr_is_pred(p)) {
+			cli_error("--assume '%s': expected a relation such as 's0 >= 1'", o->assume[i]);
+			return CLI_FAIL;
+		}
+		if (!p || sym_facts_assume(*facts, p) != SYM_EOK) {
+			cli_error("--assume '%s': %s", o->assume[i], sym_ctx_last_message(*ctx));
+			return CLI_FAIL;
+		}
+	}
+	return CLI_OK;
+}
+
+static void teardown(opts *o, sym_ctx *ctx, sym_facts *facts)
+{
+	sym_facts_free(facts);
+	sym_ctx_free(ctx);
+	free(o->assume);
+}
+
+/* Writes the answer for one input into out (malloc'd), or returns the error
+ * message in *err (owned by ctx). */
+typedef char *(*answer_fn)(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b);
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = malloc(n);
+	if (r)
+		memcpy(r, s, n);
+	return r;
+}
+
+static char *ans_simplify(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b)
+{
+	const sym_expr *e = sym_expr_from_str(ctx, a), *s;
+	char *t, *r;
+	(void)b;
+	s = sym_simplify(ctx, facts, e);
+	t = sym_expr_to_str(ctx, s);
+	if (!t)
+		return NULL;
+	r = dup_str(t);
+	sym_str_free(ctx, t);
+	return r;
+}
+
+static char *ans_prove(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b)
+{
+	const sym_expr *e = sym_expr_from_str(ctx, a);
+	sym_truth t;
+	(void)b;
+	if (!e)
+		return NULL;
+	t = sym_prove(ctx, facts, e);
+	switch (t) {
+	case SYM_TRUE: return dup_str("true");
+	case SYM_FALSE: return dup_str("false");
+	case SYM_UNKNOWN: return dup_str("unknown");
+	default: return NULL;
+	}
+}
+
+static char *ans_equal(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b)
+{
+	const sym_expr *x = sym_expr_from_str(ctx, a), *y;
+	sym_witness w;
+	sym_truth t;
+	char *r = NULL;
+	if (!x)
+		return NULL;
+	y = sym_expr_from_str(ctx, b);
+	if (!y)
+		return NULL;
+	t = sym_equal(ctx, facts, x, y, &w);
+	if (t == SYM_TRUE)
+		return dup_str("true");
+	if (t == SYM_UNKNOWN)
+		return dup_str("unknown");
+	if (t == SYM_FALSE) {
+		size_t i, len = 32, off;
+		char **vs = calloc(w.n + 1, sizeof(*vs));
+		if (!vs)
+			return NULL;
+		for (i = 0; i < w.n; i++) {
+			vs[i] = sym_expr_to_str(ctx, w.vals[i]);
+			len += strlen(sym_expr_symbol_name(w.syms[i])) + (vs[i] ? strlen(vs[i]) : 0) + 2;
+		}
+		r = malloc(len);
+		if (r) {
+			off = (size_t)sprintf(r, "false\nwitness:");
+			for (i = 0; i < w.n; i++)
+				off += (size_t)sprintf(r + off, " %s=%s", sym_expr_symbol_name(w.syms[i]), vs[i] ? vs[i] : "?");
+		}
+		for (i = 0; i < w.n; i++)
+			sym_str_free(ctx, vs[i]);
+		free(vs);
+		sym_witness_clear(ctx, &w);
+	}
+	return r;
+}
+
+static int run_one(sym_ctx *ctx, sym_facts *facts, answer_fn fn, const char *a, const char *b)
+{
+	char *r = fn(ctx, facts, a, b);
+	if (!r) {
+		cli_error("error: %s", sym_ctx_last_message(ctx));
+		return CLI_FAIL;
+	}
+	puts(r);
+	free(r);
+	return CLI_OK;
+}
+
+/* Batch mode: one input per line (pairs separated by a tab for equal); a
+ * failing line prints "error: MESSAGE" in its place. */
+static int run_batch(sym_ctx *ctx, sym_facts *facts, answer_fn fn, int pairs)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int status = CLI_OK;
+	while ((len = getline(&line, &cap, stdin)) >= 0) {
+		char *a = line, *b = NULL, *r;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (pairs) {
+			char *tab = strchr(line, '\t');
+			if (!tab) {
+				puts("error: expected two expressions separated by a tab");
+				status = CLI_FAIL;
+				continue;
+			}
+			*tab = 0;
+			b = tab + 1;
+		}
+		r = fn(ctx, facts, a, b);
+		if (r) {
+			puts(r);
+			free(r);
+		} else {
+			printf("error: %s\n", sym_ctx_last_message(ctx));
+			status = CLI_FAIL;
+		}
+		sym_ctx_clear_error(ctx);
+		fflush(stdout);
+	}
+	free(line);
+	return status;
+}
+
+static int expr_command(int argc, char **argv, answer_fn fn, int nargs)
+{
+	opts o;
+	sym_ctx *ctx = NULL;
+	sym_facts *facts = NULL;
+	int st = parse_opts(argc, argv, &o, nargs);
+	if (st == CLI_OK)
+		st = setup(&o, &ctx, &facts);
+	if (st == CLI_OK) {
+		if (o.npos == 1 && !strcmp(o.pos[0], "-"))
+			st = run_batch(ctx, facts, fn, nargs == 2);
+		else
+			st = run_one(ctx, facts, fn, o.pos[0], nargs == 2 ? o.pos[1] : NULL);
+	}
+	teardown(&o, ctx, facts);
+	return st;
+}
+
+int cli_simplify(int argc, char **argv) { return expr_command(argc, argv, ans_simplify, 1); }
+int cli_prove(int argc, char **argv) { return expr_command(argc, argv, ans_prove, 1); }
+int cli_equal(int argc, char **argv) { return expr_command(argc, argv, ans_equal, 2); }
+
+int cli_eval(int argc, char **argv)
+{
+	sym_ctx *ctx;
+	const sym_expr *e, **syms, **vals, *r;
+	int i, n = argc - 1, st = CLI_FAIL;
+	char *t;
+	if (argc < 1)
+		return cli_usage("eval needs an expression");
+	ctx = sym_ctx_new();
+	syms = calloc((size_t)argc, sizeof(*syms));
+	vals = calloc((size_t)argc, sizeof(*vals));
+	if (!ctx || !syms || !vals) {
+		cli_error("out of memory");
+		goto out;
+	}
+	e = sym_expr_from_str(ctx, argv[0]);
+	if (!e) {
+		cli_error("error: %s", sym_ctx_last_message(ctx));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		char *eq = strchr(argv[i + 1], '=');
+		char name[256];
+		size_t len;
+		if (!eq || eq == argv[i + 1] || (len = (size_t)(eq - argv[i + 1])) >= sizeof(name)) {
+			st = cli_usage("bindings are NAME=INT");
+			goto out;
+		}
+		memcpy(name, argv[i + 1], len);
+		name[len] = 0;
+		syms[i] = sym_expr_symbol(ctx, name);
+		vals[i] = sym_expr_from_dec(ctx, eq + 1);
+		if (!syms[i] || !vals[i]) {
+			cli_error("error: binding '%s': %s", argv[i + 1], sym_ctx_last_message(ctx));
+			goto out;
+		}
+	}
+	r = sym_expr_subst(ctx, e, (size_t)n, syms, vals);
+	if (r && sym_expr_kind(r) != SYM_KIND_NUM && sym_expr_kind(r) != SYM_KIND_BOOL) {
+		const sym_expr *free_syms[8];
+		size_t k = sym_expr_symbols(ctx, r, free_syms, 8);
+		cli_error("error: unbound symbol '%s'%s", k ? sym_expr_symbol_name(free_syms[0]) : "?",
+			  k > 1 ? " (and others)" : "");
+		goto out;
+	}
+	t = sym_expr_to_str(ctx, r);
+	if (!t) {
+		cli_error("error: %s", sym_ctx_last_message(ctx));
+		goto out;
+	}
+	puts(t);
+	sym_str_free(ctx, t);
+	st = CLI_OK;
+out:
+	free(syms);
+	free(vals);
+	sym_ctx_free(ctx);
+	return st;
+}

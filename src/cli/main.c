@@ -1,0 +1,59 @@
+/* symshape: command dispatch. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("symshape: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *usage;
+} commands[] = {
+#define CLI__ENTRY(name, usage) {#name, cli_##name, usage},
+	CLI_COMMAND_MAP(CLI__ENTRY)
+#undef CLI__ENTRY
+};
+
+int cli_usage(const char *why)
+{
+	size_t i;
+	if (why)
+		fprintf(stderr, "symshape: %s\n", why);
+	fputs("usage:\n", stderr);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(stderr, "  symshape %s\n", commands[i].usage);
+	return CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+	if (argc < 2)
+		return cli_usage("no command given");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		cli_usage(NULL);
+		return CLI_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		puts("symshape 0.1.0");
+		return CLI_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 2, argv + 2);
+	{
+		char msg[128];
+		snprintf(msg, sizeof(msg), "unknown command '%.80s'", argv[1]);
+		return cli_usage(msg);
+	}
+}

@@ -1,0 +1,254 @@
+/* Sums: constant plus sorted distinct terms coefficient*monomial. */
+#include "node_private.h"
+
+#include <stdlib.h>
+
+static const sym_num num_zero = {{0}, 1};
+static const sym_num num_one = {{1}, 1};
+
+void sym__lin_view(const sym_expr *e, sym_lin *v)
+{
+	v->zero = num_zero;
+	if (e->kind == SYM_KIND_NUM) {
+		v->c = node_num(e), v->t = NULL, v->n = 0;
+	} else if (e->kind == SYM_KIND_ADD) {
+		v->c = node_add_const(e), v->t = node_terms(e), v->n = e->n;
+	} else {
+		v->one.coef = num_one;
+		v->one.m = e;
+		v->c = &v->zero, v->t = &v->one, v->n = 1;
+	}
+}
+
+void sym__sumb_init(sym_sumb *b, sym_ctx *ctx)
+{
+	b->ctx = ctx;
+	sym__num_init(&b->c);
+	b->t = NULL;
+	b->n = b->cap = 0;
+	b->sorted = 1;
+}
+
+void sym__sumb_clear(sym_sumb *b)
+{
+	size_t i;
+	for (i = 0; i < b->n; i++)
+		sym__num_clear(&b->t[i].coef);
+	sym__num_clear(&b->c);
+	sym__free(b->ctx, b->t, b->cap * sizeof(*b->t));
+	b->t = NULL;
+	b->n = b->cap = 0;
+}
+
+int sym__sumb_add_term(sym_sumb *b, const sym_num *k, const sym_expr *m)
+{
+	sym_term *t;
+	if (b->n == b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 8;
+		sym_term *nt;
+		if (nc > SYM_MAX_TERMS) {
+			sym__error(b->ctx, SYM_ELIMIT, -1, "expression has more than %d terms", SYM_MAX_TERMS);
+			return 0;
+		}
+		nt = sym__realloc(b->ctx, b->t, b->cap * sizeof(*b->t), nc * sizeof(*nt));
+		if (!nt)
+			return 0;
+		b->t = nt, b->cap = nc;
+	}
+	t = &b->t[b->n++];
+	sym__num_init(&t->coef);
+	sym__num_set(&t->coef, k ? k : &num_one);
+	t->m = m;
+	if (b->n > 1 && b->sorted && sym__term_cmp(b->t[b->n - 2].m, m) >= 0)
+		b->sorted = 0;
+	return 1;
+}
+
+int sym__sumb_add(sym_sumb *b, const sym_num *k, const sym_expr *e)
+{
+	sym_lin v;
+	size_t i;
+	if (!e)
+		return 0;
+	if (e->flags & SYM_F_PRED) {
+		sym__error(b->ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
+		return 0;
+	}
+	sym__lin_view(e, &v);
+	if (k) {
+		sym_num t;
+		sym__num_init(&t);
+		sym__num_mul(&t, k, v.c);
+		sym__num_add(&b->c, &b->c, &t);
+		for (i = 0; i < v.n; i++) {
+			sym__num_mul(&t, k, &v.t[i].coef);
+			if (!sym__sumb_add_term(b, &t, v.t[i].m)) {
+				sym__num_clear(&t);
+				return 0;
+			}
+		}
+		sym__num_clear(&t);
+	} else {
+		sym__num_add(&b->c, &b->c, v.c);
+		for (i = 0; i < v.n; i++)
+			if (!sym__sumb_add_term(b, &v.t[i].coef, v.t[i].m))
+				return 0;
+	}
+	return 1;
+}
+
+static int term_qcmp(const void *x, const void *y)
+{
+	const sym_term *a = x, *b = y;
+	return sym__term_cmp(a->m, b->m);
+}
+
+/* Builds the node for constant c and sorted, combined, nonzero terms. */
+static const sym_expr *sum_node(sym_ctx *ctx, const sym_num *c, const sym_term *t, size_t n)
+{
+	struct sym_expr h = {0};
+	size_t size;
+	void *buf;
+	if (n == 0)
+		return sym__num_node(ctx, c);
+	if (n == 1 && sym__num_is_zero(c) && sym__num_is_one(&t[0].coef))
+		return t[0].m;
+	size = sizeof(sym_num) + n * sizeof(sym_term);
+	if (size > ctx->scratch_cap) {
+		size_t nc = size * 2;
+		void *s = sym__realloc(ctx, ctx->scratch, ctx->scratch_cap, nc);
+		if (!s)
+			return NULL;
+		ctx->scratch = s, ctx->scratch_cap = nc;
+	}
+	buf = ctx->scratch;
+	memcpy(buf, c, sizeof(sym_num));
+	memcpy((char *)buf + sizeof(sym_num), t, n * sizeof(sym_term));
+	h.kind = SYM_KIND_ADD;
+	h.n = (uint32_t)n;
+	return sym__intern(ctx, &h, buf, size);
+}
+
+const sym_expr *sym__sumb_finish(sym_sumb *b)
+{
+	size_t i, j;
+	const sym_expr *r;
+	if (sym__failed(b->ctx)) {
+		sym__sumb_clear(b);
+		return NULL;
+	}
+	if (!b->sorted)
+		qsort(b->t, b->n, sizeof(*b->t), term_qcmp);
+	for (i = 0, j = 0; i < b->n; i++) {
+		if (j > 0 && b->t[j - 1].m == b->t[i].m) {
+			sym__num_add(&b->t[j - 1].coef, &b->t[j - 1].coef, &b->t[i].coef);
+			sym__num_clear(&b->t[i].coef);
+			continue;
+		}
+		if (j > 0 && sym__num_is_zero(&b->t[j - 1].coef))
+			j--;
+		if (i != j)
+			b->t[j] = b->t[i];
+		j++;
+	}
+	if (j > 0 && sym__num_is_zero(&b->t[j - 1].coef))
+		j--;
+	b->n = j;
+	r = sum_node(b->ctx, &b->c, b->t, b->n);
+	sym__sumb_clear(b);
+	return r;
+}
+
+/* Merge of two canonical sums, scaling the second by k (NULL: 1). */
+static const sym_expr *add_scaled(sym_ctx *ctx, const sym_expr *a, const sym_num *k, const sym_expr *b)
+{
+	sym_lin va, vb;
+	sym_term stack[32], *out = stack;
+	sym_num c, t;
+	size_t i = 0, j = 0, n = 0, cap = 32;
+	const sym_expr *r = NULL;
+	if (!a || !b)
+		return NULL;
+	if ((a->flags | b->flags) & SYM_F_PRED)
+		return sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
+	sym__lin_view(a, &va);
+	sym__lin_view(b, &vb);
+	if (va.n + vb.n > cap) {
+		cap = va.n + vb.n;
+		if (cap > SYM_MAX_TERMS)
+			return sym__error(ctx, SYM_ELIMIT, -1, "expression has more than %d terms", SYM_MAX_TERMS);
+		out = sym__alloc(ctx, cap * sizeof(*out));
+		if (!out)
+			return NULL;
+	}
+	sym__num_init(&c);
+	sym__num_init(&t);
+	if (k)
+		sym__num_mul(&t, k, vb.c);
+	sym__num_add(&c, va.c, k ? &t : vb.c);
+	while (i < va.n || j < vb.n) {
+		int cmp = i == va.n ? 1 : j == vb.n ? -1 : sym__term_cmp(va.t[i].m, vb.t[j].m);
+		sym_term *o = &out[n];
+		sym__num_init(&o->coef);
+		if (cmp < 0) {
+			sym__num_set(&o->coef, &va.t[i].coef);
+			o->m = va.t[i++].m;
+		} else {
+			if (k)
+				sym__num_mul(&o->coef, k, &vb.t[j].coef);
+			else
+				sym__num_set(&o->coef, &vb.t[j].coef);
+			o->m = vb.t[j++].m;
+			if (cmp == 0)
+				sym__num_add(&o->coef, &o->coef, &va.t[i++].coef);
+		}
+		if (sym__num_is_zero(&o->coef))
+			continue;
+		n++;
+	}
+	r = sum_node(ctx, &c, out, n);
+	for (i = 0; i < n; i++)
+		sym__num_clear(&out[i].coef);
+	sym__num_clear(&c);
+	sym__num_clear(&t);
+	if (out != stack)
+		sym__free(ctx, out, cap * sizeof(*out));
+	return r;
+}
+
+const sym_expr *sym_expr_add(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	return add_scaled(ctx, a, NULL, b);
+}
+
+const sym_expr *sym_expr_sub(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	static const sym_num m1 = {{-1}, 1};
+	return add_scaled(ctx, a, &m1, b);
+}
+
+const sym_expr *sym__scale(sym_ctx *ctx, const sym_num *k, const sym_expr *e)
+{
+	if (!e)
+		return NULL;
+	if (sym__num_is_one(k))
+		return e;
+	return add_scaled(ctx, ctx->zero, k, e);
+}
+
+const sym_expr *sym_expr_neg(sym_ctx *ctx, const sym_expr *a)
+{
+	static const sym_num m1 = {{-1}, 1};
+	return sym__scale(ctx, &m1, a);
+}
+
+const sym_expr *sym__add_num(sym_ctx *ctx, const sym_expr *e, const sym_num *k)
+{
+	const sym_expr *kn;
+	if (!e)
+		return NULL;
+	if (sym__num_is_zero(k))
+		return e;
+	kn = sym__num_node(ctx, k);
+	return sym_expr_add(ctx, e, kn);
+}

@@ -1,0 +1,428 @@
+/* Interval bounds of expressions under the facts, and the decisions of
+ * relations that follow from bounds and residues. */
+#include "facts_private.h"
+
+/* ---- extended rationals ------------------------------------------------ */
+
+static void x_init(sym_xnum *x) { x->inf = 0, sym__num_init(&x->v); }
+static void x_clear(sym_xnum *x) { sym__num_clear(&x->v); }
+static void x_set(sym_xnum *r, const sym_xnum *a)
+{
+	r->inf = a->inf;
+	sym__num_set(&r->v, &a->v);
+}
+static void x_set_num(sym_xnum *r, const sym_num *v)
+{
+	r->inf = 0;
+	sym__num_set(&r->v, v);
+}
+static void x_set_inf(sym_xnum *r, int s)
+{
+	r->inf = s;
+	sym__num_set_si(&r->v, 0);
+}
+static int x_sgn(const sym_xnum *a) { return a->inf ? a->inf : sym__num_sgn(&a->v); }
+static int x_cmp(const sym_xnum *a, const sym_xnum *b)
+{
+	if (a->inf || b->inf)
+		return a->inf == b->inf ? 0 : a->inf < b->inf ? -1 : 1;
+	return sym__num_cmp(&a->v, &b->v);
+}
+/* r = a + b, where not both are infinite with opposite signs. */
+static void x_add(sym_xnum *r, const sym_xnum *a, const sym_xnum *b)
+{
+	if (a->inf || b->inf) {
+		x_set_inf(r, a->inf ? a->inf : b->inf);
+		return;
+	}
+	r->inf = 0;
+	sym__num_add(&r->v, &a->v, &b->v);
+}
+/* r = a * b with 0 * inf = 0 (right for interval endpoints). */
+static void x_mul(sym_xnum *r, const sym_xnum *a, const sym_xnum *b)
+{
+	int sa = x_sgn(a), sb = x_sgn(b);
+	if (sa == 0 || sb == 0) {
+		x_set_inf(r, 0);
+		return;
+	}
+	if (a->inf || b->inf) {
+		x_set_inf(r, sa * sb);
+		return;
+	}
+	r->inf = 0;
+	sym__num_mul(&r->v, &a->v, &b->v);
+}
+static void x_mul_num(sym_xnum *r, const sym_xnum *a, const sym_num *k)
+{
+	sym_xnum t;
+	x_init(&t);
+	x_set_num(&t, k);
+	x_mul(r, a, &t);
+	x_clear(&t);
+}
+
+void sym__ival_init(sym_ival *iv)
+{
+	x_init(&iv->lo);
+	x_init(&iv->hi);
+	iv->lo.inf = -1;
+	iv->hi.inf = 1;
+}
+void sym__ival_clear(sym_ival *iv)
+{
+	x_clear(&iv->lo);
+	x_clear(&iv->hi);
+}
+void sym__ival_set(sym_ival *r, const sym_ival *a)
+{
+	x_set(&r->lo, &a->lo);
+	x_set(&r->hi, &a->hi);
+}
+
+static void ival_full(sym_ival *r)
+{
+	x_set_inf(&r->lo, -1);
+	x_set_inf(&r->hi, 1);
+}
+
+static void ival_point(sym_ival *r, const sym_num *v)
+{
+	x_set_num(&r->lo, v);
+	x_set_num(&r->hi, v);
+}
+
+static void ival_scale(sym_ival *r, const sym_ival *a, const sym_num *k)
+{
+	sym_xnum l, h;
+	x_init(&l);
+	x_init(&h);
+	x_mul_num(&l, &a->lo, k);
+	x_mul_num(&h, &a->hi, k);
+	if (sym__num_sgn(k) >= 0) {
+		x_set(&r->lo, &l);
+		x_set(&r->hi, &h);
+	} else {
+		x_set(&r->lo, &h);
+		x_set(&r->hi, &l);
+	}
+	x_clear(&l);
+	x_clear(&h);
+}
+
+static void ival_mul(sym_ival *r, const sym_ival *a, const sym_ival *b)
+{
+	sym_xnum p[4];
+	int i, lo = 0, hi = 0;
+	for (i = 0; i < 4; i++)
+		x_init(&p[i]);
+	x_mul(&p[0], &a->lo, &b->lo);
+	x_mul(&p[1], &a->lo, &b->hi);
+	x_mul(&p[2], &a->hi, &b->lo);
+	x_mul(&p[3], &a->hi, &b->hi);
+	for (i = 1; i < 4; i++) {
+		if (x_cmp(&p[i], &p[lo]) < 0)
+			lo = i;
+		if (x_cmp(&p[i], &p[hi]) > 0)
+			hi = i;
+	}
+	x_set(&r->lo, &p[lo]);
+	x_set(&r->hi, &p[hi]);
+	for (i = 0; i < 4; i++)
+		x_clear(&p[i]);
+}
+
+static void x_pow(sym_xnum *r, const sym_xnum *a, int64_t e)
+{
+	if (a->inf) {
+		x_set_inf(r, (e % 2 == 0) ? 1 : a->inf);
+		return;
+	}
+	r->inf = 0;
+	if (!sym__num_pow(&r->v, &a->v, e, SYM_MAX_BITS))
+		x_set_inf(r, (e % 2 == 0 || sym__num_sgn(&a->v) > 0) ? 1 : -1);
+}
+
+/* Interval of a**e for integer e != 0. */
+static void ival_pow(sym_ival *r, const sym_ival *a, int64_t e)
+{
+	sym_ival t;
+	sym__ival_init(&t);
+	if (e < 0) {
+		/* reciprocal, defined only when 0 is outside the interval */
+		if (x_sgn(&a->lo) <= 0 && x_sgn(&a->hi) >= 0) {
+			ival_full(r);
+			sym__ival_clear(&t);
+			return;
+		}
+		{
+			static const sym_num one = {{1}, 1};
+			sym_xnum *lo = &t.lo, *hi = &t.hi;
+			if (a->hi.inf)
+				x_set_inf(lo, 0);
+			else {
+				lo->inf = 0;
+				sym__num_div(&lo->v, &one, &a->hi.v);
+			}
+			if (a->lo.inf)
+				x_set_inf(hi, 0);
+			else {
+				hi->inf = 0;
+				sym__num_div(&hi->v, &one, &a->lo.v);
+			}
+		}
+		a = &t;
+		e = -e;
+	}
+	{
+		sym_xnum pl, ph;
+		x_init(&pl);
+		x_init(&ph);
+		x_pow(&pl, &a->lo, e);
+		x_pow(&ph, &a->hi, e);
+		if (e % 2 == 1 || x_sgn(&a->lo) >= 0) {
+			x_set(&r->lo, &pl);
+			x_set(&r->hi, &ph);
+		} else if (x_sgn(&a->hi) <= 0) {
+			x_set(&r->lo, &ph);
+			x_set(&r->hi, &pl);
+		} else {
+			x_set_inf(&r->lo, 0);
+			x_set(&r->hi, x_cmp(&pl, &ph) > 0 ? &pl : &ph);
+		}
+		x_clear(&pl);
+		x_clear(&ph);
+	}
+	sym__ival_clear(&t);
+}
+
+static void x_floor(sym_xnum *r, const sym_xnum *a)
+{
+	x_set(r, a);
+	if (!a->inf)
+		sym__num_floor(&r->v, &r->v);
+}
+
+/* Common monomial factor of every term of a sum without constant. */
+static const sym_expr *common_factor(sym_ctx *ctx, const sym_expr *e)
+{
+	sym_lin v;
+	sym_factor common[16], one;
+	size_t nc = 0, i, j, k;
+	sym__lin_view(e, &v);
+	if (v.n < 2 || !sym__num_is_zero(v.c))
+		return NULL;
+	{
+		const sym_expr *m = v.t[0].m;
+		const sym_factor *f = m->kind == SYM_KIND_MUL ? node_factors(m) : (one.base = m, one.exp = 1, &one);
+		size_t n = m->kind == SYM_KIND_MUL ? m->n : 1;
+		for (j = 0; j < n && nc < 16; j++)
+			if (f[j].exp > 0)
+				common[nc++] = f[j];
+	}
+	for (i = 1; i < v.n && nc; i++) {
+		const sym_expr *m = v.t[i].m;
+		const sym_factor *f = m->kind == SYM_KIND_MUL ? node_factors(m) : (one.base = m, one.exp = 1, &one);
+		size_t n = m->kind == SYM_KIND_MUL ? m->n : 1, w = 0;
+		for (k = 0; k < nc; k++)
+			for (j = 0; j < n; j++)
+				if (f[j].base == common[k].base && f[j].exp > 0) {
+					common[w].base = common[k].base;
+					common[w].exp = f[j].exp < common[k].exp ? f[j].exp : common[k].exp;
+					w++;
+					break;
+				}
+		nc = w;
+	}
+	if (!nc)
+		return NULL;
+	return sym__monomial(ctx, common, nc);
+}
+
+static void ival_meet(sym_ival *r, const sym_ival *a)
+{
+	if (x_cmp(&a->lo, &r->lo) > 0)
+		x_set(&r->lo, &a->lo);
+	if (x_cmp(&a->hi, &r->hi) < 0)
+		x_set(&r->hi, &a->hi);
+}
+
+int sym__bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out)
+{
+	sym_ival a, b;
+	size_t i;
+	int ok = 1;
+	if (!e || sym__failed(ctx))
+		return 0;
+	switch (e->kind) {
+	case SYM_KIND_NUM:
+		ival_point(out, node_num(e));
+		return 1;
+	case SYM_KIND_SYM:
+		sym__facts_sym_range(f, e, out);
+		return 1;
+	default:
+		break;
+	}
+	if (e->flags & SYM_F_PRED) {
+		sym_num z;
+		sym__num_init(&z);
+		ival_point(out, &z);
+		x_set_inf(&out->hi, 0);
+		sym__num_set_si(&out->hi.v, 1);
+		return 1;
+	}
+	sym__ival_init(&a);
+	sym__ival_init(&b);
+	switch (e->kind) {
+	case SYM_KIND_ADD: {
+		const sym_expr *cf;
+		ival_point(out, node_add_const(e));
+		for (i = 0; i < e->n && ok; i++) {
+			ok = sym__bounds(ctx, f, node_terms(e)[i].m, &a);
+			ival_scale(&a, &a, &node_terms(e)[i].coef);
+			x_add(&out->lo, &out->lo, &a.lo);
+			x_add(&out->hi, &out->hi, &a.hi);
+		}
+		cf = ok ? common_factor(ctx, e) : NULL;
+		if (cf) {
+			const sym_expr *q = sym_expr_div(ctx, e, cf);
+			if (q && sym__bounds(ctx, f, cf, &a) && sym__bounds(ctx, f, q, &b)) {
+				ival_mul(&a, &a, &b);
+				ival_meet(out, &a);
+			}
+		}
+		break;
+	}
+	case SYM_KIND_MUL: {
+		static const sym_num one = {{1}, 1};
+		ival_point(out, &one);
+		for (i = 0; i < e->n && ok; i++) {
+			ok = sym__bounds(ctx, f, node_factors(e)[i].base, &a);
+			ival_pow(&a, &a, node_factors(e)[i].exp);
+			ival_mul(out, out, &a);
+		}
+		break;
+	}
+	case SYM_KIND_FLOOR:
+		ok = sym__bounds(ctx, f, node_kid(e), &a);
+		x_floor(&out->lo, &a.lo);
+		x_floor(&out->hi, &a.hi);
+		break;
+	case SYM_KIND_ABS:
+		ok = sym__bounds(ctx, f, node_kid(e), &a);
+		if (x_sgn(&a.lo) >= 0) {
+			sym__ival_set(out, &a);
+		} else if (x_sgn(&a.hi) <= 0) {
+			static const sym_num m1 = {{-1}, 1};
+			ival_scale(out, &a, &m1);
+		} else {
+			static const sym_num m1 = {{-1}, 1};
+			x_mul_num(&b.lo, &a.lo, &m1);
+			x_set_inf(&out->lo, 0);
+			x_set(&out->hi, x_cmp(&b.lo, &a.hi) > 0 ? &b.lo : &a.hi);
+		}
+		break;
+	case SYM_KIND_MIN:
+	case SYM_KIND_MAX:
+		for (i = 0; i < e->n && ok; i++) {
+			ok = sym__bounds(ctx, f, node_kids(e)[i], &a);
+			if (i == 0) {
+				sym__ival_set(out, &a);
+				continue;
+			}
+			if (e->kind == SYM_KIND_MIN) {
+				if (x_cmp(&a.lo, &out->lo) < 0)
+					x_set(&out->lo, &a.lo);
+				if (x_cmp(&a.hi, &out->hi) < 0)
+					x_set(&out->hi, &a.hi);
+			} else {
+				if (x_cmp(&a.lo, &out->lo) > 0)
+					x_set(&out->lo, &a.lo);
+				if (x_cmp(&a.hi, &out->hi) > 0)
+					x_set(&out->hi, &a.hi);
+			}
+		}
+		break;
+	default:
+		ival_full(out);
+	}
+	sym__ival_clear(&a);
+	sym__ival_clear(&b);
+	return ok && !sym__failed(ctx);
+}
+
+/* Residue of an integer-valued expression: e == r (mod m), m >= 0 (m == 0
+ * means e == r exactly).  Returns 0 when e is not integer-valued. */
+int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r)
+{
+	sym_lin v;
+	size_t i;
+	sym_num t;
+	if (!sym__is_int(e))
+		return 0;
+	sym__lin_view(e, &v);
+	sym__num_set(r, v.c);
+	sym__num_set_si(m, 0);
+	sym__num_init(&t);
+	for (i = 0; i < v.n; i++) {
+		const sym_term *tm = &v.t[i];
+		const sym_syminfo *si = tm->m->kind == SYM_KIND_SYM ? sym__facts_get(f, tm->m) : NULL;
+		if (si && !sym__num_is_zero(&si->mod)) {
+			sym__num_mul(&t, &tm->coef, &si->res);
+			sym__num_add(r, r, &t);
+			sym__num_mul(&t, &tm->coef, &si->mod);
+			sym__num_gcd(m, m, &t);
+		} else {
+			sym__num_gcd(m, m, &tm->coef);
+		}
+	}
+	sym__num_clear(&t);
+	return 1;
+}
+
+sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d)
+{
+	sym_ival iv;
+	int slo, shi;
+	sym_truth res = SYM_UNKNOWN;
+	sym__ival_init(&iv);
+	if (!sym__bounds(ctx, f, d, &iv)) {
+		sym__ival_clear(&iv);
+		return SYM_ERROR;
+	}
+	slo = x_sgn(&iv.lo), shi = x_sgn(&iv.hi);
+	switch (kind) {
+	case SYM_KIND_LE:
+		res = shi <= 0 ? SYM_TRUE : slo > 0 ? SYM_FALSE : SYM_UNKNOWN;
+		break;
+	case SYM_KIND_LT:
+		res = shi < 0 ? SYM_TRUE : slo >= 0 ? SYM_FALSE : SYM_UNKNOWN;
+		break;
+	case SYM_KIND_EQ:
+	case SYM_KIND_NE: {
+		int eq = slo == 0 && shi == 0 ? 1 : (slo > 0 || shi < 0) ? 0 : -1;
+		if (eq < 0 && f) {
+			sym_num m, r, t;
+			sym__num_init(&m);
+			sym__num_init(&r);
+			sym__num_init(&t);
+			if (sym__residue(f, d, &m, &r) && !sym__num_is_zero(&m)) {
+				sym__num_div(&t, &r, &m);
+				if (!sym__num_is_int(&t))
+					eq = 0;
+			}
+			sym__num_clear(&m);
+			sym__num_clear(&r);
+			sym__num_clear(&t);
+		}
+		if (eq >= 0)
+			res = (kind == SYM_KIND_EQ) == (eq == 1) ? SYM_TRUE : SYM_FALSE;
+		break;
+	}
+	default:
+		break;
+	}
+	sym__ival_clear(&iv);
+	return res;
+}

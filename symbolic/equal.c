@@ -1,0 +1,304 @@
+/* Equivalence: canonical identity, a proof of a - b == 0, or a witness found
+ * by exact evaluation at admissible points. */
+#include "facts_private.h"
+
+#include <stdlib.h>
+
+#define NCAND 12
+#define RANDOM_POINTS 400
+
+typedef struct cand {
+	const sym_expr *sym;
+	sym_num v[NCAND];
+	size_t n;
+	sym_ival range;
+} cand;
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+/* Candidate values of a free symbol: both ends of its range, small values
+ * near the ends, and a few spread-out values; all admissible for its own
+ * range and residue. */
+static void make_cands(const sym_facts *f, cand *c)
+{
+	static const int64_t offs[] = {0, 1, 2, 3, 4, 5, 7, 8, 11, 16};
+	const sym_syminfo *si = sym__facts_get(f, c->sym);
+	sym_num step, t;
+	size_t i;
+	sym__num_init(&step);
+	sym__num_init(&t);
+	sym__num_set_si(&step, 1);
+	if (si && !sym__num_is_zero(&si->mod))
+		sym__num_set(&step, &si->mod);
+	c->n = 0;
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]) && c->n < NCAND; i++) {
+		sym_num k;
+		sym__num_init(&k);
+		sym__num_set_si(&k, offs[i]);
+		sym__num_mul(&k, &k, &step);
+		if (!c->range.lo.inf) {
+			sym__num_add(&t, &c->range.lo.v, &k);
+		} else if (!c->range.hi.inf) {
+			sym__num_sub(&t, &c->range.hi.v, &k);
+		} else {
+			/* 0, 1, -1, 2, -2, ... in the residue class */
+			int64_t j = (int64_t)(i + 1) / 2 * (i % 2 ? 1 : -1);
+			sym__num_set_si(&t, j);
+			sym__num_mul(&t, &t, &step);
+			if (si && !sym__num_is_zero(&si->mod))
+				sym__num_add(&t, &t, &si->res);
+		}
+		sym__num_clear(&k);
+		if (!c->range.hi.inf && sym__num_cmp(&t, &c->range.hi.v) > 0)
+			continue;
+		if (!c->range.lo.inf && sym__num_cmp(&t, &c->range.lo.v) < 0)
+			continue;
+		sym__num_init(&c->v[c->n]);
+		sym__num_set(&c->v[c->n++], &t);
+	}
+	if (!c->range.hi.inf && c->n < NCAND) {
+		sym__num_init(&c->v[c->n]);
+		sym__num_set(&c->v[c->n++], &c->range.hi.v);
+	}
+	sym__num_clear(&step);
+	sym__num_clear(&t);
+}
+
+/* Evaluates everything at the point; returns 1 when it is admissible and a
+ * and b differ there. */
+static int try_point(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, const sym_expr *b,
+		     size_t n, const sym_expr **syms, sym_num *vals, size_t nfree)
+{
+	sym_num x, y;
+	size_t i;
+	int differ = 0;
+	sym__num_init(&x);
+	sym__num_init(&y);
+	/* defined symbols get the value of their definition */
+	for (i = nfree; i < n; i++) {
+		const sym_syminfo *si = sym__facts_get(f, syms[i]);
+		if (!sym__eval_num(ctx, si->def, nfree, syms, vals, &vals[i]) || !sym__num_is_int(&vals[i]))
+			goto out;
+	}
+	for (i = 0; f && i < f->nassumed; i++) {
+		if (!sym__eval_num(ctx, f->assumed[i], n, syms, vals, &x) || sym__num_is_zero(&x))
+			goto out;
+	}
+	if (!sym__eval_num(ctx, a, n, syms, vals, &x) || !sym__eval_num(ctx, b, n, syms, vals, &y))
+		goto out;
+	differ = !sym__num_equal(&x, &y);
+out:
+	if (sym__failed(ctx) && sym_ctx_last_error(ctx) != SYM_ENOMEM)
+		sym_ctx_clear_error(ctx); /* an inadmissible point, not an error */
+	sym__num_clear(&x);
+	sym__num_clear(&y);
+	return differ;
+}
+
+static int add_syms(sym_ctx *ctx, const sym_expr *e, const sym_expr ***all, size_t *n, size_t *cap)
+{
+	size_t k = sym_expr_symbols(ctx, e, NULL, 0), i, j;
+	const sym_expr **tmp;
+	if (!k)
+		return 1;
+	tmp = sym__alloc(ctx, k * sizeof(*tmp));
+	if (!tmp)
+		return 0;
+	sym_expr_symbols(ctx, e, tmp, k);
+	for (i = 0; i < k; i++) {
+		int dup = 0;
+		for (j = 0; j < *n; j++)
+			if ((*all)[j] == tmp[i])
+				dup = 1;
+		if (dup)
+			continue;
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 16;
+			const sym_expr **na = sym__realloc(ctx, *all, *cap * sizeof(*na), nc * sizeof(*na));
+			if (!na) {
+				sym__free(ctx, tmp, k * sizeof(*tmp));
+				return 0;
+			}
+			*all = na, *cap = nc;
+		}
+		(*all)[(*n)++] = tmp[i];
+	}
+	sym__free(ctx, tmp, k * sizeof(*tmp));
+	return 1;
+}
+
+static int sym_qcmp(const void *x, const void *y)
+{
+	return sym__cmp(*(const sym_expr *const *)x, *(const sym_expr *const *)y);
+}
+
+/* Searches an admissible point where a and b differ. */
+static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, const sym_expr *b, sym_witness *w)
+{
+	const sym_expr **all = NULL, **order = NULL;
+	size_t n = 0, cap = 0, i, nfree = 0, k;
+	cand *c = NULL;
+	sym_num *vals = NULL;
+	int found = 0;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	if (!add_syms(ctx, a, &all, &n, &cap) || !add_syms(ctx, b, &all, &n, &cap))
+		goto done;
+	for (i = 0; f && i < f->nassumed; i++)
+		if (!add_syms(ctx, f->assumed[i], &all, &n, &cap))
+			goto done;
+	for (i = 0; f && i < f->ninfo; i++) {
+		if (!f->info[i].def)
+			continue;
+		if (!add_syms(ctx, f->info[i].sym, &all, &n, &cap) || !add_syms(ctx, f->info[i].def, &all, &n, &cap))
+			goto done;
+	}
+	order = sym__alloc(ctx, (n ? n : 1) * sizeof(*order));
+	vals = sym__alloc(ctx, (n ? n : 1) * sizeof(*vals));
+	c = sym__alloc(ctx, (n ? n : 1) * sizeof(*c));
+	if (!order || !vals || !c)
+		goto done;
+	/* free symbols first, then the defined ones */
+	for (i = 0; i < n; i++) {
+		const sym_syminfo *si = sym__facts_get(f, all[i]);
+		if (!si || !si->def)
+			order[nfree++] = all[i];
+	}
+	k = nfree;
+	for (i = 0; i < n; i++) {
+		const sym_syminfo *si = sym__facts_get(f, all[i]);
+		if (si && si->def)
+			order[k++] = all[i];
+	}
+	for (i = 0; i < n; i++)
+		sym__num_init(&vals[i]);
+	for (i = 0; i < nfree; i++) {
+		c[i].sym = order[i];
+		sym__ival_init(&c[i].range);
+		sym__facts_sym_range(f, order[i], &c[i].range);
+		make_cands(f, &c[i]);
+	}
+	/* diagonal points, then random combinations of candidates */
+	for (k = 0; k < NCAND + RANDOM_POINTS && !found; k++) {
+		int ok = 1;
+		for (i = 0; i < nfree; i++) {
+			size_t idx;
+			if (!c[i].n) {
+				ok = 0;
+				break;
+			}
+			if (k < NCAND)
+				idx = k < c[i].n ? k : c[i].n - 1;
+			else
+				idx = (size_t)(rng_next(&seed) % c[i].n);
+			sym__num_set(&vals[i], &c[i].v[idx]);
+			if (k >= NCAND + RANDOM_POINTS / 2) {
+				/* spread out further: add a random multiple of the step */
+				const sym_syminfo *si = sym__facts_get(f, order[i]);
+				sym_num t;
+				sym__num_init(&t);
+				sym__num_set_si(&t, (int64_t)(rng_next(&seed) % 97));
+				if (si && !sym__num_is_zero(&si->mod))
+					sym__num_mul(&t, &t, &si->mod);
+				if (c[i].range.lo.inf && !c[i].range.hi.inf)
+					sym__num_neg(&t, &t);
+				else if (c[i].range.lo.inf && (rng_next(&seed) & 1))
+					sym__num_neg(&t, &t);
+				sym__num_add(&t, &vals[i], &t);
+				if ((c[i].range.hi.inf || sym__num_cmp(&t, &c[i].range.hi.v) <= 0) &&
+				    (c[i].range.lo.inf || sym__num_cmp(&t, &c[i].range.lo.v) >= 0))
+					sym__num_set(&vals[i], &t);
+				sym__num_clear(&t);
+			}
+		}
+		if (!ok)
+			break;
+		found = try_point(ctx, f, a, b, n, order, vals, nfree);
+	}
+	if (found && w) {
+		const sym_expr **ws = sym__alloc(ctx, (n ? n : 1) * sizeof(*ws));
+		const sym_expr **wv = sym__alloc(ctx, (n ? n : 1) * sizeof(*wv));
+		if (!ws || !wv) {
+			sym__free(ctx, ws, (n ? n : 1) * sizeof(*ws));
+			sym__free(ctx, wv, (n ? n : 1) * sizeof(*wv));
+			found = 0;
+			goto cleanup;
+		}
+		/* report every symbol, in canonical order */
+		for (i = 0; i < n; i++)
+			ws[i] = order[i];
+		qsort(ws, n, sizeof(*ws), sym_qcmp);
+		for (i = 0; i < n; i++) {
+			size_t j;
+			for (j = 0; j < n; j++)
+				if (order[j] == ws[i])
+					wv[i] = sym__num_node(ctx, &vals[j]);
+		}
+		w->n = n, w->syms = ws, w->vals = wv;
+	}
+cleanup:
+	for (i = 0; i < nfree; i++) {
+		size_t j;
+		for (j = 0; j < c[i].n; j++)
+			sym__num_clear(&c[i].v[j]);
+		sym__ival_clear(&c[i].range);
+	}
+	for (i = 0; i < n; i++)
+		sym__num_clear(&vals[i]);
+done:
+	sym__free(ctx, all, cap * sizeof(*all));
+	sym__free(ctx, order, (n ? n : 1) * sizeof(*order));
+	sym__free(ctx, vals, (n ? n : 1) * sizeof(*vals));
+	sym__free(ctx, c, (n ? n : 1) * sizeof(*c));
+	return found && !sym__failed(ctx);
+}
+
+sym_truth sym_equal(sym_ctx *ctx, sym_facts *f, const sym_expr *a, const sym_expr *b, sym_witness *w)
+{
+	const sym_expr *sa, *sb, *eq;
+	sym_truth t;
+	if (w)
+		w->n = 0, w->syms = NULL, w->vals = NULL;
+	if (!a || !b || sym__failed(ctx))
+		return SYM_ERROR;
+	if ((a->flags ^ b->flags) & SYM_F_PRED) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "cannot compare a predicate with a number");
+		return SYM_ERROR;
+	}
+	if (a == b)
+		return SYM_TRUE;
+	sa = sym_simplify(ctx, f, a);
+	sb = sym_simplify(ctx, f, b);
+	if (!sa || !sb)
+		return SYM_ERROR;
+	if (sa == sb)
+		return SYM_TRUE;
+	if (a->flags & SYM_F_PRED) {
+		/* p <=> q: both implications */
+		eq = sym_expr_and(ctx, sym_expr_or(ctx, sym_expr_not(ctx, sa), sb),
+				  sym_expr_or(ctx, sym_expr_not(ctx, sb), sa));
+	} else {
+		eq = sym_expr_rel(ctx, SYM_REL_EQ, sa, sb);
+	}
+	t = sym_prove(ctx, f, eq);
+	if (t == SYM_TRUE || t == SYM_ERROR)
+		return t;
+	if (find_witness(ctx, f, a, b, w))
+		return SYM_FALSE;
+	return sym__failed(ctx) ? SYM_ERROR : SYM_UNKNOWN;
+}
+
+void sym_witness_clear(sym_ctx *ctx, sym_witness *w)
+{
+	if (!w || !w->syms)
+		return;
+	sym__free(ctx, w->syms, (w->n ? w->n : 1) * sizeof(*w->syms));
+	sym__free(ctx, w->vals, (w->n ? w->n : 1) * sizeof(*w->vals));
+	w->n = 0, w->syms = NULL, w->vals = NULL;
+}

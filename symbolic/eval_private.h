@@ -1,0 +1,33 @@
+/* Evaluation, substitution and bottom-up transformation helpers. */
+#ifndef SYM_EVAL_PRIVATE_H
+#define SYM_EVAL_PRIVATE_H
+
+#include "node_private.h"
+
+/* Evaluates e exactly with the symbols syms[i] bound to vals[i]; predicates
+ * give 0 or 1.  Returns 0 on error (recorded in ctx). */
+int sym__eval_num(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms,
+		  const sym_num *vals, sym_num *out);
+
+/* A node -> node map used by transformations. */
+typedef struct sym_memo {
+	sym_ctx *ctx;
+	const sym_expr **keys, **vals;
+	size_t cap, count;
+} sym_memo;
+void sym__memo_init(sym_memo *m, sym_ctx *ctx);
+void sym__memo_clear(sym_memo *m);
+const sym_expr *sym__memo_get(const sym_memo *m, const sym_expr *k);
+int sym__memo_put(sym_memo *m, const sym_expr *k, const sym_expr *v);
+
+/* The child slots of a node (terms' monomials, factors' bases, children),
+ * and the node rebuilt canonically from replaced slots. */
+size_t sym__nslots(const sym_expr *e);
+const sym_expr *sym__slot(const sym_expr *e, size_t i);
+const sym_expr *sym__rebuild(sym_ctx *ctx, const sym_expr *e, const sym_expr *const *k);
+
+/* Rebuilds e bottom-up with every symbol s replaced by leaf(ctx, s, ud). */
+typedef const sym_expr *(*sym_leaf_fn)(sym_ctx *ctx, const sym_expr *s, void *ud);
+const sym_expr *sym__transform(sym_ctx *ctx, const sym_expr *e, sym_leaf_fn leaf, void *ud, sym_memo *memo);
+
+#endif

@@ -1,0 +1,477 @@
+/* The fact store: symbol ranges, residues and defining equalities, fed from
+ * predicates. */
+#include "facts_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+sym_facts *sym_facts_new(sym_ctx *ctx)
+{
+	sym_facts *f = sym__alloc(ctx, sizeof(*f));
+	if (!f)
+		return NULL;
+	memset(f, 0, sizeof(*f));
+	f->ctx = ctx;
+	sym__num_init(&f->default_min);
+	return f;
+}
+
+void sym_facts_free(sym_facts *f)
+{
+	size_t i;
+	if (!f)
+		return;
+	for (i = 0; i < f->ninfo; i++) {
+		sym__num_clear(&f->info[i].lo);
+		sym__num_clear(&f->info[i].hi);
+		sym__num_clear(&f->info[i].mod);
+		sym__num_clear(&f->info[i].res);
+	}
+	sym__num_clear(&f->default_min);
+	sym__free(f->ctx, f->info, f->capinfo * sizeof(*f->info));
+	sym__free(f->ctx, f->assumed, f->capassumed * sizeof(*f->assumed));
+	sym__free(f->ctx, f, sizeof(*f));
+}
+
+unsigned long sym_facts_version(const sym_facts *f) { return f->version; }
+
+const sym_syminfo *sym__facts_get(const sym_facts *f, const sym_expr *s)
+{
+	size_t i;
+	if (!f)
+		return NULL;
+	for (i = 0; i < f->ninfo; i++)
+		if (f->info[i].sym == s)
+			return &f->info[i];
+	return NULL;
+}
+
+static sym_syminfo *info_for(sym_facts *f, const sym_expr *s)
+{
+	sym_syminfo *si = (sym_syminfo *)sym__facts_get(f, s);
+	if (si)
+		return si;
+	if (f->ninfo == f->capinfo) {
+		size_t nc = f->capinfo ? f->capinfo * 2 : 8;
+		sym_syminfo *ni = sym__realloc(f->ctx, f->info, f->capinfo * sizeof(*ni), nc * sizeof(*ni));
+		if (!ni)
+			return NULL;
+		f->info = ni, f->capinfo = nc;
+	}
+	si = &f->info[f->ninfo++];
+	memset(si, 0, sizeof(*si));
+	si->sym = s;
+	sym__num_init(&si->lo);
+	sym__num_init(&si->hi);
+	sym__num_init(&si->mod);
+	sym__num_init(&si->res);
+	return si;
+}
+
+void sym__facts_sym_range(const sym_facts *f, const sym_expr *s, sym_ival *out)
+{
+	const sym_syminfo *si = sym__facts_get(f, s);
+	out->lo.inf = -1, out->hi.inf = 1;
+	if (f && f->has_default_min) {
+		out->lo.inf = 0;
+		sym__num_set(&out->lo.v, &f->default_min);
+	}
+	if (!si)
+		return;
+	if (si->has_lo && (out->lo.inf || sym__num_cmp(&si->lo, &out->lo.v) > 0)) {
+		out->lo.inf = 0;
+		sym__num_set(&out->lo.v, &si->lo);
+	}
+	if (si->has_hi) {
+		out->hi.inf = 0;
+		sym__num_set(&out->hi.v, &si->hi);
+	}
+	if (!sym__num_is_zero(&si->mod)) {
+		/* round the ends into the residue class */
+		sym_num t;
+		sym__num_init(&t);
+		if (!out->lo.inf) {
+			/* the least value >= lo in the class: res + ceil((lo - res)/m)*m */
+			sym__num_sub(&t, &out->lo.v, &si->res);
+			sym__num_div(&t, &t, &si->mod);
+			sym__num_ceil(&t, &t);
+			sym__num_mul(&t, &t, &si->mod);
+			sym__num_add(&out->lo.v, &t, &si->res);
+		}
+		if (!out->hi.inf) {
+			sym__num_sub(&t, &out->hi.v, &si->res);
+			sym__num_div(&t, &t, &si->mod);
+			sym__num_floor(&t, &t);
+			sym__num_mul(&t, &t, &si->mod);
+			sym__num_add(&out->hi.v, &t, &si->res);
+		}
+		sym__num_clear(&t);
+	}
+}
+
+sym_status sym_facts_set_default_min(sym_facts *f, long long lo)
+{
+	f->has_default_min = 1;
+	sym__num_set_si(&f->default_min, lo);
+	f->version++;
+	return SYM_EOK;
+}
+
+static const sym_expr *def_leaf(sym_ctx *ctx, const sym_expr *s, void *ud)
+{
+	const sym_syminfo *si = sym__facts_get(ud, s);
+	(void)ctx;
+	return si && si->def ? si->def : s;
+}
+
+const sym_expr *sym__facts_apply_defs(sym_ctx *ctx, const sym_facts *f, const sym_expr *e)
+{
+	sym_memo m;
+	const sym_expr *r;
+	size_t i;
+	int any = 0;
+	if (!f || !e)
+		return e;
+	for (i = 0; i < f->ninfo; i++)
+		if (f->info[i].def)
+			any = 1;
+	if (!any)
+		return e;
+	sym__memo_init(&m, ctx);
+	r = sym__transform(ctx, e, def_leaf, (void *)f, &m);
+	sym__memo_clear(&m);
+	return r;
+}
+
+static sym_status contradiction(sym_facts *f, const char *what)
+{
+	sym__error(f->ctx, SYM_ECONTRADICTION, -1, "contradicting assumptions: %s", what);
+	return SYM_ECONTRADICTION;
+}
+
+/* Checks that the symbol's range still holds a value. */
+static sym_status check_sym(sym_facts *f, const sym_expr *s)
+{
+	sym_ival iv;
+	sym_status st = SYM_EOK;
+	sym__ival_init(&iv);
+	sym__facts_sym_range(f, s, &iv);
+	if (!iv.lo.inf && !iv.hi.inf && sym__num_cmp(&iv.lo.v, &iv.hi.v) > 0) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "no value of %s is left", node_name(s));
+		st = contradiction(f, msg);
+	}
+	sym__ival_clear(&iv);
+	return st;
+}
+
+static sym_status set_bound(sym_facts *f, const sym_expr *s, const sym_num *v, int is_hi)
+{
+	sym_syminfo *si = info_for(f, s);
+	if (!si)
+		return SYM_ENOMEM;
+	if (is_hi) {
+		if (!si->has_hi || sym__num_cmp(v, &si->hi) < 0)
+			sym__num_set(&si->hi, v);
+		si->has_hi = 1;
+	} else {
+		if (!si->has_lo || sym__num_cmp(v, &si->lo) > 0)
+			sym__num_set(&si->lo, v);
+		si->has_lo = 1;
+	}
+	f->version++;
+	return check_sym(f, s);
+}
+
+sym_status sym_facts_set_range(sym_facts *f, const sym_expr *s, const sym_expr *lo, const sym_expr *hi)
+{
+	sym_status st = SYM_EOK;
+	if (!s || s->kind != SYM_KIND_SYM || (lo && lo->kind != SYM_KIND_NUM) || (hi && hi->kind != SYM_KIND_NUM)) {
+		sym__error(f->ctx, SYM_EMISUSE, -1, "a range needs a symbol and constant ends");
+		return SYM_EMISUSE;
+	}
+	if (lo)
+		st = set_bound(f, s, node_num(lo), 0);
+	if (st == SYM_EOK && hi)
+		st = set_bound(f, s, node_num(hi), 1);
+	return st;
+}
+
+static sym_status set_residue(sym_facts *f, const sym_expr *s, const sym_num *m, const sym_num *r)
+{
+	sym_syminfo *si = info_for(f, s);
+	sym_num rr, t;
+	sym_status st = SYM_EOK;
+	if (!si)
+		return SYM_ENOMEM;
+	sym__num_init(&rr);
+	sym__num_init(&t);
+	/* r mod m in [0, m) */
+	sym__num_div(&t, r, m);
+	sym__num_floor(&t, &t);
+	sym__num_mul(&t, &t, m);
+	sym__num_sub(&rr, r, &t);
+	if (sym__num_is_one(m)) {
+		/* x % 1 == 0 says nothing */
+	} else if (sym__num_is_zero(&si->mod)) {
+		sym__num_set(&si->mod, m);
+		sym__num_set(&si->res, &rr);
+	} else {
+		/* combine two residue facts by the Chinese remainder theorem when
+		 * the combined modulus is small; otherwise keep the first (sound) */
+		sym_num l;
+		int64_t L, a, ma, b, mb, x;
+		sym__num_init(&l);
+		sym__num_lcm(&l, &si->mod, m);
+		if (sym__num_get_si(&l, &L) && L <= 1000000 && sym__num_get_si(&si->res, &a) &&
+		    sym__num_get_si(&si->mod, &ma) && sym__num_get_si(&rr, &b) && sym__num_get_si(m, &mb)) {
+			for (x = a; x < L; x += ma)
+				if (x % mb == b)
+					break;
+			if (x >= L) {
+				st = contradiction(f, "the residues cannot both hold");
+			} else {
+				sym__num_set_si(&si->mod, L);
+				sym__num_set_si(&si->res, x);
+			}
+		}
+		sym__num_clear(&l);
+	}
+	sym__num_clear(&rr);
+	sym__num_clear(&t);
+	f->version++;
+	if (st == SYM_EOK)
+		st = check_sym(f, s);
+	return st;
+}
+
+/* Recognises x - m*floor((x + c)/m) + k (times -1) as a residue fact about
+ * x: the equation says (x + c) mod m == c - k. */
+static int match_residue(const sym_expr *d, const sym_expr **x, sym_num *m, sym_num *r, int *valid)
+{
+	sym_lin v, w;
+	const sym_term *ts, *tf;
+	sym_num k, c, t, sgn;
+	int ok = 0;
+	sym__lin_view(d, &v);
+	if (v.n != 2)
+		return 0;
+	if (v.t[0].m->kind == SYM_KIND_SYM && v.t[1].m->kind == SYM_KIND_FLOOR)
+		ts = &v.t[0], tf = &v.t[1];
+	else if (v.t[1].m->kind == SYM_KIND_SYM && v.t[0].m->kind == SYM_KIND_FLOOR)
+		ts = &v.t[1], tf = &v.t[0];
+	else
+		return 0;
+	sym__num_init(&k);
+	sym__num_init(&c);
+	sym__num_init(&t);
+	sym__num_init(&sgn);
+	sym__num_abs(&t, &ts->coef);
+	if (!sym__num_is_one(&t))
+		goto done;
+	sym__num_set(&sgn, &ts->coef); /* +-1 */
+	sym__lin_view(node_kid(tf->m), &w);
+	if (w.n != 1 || w.t[0].m != ts->m)
+		goto done;
+	/* floor(x/m + c/m): m = 1/coef */
+	sym__num_div(m, &sgn, &sgn);
+	sym__num_div(m, m, &w.t[0].coef);
+	if (!sym__num_is_int(m) || sym__num_sgn(m) <= 0)
+		goto done;
+	sym__num_mul(&t, &tf->coef, &sgn);
+	sym__num_neg(&t, &t);
+	if (!sym__num_equal(&t, m))
+		goto done;
+	sym__num_mul(&c, w.c, m);
+	sym__num_mul(&k, v.c, &sgn);
+	/* (x + c) mod m == c - k */
+	sym__num_sub(&t, &c, &k);
+	*valid = sym__num_is_int(&t) && sym__num_sgn(&t) >= 0 && sym__num_cmp(&t, m) < 0;
+	sym__num_neg(r, &k);
+	*x = ts->m;
+	ok = 1;
+done:
+	sym__num_clear(&k);
+	sym__num_clear(&c);
+	sym__num_clear(&t);
+	sym__num_clear(&sgn);
+	return ok;
+}
+
+static int occurs(sym_ctx *ctx, const sym_expr *e, const sym_expr *s)
+{
+	const sym_expr *syms[64];
+	size_t n = sym_expr_symbols(ctx, e, syms, 64), i;
+	if (n > 64)
+		return 1; /* conservative */
+	for (i = 0; i < n; i++)
+		if (syms[i] == s)
+			return 1;
+	return 0;
+}
+
+static sym_status add_def(sym_facts *f, const sym_expr *x, const sym_expr *def)
+{
+	sym_syminfo *si;
+	size_t i;
+	sym_ctx *ctx = f->ctx;
+	for (i = 0; i < f->ninfo; i++) {
+		/* keep every definition free of defined symbols */
+		if (f->info[i].def) {
+			const sym_expr *nd = sym_expr_subst(ctx, f->info[i].def, 1, &x, &def);
+			if (!nd)
+				return sym_ctx_last_error(ctx);
+			f->info[i].def = nd;
+		}
+	}
+	si = info_for(f, x);
+	if (!si)
+		return SYM_ENOMEM;
+	si->def = def;
+	f->version++;
+	return SYM_EOK;
+}
+
+static sym_status assume_rel(sym_facts *f, const sym_expr *p)
+{
+	sym_ctx *ctx = f->ctx;
+	const sym_expr *d = node_kid(p), *x;
+	sym_lin v;
+	sym_num t, m, r;
+	sym_status st = SYM_EOK;
+	size_t i;
+	sym__lin_view(d, &v);
+	sym__num_init(&t);
+	sym__num_init(&m);
+	sym__num_init(&r);
+	if (v.n == 1 && v.t[0].m->kind == SYM_KIND_SYM && p->kind != SYM_KIND_NE) {
+		/* a*x + c KIND 0 */
+		const sym_num *a = &v.t[0].coef;
+		x = v.t[0].m;
+		sym__num_neg(&t, v.c);
+		sym__num_div(&t, &t, a); /* x KIND' -c/a */
+		if (p->kind == SYM_KIND_EQ) {
+			if (!sym__num_is_int(&t)) {
+				st = contradiction(f, "an integer symbol equal to a fraction");
+			} else {
+				st = set_bound(f, x, &t, 0);
+				if (st == SYM_EOK)
+					st = set_bound(f, x, &t, 1);
+				if (st == SYM_EOK)
+					st = add_def(f, x, sym__num_node(ctx, &t));
+			}
+		} else {
+			int upper = sym__num_sgn(a) > 0;
+			if (p->kind == SYM_KIND_LT) {
+				/* strict: x < t or x > t for an integer x */
+				if (upper) {
+					sym__num_ceil(&t, &t);
+					sym__num_sub(&t, &t, &(sym_num){{1}, 1});
+				} else {
+					sym__num_floor(&t, &t);
+					sym__num_add(&t, &t, &(sym_num){{1}, 1});
+				}
+			} else if (upper) {
+				sym__num_floor(&t, &t);
+			} else {
+				sym__num_ceil(&t, &t);
+			}
+			st = set_bound(f, x, &t, upper);
+		}
+		goto done;
+	}
+	if (p->kind == SYM_KIND_EQ) {
+		int valid = 0;
+		if (match_residue(d, &x, &m, &r, &valid)) {
+			st = valid ? set_residue(f, x, &m, &r) : contradiction(f, "a remainder outside [0, m)");
+			goto done;
+		}
+		/* a symbol with coefficient +-1 that occurs nowhere else: define it */
+		for (i = 0; i < v.n; i++) {
+			const sym_expr *s = v.t[i].m, *rest, *def;
+			sym__num_abs(&t, &v.t[i].coef);
+			if (s->kind != SYM_KIND_SYM || !sym__num_is_one(&t))
+				continue;
+			rest = sym_expr_sub(ctx, d, sym__scale(ctx, &v.t[i].coef, s));
+			if (!rest) {
+				st = sym_ctx_last_error(ctx);
+				goto done;
+			}
+			if (occurs(ctx, rest, s))
+				continue;
+			/* c*s + rest == 0  =>  s == -rest/c */
+			sym__num_neg(&t, &v.t[i].coef);
+			sym__num_div(&t, &(sym_num){{1}, 1}, &t);
+			def = sym__scale(ctx, &t, rest);
+			if (!def) {
+				st = sym_ctx_last_error(ctx);
+				goto done;
+			}
+			st = add_def(f, s, def);
+			goto done;
+		}
+	}
+	/* otherwise the fact is kept for witnesses only */
+done:
+	sym__num_clear(&t);
+	sym__num_clear(&m);
+	sym__num_clear(&r);
+	return st;
+}
+
+static sym_status remember(sym_facts *f, const sym_expr *p)
+{
+	if (f->nassumed == f->capassumed) {
+		size_t nc = f->capassumed ? f->capassumed * 2 : 8;
+		const sym_expr **na = sym__realloc(f->ctx, f->assumed, f->capassumed * sizeof(*na), nc * sizeof(*na));
+		if (!na)
+			return SYM_ENOMEM;
+		f->assumed = na, f->capassumed = nc;
+	}
+	f->assumed[f->nassumed++] = p;
+	return SYM_EOK;
+}
+
+static sym_status assume(sym_facts *f, const sym_expr *p)
+{
+	sym_ctx *ctx = f->ctx;
+	const sym_expr *q;
+	size_t i;
+	if (!p)
+		return sym_ctx_last_error(ctx);
+	if (!(p->flags & SYM_F_PRED)) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "an assumption must be a predicate");
+		return SYM_EDOMAIN;
+	}
+	/* use what is known already: definitions, then a decision */
+	q = sym_simplify(ctx, f, p);
+	if (!q)
+		return sym_ctx_last_error(ctx);
+	if (q->kind == SYM_KIND_BOOL) {
+		if (*(const int64_t *)NODE_PAYLOAD(q))
+			return SYM_EOK;
+		return contradiction(f, "an assumption is false under the others");
+	}
+	if (q->kind == SYM_KIND_AND) {
+		for (i = 0; i < q->n; i++) {
+			sym_status st = assume(f, node_kids(q)[i]);
+			if (st != SYM_EOK)
+				return st;
+		}
+		return SYM_EOK;
+	}
+	if (node_is_rel(q))
+		return assume_rel(f, q);
+	return SYM_EOK; /* disjunctions: kept for witnesses only */
+}
+
+sym_status sym_facts_assume(sym_facts *f, const sym_expr *p)
+{
+	sym_status st;
+	if (!p)
+		return sym_ctx_last_error(f->ctx) != SYM_EOK ? sym_ctx_last_error(f->ctx) : SYM_EMISUSE;
+	st = remember(f, p);
+	if (st != SYM_EOK)
+		return st;
+	return assume(f, p);
+}

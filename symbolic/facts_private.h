@@ -1,0 +1,60 @@
+/* The fact store and the analyses that read it. */
+#ifndef SYM_FACTS_PRIVATE_H
+#define SYM_FACTS_PRIVATE_H
+
+#include "symshape/facts.h"
+#include "eval_private.h"
+
+/* An extended rational: a finite value, or -inf / +inf (inf = -1 / +1). */
+typedef struct sym_xnum {
+	int inf;
+	sym_num v;
+} sym_xnum;
+
+/* A closed interval of extended rationals, lo <= hi. */
+typedef struct sym_ival {
+	sym_xnum lo, hi;
+} sym_ival;
+
+void sym__ival_init(sym_ival *iv);
+void sym__ival_clear(sym_ival *iv);
+void sym__ival_set(sym_ival *r, const sym_ival *a);
+
+/* What is known of one symbol. */
+typedef struct sym_syminfo {
+	const sym_expr *sym;
+	int has_lo, has_hi;
+	sym_num lo, hi;
+	sym_num mod, res; /* mod == 0: no residue fact */
+	const sym_expr *def; /* the symbol equals def (no defined symbol inside) */
+} sym_syminfo;
+
+struct sym_facts {
+	sym_ctx *ctx;
+	unsigned long version;
+	int has_default_min;
+	sym_num default_min;
+	sym_syminfo *info;
+	size_t ninfo, capinfo;
+	const sym_expr **assumed; /* every assumption, for checking witnesses */
+	size_t nassumed, capassumed;
+};
+
+/* Returns the info of s, or NULL when nothing is recorded. */
+const sym_syminfo *sym__facts_get(const sym_facts *f, const sym_expr *s);
+/* Range of a symbol under the facts (default min included). */
+void sym__facts_sym_range(const sym_facts *f, const sym_expr *s, sym_ival *out);
+/* Substitutes the defining equalities. */
+const sym_expr *sym__facts_apply_defs(sym_ctx *ctx, const sym_facts *f, const sym_expr *e);
+
+/* Interval bounds of a numeric expression under the facts (NULL: none).
+ * Returns 0 on error. */
+int sym__bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out);
+/* Residue of an integer-valued expression from coefficients and symbol
+ * residues: e == r (mod m), m >= 0 (m == 0: e == r exactly).  Returns 0 when
+ * e is not integer-valued. */
+int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r);
+/* Decides "d KIND 0" from bounds: SYM_TRUE, SYM_FALSE or SYM_UNKNOWN. */
+sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d);
+
+#endif

@@ -1,0 +1,239 @@
+/* floor, and through it floor division, modulo and ceil; abs. */
+#include "node_private.h"
+
+static const sym_num num_one = {{1}, 1};
+static const sym_num num_mone = {{-1}, 1};
+
+static int check_num(sym_ctx *ctx, const sym_expr *e)
+{
+	if (!e || sym__failed(ctx))
+		return 0;
+	if (e->flags & SYM_F_PRED) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
+		return 0;
+	}
+	return 1;
+}
+
+static const sym_expr *floor_node(sym_ctx *ctx, const sym_expr *arg)
+{
+	struct sym_expr h = {0};
+	h.kind = SYM_KIND_FLOOR;
+	h.n = 1;
+	return sym__intern(ctx, &h, &arg, sizeof(arg));
+}
+
+/* Returns the index of a term k*floor(E)... with coefficient 1/k for a
+ * positive integer k such that every other coefficient and the constant
+ * times k are integers, or -1.  (All monomials are integer-valued.) */
+static long mergeable_floor_term(const sym_expr *inner)
+{
+	sym_lin w;
+	sym_num k, u;
+	size_t i, j;
+	long found = -1;
+	sym__lin_view(inner, &w);
+	sym__num_init(&k);
+	sym__num_init(&u);
+	for (i = 0; i < w.n && found < 0; i++) {
+		int ok;
+		if (w.t[i].m->kind != SYM_KIND_FLOOR || sym__num_sgn(&w.t[i].coef) <= 0)
+			continue;
+		sym__num_div(&k, &num_one, &w.t[i].coef);
+		if (!sym__num_is_int(&k))
+			continue;
+		sym__num_mul(&u, w.c, &k);
+		ok = sym__num_is_int(&u);
+		for (j = 0; j < w.n && ok; j++) {
+			if (j == i)
+				continue;
+			sym__num_mul(&u, &w.t[j].coef, &k);
+			ok = sym__num_is_int(&u);
+		}
+		if (ok)
+			found = (long)i;
+	}
+	sym__num_clear(&k);
+	sym__num_clear(&u);
+	return found;
+}
+
+/* floor(e).  Canonical form: integer-valued terms leave the floor; the
+ * constant left inside is reduced to [0, 1), or to r/d with 0 <= r < d when
+ * the rest is an integer-valued expression divided by d; a floor term with
+ * coefficient 1/k (k a positive integer) merges with the outer floor when the
+ * remaining terms times k are integer-valued, since
+ * floor((floor(E) + J)/k) == floor((E + J)/k) for integer J. */
+const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *e)
+{
+	sym_lin v;
+	sym_sumb out, in;
+	sym_num c, d, t, q;
+	size_t i;
+	int all_int_monos = 1;
+	const sym_expr *inner, *fl = NULL, *outer;
+	if (!check_num(ctx, e))
+		return NULL;
+	if (e->kind == SYM_KIND_NUM) {
+		sym_num f;
+		const sym_expr *r;
+		sym__num_init(&f);
+		sym__num_floor(&f, node_num(e));
+		r = sym__num_node(ctx, &f);
+		sym__num_clear(&f);
+		return r;
+	}
+	if (sym__is_int(e))
+		return e;
+	sym__lin_view(e, &v);
+	sym__sumb_init(&out, ctx);
+	sym__sumb_init(&in, ctx);
+	sym__num_init(&c);
+	sym__num_init(&d);
+	sym__num_init(&t);
+	sym__num_init(&q);
+	sym__num_set_si(&d, 1);
+	for (i = 0; i < v.n; i++) {
+		const sym_term *tm = &v.t[i];
+		if (sym__is_int(tm->m) && sym__num_is_int(&tm->coef)) {
+			sym__sumb_add_term(&out, &tm->coef, tm->m);
+			continue;
+		}
+		if (!sym__is_int(tm->m))
+			all_int_monos = 0;
+		sym__num_denom(&t, &tm->coef);
+		sym__num_lcm(&d, &d, &t);
+		sym__sumb_add_term(&in, &tm->coef, tm->m);
+	}
+	if (all_int_monos) {
+		/* floor((N + k)/d) == floor((N + floor(k))/d) for integer N */
+		sym__num_mul(&t, v.c, &d);
+		sym__num_floor(&t, &t);
+		sym__num_div(&q, &t, &d);
+		sym__num_floor(&q, &q);
+		sym__num_mul(&c, &q, &d);
+		sym__num_sub(&c, &t, &c);
+		sym__num_div(&c, &c, &d);
+	} else {
+		sym__num_floor(&q, v.c);
+		sym__num_sub(&c, v.c, &q);
+	}
+	sym__num_add(&out.c, &out.c, &q);
+	sym__num_add(&in.c, &in.c, &c);
+	inner = sym__sumb_finish(&in);
+	if (inner && inner->kind == SYM_KIND_NUM) {
+		fl = sym_expr_floor(ctx, inner);
+	} else if (inner && all_int_monos) {
+		long k = mergeable_floor_term(inner);
+		if (k >= 0) {
+			const sym_term *tm = &node_terms(inner)[k];
+			sym_sumb m;
+			sym__sumb_init(&m, ctx);
+			sym__sumb_add(&m, NULL, inner);
+			sym__num_neg(&t, &tm->coef);
+			sym__sumb_add_term(&m, &t, tm->m);
+			sym__sumb_add(&m, &tm->coef, node_kid(tm->m));
+			fl = sym_expr_floor(ctx, sym__sumb_finish(&m));
+		} else {
+			fl = floor_node(ctx, inner);
+		}
+	} else if (inner) {
+		fl = floor_node(ctx, inner);
+	}
+	outer = sym__sumb_finish(&out);
+	sym__num_clear(&c);
+	sym__num_clear(&d);
+	sym__num_clear(&t);
+	sym__num_clear(&q);
+	if (!fl || !outer)
+		return NULL;
+	return sym_expr_add(ctx, outer, fl);
+}
+
+/* ceil(E) == floor(E + (d - 1)/d) when d*E is integer-valued; otherwise
+ * -floor(-E). */
+const sym_expr *sym_expr_ceil(sym_ctx *ctx, const sym_expr *e)
+{
+	sym_lin v;
+	size_t i;
+	if (!check_num(ctx, e))
+		return NULL;
+	sym__lin_view(e, &v);
+	for (i = 0; i < v.n; i++)
+		if (!sym__is_int(v.t[i].m))
+			break;
+	if (i == v.n) {
+		sym_num d, t;
+		const sym_expr *r;
+		sym__num_init(&d);
+		sym__num_init(&t);
+		sym__num_denom(&d, v.c);
+		for (i = 0; i < v.n; i++) {
+			sym__num_denom(&t, &v.t[i].coef);
+			sym__num_lcm(&d, &d, &t);
+		}
+		sym__num_sub(&t, &d, &num_one);
+		sym__num_div(&t, &t, &d);
+		r = sym_expr_floor(ctx, sym__add_num(ctx, e, &t));
+		sym__num_clear(&d);
+		sym__num_clear(&t);
+		return r;
+	}
+	return sym_expr_neg(ctx, sym_expr_floor(ctx, sym_expr_neg(ctx, e)));
+}
+
+const sym_expr *sym_expr_floordiv(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	if (b && b->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(b)) && !sym__failed(ctx))
+		return sym__error(ctx, SYM_EDIVZERO, -1, "floor division by zero");
+	return sym_expr_floor(ctx, sym_expr_div(ctx, a, b));
+}
+
+const sym_expr *sym_expr_mod(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	const sym_expr *q;
+	if (b && b->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(b)) && !sym__failed(ctx))
+		return sym__error(ctx, SYM_EDIVZERO, -1, "modulo by zero");
+	q = sym_expr_floordiv(ctx, a, b);
+	return sym_expr_sub(ctx, a, sym_expr_mul(ctx, b, q));
+}
+
+/* Sign of the first term (the constant when there is no term). */
+static int leading_sign(const sym_expr *e)
+{
+	sym_lin v;
+	sym__lin_view(e, &v);
+	if (v.n)
+		return sym__num_sgn(&v.t[0].coef);
+	return sym__num_sgn(v.c);
+}
+
+const sym_expr *sym_expr_abs(sym_ctx *ctx, const sym_expr *e)
+{
+	struct sym_expr h = {0};
+	if (!check_num(ctx, e))
+		return NULL;
+	if (e->kind == SYM_KIND_NUM) {
+		sym_num a;
+		const sym_expr *r;
+		sym__num_init(&a);
+		sym__num_abs(&a, node_num(e));
+		r = sym__num_node(ctx, &a);
+		sym__num_clear(&a);
+		return r;
+	}
+	if (e->kind == SYM_KIND_ABS)
+		return e;
+	if (leading_sign(e) < 0)
+		e = sym__scale(ctx, &num_mone, e);
+	if (!e)
+		return NULL;
+	if (e->kind == SYM_KIND_ADD && e->n == 1 && sym__num_is_zero(node_add_const(e))) {
+		/* abs(c*m) == |c| * abs(m) */
+		const sym_term *t = &node_terms(e)[0];
+		return sym__scale(ctx, &t->coef, sym_expr_abs(ctx, t->m));
+	}
+	h.kind = SYM_KIND_ABS;
+	h.n = 1;
+	return sym__intern(ctx, &h, &e, sizeof(e));
+}

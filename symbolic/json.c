@@ -1,0 +1,251 @@
+/* JSON (de)serialisation of expressions, and GMP interop. */
+#include "print_private.h"
+#include "symshape/gmp.h"
+#include "symshape/json.h"
+
+#include <stdio.h>
+
+static const char *const kind_names[] = {
+#define SYM__KIND_NAME(name, str) str,
+	SYM_KIND_MAP(SYM__KIND_NAME)
+#undef SYM__KIND_NAME
+};
+
+static cJSON *num_json(sym_ctx *ctx, const sym_num *v)
+{
+	sym_sbuf b;
+	cJSON *j;
+	sym__sbuf_init(&b, ctx);
+	sym__sbuf_num(&b, v);
+	j = b.fail ? NULL : cJSON_CreateString(b.s);
+	sym__sbuf_clear(&b);
+	return j;
+}
+
+static cJSON *to_json(sym_ctx *ctx, const sym_expr *e)
+{
+	cJSON *o = cJSON_CreateObject(), *arr;
+	size_t i;
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "kind", kind_names[e->kind]);
+	switch (e->kind) {
+	case SYM_KIND_NUM:
+		cJSON_AddItemToObject(o, "value", num_json(ctx, node_num(e)));
+		break;
+	case SYM_KIND_SYM:
+		cJSON_AddStringToObject(o, "name", node_name(e));
+		break;
+	case SYM_KIND_BOOL:
+		cJSON_AddBoolToObject(o, "value", *(const int64_t *)NODE_PAYLOAD(e) != 0);
+		break;
+	case SYM_KIND_ADD:
+		cJSON_AddItemToObject(o, "const", num_json(ctx, node_add_const(e)));
+		arr = cJSON_AddArrayToObject(o, "terms");
+		for (i = 0; arr && i < e->n; i++) {
+			cJSON *t = cJSON_CreateObject();
+			cJSON_AddItemToObject(t, "coef", num_json(ctx, &node_terms(e)[i].coef));
+			cJSON_AddItemToObject(t, "mono", to_json(ctx, node_terms(e)[i].m));
+			cJSON_AddItemToArray(arr, t);
+		}
+		break;
+	case SYM_KIND_MUL:
+		arr = cJSON_AddArrayToObject(o, "factors");
+		for (i = 0; arr && i < e->n; i++) {
+			cJSON *t = cJSON_CreateObject();
+			char buf[32];
+			cJSON_AddItemToObject(t, "base", to_json(ctx, node_factors(e)[i].base));
+			snprintf(buf, sizeof(buf), "%lld", (long long)node_factors(e)[i].exp);
+			cJSON_AddStringToObject(t, "exp", buf);
+			cJSON_AddItemToArray(arr, t);
+		}
+		break;
+	default:
+		arr = cJSON_AddArrayToObject(o, "args");
+		for (i = 0; arr && i < e->n; i++)
+			cJSON_AddItemToArray(arr, to_json(ctx, node_kids(e)[i]));
+	}
+	return o;
+}
+
+cJSON *sym_expr_to_json(sym_ctx *ctx, const sym_expr *e)
+{
+	if (!e || sym__failed(ctx))
+		return NULL;
+	return to_json(ctx, e);
+}
+
+static const sym_expr *jerr(sym_ctx *ctx, const char *what)
+{
+	return sym__error(ctx, SYM_EDOMAIN, -1, "malformed expression JSON: %s", what);
+}
+
+static const sym_expr *num_from(sym_ctx *ctx, const cJSON *j, const char *field)
+{
+	const sym_expr *r;
+	char msg[96];
+	if (!cJSON_IsString(j)) {
+		snprintf(msg, sizeof(msg), "\"%s\" must be a number string", field);
+		return jerr(ctx, msg);
+	}
+	r = sym_expr_from_str(ctx, j->valuestring);
+	if (r && r->kind != SYM_KIND_NUM) {
+		snprintf(msg, sizeof(msg), "\"%s\" is not a number", field);
+		return jerr(ctx, msg);
+	}
+	return r;
+}
+
+static const sym_expr *from_json(sym_ctx *ctx, const cJSON *j, int depth)
+{
+	const cJSON *kind, *x;
+	int k;
+	if (sym__failed(ctx))
+		return NULL;
+	if (depth > SYM_MAX_DEPTH)
+		return jerr(ctx, "nested too deeply");
+	if (cJSON_IsString(j))
+		return sym_expr_from_str(ctx, j->valuestring);
+	kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+	if (!cJSON_IsString(kind))
+		return jerr(ctx, "missing \"kind\"");
+	for (k = 0; k < (int)(sizeof(kind_names) / sizeof(kind_names[0])); k++)
+		if (!strcmp(kind->valuestring, kind_names[k]))
+			break;
+	switch (k) {
+	case SYM_KIND_NUM:
+		return num_from(ctx, cJSON_GetObjectItemCaseSensitive(j, "value"), "value");
+	case SYM_KIND_SYM:
+		x = cJSON_GetObjectItemCaseSensitive(j, "name");
+		if (!cJSON_IsString(x))
+			return jerr(ctx, "\"name\" must be a string");
+		return sym_expr_symbol(ctx, x->valuestring);
+	case SYM_KIND_BOOL:
+		x = cJSON_GetObjectItemCaseSensitive(j, "value");
+		if (!cJSON_IsBool(x))
+			return jerr(ctx, "\"value\" must be true or false");
+		return sym_expr_bool(ctx, cJSON_IsTrue(x));
+	case SYM_KIND_ADD: {
+		const sym_expr *r = num_from(ctx, cJSON_GetObjectItemCaseSensitive(j, "const"), "const");
+		const cJSON *t;
+		x = cJSON_GetObjectItemCaseSensitive(j, "terms");
+		if (!cJSON_IsArray(x))
+			return jerr(ctx, "\"terms\" must be an array");
+		cJSON_ArrayForEach(t, x)
+		{
+			const sym_expr *c = num_from(ctx, cJSON_GetObjectItemCaseSensitive(t, "coef"), "coef");
+			const sym_expr *m = from_json(ctx, cJSON_GetObjectItemCaseSensitive(t, "mono"), depth + 1);
+			r = sym_expr_add(ctx, r, sym_expr_mul(ctx, c, m));
+		}
+		return r;
+	}
+	case SYM_KIND_MUL: {
+		const sym_expr *r = ctx->one;
+		const cJSON *t;
+		x = cJSON_GetObjectItemCaseSensitive(j, "factors");
+		if (!cJSON_IsArray(x))
+			return jerr(ctx, "\"factors\" must be an array");
+		cJSON_ArrayForEach(t, x)
+		{
+			const sym_expr *b = from_json(ctx, cJSON_GetObjectItemCaseSensitive(t, "base"), depth + 1);
+			const sym_expr *e = num_from(ctx, cJSON_GetObjectItemCaseSensitive(t, "exp"), "exp");
+			long long n;
+			if (!b || !e)
+				return NULL;
+			if (sym_expr_get_si(e, &n) != 1)
+				return jerr(ctx, "\"exp\" must be a 64-bit integer");
+			r = sym_expr_mul(ctx, r, sym_expr_pow_si(ctx, b, n));
+		}
+		return r;
+	}
+	default:
+		break;
+	}
+	if (k >= (int)(sizeof(kind_names) / sizeof(kind_names[0])))
+		return jerr(ctx, "unknown \"kind\"");
+	{
+		const sym_expr *stack[64], **v;
+		const cJSON *t;
+		int n, i = 0;
+		const sym_expr *r = NULL;
+		x = cJSON_GetObjectItemCaseSensitive(j, "args");
+		if (!cJSON_IsArray(x) || (n = cJSON_GetArraySize(x)) < 1)
+			return jerr(ctx, "\"args\" must be a non-empty array");
+		v = n <= 64 ? stack : sym__alloc(ctx, (size_t)n * sizeof(*v));
+		if (!v)
+			return NULL;
+		cJSON_ArrayForEach(t, x) v[i++] = from_json(ctx, t, depth + 1);
+		if (!sym__failed(ctx)) {
+			switch (k) {
+			case SYM_KIND_FLOOR: r = n == 1 ? sym_expr_floor(ctx, v[0]) : jerr(ctx, "floor takes one argument"); break;
+			case SYM_KIND_ABS: r = n == 1 ? sym_expr_abs(ctx, v[0]) : jerr(ctx, "abs takes one argument"); break;
+			case SYM_KIND_MIN: r = sym_expr_min(ctx, (size_t)n, v); break;
+			case SYM_KIND_MAX: r = sym_expr_max(ctx, (size_t)n, v); break;
+			case SYM_KIND_EQ:
+			case SYM_KIND_NE:
+			case SYM_KIND_LE:
+			case SYM_KIND_LT: {
+				static const sym_relop ops[] = {SYM_REL_EQ, SYM_REL_NE, SYM_REL_LE, SYM_REL_LT};
+				r = n == 1 ? sym_expr_rel(ctx, ops[k - SYM_KIND_EQ], v[0], ctx->zero)
+					   : jerr(ctx, "a relation takes one argument");
+				break;
+			}
+			default:
+				r = v[0];
+				for (i = 1; i < n && r; i++)
+					r = k == SYM_KIND_AND ? sym_expr_and(ctx, r, v[i]) : sym_expr_or(ctx, r, v[i]);
+			}
+		}
+		if (v != stack)
+			sym__free(ctx, v, (size_t)n * sizeof(*v));
+		return r;
+	}
+}
+
+const sym_expr *sym_expr_from_json(sym_ctx *ctx, const cJSON *j)
+{
+	if (sym__failed(ctx))
+		return NULL;
+	if (!j)
+		return jerr(ctx, "no JSON value");
+	return from_json(ctx, j, 0);
+}
+
+const sym_expr *sym_expr_from_mpq(sym_ctx *ctx, mpq_srcptr v)
+{
+	sym_num n;
+	const sym_expr *r;
+	if (mpz_sgn(mpq_denref(v)) == 0)
+		return sym__error(ctx, SYM_EDIVZERO, -1, "rational with zero denominator");
+	sym__num_init(&n);
+	{
+		mpq_t t;
+		mpq_init(t);
+		mpq_set(t, v);
+		mpq_canonicalize(t);
+		sym__num_set_mpq(&n, t);
+		mpq_clear(t);
+	}
+	r = sym__num_node(ctx, &n);
+	sym__num_clear(&n);
+	return r;
+}
+
+const sym_expr *sym_expr_from_mpz(sym_ctx *ctx, mpz_srcptr v)
+{
+	sym_num n;
+	const sym_expr *r;
+	sym__num_init(&n);
+	sym__num_set_mpz(&n, v);
+	r = sym__num_node(ctx, &n);
+	sym__num_clear(&n);
+	return r;
+}
+
+int sym_expr_get_mpq(const sym_expr *e, mpq_ptr v)
+{
+	if (!e || e->kind != SYM_KIND_NUM)
+		return 0;
+	sym__num_get_mpq(v, node_num(e));
+	return 1;
+}

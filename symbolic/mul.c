@@ -1,0 +1,413 @@
+/* Products: monomials of atoms with integer exponents, expansion of sums,
+ * powers and exact division. */
+#include "node_private.h"
+
+static const sym_num num_one = {{1}, 1};
+
+#define SYM_MAX_EXP 1000000000LL
+#define SYM_MAX_WORK 50000000ULL
+
+/* A product under construction: coefficient times sorted factors. */
+typedef struct prod {
+	sym_ctx *ctx;
+	sym_num coef;
+	sym_factor *f;
+	size_t n, cap;
+	sym_factor stack[16];
+} prod;
+
+static void prod_init(prod *p, sym_ctx *ctx)
+{
+	p->ctx = ctx;
+	sym__num_init(&p->coef);
+	sym__num_set_si(&p->coef, 1);
+	p->f = p->stack;
+	p->n = 0;
+	p->cap = 16;
+}
+
+static void prod_clear(prod *p)
+{
+	sym__num_clear(&p->coef);
+	if (p->f != p->stack)
+		sym__free(p->ctx, p->f, p->cap * sizeof(*p->f));
+	p->f = p->stack;
+	p->n = 0;
+	p->cap = 16;
+}
+
+static int prod_reserve(prod *p, size_t n)
+{
+	sym_factor *nf;
+	size_t nc;
+	if (n <= p->cap)
+		return 1;
+	nc = n * 2;
+	nf = sym__alloc(p->ctx, nc * sizeof(*nf));
+	if (!nf)
+		return 0;
+	memcpy(nf, p->f, p->n * sizeof(*nf));
+	if (p->f != p->stack)
+		sym__free(p->ctx, p->f, p->cap * sizeof(*p->f));
+	p->f = nf, p->cap = nc;
+	return 1;
+}
+
+/* Multiplies p by the sorted factors f[0..n) each raised to k. */
+static int prod_mul_factors(prod *p, const sym_factor *f, size_t n, int64_t k)
+{
+	sym_factor tmp[16], *out = tmp;
+	size_t i = 0, j = 0, m = 0, cap = p->n + n;
+	int ok = 1;
+	if (cap > 16) {
+		out = sym__alloc(p->ctx, cap * sizeof(*out));
+		if (!out)
+			return 0;
+	}
+	while (i < p->n || j < n) {
+		int c = i == p->n ? 1 : j == n ? -1 : sym__cmp(p->f[i].base, f[j].base);
+		int64_t e;
+		if (c < 0) {
+			out[m++] = p->f[i++];
+			continue;
+		}
+		if (__builtin_mul_overflow(f[j].exp, k, &e) || e > SYM_MAX_EXP || e < -SYM_MAX_EXP) {
+			sym__error(p->ctx, SYM_ELIMIT, -1, "exponent too large");
+			ok = 0;
+			break;
+		}
+		if (c == 0)
+			e += p->f[i++].exp;
+		if (e != 0) {
+			out[m].base = f[j].base;
+			out[m++].exp = e;
+		}
+		j++;
+	}
+	if (ok && prod_reserve(p, m)) {
+		memcpy(p->f, out, m * sizeof(*out));
+		p->n = m;
+	} else {
+		ok = 0;
+	}
+	if (out != tmp)
+		sym__free(p->ctx, out, cap * sizeof(*out));
+	return ok;
+}
+
+const sym_expr *sym__monomial(sym_ctx *ctx, const sym_factor *f, size_t n)
+{
+	struct sym_expr h = {0};
+	if (sym__failed(ctx))
+		return NULL;
+	if (n == 0)
+		return ctx->one;
+	if (n == 1 && f[0].exp == 1)
+		return f[0].base;
+	h.kind = SYM_KIND_MUL;
+	h.n = (uint32_t)n;
+	return sym__intern(ctx, &h, f, n * sizeof(*f));
+}
+
+/* Views a monomial (atom, MUL or the number 1) as a factor list. */
+static const sym_factor *mono_factors(const sym_expr *m, sym_factor *one, size_t *n)
+{
+	if (m->kind == SYM_KIND_MUL) {
+		*n = m->n;
+		return node_factors(m);
+	}
+	if (m->kind == SYM_KIND_NUM) {
+		*n = 0;
+		return one;
+	}
+	one->base = m, one->exp = 1;
+	*n = 1;
+	return one;
+}
+
+const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	prod p;
+	sym_factor fa, fb;
+	const sym_factor *x, *y;
+	size_t nx, ny;
+	const sym_expr *r = NULL;
+	x = mono_factors(a, &fa, &nx);
+	y = mono_factors(b, &fb, &ny);
+	if (nx == 0)
+		return b;
+	if (ny == 0)
+		return a;
+	prod_init(&p, ctx);
+	if (prod_reserve(&p, nx)) {
+		memcpy(p.f, x, nx * sizeof(*x));
+		p.n = nx;
+		if (prod_mul_factors(&p, y, ny, 1))
+			r = sym__monomial(ctx, p.f, p.n);
+	}
+	prod_clear(&p);
+	return r;
+}
+
+/* Splits a genuine sum s into content * primitive sum: the primitive sum has
+ * integer coprime coefficients and a positive first term. */
+static const sym_expr *sum_primitive(sym_ctx *ctx, const sym_expr *s, sym_num *content)
+{
+	sym_lin v;
+	sym_num g, l, t;
+	size_t i;
+	const sym_expr *r;
+	sym__lin_view(s, &v);
+	sym__num_init(&g);
+	sym__num_init(&l);
+	sym__num_init(&t);
+	sym__num_numer(&g, v.c);
+	sym__num_denom(&l, v.c);
+	for (i = 0; i < v.n; i++) {
+		sym__num_numer(&t, &v.t[i].coef);
+		sym__num_gcd(&g, &g, &t);
+		sym__num_denom(&t, &v.t[i].coef);
+		sym__num_lcm(&l, &l, &t);
+	}
+	sym__num_div(content, &g, &l);
+	if (v.n && sym__num_sgn(&v.t[0].coef) < 0)
+		sym__num_neg(content, content);
+	sym__num_div(&t, &num_one, content);
+	r = sym__scale(ctx, &t, s);
+	sym__num_clear(&g);
+	sym__num_clear(&l);
+	sym__num_clear(&t);
+	return r;
+}
+
+static int is_sum(const sym_expr *e)
+{
+	return e->kind == SYM_KIND_ADD && (e->n > 1 || !sym__num_is_zero(node_add_const(e)));
+}
+
+/* Multiplies p by e**k (k = 1 or -1 here, or any k for non-sums). */
+static int prod_mul_expr(prod *p, const sym_expr *e, int64_t k)
+{
+	sym_factor one;
+	size_t n;
+	const sym_factor *f;
+	if (e->kind == SYM_KIND_NUM) {
+		sym_num t;
+		int ok;
+		sym__num_init(&t);
+		if (k < 0 && sym__num_is_zero(node_num(e))) {
+			sym__error(p->ctx, SYM_EDIVZERO, -1, "division by zero");
+			return 0;
+		}
+		ok = sym__num_pow(&t, node_num(e), k, SYM_MAX_BITS);
+		if (!ok)
+			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+		else
+			sym__num_mul(&p->coef, &p->coef, &t);
+		sym__num_clear(&t);
+		return ok;
+	}
+	if (e->kind == SYM_KIND_ADD && !is_sum(e)) {
+		sym_num t;
+		int ok;
+		sym__num_init(&t);
+		ok = sym__num_pow(&t, &node_terms(e)[0].coef, k, SYM_MAX_BITS);
+		if (!ok)
+			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+		else
+			sym__num_mul(&p->coef, &p->coef, &t);
+		sym__num_clear(&t);
+		return ok && prod_mul_expr(p, node_terms(e)[0].m, k);
+	}
+	if (e->kind == SYM_KIND_ADD) {
+		sym_num c, t;
+		const sym_expr *prim;
+		int ok = 0;
+		sym__num_init(&c);
+		sym__num_init(&t);
+		prim = sum_primitive(p->ctx, e, &c);
+		if (prim && sym__num_pow(&t, &c, k, SYM_MAX_BITS)) {
+			sym_factor fp = {prim, 1};
+			sym__num_mul(&p->coef, &p->coef, &t);
+			ok = prod_mul_factors(p, &fp, 1, k);
+		} else if (prim) {
+			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+		}
+		sym__num_clear(&c);
+		sym__num_clear(&t);
+		return ok;
+	}
+	f = mono_factors(e, &one, &n);
+	return prod_mul_factors(p, f, n, k);
+}
+
+/* Expands coef * monomial * product of the positive sum factors. */
+static const sym_expr *prod_finish(prod *p)
+{
+	sym_ctx *ctx = p->ctx;
+	sym_factor *rest;
+	size_t i, nr = 0, nsum = 0;
+	const sym_expr *acc, *mono;
+	if (sym__failed(ctx))
+		return NULL;
+	for (i = 0; i < p->n; i++)
+		if (p->f[i].exp > 0 && p->f[i].base->kind == SYM_KIND_ADD)
+			nsum++;
+	if (sym__num_is_zero(&p->coef))
+		return ctx->zero;
+	if (nsum == 0) {
+		mono = sym__monomial(ctx, p->f, p->n);
+		return sym__scale(ctx, &p->coef, mono);
+	}
+	rest = sym__alloc(ctx, p->n * sizeof(*rest));
+	if (!rest)
+		return NULL;
+	for (i = 0; i < p->n; i++)
+		if (!(p->f[i].exp > 0 && p->f[i].base->kind == SYM_KIND_ADD))
+			rest[nr++] = p->f[i];
+	mono = sym__monomial(ctx, rest, nr);
+	sym__free(ctx, rest, p->n * sizeof(*rest));
+	acc = sym__scale(ctx, &p->coef, mono);
+	for (i = 0; i < p->n && acc; i++) {
+		int64_t e;
+		const sym_expr *s = p->f[i].base;
+		if (!(p->f[i].exp > 0 && s->kind == SYM_KIND_ADD))
+			continue;
+		for (e = 0; e < p->f[i].exp && acc; e++) {
+			/* acc * s, distributing */
+			sym_lin va, vs;
+			sym_sumb b;
+			size_t x, y;
+			sym_num t;
+			sym__lin_view(acc, &va);
+			sym__lin_view(s, &vs);
+			if ((unsigned long long)(va.n + 1) * (vs.n + 1) > SYM_MAX_WORK) {
+				sym__error(ctx, SYM_ELIMIT, -1, "expansion too large");
+				return NULL;
+			}
+			sym__sumb_init(&b, ctx);
+			sym__num_init(&t);
+			sym__num_mul(&b.c, va.c, vs.c);
+			for (x = 0; x < va.n; x++) {
+				if (!sym__num_is_zero(vs.c)) {
+					sym__num_mul(&t, &va.t[x].coef, vs.c);
+					sym__sumb_add_term(&b, &t, va.t[x].m);
+				}
+				for (y = 0; y < vs.n; y++) {
+					const sym_expr *m = sym__mono_mul(ctx, va.t[x].m, vs.t[y].m);
+					if (!m)
+						break;
+					sym__num_mul(&t, &va.t[x].coef, &vs.t[y].coef);
+					sym__sumb_add(&b, &t, m);
+				}
+			}
+			if (!sym__num_is_zero(va.c))
+				for (y = 0; y < vs.n; y++) {
+					sym__num_mul(&t, va.c, &vs.t[y].coef);
+					sym__sumb_add_term(&b, &t, vs.t[y].m);
+				}
+			sym__num_clear(&t);
+			acc = sym__sumb_finish(&b);
+		}
+	}
+	return acc;
+}
+
+static int check_num_operand(sym_ctx *ctx, const sym_expr *e)
+{
+	if (!e)
+		return 0;
+	if (e->flags & SYM_F_PRED) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
+		return 0;
+	}
+	return !sym__failed(ctx);
+}
+
+static const sym_expr *mul_pow(sym_ctx *ctx, const sym_expr *a, const sym_expr *b, int64_t kb)
+{
+	prod p;
+	const sym_expr *r = NULL;
+	if (!check_num_operand(ctx, a) || !check_num_operand(ctx, b))
+		return NULL;
+	prod_init(&p, ctx);
+	if (prod_mul_expr(&p, a, 1) && prod_mul_expr(&p, b, kb))
+		r = prod_finish(&p);
+	prod_clear(&p);
+	return r;
+}
+
+const sym_expr *sym_expr_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	if (a && b && a->kind == SYM_KIND_NUM)
+		return sym__scale(ctx, node_num(a), b);
+	if (a && b && b->kind == SYM_KIND_NUM)
+		return sym__scale(ctx, node_num(b), a);
+	return mul_pow(ctx, a, b, 1);
+}
+
+const sym_expr *sym_expr_div(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	if (a && b && b->kind == SYM_KIND_NUM && check_num_operand(ctx, a)) {
+		sym_num t;
+		const sym_expr *r;
+		if (sym__num_is_zero(node_num(b)))
+			return sym__error(ctx, SYM_EDIVZERO, -1, "division by zero");
+		sym__num_init(&t);
+		sym__num_div(&t, &num_one, node_num(b));
+		r = sym__scale(ctx, &t, a);
+		sym__num_clear(&t);
+		return r;
+	}
+	return mul_pow(ctx, a, b, -1);
+}
+
+const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a, long long n)
+{
+	prod p;
+	const sym_expr *r = NULL;
+	if (!check_num_operand(ctx, a))
+		return NULL;
+	if (n == 0)
+		return ctx->one;
+	if (n > SYM_MAX_EXP || n < -SYM_MAX_EXP)
+		return sym__error(ctx, SYM_ELIMIT, -1, "exponent %lld too large", n);
+	if (is_sum(a) && n > 1) {
+		/* expand by repeated multiplication with the (small) base */
+		const sym_expr *acc = a;
+		long long i;
+		if (n > 100000)
+			return sym__error(ctx, SYM_ELIMIT, -1, "exponent %lld too large for a sum", n);
+		for (i = 1; i < n && acc; i++)
+			acc = sym_expr_mul(ctx, acc, a);
+		return acc;
+	}
+	prod_init(&p, ctx);
+	if (is_sum(a)) {
+		if (prod_mul_expr(&p, a, n < 0 ? -1 : 1)) {
+			if (n < -1) {
+				/* the sum is now one factor; raise everything to |n| */
+				size_t i;
+				sym_num t;
+				int ok = 1;
+				sym__num_init(&t);
+				for (i = 0; i < p.n && ok; i++)
+					if (__builtin_mul_overflow(p.f[i].exp, -n, &p.f[i].exp) ||
+					    p.f[i].exp > SYM_MAX_EXP || p.f[i].exp < -SYM_MAX_EXP)
+						ok = 0;
+				if (!ok)
+					sym__error(ctx, SYM_ELIMIT, -1, "exponent too large");
+				else if (!sym__num_pow(&t, &p.coef, -n, SYM_MAX_BITS))
+					sym__error(ctx, SYM_ELIMIT, -1, "number too large");
+				else
+					sym__num_set(&p.coef, &t);
+				sym__num_clear(&t);
+			}
+			r = prod_finish(&p);
+		}
+	} else if (prod_mul_expr(&p, a, n)) {
+		r = prod_finish(&p);
+	}
+	prod_clear(&p);
+	return r;
+}

@@ -1,0 +1,485 @@
+/* The context: arena, hash-cons table, errors; node interning. */
+#include "node_private.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *default_realloc(void *ud, void *p, size_t old, size_t n)
+{
+	(void)ud, (void)old;
+	if (n == 0) {
+		free(p);
+		return NULL;
+	}
+	return realloc(p, n);
+}
+
+void *sym__realloc(sym_ctx *ctx, void *p, size_t old, size_t n)
+{
+	void *r = ctx->alloc.realloc_fn(ctx->alloc.ud, p, old, n);
+	if (!r && n)
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	return r;
+}
+
+void *sym__alloc(sym_ctx *ctx, size_t n) { return sym__realloc(ctx, NULL, 0, n); }
+
+void sym__free(sym_ctx *ctx, void *p, size_t n)
+{
+	if (p)
+		ctx->alloc.realloc_fn(ctx->alloc.ud, p, n, 0);
+}
+
+const sym_expr *sym__error(sym_ctx *ctx, sym_status st, long pos, const char *fmt, ...)
+{
+	va_list ap;
+	if (ctx->err != SYM_EOK)
+		return NULL;
+	ctx->err = st;
+	ctx->err_pos = pos;
+	va_start(ap, fmt);
+	vsnprintf(ctx->err_msg, sizeof(ctx->err_msg), fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+static const char *const status_msgs[] = {
+#define SYM__STATUS_MSG(name, msg) msg,
+	SYM_STATUS_MAP(SYM__STATUS_MSG)
+#undef SYM__STATUS_MSG
+};
+
+const char *sym_status_message(sym_status st)
+{
+	if ((unsigned)st >= sizeof(status_msgs) / sizeof(status_msgs[0]))
+		return "unknown status";
+	return status_msgs[st];
+}
+
+sym_status sym_ctx_last_error(const sym_ctx *ctx) { return ctx->err; }
+const char *sym_ctx_last_message(const sym_ctx *ctx)
+{
+	return ctx->err == SYM_EOK ? "no error" : ctx->err_msg;
+}
+long sym_ctx_last_position(const sym_ctx *ctx) { return ctx->err == SYM_EOK ? -1 : ctx->err_pos; }
+void sym_ctx_clear_error(sym_ctx *ctx)
+{
+	ctx->err = SYM_EOK;
+	ctx->err_pos = -1;
+	ctx->err_msg[0] = 0;
+}
+
+size_t sym_ctx_node_count(const sym_ctx *ctx, size_t *bytes)
+{
+	if (bytes)
+		*bytes = ctx->node_bytes;
+	return ctx->nnodes;
+}
+
+static void *arena_alloc(sym_ctx *ctx, size_t n)
+{
+	sym_chunk *c = ctx->chunks;
+	n = (n + 7) & ~(size_t)7;
+	if (!c || c->size - c->used < n) {
+		size_t sz = n + sizeof(sym_chunk) > 65536 ? n + sizeof(sym_chunk) : 65536;
+		c = sym__alloc(ctx, sz);
+		if (!c)
+			return NULL;
+		c->next = ctx->chunks;
+		c->size = sz;
+		c->used = (sizeof(sym_chunk) + 7) & ~(size_t)7;
+		ctx->chunks = c;
+	}
+	{
+		void *p = (char *)c + c->used;
+		c->used += n;
+		return p;
+	}
+}
+
+sym_ctx *sym_ctx_new_with_allocator(const sym_allocator *alloc)
+{
+	sym_allocator a = {default_realloc, NULL};
+	sym_ctx *ctx;
+	if (alloc)
+		a = *alloc;
+	ctx = a.realloc_fn(a.ud, NULL, 0, sizeof(*ctx));
+	if (!ctx)
+		return NULL;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->alloc = a;
+	ctx->err_pos = -1;
+	ctx->zero = sym__num_node_si(ctx, 0);
+	ctx->one = sym__num_node_si(ctx, 1);
+	ctx->minus_one = sym__num_node_si(ctx, -1);
+	ctx->btrue = sym_expr_bool(ctx, 1);
+	ctx->bfalse = sym_expr_bool(ctx, 0);
+	if (sym__failed(ctx)) {
+		sym_ctx_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+sym_ctx *sym_ctx_new(void) { return sym_ctx_new_with_allocator(NULL); }
+
+void sym_ctx_free(sym_ctx *ctx)
+{
+	sym_chunk *c, *next;
+	sym_bigref *b;
+	if (!ctx)
+		return;
+	for (b = ctx->bigs; b; b = b->next)
+		sym__num_clear(b->num);
+	for (c = ctx->chunks; c; c = next) {
+		next = c->next;
+		sym__free(ctx, c, c->size);
+	}
+	sym__free(ctx, ctx->table, ctx->cap * sizeof(*ctx->table));
+	sym__free(ctx, ctx->scratch, ctx->scratch_cap);
+	{
+		sym_allocator a = ctx->alloc;
+		a.realloc_fn(a.ud, ctx, sizeof(*ctx), 0);
+	}
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 31);
+}
+
+static uint64_t hash_payload(const struct sym_expr *h, const void *pl, size_t size)
+{
+	uint64_t x = mix(h->kind * 0x100000001b3ULL, h->n);
+	const sym_expr *const *kids = pl;
+	size_t i;
+	switch (h->kind) {
+	case SYM_KIND_NUM:
+		return mix(x, sym__num_hash(pl));
+	case SYM_KIND_SYM: {
+		const unsigned char *s = pl;
+		for (i = 0; i < h->n; i++)
+			x = (x ^ s[i]) * 0x100000001b3ULL;
+		return mix(x, h->n);
+	}
+	case SYM_KIND_ADD: {
+		const sym_term *t = (const sym_term *)((const char *)pl + sizeof(sym_num));
+		x = mix(x, sym__num_hash(pl));
+		for (i = 0; i < h->n; i++)
+			x = mix(mix(x, sym__num_hash(&t[i].coef)), t[i].m->hash);
+		return x;
+	}
+	case SYM_KIND_MUL: {
+		const sym_factor *f = pl;
+		for (i = 0; i < h->n; i++)
+			x = mix(mix(x, f[i].base->hash), (uint64_t)f[i].exp);
+		return x;
+	}
+	case SYM_KIND_BOOL:
+		return mix(x, *(const int64_t *)pl);
+	default:
+		(void)size;
+		for (i = 0; i < h->n; i++)
+			x = mix(x, kids[i]->hash);
+		return x;
+	}
+}
+
+static int payload_equal(const sym_expr *e, const struct sym_expr *h, const void *pl, size_t size)
+{
+	size_t i;
+	if (e->kind != h->kind || e->n != h->n)
+		return 0;
+	switch (h->kind) {
+	case SYM_KIND_NUM:
+		return sym__num_equal(node_num(e), pl);
+	case SYM_KIND_ADD: {
+		const sym_term *t = (const sym_term *)((const char *)pl + sizeof(sym_num));
+		const sym_term *u = node_terms(e);
+		if (!sym__num_equal(node_add_const(e), pl))
+			return 0;
+		for (i = 0; i < h->n; i++)
+			if (t[i].m != u[i].m || !sym__num_equal(&t[i].coef, &u[i].coef))
+				return 0;
+		return 1;
+	}
+	default:
+		return memcmp(NODE_PAYLOAD(e), pl, size) == 0;
+	}
+}
+
+static int table_grow(sym_ctx *ctx)
+{
+	size_t ncap = ctx->cap ? ctx->cap * 2 : 1024, i;
+	const sym_expr **nt = sym__alloc(ctx, ncap * sizeof(*nt));
+	if (!nt)
+		return 0;
+	memset(nt, 0, ncap * sizeof(*nt));
+	for (i = 0; i < ctx->cap; i++) {
+		const sym_expr *e = ctx->table[i];
+		if (e) {
+			size_t j = e->hash & (ncap - 1);
+			while (nt[j])
+				j = (j + 1) & (ncap - 1);
+			nt[j] = e;
+		}
+	}
+	sym__free(ctx, ctx->table, ctx->cap * sizeof(*ctx->table));
+	ctx->table = nt;
+	ctx->cap = ncap;
+	return 1;
+}
+
+/* Copies a number into context-owned storage. */
+static int own_num(sym_ctx *ctx, sym_num *dst, const sym_num *src)
+{
+	if (!SYM_NUM_IS_BIG(src)) {
+		*dst = *src;
+		return 1;
+	}
+	{
+		sym_bigref *b = arena_alloc(ctx, sizeof(*b));
+		if (!b)
+			return 0;
+		sym__num_init(dst);
+		sym__num_set(dst, src);
+		b->num = dst;
+		b->next = ctx->bigs;
+		ctx->bigs = b;
+	}
+	return 1;
+}
+
+static void node_props(struct sym_expr *h, const void *pl)
+{
+	size_t i;
+	unsigned depth = 0;
+	int isint = 1;
+	h->degree = 1;
+	switch (h->kind) {
+	case SYM_KIND_NUM:
+		isint = sym__num_is_int(pl);
+		break;
+	case SYM_KIND_SYM:
+		break;
+	case SYM_KIND_ADD: {
+		const sym_term *t = (const sym_term *)((const char *)pl + sizeof(sym_num));
+		isint = sym__num_is_int(pl);
+		for (i = 0; i < h->n; i++) {
+			if (t[i].m->depth > depth)
+				depth = t[i].m->depth;
+			if (!sym__is_int(t[i].m) || !sym__num_is_int(&t[i].coef))
+				isint = 0;
+		}
+		break;
+	}
+	case SYM_KIND_MUL: {
+		const sym_factor *f = pl;
+		int64_t deg = 0;
+		for (i = 0; i < h->n; i++) {
+			if (f[i].base->depth > depth)
+				depth = f[i].base->depth;
+			if (f[i].exp < 0 || !sym__is_int(f[i].base))
+				isint = 0;
+			deg += f[i].exp;
+		}
+		h->degree = deg > INT32_MAX ? INT32_MAX : deg < -INT32_MAX ? -INT32_MAX : (int32_t)deg;
+		break;
+	}
+	case SYM_KIND_BOOL:
+		break;
+	default: {
+		const sym_expr *const *k = pl;
+		for (i = 0; i < h->n; i++) {
+			if (k[i]->depth > depth)
+				depth = k[i]->depth;
+			if (!sym__is_int(k[i]))
+				isint = 0;
+		}
+		break;
+	}
+	}
+	if (h->kind == SYM_KIND_FLOOR)
+		isint = 1;
+	h->depth = (uint16_t)(depth + 1 > 65535 ? 65535 : depth + 1);
+	h->flags = 0;
+	if (h->kind >= SYM_KIND_BOOL) {
+		h->flags = SYM_F_PRED;
+		isint = 0;
+	}
+	if (isint)
+		h->flags |= SYM_F_INT;
+}
+
+const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void *payload, size_t size)
+{
+	struct sym_expr h = *hdr;
+	size_t j;
+	struct sym_expr *e;
+	if (sym__failed(ctx))
+		return NULL;
+	node_props(&h, payload);
+	if (h.depth > SYM_MAX_DEPTH)
+		return sym__error(ctx, SYM_ELIMIT, -1, "expression nested deeper than %d levels", SYM_MAX_DEPTH);
+	h.hash = hash_payload(&h, payload, size);
+	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
+		return NULL;
+	j = h.hash & (ctx->cap - 1);
+	while (ctx->table[j]) {
+		const sym_expr *o = ctx->table[j];
+		if (o->hash == h.hash && payload_equal(o, &h, payload, size))
+			return o;
+		j = (j + 1) & (ctx->cap - 1);
+	}
+	e = arena_alloc(ctx, sizeof(struct sym_expr) + size);
+	if (!e)
+		return NULL;
+	*e = h;
+	e->id = ctx->next_id++;
+	memcpy(NODE_PAYLOAD(e), payload, size);
+	/* numbers inside the payload must be owned by the context */
+	if (h.kind == SYM_KIND_NUM) {
+		if (!own_num(ctx, NODE_PAYLOAD(e), payload))
+			return NULL;
+	} else if (h.kind == SYM_KIND_ADD) {
+		sym_num *c = NODE_PAYLOAD(e);
+		sym_term *t = (sym_term *)(c + 1);
+		const sym_term *st = (const sym_term *)((const sym_num *)payload + 1);
+		if (!own_num(ctx, c, payload))
+			return NULL;
+		for (j = 0; j < h.n; j++)
+			if (!own_num(ctx, &t[j].coef, &st[j].coef))
+				return NULL;
+	}
+	ctx->node_bytes += sizeof(struct sym_expr) + ((size + 7) & ~(size_t)7);
+	ctx->nnodes++;
+	{
+		size_t k = h.hash & (ctx->cap - 1);
+		while (ctx->table[k])
+			k = (k + 1) & (ctx->cap - 1);
+		ctx->table[k] = e;
+		ctx->count++;
+	}
+	return e;
+}
+
+const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v)
+{
+	struct sym_expr h = {0};
+	h.kind = SYM_KIND_NUM;
+	return sym__intern(ctx, &h, v, sizeof(*v));
+}
+
+const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v)
+{
+	sym_num n;
+	const sym_expr *r;
+	sym__num_init(&n);
+	sym__num_set_si(&n, v);
+	r = sym__num_node(ctx, &n);
+	sym__num_clear(&n);
+	return r;
+}
+
+const sym_expr *sym_expr_from_si(sym_ctx *ctx, long long v) { return sym__num_node_si(ctx, v); }
+
+const sym_expr *sym_expr_from_frac(sym_ctx *ctx, long long p, long long q)
+{
+	sym_num n;
+	const sym_expr *r;
+	if (q == 0)
+		return sym__error(ctx, SYM_EDIVZERO, -1, "division by zero in %lld/0", p);
+	sym__num_init(&n);
+	if (p == INT64_MIN || q == INT64_MIN) {
+		sym_num a, b;
+		sym__num_init(&a);
+		sym__num_init(&b);
+		sym__num_set_si(&a, p);
+		sym__num_set_si(&b, q);
+		sym__num_div(&n, &a, &b);
+		sym__num_clear(&a);
+		sym__num_clear(&b);
+	} else {
+		sym__num_set_frac(&n, p, q);
+	}
+	r = sym__num_node(ctx, &n);
+	sym__num_clear(&n);
+	return r;
+}
+
+const sym_expr *sym_expr_from_dec(sym_ctx *ctx, const char *digits)
+{
+	sym_num n;
+	const sym_expr *r;
+	if (sym__failed(ctx))
+		return NULL;
+	sym__num_init(&n);
+	if (!digits || !sym__num_set_str(&n, digits, strlen(digits)))
+		return sym__error(ctx, SYM_EDOMAIN, -1, "not a decimal integer: '%.40s'", digits ? digits : "(null)");
+	r = sym__num_node(ctx, &n);
+	sym__num_clear(&n);
+	return r;
+}
+
+static int valid_name(const char *s)
+{
+	size_t i;
+	if (!s || !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+		return 0;
+	for (i = 1; s[i]; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9')))
+			return 0;
+	return i <= 255;
+}
+
+const sym_expr *sym_expr_symbol(sym_ctx *ctx, const char *name)
+{
+	struct sym_expr h = {0};
+	char buf[256 + 8];
+	size_t len;
+	if (sym__failed(ctx))
+		return NULL;
+	if (!valid_name(name) || !strcmp(name, "true") || !strcmp(name, "false") ||
+	    !strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "abs") ||
+	    !strcmp(name, "floor") || !strcmp(name, "ceil"))
+		return sym__error(ctx, SYM_EDOMAIN, -1, "invalid symbol name '%.40s'", name ? name : "(null)");
+	len = strlen(name);
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, name, len);
+	h.kind = SYM_KIND_SYM;
+	h.n = (uint32_t)len;
+	return sym__intern(ctx, &h, buf, (len + 8) & ~(size_t)7);
+}
+
+const sym_expr *sym_expr_bool(sym_ctx *ctx, int value)
+{
+	struct sym_expr h = {0};
+	int64_t v = value != 0;
+	if (ctx->btrue && ctx->bfalse)
+		return v ? ctx->btrue : ctx->bfalse;
+	h.kind = SYM_KIND_BOOL;
+	return sym__intern(ctx, &h, &v, sizeof(v));
+}
+
+sym_kind sym_expr_kind(const sym_expr *e) { return (sym_kind)e->kind; }
+int sym_expr_is_pred(const sym_expr *e) { return (e->flags & SYM_F_PRED) != 0; }
+uint64_t sym_expr_hash(const sym_expr *e) { return e->hash; }
+const char *sym_expr_symbol_name(const sym_expr *e)
+{
+	return e && e->kind == SYM_KIND_SYM ? node_name(e) : NULL;
+}
+
+int sym_expr_get_si(const sym_expr *e, long long *out)
+{
+	int64_t v;
+	if (!e || e->kind != SYM_KIND_NUM)
+		return 0;
+	if (!sym__num_get_si(node_num(e), &v))
+		return 2;
+	*out = v;
+	return 1;
+}

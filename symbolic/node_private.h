@@ -1,0 +1,162 @@
+/* Node layout and context internals of the expression core. */
+#ifndef SYM_NODE_PRIVATE_H
+#define SYM_NODE_PRIVATE_H
+
+#include "symshape/expr.h"
+#include "num.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Node flags. */
+enum {
+	SYM_F_INT = 1,  /* integer-valued for every integer assignment */
+	SYM_F_PRED = 2, /* a predicate */
+};
+
+/* A term of a sum: coefficient times monomial (never a number or a sum). */
+typedef struct sym_term {
+	sym_num coef;
+	const sym_expr *m;
+} sym_term;
+
+/* A factor of a product: base (an atom, or a normalised sum with a negative
+ * exponent) to a nonzero integer power. */
+typedef struct sym_factor {
+	const sym_expr *base;
+	int64_t exp;
+} sym_factor;
+
+/* The node header; the payload follows, 8-byte aligned:
+ *   NUM   sym_num
+ *   SYM   n name bytes plus NUL
+ *   ADD   sym_num constant, then n sym_term
+ *   MUL   n sym_factor
+ *   FLOOR, ABS, EQ, NE, LE, LT (compared with 0): one child
+ *   MIN, MAX, AND, OR: n children
+ *   BOOL  aux is the value */
+struct sym_expr {
+	uint8_t kind;
+	uint8_t flags;
+	uint16_t depth;
+	uint32_t n;
+	uint32_t id;
+	int32_t degree; /* total degree for term ordering */
+	uint64_t hash;
+};
+
+#define SYM_MAX_DEPTH 2000
+
+#define NODE_PAYLOAD(e) ((void *)((char *)(e) + sizeof(struct sym_expr)))
+static inline const sym_num *node_num(const sym_expr *e) { return (const sym_num *)NODE_PAYLOAD(e); }
+static inline const char *node_name(const sym_expr *e) { return (const char *)NODE_PAYLOAD(e); }
+static inline const sym_num *node_add_const(const sym_expr *e) { return (const sym_num *)NODE_PAYLOAD(e); }
+static inline const sym_term *node_terms(const sym_expr *e)
+{
+	return (const sym_term *)((char *)NODE_PAYLOAD(e) + sizeof(sym_num));
+}
+static inline const sym_factor *node_factors(const sym_expr *e) { return (const sym_factor *)NODE_PAYLOAD(e); }
+static inline const sym_expr *const *node_kids(const sym_expr *e) { return (const sym_expr *const *)NODE_PAYLOAD(e); }
+static inline const sym_expr *node_kid(const sym_expr *e) { return node_kids(e)[0]; }
+static inline int node_is_rel(const sym_expr *e)
+{
+	return e->kind >= SYM_KIND_EQ && e->kind <= SYM_KIND_LT;
+}
+
+/* Arena chunk. */
+typedef struct sym_chunk {
+	struct sym_chunk *next;
+	size_t size, used;
+} sym_chunk;
+
+/* A big number owned by the context (cleared when the context is freed). */
+typedef struct sym_bigref {
+	struct sym_bigref *next;
+	sym_num *num;
+} sym_bigref;
+
+struct sym_ctx {
+	sym_allocator alloc;
+	sym_chunk *chunks;
+	size_t node_bytes, nnodes;
+	const sym_expr **table; /* open addressing, power-of-two capacity */
+	size_t cap, count;
+	sym_bigref *bigs;
+	uint32_t next_id;
+	/* first error */
+	sym_status err;
+	long err_pos;
+	char err_msg[256];
+	/* scratch buffer for building candidate nodes */
+	void *scratch;
+	size_t scratch_cap;
+	const sym_expr *zero, *one, *minus_one, *btrue, *bfalse;
+};
+
+/* Memory through the context allocator; errors recorded as NOMEM. */
+void *sym__alloc(sym_ctx *ctx, size_t n);
+void *sym__realloc(sym_ctx *ctx, void *p, size_t old, size_t n);
+void sym__free(sym_ctx *ctx, void *p, size_t n);
+
+/* Records an error unless one is already recorded; returns NULL. */
+const sym_expr *sym__error(sym_ctx *ctx, sym_status st, long pos, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+static inline int sym__failed(const sym_ctx *ctx) { return ctx->err != SYM_EOK; }
+
+/* Interns the candidate node: header fields kind, flags, n, degree, depth
+ * set; payload of the given size.  Hash is computed here. Returns the
+ * canonical node or NULL. */
+const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr,
+			    const void *payload, size_t size);
+
+/* Leaf constructors. */
+const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v);
+const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v);
+
+/* Canonical order (order.c). */
+int sym__cmp(const sym_expr *a, const sym_expr *b);
+int sym__term_cmp(const sym_expr *a, const sym_expr *b);
+int sym__name_cmp(const char *a, const char *b);
+
+/* Linear view of any numeric node: constant + terms, without allocation. */
+typedef struct sym_lin {
+	const sym_num *c;
+	const sym_term *t;
+	size_t n;
+	sym_term one; /* storage when the node is a single monomial */
+	sym_num zero;
+} sym_lin;
+void sym__lin_view(const sym_expr *e, sym_lin *v);
+
+/* Sum construction (add.c). */
+typedef struct sym_sumb {
+	sym_ctx *ctx;
+	sym_num c;
+	sym_term *t;
+	size_t n, cap;
+	int sorted;
+} sym_sumb;
+void sym__sumb_init(sym_sumb *b, sym_ctx *ctx);
+void sym__sumb_clear(sym_sumb *b);
+/* Adds k * e (k NULL means 1). */
+int sym__sumb_add(sym_sumb *b, const sym_num *k, const sym_expr *e);
+int sym__sumb_add_term(sym_sumb *b, const sym_num *k, const sym_expr *m);
+const sym_expr *sym__sumb_finish(sym_sumb *b);
+const sym_expr *sym__scale(sym_ctx *ctx, const sym_num *k, const sym_expr *e);
+const sym_expr *sym__add_num(sym_ctx *ctx, const sym_expr *e, const sym_num *k);
+
+/* Products (mul.c). */
+const sym_expr *sym__monomial(sym_ctx *ctx, const sym_factor *f, size_t n);
+const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
+
+/* Properties. */
+static inline int sym__is_int(const sym_expr *e) { return (e->flags & SYM_F_INT) != 0; }
+static inline int sym__is_num(const sym_expr *e) { return e->kind == SYM_KIND_NUM; }
+
+#define SYM_MAX_TERMS 2000000
+#define SYM_MAX_BITS (1UL << 24)
+
+#endif

@@ -1,0 +1,398 @@
+/* The expression parser: recursive descent with a nesting limit, exact
+ * error positions, canonical nodes built as it goes. */
+#include "node_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAX_NEST 200
+
+typedef struct ps {
+	sym_ctx *ctx;
+	const char *s;
+	size_t pos;
+	int depth;
+} ps;
+
+static void skip_ws(ps *p)
+{
+	while (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' || p->s[p->pos] == '\r')
+		p->pos++;
+}
+
+static const sym_expr *fail(ps *p, size_t pos, const char *msg)
+{
+	char tok[24];
+	size_t i;
+	if (sym__failed(p->ctx))
+		return NULL;
+	if (!p->s[pos]) {
+		sym__error(p->ctx, SYM_ESYNTAX, (long)pos, "column %zu: %s at end of input", pos + 1, msg);
+		return NULL;
+	}
+	for (i = 0; i < sizeof(tok) - 4 && p->s[pos + i] && p->s[pos + i] != '\n'; i++)
+		tok[i] = p->s[pos + i];
+	tok[i] = 0;
+	if (p->s[pos + i] && p->s[pos + i] != '\n')
+		strcat(tok, "...");
+	sym__error(p->ctx, SYM_ESYNTAX, (long)pos, "column %zu: %s at '%s'", pos + 1, msg, tok);
+	return NULL;
+}
+
+/* Gives an error recorded by a constructor the position of the operator. */
+static const sym_expr *at(ps *p, size_t pos, const sym_expr *r)
+{
+	if (!r && sym__failed(p->ctx) && p->ctx->err_pos < 0) {
+		char msg[256];
+		memcpy(msg, p->ctx->err_msg, sizeof(msg));
+		p->ctx->err_pos = (long)pos;
+		snprintf(p->ctx->err_msg, sizeof(p->ctx->err_msg), "column %zu: %.200s", pos + 1, msg);
+	}
+	return r;
+}
+
+static int accept(ps *p, const char *tok)
+{
+	size_t n = strlen(tok);
+	skip_ws(p);
+	if (strncmp(p->s + p->pos, tok, n) == 0) {
+		p->pos += n;
+		return 1;
+	}
+	return 0;
+}
+
+static const sym_expr *parse_or(ps *p);
+static const sym_expr *parse_unary(ps *p);
+
+static int enter(ps *p)
+{
+	if (++p->depth > MAX_NEST) {
+		fail(p, p->pos, "expression nested too deeply");
+		return 0;
+	}
+	return 1;
+}
+
+static int is_alpha(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static const sym_expr *parse_call(ps *p, const char *name, size_t npos)
+{
+	const sym_expr *args[64];
+	const sym_expr *stack_args[64];
+	size_t n = 0;
+	(void)stack_args;
+	skip_ws(p);
+	if (accept(p, ")"))
+		return fail(p, p->pos - 1, "missing function argument");
+	for (;;) {
+		const sym_expr *a;
+		if (n == 64)
+			return fail(p, p->pos, "too many function arguments (at most 64)");
+		a = parse_or(p);
+		if (!a)
+			return NULL;
+		args[n++] = a;
+		if (accept(p, ","))
+			continue;
+		if (accept(p, ")"))
+			break;
+		return fail(p, p->pos, "expected ',' or ')'");
+	}
+	if (!strcmp(name, "min"))
+		return at(p, npos, sym_expr_min(p->ctx, n, args));
+	if (!strcmp(name, "max"))
+		return at(p, npos, sym_expr_max(p->ctx, n, args));
+	if (n != 1) {
+		char msg[64];
+		snprintf(msg, sizeof(msg), "%s takes one argument", name);
+		return fail(p, npos, msg);
+	}
+	if (!strcmp(name, "abs"))
+		return at(p, npos, sym_expr_abs(p->ctx, args[0]));
+	if (!strcmp(name, "floor"))
+		return at(p, npos, sym_expr_floor(p->ctx, args[0]));
+	return at(p, npos, sym_expr_ceil(p->ctx, args[0]));
+}
+
+static const sym_expr *parse_primary(ps *p)
+{
+	size_t start;
+	skip_ws(p);
+	start = p->pos;
+	if (is_digit(p->s[p->pos])) {
+		sym_num v;
+		const sym_expr *r;
+		while (is_digit(p->s[p->pos]))
+			p->pos++;
+		if (p->s[p->pos] == '.' || is_alpha(p->s[p->pos]))
+			return fail(p, p->pos, p->s[p->pos] == '.' ? "decimal fractions are not supported (write 3/2)"
+								   : "invalid number");
+		sym__num_init(&v);
+		sym__num_set_str(&v, p->s + start, p->pos - start);
+		r = sym__num_node(p->ctx, &v);
+		sym__num_clear(&v);
+		return r;
+	}
+	if (is_alpha(p->s[p->pos])) {
+		char name[256];
+		size_t len;
+		while (is_alpha(p->s[p->pos]) || is_digit(p->s[p->pos]))
+			p->pos++;
+		len = p->pos - start;
+		if (len >= sizeof(name))
+			return fail(p, start, "name too long (at most 255 characters)");
+		memcpy(name, p->s + start, len);
+		name[len] = 0;
+		skip_ws(p);
+		if (p->s[p->pos] == '(') {
+			const sym_expr *r;
+			if (strcmp(name, "min") && strcmp(name, "max") && strcmp(name, "abs") &&
+			    strcmp(name, "floor") && strcmp(name, "ceil")) {
+				char msg[300];
+				snprintf(msg, sizeof(msg), "unknown function '%s'", name);
+				return fail(p, start, msg);
+			}
+			p->pos++;
+			if (!enter(p))
+				return NULL;
+			r = parse_call(p, name, start);
+			p->depth--;
+			return r;
+		}
+		if (!strcmp(name, "true") || !strcmp(name, "false"))
+			return sym_expr_bool(p->ctx, name[0] == 't');
+		if (!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "abs") ||
+		    !strcmp(name, "floor") || !strcmp(name, "ceil"))
+			return fail(p, p->pos, "expected '(' after function name");
+		return at(p, start, sym_expr_symbol(p->ctx, name));
+	}
+	if (p->s[p->pos] == '(') {
+		const sym_expr *r;
+		p->pos++;
+		if (!enter(p))
+			return NULL;
+		r = parse_or(p);
+		p->depth--;
+		if (!r)
+			return NULL;
+		if (!accept(p, ")"))
+			return fail(p, p->pos, "expected ')'");
+		return r;
+	}
+	if (!p->s[p->pos])
+		return fail(p, p->pos, "expected an operand");
+	return fail(p, p->pos, "expected an operand");
+}
+
+static const sym_expr *parse_power(ps *p)
+{
+	const sym_expr *b = parse_primary(p), *e;
+	size_t opos;
+	long long n;
+	if (!b)
+		return NULL;
+	skip_ws(p);
+	opos = p->pos;
+	if (!accept(p, "**"))
+		return b;
+	if (!enter(p))
+		return NULL;
+	e = parse_unary(p);
+	p->depth--;
+	if (!e)
+		return NULL;
+	if (e->kind != SYM_KIND_NUM || sym_expr_get_si(e, &n) != 1)
+		return fail(p, opos, e->kind == SYM_KIND_NUM ? "exponent is not an integer that fits 64 bits"
+							     : "exponent must be an integer constant");
+	return at(p, opos, sym_expr_pow_si(p->ctx, b, n));
+}
+
+static const sym_expr *parse_unary(ps *p)
+{
+	size_t opos;
+	skip_ws(p);
+	opos = p->pos;
+	if (p->s[p->pos] == '-' || p->s[p->pos] == '+') {
+		const sym_expr *r;
+		int neg = p->s[p->pos] == '-';
+		p->pos++;
+		if (!enter(p))
+			return NULL;
+		r = parse_unary(p);
+		p->depth--;
+		if (!r)
+			return NULL;
+		if (r->flags & SYM_F_PRED)
+			return fail(p, opos, "a predicate cannot be used as a number");
+		return neg ? at(p, opos, sym_expr_neg(p->ctx, r)) : r;
+	}
+	return parse_power(p);
+}
+
+static const sym_expr *parse_term(ps *p)
+{
+	const sym_expr *a = parse_unary(p);
+	while (a) {
+		size_t opos;
+		const sym_expr *b;
+		int op;
+		skip_ws(p);
+		opos = p->pos;
+		if (accept(p, "//"))
+			op = 'f';
+		else if (accept(p, "**"))
+			return fail(p, opos, "unexpected '**'");
+		else if (accept(p, "*"))
+			op = '*';
+		else if (accept(p, "/"))
+			op = '/';
+		else if (accept(p, "%"))
+			op = '%';
+		else
+			break;
+		b = parse_unary(p);
+		if (!b)
+			return NULL;
+		switch (op) {
+		case '*': a = at(p, opos, sym_expr_mul(p->ctx, a, b)); break;
+		case '/': a = at(p, opos, sym_expr_div(p->ctx, a, b)); break;
+		case 'f': a = at(p, opos, sym_expr_floordiv(p->ctx, a, b)); break;
+		default: a = at(p, opos, sym_expr_mod(p->ctx, a, b)); break;
+		}
+	}
+	return a;
+}
+
+static const sym_expr *parse_sum(ps *p)
+{
+	const sym_expr *a = parse_term(p);
+	while (a) {
+		size_t opos;
+		const sym_expr *b;
+		int neg;
+		skip_ws(p);
+		opos = p->pos;
+		if (p->s[p->pos] == '+')
+			neg = 0;
+		else if (p->s[p->pos] == '-')
+			neg = 1;
+		else
+			break;
+		p->pos++;
+		b = parse_term(p);
+		if (!b)
+			return NULL;
+		a = at(p, opos, neg ? sym_expr_sub(p->ctx, a, b) : sym_expr_add(p->ctx, a, b));
+	}
+	return a;
+}
+
+static const sym_expr *parse_rel(ps *p)
+{
+	static const struct {
+		const char *tok;
+		sym_relop op;
+	} ops[] = {{"==", SYM_REL_EQ}, {"!=", SYM_REL_NE}, {"<=", SYM_REL_LE},
+		   {">=", SYM_REL_GE}, {"<", SYM_REL_LT},  {">", SYM_REL_GT}};
+	const sym_expr *a = parse_sum(p), *b;
+	size_t i, opos;
+	if (!a)
+		return NULL;
+	skip_ws(p);
+	opos = p->pos;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (accept(p, ops[i].tok))
+			break;
+	if (i == sizeof(ops) / sizeof(ops[0]))
+		return a;
+	b = parse_sum(p);
+	if (!b)
+		return NULL;
+	skip_ws(p);
+	if (p->s[p->pos] == '<' || p->s[p->pos] == '>' || (p->s[p->pos] == '=' && p->s[p->pos + 1] == '=') ||
+	    (p->s[p->pos] == '!' && p->s[p->pos + 1] == '='))
+		return fail(p, p->pos, "relations do not chain (use &&)");
+	return at(p, opos, sym_expr_rel(p->ctx, ops[i].op, a, b));
+}
+
+static const sym_expr *parse_not(ps *p)
+{
+	size_t opos;
+	skip_ws(p);
+	opos = p->pos;
+	if (p->s[p->pos] == '!' && p->s[p->pos + 1] != '=') {
+		const sym_expr *r;
+		p->pos++;
+		if (!enter(p))
+			return NULL;
+		r = parse_not(p);
+		p->depth--;
+		return r ? at(p, opos, sym_expr_not(p->ctx, r)) : NULL;
+	}
+	return parse_rel(p);
+}
+
+static const sym_expr *parse_and(ps *p)
+{
+	const sym_expr *a = parse_not(p);
+	while (a) {
+		size_t opos;
+		const sym_expr *b;
+		skip_ws(p);
+		opos = p->pos;
+		if (!accept(p, "&&"))
+			break;
+		b = parse_not(p);
+		if (!b)
+			return NULL;
+		a = at(p, opos, sym_expr_and(p->ctx, a, b));
+	}
+	return a;
+}
+
+static const sym_expr *parse_or(ps *p)
+{
+	const sym_expr *a = parse_and(p);
+	while (a) {
+		size_t opos;
+		const sym_expr *b;
+		skip_ws(p);
+		opos = p->pos;
+		if (!accept(p, "||"))
+			break;
+		b = parse_and(p);
+		if (!b)
+			return NULL;
+		a = at(p, opos, sym_expr_or(p->ctx, a, b));
+	}
+	return a;
+}
+
+const sym_expr *sym_expr_from_str(sym_ctx *ctx, const char *text)
+{
+	ps p;
+	const sym_expr *r;
+	if (sym__failed(ctx))
+		return NULL;
+	if (!text)
+		return sym__error(ctx, SYM_EMISUSE, -1, "no text to parse");
+	p.ctx = ctx;
+	p.s = text;
+	p.pos = 0;
+	p.depth = 0;
+	skip_ws(&p);
+	if (!text[p.pos])
+		return fail(&p, p.pos, "empty expression");
+	r = parse_or(&p);
+	if (!r) {
+		if (!sym__failed(ctx))
+			fail(&p, p.pos, "invalid expression");
+		return NULL;
+	}
+	skip_ws(&p);
+	if (text[p.pos])
+		return fail(&p, p.pos, "unexpected text after the expression");
+	return r;
+}

@@ -1,0 +1,254 @@
+/* Relations (a difference compared with 0) and connectives.  Negation is
+ * pushed to the relations, so there is no negation node. */
+#include "node_private.h"
+
+#include <stdlib.h>
+
+static const sym_num num_one = {{1}, 1};
+
+static int check_num(sym_ctx *ctx, const sym_expr *e)
+{
+	if (!e || sym__failed(ctx))
+		return 0;
+	if (e->flags & SYM_F_PRED) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
+		return 0;
+	}
+	return 1;
+}
+
+static int check_pred(sym_ctx *ctx, const sym_expr *e)
+{
+	if (!e || sym__failed(ctx))
+		return 0;
+	if (!(e->flags & SYM_F_PRED)) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "a number cannot be used as a predicate");
+		return 0;
+	}
+	return 1;
+}
+
+static const sym_expr *rel_node(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
+{
+	struct sym_expr h = {0};
+	if (!d)
+		return NULL;
+	h.kind = (uint8_t)kind;
+	h.n = 1;
+	return sym__intern(ctx, &h, &d, sizeof(d));
+}
+
+static int num_truth(sym_kind kind, const sym_num *v)
+{
+	int s = sym__num_sgn(v);
+	switch (kind) {
+	case SYM_KIND_EQ: return s == 0;
+	case SYM_KIND_NE: return s != 0;
+	case SYM_KIND_LE: return s <= 0;
+	default: return s < 0;
+	}
+}
+
+/* The canonical relation "d KIND 0". */
+static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
+{
+	sym_lin v;
+	sym_num g, l, t, c;
+	size_t i;
+	int all_int = 1;
+	const sym_expr *r = NULL;
+	if (!d)
+		return NULL;
+	if (d->kind == SYM_KIND_NUM)
+		return sym_expr_bool(ctx, num_truth(kind, node_num(d)));
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n; i++)
+		if (!sym__is_int(v.t[i].m))
+			all_int = 0;
+	sym__num_init(&g);
+	sym__num_init(&l);
+	sym__num_init(&t);
+	sym__num_init(&c);
+	if (all_int) {
+		/* integer-valued after clearing denominators: tighten */
+		const sym_expr *D, *P;
+		sym__num_set_si(&l, 1);
+		for (i = 0; i < v.n; i++) {
+			sym__num_denom(&t, &v.t[i].coef);
+			sym__num_lcm(&l, &l, &t);
+		}
+		sym__num_denom(&t, v.c);
+		sym__num_lcm(&l, &l, &t);
+		D = sym__scale(ctx, &l, d);
+		if (!D)
+			goto done;
+		sym__lin_view(D, &v);
+		sym__num_set(&c, v.c);
+		if (kind == SYM_KIND_LT) {
+			kind = SYM_KIND_LE;
+			sym__num_add(&c, &c, &num_one);
+		}
+		for (i = 0; i < v.n; i++)
+			sym__num_gcd(&g, &g, &v.t[i].coef);
+		if (kind == SYM_KIND_EQ || kind == SYM_KIND_NE) {
+			sym__num_div(&t, &c, &g);
+			if (!sym__num_is_int(&t)) {
+				r = sym_expr_bool(ctx, kind == SYM_KIND_NE);
+				goto done;
+			}
+			if (sym__num_sgn(&v.t[0].coef) < 0)
+				sym__num_neg(&g, &g);
+			sym__num_div(&t, &num_one, &g);
+			P = sym__scale(ctx, &t, D);
+			r = rel_node(ctx, kind, P);
+			goto done;
+		}
+		/* g*P + c <= 0  <=>  P <= floor(-c/g) */
+		sym__num_neg(&t, &c);
+		sym__num_div(&t, &t, &g);
+		sym__num_floor(&t, &t);
+		{
+			sym_num inv, k;
+			sym__num_init(&inv);
+			sym__num_init(&k);
+			sym__num_div(&inv, &num_one, &g);
+			/* P = (D - constD)/g; result P - t */
+			sym__num_neg(&k, v.c);
+			P = sym__add_num(ctx, D, &k);
+			P = sym__scale(ctx, &inv, P);
+			sym__num_neg(&k, &t);
+			P = sym__add_num(ctx, P, &k);
+			sym__num_clear(&inv);
+			sym__num_clear(&k);
+		}
+		r = rel_node(ctx, SYM_KIND_LE, P);
+		goto done;
+	}
+	/* general: divide by the positive content; EQ/NE also fix the sign */
+	sym__num_numer(&g, v.c);
+	sym__num_denom(&l, v.c);
+	for (i = 0; i < v.n; i++) {
+		sym__num_numer(&t, &v.t[i].coef);
+		sym__num_gcd(&g, &g, &t);
+		sym__num_denom(&t, &v.t[i].coef);
+		sym__num_lcm(&l, &l, &t);
+	}
+	sym__num_div(&t, &l, &g);
+	if ((kind == SYM_KIND_EQ || kind == SYM_KIND_NE) && sym__num_sgn(&v.t[0].coef) < 0)
+		sym__num_neg(&t, &t);
+	r = rel_node(ctx, kind, sym__scale(ctx, &t, d));
+done:
+	sym__num_clear(&g);
+	sym__num_clear(&l);
+	sym__num_clear(&t);
+	sym__num_clear(&c);
+	return r;
+}
+
+const sym_expr *sym_expr_rel(sym_ctx *ctx, sym_relop op, const sym_expr *a, const sym_expr *b)
+{
+	if (!check_num(ctx, a) || !check_num(ctx, b))
+		return NULL;
+	switch (op) {
+	case SYM_REL_EQ: return rel_canon(ctx, SYM_KIND_EQ, sym_expr_sub(ctx, a, b));
+	case SYM_REL_NE: return rel_canon(ctx, SYM_KIND_NE, sym_expr_sub(ctx, a, b));
+	case SYM_REL_LT: return rel_canon(ctx, SYM_KIND_LT, sym_expr_sub(ctx, a, b));
+	case SYM_REL_LE: return rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, a, b));
+	case SYM_REL_GT: return rel_canon(ctx, SYM_KIND_LT, sym_expr_sub(ctx, b, a));
+	case SYM_REL_GE: return rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, b, a));
+	}
+	return sym__error(ctx, SYM_EMISUSE, -1, "unknown relation operator %d", (int)op);
+}
+
+static int kid_qcmp(const void *x, const void *y)
+{
+	return sym__cmp(*(const sym_expr *const *)x, *(const sym_expr *const *)y);
+}
+
+/* n-ary and/or of a and b: flattened, constants absorbed, sorted, unique. */
+static const sym_expr *connective(sym_ctx *ctx, sym_kind kind, const sym_expr *a, const sym_expr *b)
+{
+	const sym_expr *in[2] = {a, b}, **v, *stack[16], *r = NULL;
+	size_t i, j, m = 0, cap = 0;
+	int unit = kind == SYM_KIND_AND; /* the neutral constant */
+	struct sym_expr h = {0};
+	if (!check_pred(ctx, a) || !check_pred(ctx, b))
+		return NULL;
+	for (i = 0; i < 2; i++) {
+		if (in[i]->kind == SYM_KIND_BOOL) {
+			if (*(const int64_t *)NODE_PAYLOAD(in[i]) != unit)
+				return in[i];
+			continue;
+		}
+		cap += in[i]->kind == kind ? in[i]->n : 1;
+	}
+	v = cap <= 16 ? stack : sym__alloc(ctx, cap * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < 2; i++) {
+		if (in[i]->kind == SYM_KIND_BOOL)
+			continue;
+		if (in[i]->kind == kind)
+			for (j = 0; j < in[i]->n; j++)
+				v[m++] = node_kids(in[i])[j];
+		else
+			v[m++] = in[i];
+	}
+	qsort(v, m, sizeof(*v), kid_qcmp);
+	for (i = 0, j = 0; i < m; i++)
+		if (j == 0 || v[j - 1] != v[i])
+			v[j++] = v[i];
+	m = j;
+	if (m == 0) {
+		r = sym_expr_bool(ctx, unit);
+	} else if (m == 1) {
+		r = v[0];
+	} else {
+		h.kind = (uint8_t)kind;
+		h.n = (uint32_t)m;
+		r = sym__intern(ctx, &h, v, m * sizeof(*v));
+	}
+	if (v != stack)
+		sym__free(ctx, v, cap * sizeof(*v));
+	return r;
+}
+
+const sym_expr *sym_expr_and(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	return connective(ctx, SYM_KIND_AND, a, b);
+}
+
+const sym_expr *sym_expr_or(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	return connective(ctx, SYM_KIND_OR, a, b);
+}
+
+const sym_expr *sym_expr_not(sym_ctx *ctx, const sym_expr *a)
+{
+	size_t i;
+	const sym_expr *r;
+	if (!check_pred(ctx, a))
+		return NULL;
+	switch (a->kind) {
+	case SYM_KIND_BOOL:
+		return sym_expr_bool(ctx, !*(const int64_t *)NODE_PAYLOAD(a));
+	case SYM_KIND_EQ:
+		return rel_node(ctx, SYM_KIND_NE, node_kid(a));
+	case SYM_KIND_NE:
+		return rel_node(ctx, SYM_KIND_EQ, node_kid(a));
+	case SYM_KIND_LE: /* !(d <= 0)  <=>  -d < 0 */
+		return rel_canon(ctx, SYM_KIND_LT, sym_expr_neg(ctx, node_kid(a)));
+	case SYM_KIND_LT:
+		return rel_canon(ctx, SYM_KIND_LE, sym_expr_neg(ctx, node_kid(a)));
+	case SYM_KIND_AND:
+	case SYM_KIND_OR:
+		r = sym_expr_bool(ctx, a->kind == SYM_KIND_AND ? 0 : 1);
+		for (i = 0; i < a->n && r; i++) {
+			const sym_expr *n = sym_expr_not(ctx, node_kids(a)[i]);
+			r = a->kind == SYM_KIND_AND ? sym_expr_or(ctx, r, n) : sym_expr_and(ctx, r, n);
+		}
+		return r;
+	default:
+		return sym__error(ctx, SYM_EDOMAIN, -1, "not a predicate");
+	}
+}

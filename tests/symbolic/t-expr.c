@@ -1,0 +1,216 @@
+/* Canonical forms: table vectors in the expression syntax. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "symshape/symshape.h"
+
+typedef struct vec {
+	const char *in, *out;
+} vec;
+
+static void check_vectors(const vec *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		sym_ctx *ctx = sym_ctx_new();
+		const sym_expr *e = sym_expr_from_str(ctx, v[i].in), *back;
+		char *s;
+		if (!e)
+			fail_msg("parse %s: %s", v[i].in, sym_ctx_last_message(ctx));
+		s = sym_expr_to_str(ctx, e);
+		assert_non_null(s);
+		if (strcmp(s, v[i].out))
+			fail_msg("%s: expected %s, got %s", v[i].in, v[i].out, s);
+		back = sym_expr_from_str(ctx, s);
+		if (back != e)
+			fail_msg("%s: printed form %s does not parse back to the same node", v[i].in, s);
+		sym_str_free(ctx, s);
+		sym_ctx_free(ctx);
+	}
+}
+
+#define CHECK(tab) check_vectors(tab, sizeof(tab) / sizeof(tab[0]))
+
+static void polynomial_identities_are_decided_by_construction(void **state)
+{
+	static const vec v[] = {
+		{"(s0*s1)/s1", "s0"},
+		{"(s0+1)**2 - s0**2 - 2*s0", "1"},
+		{"s1 + s0", "s0 + s1"},
+		{"(s0 + s1)**2", "s0**2 + 2*s0*s1 + s1**2"},
+		{"(a - b)*(a + b)", "a**2 - b**2"},
+		{"2*x - x - x", "0"},
+		{"x*y*x", "x**2*y"},
+		{"s10 + s2 + s1", "s1 + s2 + s10"},
+		{"3*x/2", "3*x/2"},
+		{"x/2 + x/2", "x"},
+		{"x/y*y", "x"},
+		{"1/(x + 1) * (x + 1)", "1"},
+		{"(2*x + 2)/(x + 1)", "2"},
+		{"x/(2*y)", "x/(2*y)"},
+		{"(x+y)**-2", "(x + y)**-2"},
+		{"1/((x + 1)*(y + 1))", "1/(x*y + x + y + 1)"},
+		{"(x + 1)**-1*(y + 1)**-1", "(x + 1)**-1*(y + 1)**-1"},
+		{"x/(y*(y + 1))", "x/(y**2 + y)"},
+		{"x/y/(y + 1)", "x*(y + 1)**-1/y"},
+		{"x/(2*(y + 1))", "x/(2*(y + 1))"},
+		{"2**100", "1267650600228229401496703205376"},
+		{"-(-x)", "x"},
+		{"0*x", "0"},
+		{"x**0", "1"},
+		{"6/4", "3/2"},
+		{"-3/6", "-1/2"},
+	};
+	(void)state;
+	CHECK(v);
+}
+
+static void floor_division_and_modulo_fold_at_construction(void **state)
+{
+	static const vec v[] = {
+		{"x // 1", "x"},
+		{"x % 1", "0"},
+		{"7 // -2", "-4"},
+		{"-7 % 3", "2"},
+		{"7 % -3", "-2"},
+		{"(4*x + y)//4", "x + y//4"},
+		{"(4*x + 3) % 4", "3"},
+		{"(4*x + 3)//4", "x"},
+		{"x - (x//4)*4", "x % 4"},
+		{"(x//4)*4 + x % 4", "x"},
+		{"((s0 + 1)//2 + 1)//2", "(s0 + 3)//4"},
+		{"(x//2)//4", "x//8"},
+		{"(s0 - 1)//2 + 1", "(s0 + 1)//2"},
+		{"ceil(x/2)", "(x + 1)//2"},
+		{"ceil(x/y)", "-(-x//y)"},
+		{"floor(x)", "x"},
+		{"floor(x/2 + 1/2)", "(x + 1)//2"},
+		{"x//y", "x//y"},
+		{"x % y", "x % y"},
+		{"2*x - 8*(x//4)", "2*(x % 4)"},
+		{"floor(x/y + 1/2)", "(2*x/y + 1)//2"},
+		{"floor(x/y + z)", "z + x//y"},
+		{"floor(x/y + x/z)", "floor(x/y + x/z)"},
+		{"-x//2", "-x//2"},
+		{"-(x//2)", "-(x//2)"},
+		{"(x//2)*y", "y*(x//2)"},
+	};
+	(void)state;
+	CHECK(v);
+}
+
+static void min_max_abs_fold_at_construction(void **state)
+{
+	static const vec v[] = {
+		{"min(x, x)", "x"},
+		{"min(x, x + 1)", "x"},
+		{"max(x + 2, x)", "x + 2"},
+		{"min(3, 1, 2)", "1"},
+		{"max(y, min(x, x), x)", "max(x, y)"},
+		{"min(min(a, b), c)", "min(a, b, c)"},
+		{"abs(-3)", "3"},
+		{"abs(-3*x)", "3*abs(x)"},
+		{"abs(abs(x))", "abs(x)"},
+		{"abs(1 - x)", "abs(x - 1)"},
+	};
+	(void)state;
+	CHECK(v);
+}
+
+static void relations_have_one_normal_form(void **state)
+{
+	static const vec v[] = {
+		{"s0 >= 2", "s0 >= 2"},
+		{"2 <= s0", "s0 >= 2"},
+		{"s0 < 1", "s0 <= 0"},
+		{"2*x <= 3", "x <= 1"},
+		{"2*x == 3", "false"},
+		{"2*x != 3", "true"},
+		{"x + 1 > y", "y <= x"},
+		{"x % 4 == 3", "x % 4 == 3"},
+		{"!(x < y)", "y <= x"},
+		{"!(x == y)", "x != y"},
+		{"x < y && y < x", "y <= x - 1 && x <= y - 1"},
+		{"!(a < b || c == d)", "a >= b && c != d"},
+		{"true && x > 0", "x >= 1"},
+		{"false || x > 0", "x >= 1"},
+		{"1 < 2", "true"},
+		{"x/2 == y/3", "3*x == 2*y"},
+	};
+	(void)state;
+	CHECK(v);
+}
+
+static void bad_input_reports_a_position(void **state)
+{
+	static const struct {
+		const char *in;
+		long pos;
+		const char *msg;
+	} v[] = {
+		{"s0 +* 2", 4, "expected an operand"},
+		{"foo(x)", 0, "unknown function"},
+		{"1/0", 1, "division by zero"},
+		{"x % 0", 2, "modulo by zero"},
+		{"(x", 2, "expected ')'"},
+		{"x y", 2, "unexpected text"},
+		{"", 0, "empty expression"},
+		{"x ** y", 2, "exponent must be an integer constant"},
+		{"1.5", 1, "decimal"},
+		{"min()", 4, "missing function argument"},
+		{"abs(x, y)", 0, "one argument"},
+		{"x < y < z", 6, "do not chain"},
+		{"(x < 1) + 1", 8, "predicate"},
+		{"10**10**10", 2, "too large"},
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		sym_ctx *ctx = sym_ctx_new();
+		const sym_expr *e = sym_expr_from_str(ctx, v[i].in);
+		if (e)
+			fail_msg("%s parsed", v[i].in);
+		if (sym_ctx_last_position(ctx) != v[i].pos)
+			fail_msg("%s: position %ld, expected %ld (%s)", v[i].in, sym_ctx_last_position(ctx), v[i].pos,
+				 sym_ctx_last_message(ctx));
+		if (!strstr(sym_ctx_last_message(ctx), v[i].msg))
+			fail_msg("%s: message '%s' lacks '%s'", v[i].in, sym_ctx_last_message(ctx), v[i].msg);
+		sym_ctx_free(ctx);
+	}
+}
+
+static void deep_nesting_is_an_error_not_a_crash(void **state)
+{
+	char buf[20001];
+	sym_ctx *ctx = sym_ctx_new();
+	(void)state;
+	memset(buf, '(', 10000);
+	buf[10000] = 'x';
+	memset(buf + 10001, ')', 10000);
+	buf[20000] = 0;
+	assert_null(sym_expr_from_str(ctx, buf));
+	assert_non_null(strstr(sym_ctx_last_message(ctx), "nested too deeply"));
+	sym_ctx_clear_error(ctx);
+	memset(buf, '-', 20000);
+	buf[19999] = 'x';
+	assert_null(sym_expr_from_str(ctx, buf));
+	sym_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(polynomial_identities_are_decided_by_construction),
+		cmocka_unit_test(floor_division_and_modulo_fold_at_construction),
+		cmocka_unit_test(min_max_abs_fold_at_construction),
+		cmocka_unit_test(relations_have_one_normal_form),
+		cmocka_unit_test(bad_input_reports_a_position),
+		cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
