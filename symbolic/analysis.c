@@ -381,6 +381,39 @@ int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r)
 	return 1;
 }
 
+/* The linear prover's decision of "d KIND 0" for an integer-valued d. */
+static sym_truth decide_linear(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d)
+{
+	static const sym_num one = {{1}, 1};
+	const sym_expr *nd1 = sym__add_num(ctx, sym_expr_neg(ctx, d), &one); /* -d + 1 */
+	const sym_expr *d1 = sym__add_num(ctx, d, &one);                      /* d + 1 */
+	if (!nd1 || !d1)
+		return SYM_ERROR;
+	switch (kind) {
+	case SYM_KIND_LE:
+		if (sym__fm_prove_le(ctx, f, d))
+			return SYM_TRUE;
+		return sym__fm_prove_le(ctx, f, nd1) ? SYM_FALSE : SYM_UNKNOWN;
+	case SYM_KIND_LT:
+		if (sym__fm_prove_le(ctx, f, d1))
+			return SYM_TRUE;
+		return sym__fm_prove_le(ctx, f, sym_expr_neg(ctx, d)) ? SYM_FALSE : SYM_UNKNOWN;
+	case SYM_KIND_EQ:
+	case SYM_KIND_NE: {
+		int eq = -1;
+		if (sym__fm_prove_le(ctx, f, d1) || sym__fm_prove_le(ctx, f, nd1))
+			eq = 0;
+		else if (sym__fm_prove_le(ctx, f, d) && sym__fm_prove_le(ctx, f, sym_expr_neg(ctx, d)))
+			eq = 1;
+		if (eq < 0)
+			return SYM_UNKNOWN;
+		return (kind == SYM_KIND_EQ) == (eq == 1) ? SYM_TRUE : SYM_FALSE;
+	}
+	default:
+		return SYM_UNKNOWN;
+	}
+}
+
 sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d)
 {
 	sym_ival iv;
@@ -424,5 +457,7 @@ sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const
 		break;
 	}
 	sym__ival_clear(&iv);
+	if (res == SYM_UNKNOWN && sym__is_int(d))
+		res = decide_linear(ctx, f, kind, d);
 	return res;
 }

@@ -30,6 +30,7 @@ void sym_facts_free(sym_facts *f)
 	sym__num_clear(&f->default_min);
 	sym__free(f->ctx, f->info, f->capinfo * sizeof(*f->info));
 	sym__free(f->ctx, f->assumed, f->capassumed * sizeof(*f->assumed));
+	sym__free(f->ctx, f->lin, f->caplin * sizeof(*f->lin));
 	sym__free(f->ctx, f, sizeof(*f));
 }
 
@@ -332,6 +333,26 @@ static sym_status add_def(sym_facts *f, const sym_expr *x, const sym_expr *def)
 	return SYM_EOK;
 }
 
+static sym_status add_lin(sym_facts *f, const sym_expr *p)
+{
+	if (!p)
+		return sym_ctx_last_error(f->ctx);
+	if (p->kind == SYM_KIND_BOOL)
+		return *(const int64_t *)NODE_PAYLOAD(p) ? SYM_EOK : contradiction(f, "a linear fact is false");
+	if (p->kind != SYM_KIND_LE)
+		return SYM_EOK;
+	if (f->nlin == f->caplin) {
+		size_t nc = f->caplin ? f->caplin * 2 : 8;
+		const sym_expr **nl = sym__realloc(f->ctx, f->lin, f->caplin * sizeof(*nl), nc * sizeof(*nl));
+		if (!nl)
+			return SYM_ENOMEM;
+		f->lin = nl, f->caplin = nc;
+	}
+	f->lin[f->nlin++] = p;
+	f->version++;
+	return SYM_EOK;
+}
+
 static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 {
 	sym_ctx *ctx = f->ctx;
@@ -411,7 +432,12 @@ static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 			goto done;
 		}
 	}
-	/* otherwise the fact is kept for witnesses only */
+	/* a linear fact over several atoms: kept for the linear prover */
+	if (sym__is_int(d) && (p->kind == SYM_KIND_LE || p->kind == SYM_KIND_EQ)) {
+		st = add_lin(f, p->kind == SYM_KIND_LE ? p : sym_expr_rel(ctx, SYM_REL_LE, d, ctx->zero));
+		if (st == SYM_EOK && p->kind == SYM_KIND_EQ)
+			st = add_lin(f, sym_expr_rel(ctx, SYM_REL_GE, d, ctx->zero));
+	}
 done:
 	sym__num_clear(&t);
 	sym__num_clear(&m);

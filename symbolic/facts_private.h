@@ -36,6 +36,8 @@ struct sym_facts {
 	sym_num default_min;
 	sym_syminfo *info;
 	size_t ninfo, capinfo;
+	const sym_expr **lin; /* linear facts "d <= 0" over several atoms */
+	size_t nlin, caplin;
 	const sym_expr **assumed; /* every assumption, for checking witnesses */
 	size_t nassumed, capassumed;
 };
@@ -54,6 +56,9 @@ int sym__bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *o
  * residues: e == r (mod m), m >= 0 (m == 0: e == r exactly).  Returns 0 when
  * e is not integer-valued. */
 int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r);
+/* Proves "d <= 0" for an integer-valued d by Fourier-Motzkin elimination
+ * over the linear facts, symbol bounds and atom inequalities. */
+int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d);
 /* Decides "d KIND 0" from bounds: SYM_TRUE, SYM_FALSE or SYM_UNKNOWN. */
 sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d);
 

@@ -49,6 +49,46 @@ static int num_truth(sym_kind kind, const sym_num *v)
 	}
 }
 
+static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d);
+
+/* Whether every monomial of e is integer-valued (so e is an integer-valued
+ * expression divided by a constant). */
+static int int_monos(const sym_expr *e)
+{
+	sym_lin v;
+	size_t i;
+	sym__lin_view(e, &v);
+	for (i = 0; i < v.n; i++)
+		if (!sym__is_int(v.t[i].m))
+			return 0;
+	return 1;
+}
+
+/* "P <= 0" where P is +-floor(E) + c: floor(E) <= k  <=>  E < k + 1 and
+ * floor(E) >= k  <=>  E >= k for integer k, so the floor disappears. */
+static const sym_expr *floor_rel(sym_ctx *ctx, const sym_expr *P)
+{
+	sym_lin v;
+	sym_num t;
+	const sym_expr *r;
+	if (!P)
+		return NULL;
+	sym__lin_view(P, &v);
+	if (v.n != 1 || v.t[0].m->kind != SYM_KIND_FLOOR || !int_monos(node_kid(v.t[0].m)))
+		return rel_node(ctx, SYM_KIND_LE, P);
+	sym__num_init(&t);
+	if (sym__num_is_one(&v.t[0].coef)) {
+		/* F + c <= 0  <=>  E + c < 1 */
+		sym__num_sub(&t, v.c, &num_one);
+		r = rel_canon(ctx, SYM_KIND_LT, sym__add_num(ctx, node_kid(v.t[0].m), &t));
+	} else {
+		/* -F + c <= 0  <=>  F >= c  <=>  c - E <= 0 */
+		r = rel_canon(ctx, SYM_KIND_LE, sym__add_num(ctx, sym_expr_neg(ctx, node_kid(v.t[0].m)), v.c));
+	}
+	sym__num_clear(&t);
+	return r;
+}
+
 /* The canonical relation "d KIND 0". */
 static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 {
@@ -121,7 +161,7 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 			sym__num_clear(&inv);
 			sym__num_clear(&k);
 		}
-		r = rel_node(ctx, SYM_KIND_LE, P);
+		r = floor_rel(ctx, P);
 		goto done;
 	}
 	/* general: divide by the positive content; EQ/NE also fix the sign */

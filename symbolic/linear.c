@@ -1,0 +1,325 @@
+/* Linear arithmetic over the integers: Fourier-Motzkin elimination with
+ * integer tightening, over atoms (symbols and nonlinear subterms treated as
+ * opaque integers with their bounds and defining inequalities).  Used to
+ * prove "d <= 0"; an infeasible relaxation is a sound proof. */
+#include "facts_private.h"
+
+#define MAX_VARS 48
+#define MAX_ROWS 600
+
+typedef struct row {
+	sym_num *a; /* nv coefficients */
+	sym_num c;  /* sum a_i x_i + c <= 0 */
+} row;
+
+typedef struct lp {
+	sym_ctx *ctx;
+	const sym_facts *f;
+	const sym_expr *var[MAX_VARS];
+	size_t nv, done; /* atoms; atoms whose constraints were added */
+	row *rows;
+	size_t nrows, cap;
+	int overflow;
+} lp;
+
+static void row_free(row *r, size_t nv)
+{
+	size_t i;
+	for (i = 0; i < nv; i++)
+		sym__num_clear(&r->a[i]);
+	sym__num_clear(&r->c);
+}
+
+static long var_index(lp *p, const sym_expr *atom)
+{
+	size_t i;
+	for (i = 0; i < p->nv; i++)
+		if (p->var[i] == atom)
+			return (long)i;
+	if (p->nv == MAX_VARS) {
+		p->overflow = 1;
+		return -1;
+	}
+	p->var[p->nv] = atom;
+	return (long)p->nv++;
+}
+
+/* Adds "k * e + c0 <= 0" for an integer-valued linear view of e; returns 0
+ * when e has non-integer parts. */
+static int add_le(lp *p, const sym_expr *e, const sym_num *k, const sym_num *c0)
+{
+	sym_lin v;
+	sym_num l, t;
+	row r;
+	size_t i;
+	long idx[64];
+	if (!e || p->overflow)
+		return 0;
+	sym__lin_view(e, &v);
+	if (v.n > 64)
+		return 0;
+	for (i = 0; i < v.n; i++) {
+		if (!sym__is_int(v.t[i].m))
+			return 0;
+		idx[i] = var_index(p, v.t[i].m);
+		if (idx[i] < 0)
+			return 0;
+	}
+	if (p->nrows == p->cap) {
+		size_t nc = p->cap ? p->cap * 2 : 32;
+		row *nr = sym__realloc(p->ctx, p->rows, p->cap * sizeof(*nr), nc * sizeof(*nr));
+		if (!nr) {
+			p->overflow = 1;
+			return 0;
+		}
+		p->rows = nr, p->cap = nc;
+	}
+	r.a = sym__alloc(p->ctx, MAX_VARS * sizeof(*r.a));
+	if (!r.a) {
+		p->overflow = 1;
+		return 0;
+	}
+	for (i = 0; i < MAX_VARS; i++)
+		sym__num_init(&r.a[i]);
+	sym__num_init(&r.c);
+	sym__num_init(&l);
+	sym__num_init(&t);
+	/* scale to integer coefficients: multiply by the lcm of denominators */
+	sym__num_set_si(&l, 1);
+	for (i = 0; i < v.n; i++) {
+		sym__num_mul(&t, &v.t[i].coef, k);
+		sym__num_denom(&t, &t);
+		sym__num_lcm(&l, &l, &t);
+	}
+	for (i = 0; i < v.n; i++) {
+		sym__num_mul(&t, &v.t[i].coef, k);
+		sym__num_mul(&t, &t, &l);
+		sym__num_add(&r.a[idx[i]], &r.a[idx[i]], &t);
+	}
+	sym__num_mul(&t, v.c, k);
+	if (c0)
+		sym__num_add(&t, &t, c0);
+	sym__num_mul(&t, &t, &l);
+	sym__num_ceil(&r.c, &t); /* integer left side: ceil keeps the set */
+	sym__num_clear(&l);
+	sym__num_clear(&t);
+	p->rows[p->nrows++] = r;
+	return 1;
+}
+
+/* Adds the bounds and defining inequalities of atom x. */
+static void add_atom_facts(lp *p, const sym_expr *x)
+{
+	static const sym_num one = {{1}, 1}, mone = {{-1}, 1};
+	sym_ctx *ctx = p->ctx;
+	sym_ival iv;
+	size_t i;
+	sym__ival_init(&iv);
+	if (sym__bounds(ctx, p->f, x, &iv)) {
+		sym_num t;
+		sym__num_init(&t);
+		if (!iv.lo.inf) { /* lo - x <= 0 */
+			sym__num_set(&t, &iv.lo.v);
+			add_le(p, x, &mone, &t);
+		}
+		if (!iv.hi.inf) { /* x - hi <= 0 */
+			sym__num_neg(&t, &iv.hi.v);
+			add_le(p, x, &one, &t);
+		}
+		sym__num_clear(&t);
+	}
+	sym__ival_clear(&iv);
+	switch (x->kind) {
+	case SYM_KIND_FLOOR: {
+		/* floor(E) <= E and E - floor(E) <= 1 - 1/q for E = P/q */
+		const sym_expr *E = node_kid(x);
+		sym_lin v;
+		sym_num q, t;
+		sym__lin_view(E, &v);
+		for (i = 0; i < v.n; i++)
+			if (!sym__is_int(v.t[i].m))
+				return;
+		sym__num_init(&q);
+		sym__num_init(&t);
+		sym__num_denom(&q, v.c);
+		for (i = 0; i < v.n; i++) {
+			sym__num_denom(&t, &v.t[i].coef);
+			sym__num_lcm(&q, &q, &t);
+		}
+		add_le(p, sym_expr_sub(ctx, x, E), &one, NULL);
+		sym__num_div(&t, &one, &q);
+		sym__num_sub(&t, &t, &one);
+		add_le(p, sym_expr_sub(ctx, E, x), &one, &t);
+		sym__num_clear(&q);
+		sym__num_clear(&t);
+		break;
+	}
+	case SYM_KIND_MIN:
+	case SYM_KIND_MAX:
+		for (i = 0; i < x->n; i++) {
+			const sym_expr *d = x->kind == SYM_KIND_MIN ? sym_expr_sub(ctx, x, node_kids(x)[i])
+								     : sym_expr_sub(ctx, node_kids(x)[i], x);
+			add_le(p, d, &one, NULL);
+		}
+		break;
+	case SYM_KIND_ABS:
+		add_le(p, sym_expr_sub(ctx, node_kid(x), x), &one, NULL);
+		add_le(p, sym_expr_add(ctx, node_kid(x), x), &mone, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+static void normalize(row *r, size_t nv)
+{
+	sym_num g;
+	size_t i;
+	sym__num_init(&g);
+	for (i = 0; i < nv; i++)
+		if (!sym__num_is_zero(&r->a[i]))
+			sym__num_gcd(&g, &g, &r->a[i]);
+	if (!sym__num_is_zero(&g) && !sym__num_is_one(&g)) {
+		for (i = 0; i < nv; i++)
+			sym__num_div(&r->a[i], &r->a[i], &g);
+		sym__num_div(&r->c, &r->c, &g);
+		sym__num_ceil(&r->c, &r->c);
+	}
+	sym__num_clear(&g);
+}
+
+static int row_contradicts(const row *r, size_t nv)
+{
+	size_t i;
+	for (i = 0; i < nv; i++)
+		if (!sym__num_is_zero(&r->a[i]))
+			return 0;
+	return sym__num_sgn(&r->c) > 0;
+}
+
+/* Returns 1 when the rows are infeasible over the integers (proven), 0 when
+ * elimination ends without a contradiction or exceeds its limits. */
+static int infeasible(lp *p)
+{
+	size_t nv = p->nv, i, j, k, v;
+	int eliminated[MAX_VARS] = {0};
+	for (i = 0; i < p->nrows; i++) {
+		normalize(&p->rows[i], nv);
+		if (row_contradicts(&p->rows[i], nv))
+			return 1;
+	}
+	for (k = 0; k < nv; k++) {
+		size_t best = nv, bestcost = (size_t)-1, np, nn, ncap;
+		row *nr;
+		size_t nnr = 0;
+		for (v = 0; v < nv; v++) {
+			if (eliminated[v])
+				continue;
+			np = nn = 0;
+			for (i = 0; i < p->nrows; i++) {
+				int s = sym__num_sgn(&p->rows[i].a[v]);
+				np += s > 0, nn += s < 0;
+			}
+			if (np * nn < bestcost)
+				bestcost = np * nn, best = v;
+		}
+		if (best == nv)
+			break;
+		v = best;
+		eliminated[v] = 1;
+		np = nn = 0;
+		for (i = 0; i < p->nrows; i++) {
+			int s = sym__num_sgn(&p->rows[i].a[v]);
+			np += s > 0, nn += s < 0;
+		}
+		if (p->nrows - np - nn + np * nn > MAX_ROWS)
+			return 0;
+		ncap = p->nrows - np - nn + np * nn + 1;
+		nr = sym__alloc(p->ctx, ncap * sizeof(*nr));
+		if (!nr)
+			return 0;
+		for (i = 0; i < p->nrows; i++) {
+			if (sym__num_sgn(&p->rows[i].a[v]) == 0) {
+				nr[nnr++] = p->rows[i];
+				continue;
+			}
+			if (sym__num_sgn(&p->rows[i].a[v]) < 0)
+				continue;
+			for (j = 0; j < p->nrows; j++) {
+				row r;
+				size_t x;
+				sym_num ai, bj, t;
+				if (sym__num_sgn(&p->rows[j].a[v]) >= 0)
+					continue;
+				r.a = sym__alloc(p->ctx, MAX_VARS * sizeof(*r.a));
+				if (!r.a)
+					break;
+				sym__num_init(&ai);
+				sym__num_init(&bj);
+				sym__num_init(&t);
+				sym__num_set(&ai, &p->rows[i].a[v]);  /* > 0 */
+				sym__num_neg(&bj, &p->rows[j].a[v]); /* > 0 */
+				for (x = 0; x < MAX_VARS; x++) {
+					sym__num_init(&r.a[x]);
+					if (x >= nv)
+						continue;
+					sym__num_mul(&r.a[x], &bj, &p->rows[i].a[x]);
+					sym__num_mul(&t, &ai, &p->rows[j].a[x]);
+					sym__num_add(&r.a[x], &r.a[x], &t);
+				}
+				sym__num_init(&r.c);
+				sym__num_mul(&r.c, &bj, &p->rows[i].c);
+				sym__num_mul(&t, &ai, &p->rows[j].c);
+				sym__num_add(&r.c, &r.c, &t);
+				sym__num_clear(&ai);
+				sym__num_clear(&bj);
+				sym__num_clear(&t);
+				normalize(&r, nv);
+				nr[nnr++] = r;
+			}
+		}
+		/* free the eliminated rows */
+		for (i = 0; i < p->nrows; i++)
+			if (sym__num_sgn(&p->rows[i].a[v]) != 0) {
+				row_free(&p->rows[i], MAX_VARS);
+				sym__free(p->ctx, p->rows[i].a, MAX_VARS * sizeof(sym_num));
+			}
+		sym__free(p->ctx, p->rows, p->cap * sizeof(*p->rows));
+		p->rows = nr;
+		p->nrows = nnr;
+		p->cap = ncap;
+		for (i = 0; i < p->nrows; i++)
+			if (row_contradicts(&p->rows[i], nv))
+				return 1;
+	}
+	return 0;
+}
+
+int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d)
+{
+	static const sym_num one = {{1}, 1}, mone = {{-1}, 1};
+	lp p;
+	size_t i;
+	int proven = 0;
+	memset(&p, 0, sizeof(p));
+	p.ctx = ctx;
+	p.f = f;
+	/* the negation: d >= 1, i.e. -d + 1 <= 0 (d is integer-valued) */
+	if (!add_le(&p, d, &mone, &one))
+		goto done;
+	for (i = 0; f && i < f->nlin; i++)
+		add_le(&p, node_kid(f->lin[i]), &one, NULL);
+	while (p.done < p.nv && !p.overflow)
+		add_atom_facts(&p, p.var[p.done++]);
+	if (!p.overflow && !sym__failed(ctx))
+		proven = infeasible(&p);
+done:
+	for (i = 0; i < p.nrows; i++) {
+		row_free(&p.rows[i], MAX_VARS);
+		sym__free(ctx, p.rows[i].a, MAX_VARS * sizeof(sym_num));
+	}
+	sym__free(ctx, p.rows, p.cap * sizeof(*p.rows));
+	if (sym__failed(ctx) && sym_ctx_last_error(ctx) != SYM_ENOMEM)
+		sym_ctx_clear_error(ctx);
+	return proven;
+}
