@@ -204,13 +204,13 @@ static void x_floor(sym_xnum *r, const sym_xnum *a)
 }
 
 /* Common monomial factor of every term of a sum without constant. */
-static const sym_expr *common_factor(sym_ctx *ctx, const sym_expr *e)
+const sym_expr *sym__common_factor(sym_ctx *ctx, const sym_expr *e, int ignore_const)
 {
 	sym_lin v;
 	sym_factor common[16], one;
 	size_t nc = 0, i, j, k;
 	sym__lin_view(e, &v);
-	if (v.n < 2 || !sym__num_is_zero(v.c))
+	if (v.n < 2 || (!ignore_const && !sym__num_is_zero(v.c)))
 		return NULL;
 	{
 		const sym_expr *m = v.t[0].m;
@@ -284,7 +284,7 @@ int sym__bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *o
 			x_add(&out->lo, &out->lo, &a.lo);
 			x_add(&out->hi, &out->hi, &a.hi);
 		}
-		cf = ok ? common_factor(ctx, e) : NULL;
+		cf = ok ? sym__common_factor(ctx, e, 0) : NULL;
 		if (cf) {
 			const sym_expr *q = sym_expr_div(ctx, e, cf);
 			if (q && sym__bounds(ctx, f, cf, &a) && sym__bounds(ctx, f, q, &b)) {

@@ -56,6 +56,9 @@ int sym__bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *o
  * residues: e == r (mod m), m >= 0 (m == 0: e == r exactly).  Returns 0 when
  * e is not integer-valued. */
 int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r);
+/* The monomial (coefficient 1) dividing every nonconstant term of e, or NULL
+ * when there is none (or e has a constant and ignore_const is 0). */
+const sym_expr *sym__common_factor(sym_ctx *ctx, const sym_expr *e, int ignore_const);
 /* Proves "d <= 0" for an integer-valued d by Fourier-Motzkin elimination
  * over the linear facts, symbol bounds and atom inequalities. */
 int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d);

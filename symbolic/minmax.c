@@ -25,6 +25,93 @@ static int kid_qcmp(const void *x, const void *y)
 	return sym__cmp(*(const sym_expr *const *)x, *(const sym_expr *const *)y);
 }
 
+static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_expr *const *args);
+
+/* min(A + C, B + C) == min(A, B) + C for the terms C common to every
+ * argument (the constant only when all are equal), and
+ * min(g*A, g*B) == g*min(A, B) for a positive common content g.  Returns
+ * NULL when nothing is common. */
+static const sym_expr *extract_common(sym_ctx *ctx, sym_kind kind, const sym_expr **v, size_t m)
+{
+	sym_lin v0, w;
+	sym_sumb cb;
+	size_t i, j, k;
+	int any = 0;
+	const sym_expr *common, *r = NULL, *stack[16], **nv;
+	sym_num g, l, t;
+	sym__lin_view(v[0], &v0);
+	sym__sumb_init(&cb, ctx);
+	for (i = 0; i < v0.n; i++) {
+		int everywhere = 1;
+		for (j = 1; j < m && everywhere; j++) {
+			int found = 0;
+			sym__lin_view(v[j], &w);
+			for (k = 0; k < w.n && !found; k++)
+				found = w.t[k].m == v0.t[i].m && sym__num_equal(&w.t[k].coef, &v0.t[i].coef);
+			everywhere = found;
+		}
+		if (everywhere) {
+			sym__sumb_add_term(&cb, &v0.t[i].coef, v0.t[i].m);
+			any = 1;
+		}
+	}
+	{
+		int same_c = !sym__num_is_zero(v0.c);
+		for (j = 1; j < m && same_c; j++) {
+			sym__lin_view(v[j], &w);
+			same_c = sym__num_equal(w.c, v0.c);
+		}
+		if (same_c) {
+			sym__num_set(&cb.c, v0.c);
+			any = 1;
+		}
+	}
+	common = sym__sumb_finish(&cb);
+	if (!common)
+		return NULL;
+	nv = m <= 16 ? stack : sym__alloc(ctx, m * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	if (any) {
+		for (j = 0; j < m; j++)
+			nv[j] = sym_expr_sub(ctx, v[j], common);
+		r = sym_expr_add(ctx, minmax(ctx, kind, m, nv), common);
+		goto done;
+	}
+	/* positive content */
+	sym__num_init(&g);
+	sym__num_init(&l);
+	sym__num_init(&t);
+	sym__num_set_si(&l, 1);
+	for (j = 0; j < m; j++) {
+		sym__lin_view(v[j], &w);
+		sym__num_numer(&t, w.c);
+		sym__num_gcd(&g, &g, &t);
+		sym__num_denom(&t, w.c);
+		sym__num_lcm(&l, &l, &t);
+		for (k = 0; k < w.n; k++) {
+			sym__num_numer(&t, &w.t[k].coef);
+			sym__num_gcd(&g, &g, &t);
+			sym__num_denom(&t, &w.t[k].coef);
+			sym__num_lcm(&l, &l, &t);
+		}
+	}
+	sym__num_div(&g, &g, &l);
+	if (!sym__num_is_zero(&g) && !sym__num_is_one(&g)) {
+		sym__num_div(&t, &(sym_num){{1}, 1}, &g);
+		for (j = 0; j < m; j++)
+			nv[j] = sym__scale(ctx, &t, v[j]);
+		r = sym__scale(ctx, &g, minmax(ctx, kind, m, nv));
+	}
+	sym__num_clear(&g);
+	sym__num_clear(&l);
+	sym__num_clear(&t);
+done:
+	if (nv != stack)
+		sym__free(ctx, nv, m * sizeof(*nv));
+	return r;
+}
+
 static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_expr *const *args)
 {
 	const sym_expr **v, *stack[16], *r = NULL;
@@ -80,6 +167,10 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 		if (v[i])
 			v[j++] = v[i];
 	m = j;
+	if (m > 1 && (r = extract_common(ctx, kind, v, m)) != NULL)
+		goto out;
+	if (sym__failed(ctx))
+		goto out;
 	qsort(v, m, sizeof(*v), kid_qcmp);
 	if (m == 1) {
 		r = v[0];
@@ -88,6 +179,7 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 		h.n = (uint32_t)m;
 		r = sym__intern(ctx, &h, v, m * sizeof(*v));
 	}
+out:
 	if (v != stack)
 		sym__free(ctx, v, cap * sizeof(*v));
 	return r;

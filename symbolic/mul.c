@@ -324,12 +324,61 @@ static int check_num_operand(sym_ctx *ctx, const sym_expr *e)
 	return !sym__failed(ctx);
 }
 
+/* A sum each of whose terms has the reciprocal of the primitive sum s as a
+ * factor, times s: the factor cancels termwise instead of expanding, so
+ * ((x + 1)/(y + 1)) * (y + 1) is x + 1.  Returns NULL when not applicable. */
+static const sym_expr *cancel_into_terms(sym_ctx *ctx, const sym_expr *a, const sym_expr *s)
+{
+	sym_num c, t;
+	const sym_expr *prim;
+	sym_lin v;
+	sym_sumb b;
+	size_t i, j;
+	sym__lin_view(a, &v);
+	if (!sym__num_is_zero(v.c) || v.n < 2)
+		return NULL;
+	sym__num_init(&c);
+	sym__num_init(&t);
+	prim = sum_primitive(ctx, s, &c);
+	for (i = 0; prim && i < v.n; i++) {
+		const sym_expr *m = v.t[i].m;
+		int has = 0;
+		if (m->kind == SYM_KIND_MUL)
+			for (j = 0; j < m->n; j++)
+				if (node_factors(m)[j].base == prim && node_factors(m)[j].exp < 0)
+					has = 1;
+		if (!has)
+			break;
+	}
+	if (!prim || i < v.n) {
+		sym__num_clear(&c);
+		sym__num_clear(&t);
+		return NULL;
+	}
+	sym__sumb_init(&b, ctx);
+	for (i = 0; i < v.n; i++) {
+		sym_factor fp = {prim, 1};
+		const sym_expr *m = sym__mono_mul(ctx, v.t[i].m, sym__monomial(ctx, &fp, 1));
+		sym__num_mul(&t, &v.t[i].coef, &c);
+		sym__sumb_add(&b, &t, m);
+	}
+	sym__num_clear(&c);
+	sym__num_clear(&t);
+	return sym__sumb_finish(&b);
+}
+
 static const sym_expr *mul_pow(sym_ctx *ctx, const sym_expr *a, const sym_expr *b, int64_t kb)
 {
 	prod p;
 	const sym_expr *r = NULL;
 	if (!check_num_operand(ctx, a) || !check_num_operand(ctx, b))
 		return NULL;
+	if (kb == 1 && is_sum(a) && is_sum(b)) {
+		if ((r = cancel_into_terms(ctx, a, b)) || sym__failed(ctx))
+			return r;
+		if ((r = cancel_into_terms(ctx, b, a)) || sym__failed(ctx))
+			return r;
+	}
 	prod_init(&p, ctx);
 	if (prod_mul_expr(&p, a, 1) && prod_mul_expr(&p, b, kb))
 		r = prod_finish(&p);

@@ -12,6 +12,20 @@ typedef struct simp {
 
 static const sym_expr *simp_node(simp *s, const sym_expr *e);
 
+/* Lower bound of e as a number, when finite. */
+static int lower_bound(simp *s, const sym_expr *e, sym_num *lo)
+{
+	sym_ival iv;
+	int ok;
+	sym__ival_init(&iv);
+	ok = sym__bounds(s->ctx, s->f, e, &iv) && !iv.lo.inf;
+	if (ok)
+		sym__num_set(lo, &iv.lo.v);
+	sym__ival_clear(&iv);
+	return ok;
+}
+
+
 /* floor(N/d) == (N - r)/d when N == r (mod d) is known for the integer
  * N = d*E. */
 static const sym_expr *rw_floor_residue(simp *s, const sym_expr *e)
@@ -52,12 +66,106 @@ static const sym_expr *rw_floor_residue(simp *s, const sym_expr *e)
 	return res;
 }
 
+/* Whether e >= 1 is proven and e is integer-valued. */
+static int positive_int(simp *s, const sym_expr *e)
+{
+	sym_num lo;
+	int ok;
+	if (!sym__is_int(e))
+		return 0;
+	sym__num_init(&lo);
+	ok = lower_bound(s, e, &lo) && sym__num_cmp(&lo, &(sym_num){{1}, 1}) >= 0;
+	sym__num_clear(&lo);
+	return ok;
+}
+
+/* Nested floor division by a positive symbolic divisor:
+ * floor((floor(E) + J)/k) == floor((E + J)/k) for integer-valued k >= 1
+ * and J; the term floor(E)/k is c*M*floor(E) with k = 1/(c*M). */
+static const sym_expr *rw_floor_nested(simp *s, const sym_expr *e)
+{
+	sym_ctx *ctx = s->ctx;
+	const sym_expr *arg = node_kid(e);
+	sym_lin v;
+	size_t i, j;
+	sym__lin_view(arg, &v);
+	for (i = 0; i < v.n; i++) {
+		const sym_expr *m = v.t[i].m, *F = NULL, *term, *k, *rest, *M;
+		sym_factor one;
+		const sym_factor *f;
+		size_t n;
+		if (m->kind == SYM_KIND_MUL)
+			f = node_factors(m), n = m->n;
+		else
+			one.base = m, one.exp = 1, f = &one, n = 1;
+		for (j = 0; j < n && !F; j++)
+			if (f[j].base->kind == SYM_KIND_FLOOR && f[j].exp == 1)
+				F = f[j].base;
+		if (!F)
+			continue;
+		term = sym__scale(ctx, &v.t[i].coef, m);
+		M = sym_expr_div(ctx, term, F);
+		k = sym_expr_div(ctx, ctx->one, M);
+		if (!k || !positive_int(s, k))
+			continue;
+		rest = sym_expr_mul(ctx, sym_expr_sub(ctx, arg, term), k);
+		if (!rest || !sym__is_int(rest))
+			continue;
+		return sym_expr_floor(ctx, sym_expr_add(ctx, sym_expr_sub(ctx, arg, term),
+							sym_expr_mul(ctx, M, node_kid(F))));
+	}
+	return e;
+}
+
+/* floor(P/Q) == 0 when Q >= 1 and 0 <= P < Q are proven. */
+static const sym_expr *rw_floor_range(simp *s, const sym_expr *e)
+{
+	sym_ctx *ctx = s->ctx;
+	const sym_expr *arg = node_kid(e), *Q, *P;
+	sym_lin v;
+	size_t i;
+	/* Q: the reciprocal factors shared by every term, times the constant
+	 * denominator */
+	sym__lin_view(arg, &v);
+	if (!sym__num_is_zero(v.c) || v.n == 0)
+		return e;
+	{
+		const sym_expr *m = v.t[0].m;
+		sym_factor inv[16], one;
+		const sym_factor *f;
+		size_t n, ni = 0;
+		if (m->kind == SYM_KIND_MUL)
+			f = node_factors(m), n = m->n;
+		else
+			one.base = m, one.exp = 1, f = &one, n = 1;
+		for (i = 0; i < n && ni < 16; i++)
+			if (f[i].exp < 0) {
+				inv[ni].base = f[i].base;
+				inv[ni++].exp = -f[i].exp;
+			}
+		if (!ni)
+			return e;
+		Q = sym__monomial(ctx, inv, ni);
+	}
+	P = sym_expr_mul(ctx, arg, Q);
+	if (!P || !sym__is_int(P) || !positive_int(s, Q))
+		return e;
+	if (sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, P)) == SYM_TRUE &&
+	    sym__decide_rel(ctx, s->f, SYM_KIND_LT, sym_expr_sub(ctx, P, Q)) == SYM_TRUE)
+		return ctx->zero;
+	return e;
+}
+
 /* floor(E) is constant when E's bounds lie within one unit step. */
 static const sym_expr *rw_floor(simp *s, const sym_expr *e)
 {
 	sym_ival iv;
 	const sym_expr *r = e;
 	if (s->f && (r = rw_floor_residue(s, e)) != e)
+		return r;
+	if ((r = rw_floor_nested(s, e)) != e)
+		return r;
+	if ((r = rw_floor_range(s, e)) != e)
 		return r;
 	r = e;
 	sym__ival_init(&iv);
@@ -126,12 +234,56 @@ static const sym_expr *rw_minmax(simp *s, const sym_expr *e)
 	return r;
 }
 
+/* M*Q + c KIND 0 with a common factor M >= 1 of the nonconstant terms:
+ *   c == 0:            M*Q KIND 0  <=>  Q KIND 0
+ *   LE, 0 < c <= M:    M*Q <= -c   <=>  Q <= -1
+ *   LE, 0 < -c < M:    M*Q <= -c   <=>  Q <= 0 */
+static const sym_expr *rw_rel_factor(simp *s, const sym_expr *e)
+{
+	const sym_expr *d = node_kid(e), *M, *Q, *r = e;
+	sym_lin v;
+	sym_num lo, c;
+	if (!sym__is_int(d))
+		return e;
+	M = sym__common_factor(s->ctx, d, 1);
+	if (!M)
+		return e;
+	sym__lin_view(d, &v);
+	sym__num_init(&lo);
+	sym__num_init(&c);
+	sym__num_set(&c, v.c);
+	if (!lower_bound(s, M, &lo) || sym__num_cmp(&lo, &(sym_num){{1}, 1}) < 0)
+		goto done;
+	{
+		sym_num nc;
+		sym__num_init(&nc);
+		sym__num_neg(&nc, &c);
+		Q = sym_expr_div(s->ctx, sym__add_num(s->ctx, d, &nc), M);
+		sym__num_clear(&nc);
+	}
+	if (!Q)
+		goto done;
+	if (sym__num_is_zero(&c)) {
+		r = sym__rebuild(s->ctx, e, &Q);
+	} else if (e->kind == SYM_KIND_LE && sym__num_sgn(&c) > 0 && sym__num_cmp(&c, &lo) <= 0) {
+		r = sym_expr_rel(s->ctx, SYM_REL_LE, Q, s->ctx->minus_one);
+	} else if (e->kind == SYM_KIND_LE && sym__num_sgn(&c) < 0) {
+		sym__num_neg(&c, &c);
+		if (sym__num_cmp(&c, &lo) < 0)
+			r = sym_expr_rel(s->ctx, SYM_REL_LE, Q, s->ctx->zero);
+	}
+done:
+	sym__num_clear(&lo);
+	sym__num_clear(&c);
+	return r ? r : e;
+}
+
 static const sym_expr *rw_rel(simp *s, const sym_expr *e)
 {
 	sym_truth t = sym__decide_rel(s->ctx, s->f, (sym_kind)e->kind, node_kid(e));
 	if (t == SYM_TRUE || t == SYM_FALSE)
 		return sym_expr_bool(s->ctx, t == SYM_TRUE);
-	return e;
+	return rw_rel_factor(s, e);
 }
 
 static const sym_expr *rewrite(simp *s, const sym_expr *e)

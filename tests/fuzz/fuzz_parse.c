@@ -3,7 +3,11 @@
  * The input bytes are parsed as one NUL-terminated expression.  When parsing
  * succeeds: the printed text must parse back to the same pointer, simplifying
  * under a small fact store must be idempotent and keep the value at a fixed
- * admissible point, and evaluation may fail with an error but never crash. */
+ * admissible point, and evaluation may fail with an error but never crash.
+ *
+ * FUZZ_PARSE_NO_ROUNDTRIP=1 in the environment turns the print-parse identity
+ * check into a value check at the fixed point, so that a campaign can look
+ * past an open round-trip failure for other ones. */
 #include "symshape/symshape.h"
 
 #include <stdint.h>
@@ -105,8 +109,16 @@ static void check_expr(sym_ctx *ctx, const char *text, const sym_expr *e)
 
 	CHECK(printed != NULL, "printing failed: %s", sym_ctx_last_message(ctx));
 	back = sym_expr_from_str(ctx, printed);
-	CHECK(back == e, "printed text '%s' parses %s", printed,
-	      back ? "to another node" : sym_ctx_last_message(ctx));
+	CHECK(back != NULL, "printed text '%s' does not parse: %s", printed,
+	      sym_ctx_last_message(ctx));
+	if (back != e && getenv("FUZZ_PARSE_NO_ROUNDTRIP")) {
+		v = eval_at_point(ctx, e);
+		vs = eval_at_point(ctx, back);
+		CHECK(!v || !vs || v == vs,
+		      "printed text '%s' parses to a node of another value", printed);
+	} else {
+		CHECK(back == e, "printed text '%s' parses to another node", printed);
+	}
 	sym_str_free(ctx, printed);
 
 	facts = make_facts(ctx);
