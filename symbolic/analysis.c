@@ -1,6 +1,7 @@
 /* Interval bounds of expressions under the facts, and the decisions of
  * relations that follow from bounds and residues. */
 #include "facts_private.h"
+#include "print_private.h"
 
 /* ---- extended rationals ------------------------------------------------ */
 
@@ -247,6 +248,48 @@ static void ival_meet(sym_ival *r, const sym_ival *a)
 		x_set(&r->hi, &a->hi);
 }
 
+static void ival_meet(sym_ival *r, const sym_ival *a);
+
+/* A sum holding k*(P % Q) with Q >= 1: P % Q lies in [0, hi(Q) - 1], and
+ * in [0, hi(P)] too when P >= 0; narrows out accordingly. */
+static void mod_bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out)
+{
+	modpart mp;
+	const sym_expr *rest;
+	sym_ival q, pr, r;
+	sym__num_init(&mp.k);
+	if (!sym__find_mod(ctx, e, &mp, &rest, 1)) {
+		sym__num_clear(&mp.k);
+		return;
+	}
+	sym__ival_init(&q);
+	sym__ival_init(&pr);
+	sym__ival_init(&r);
+	if (sym__bounds(ctx, f, mp.Q, &q) && !q.lo.inf && sym__num_cmp(&q.lo.v, &(sym_num){{1}, 1}) >= 0 &&
+	    sym__bounds(ctx, f, mp.P, &pr) && sym__bounds(ctx, f, rest, &r)) {
+		sym_ival m;
+		sym__ival_init(&m);
+		x_set_inf(&m.lo, 0);
+		if (q.hi.inf) {
+			x_set_inf(&m.hi, 1);
+		} else {
+			m.hi.inf = 0;
+			sym__num_sub(&m.hi.v, &q.hi.v, &(sym_num){{1}, 1});
+		}
+		if (x_sgn(&pr.lo) >= 0 && x_cmp(&pr.hi, &m.hi) < 0)
+			x_set(&m.hi, &pr.hi);
+		ival_scale(&m, &m, &mp.k);
+		x_add(&m.lo, &m.lo, &r.lo);
+		x_add(&m.hi, &m.hi, &r.hi);
+		ival_meet(out, &m);
+		sym__ival_clear(&m);
+	}
+	sym__ival_clear(&q);
+	sym__ival_clear(&pr);
+	sym__ival_clear(&r);
+	sym__num_clear(&mp.k);
+}
+
 int sym__bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out)
 {
 	sym_ival a, b;
@@ -284,6 +327,8 @@ int sym__bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *o
 			x_add(&out->lo, &out->lo, &a.lo);
 			x_add(&out->hi, &out->hi, &a.hi);
 		}
+		if (ok)
+			mod_bounds(ctx, f, e, out);
 		cf = ok ? sym__common_factor(ctx, e, 0) : NULL;
 		if (cf) {
 			const sym_expr *q = sym_expr_div(ctx, e, cf);

@@ -112,7 +112,7 @@ static const sym_factor *mono_view(const sym_expr *m, sym_factor *one, size_t *n
 
 /* Writes the argument of a floor as P/Q with Q the common denominator times
  * the negative factors common to every term; returns 0 when Q would be 1. */
-static int quotient_form(sym_ctx *ctx, const sym_expr *e, const sym_expr **P, const sym_expr **Q)
+int sym__quotient_form(sym_ctx *ctx, const sym_expr *e, const sym_expr **P, const sym_expr **Q)
 {
 	sym_lin v;
 	sym_num d, t;
@@ -265,52 +265,96 @@ done:
 }
 
 /* A modulo found in a sum: k * (P % Q). */
-typedef struct modpart {
-	sym_num k;
-	const sym_expr *P, *Q;
-} modpart;
+
+/* The floor factor (exponent 1) of a monomial, or NULL. */
+static const sym_expr *floor_factor(const sym_expr *m)
+{
+	size_t j;
+	if (m->kind == SYM_KIND_FLOOR)
+		return m;
+	if (m->kind == SYM_KIND_MUL)
+		for (j = 0; j < m->n; j++)
+			if (node_factors(m)[j].base->kind == SYM_KIND_FLOOR && node_factors(m)[j].exp == 1)
+				return node_factors(m)[j].base;
+	return NULL;
+}
+
+/* Whether every nonconstant term of x appears in y with the same
+ * coefficient. */
+static int terms_within(const sym_expr *x, const sym_expr *y)
+{
+	sym_lin w, v;
+	size_t j, l;
+	sym__lin_view(x, &w);
+	sym__lin_view(y, &v);
+	for (j = 0; j < w.n; j++) {
+		int ok = 0;
+		for (l = 0; l < v.n && !ok; l++)
+			ok = v.t[l].m == w.t[j].m && sym__num_equal(&v.t[l].coef, &w.t[j].coef);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
 
 /* Finds k*(P % Q) == k*P - k*Q*floor(P/Q) inside the sum e; on success
- * stores it and the rest of e in *rest. */
-static int find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest)
+ * stores it and the rest of e in *rest.  P is read from the floor's
+ * argument (P/Q), or is another floor G with floor(G/Q) canonically equal
+ * to the floor found (floor(floor(x/2)/4) is floor(x/8)). */
+int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac)
 {
-	sym_lin v, w, x;
-	size_t i, j, l;
+	sym_lin v;
+	size_t i, j;
 	sym__lin_view(e, &v);
 	for (i = 0; i < v.n; i++) {
-		const sym_expr *m = v.t[i].m, *F = NULL, *R, *ratio, *P, *Q, *S, *kP;
-		sym_factor one;
-		const sym_factor *f;
-		size_t n;
-		int ok = 1;
-		f = mono_view(m, &one, &n);
-		for (j = 0; j < n && !F; j++)
-			if (f[j].base->kind == SYM_KIND_FLOOR && f[j].exp == 1)
-				F = f[j].base;
-		if (!F || !quotient_form(ctx, node_kid(F), &P, &Q))
+		const sym_expr *m = v.t[i].m, *F = floor_factor(m), *R, *ratio, *P, *Q, *S, *kP, *term;
+		if (!F)
 			continue;
-		R = sym_expr_div(ctx, sym__scale(ctx, &v.t[i].coef, m), F);
-		ratio = sym_expr_div(ctx, R, Q);
-		if (!ratio || ratio->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(ratio)))
-			continue;
-		sym__num_neg(&mp->k, node_num(ratio));
-		kP = sym__scale(ctx, &mp->k, P);
-		S = sym_expr_sub(ctx, e, sym__scale(ctx, &v.t[i].coef, m));
-		if (!kP || !S)
+		term = sym__scale(ctx, &v.t[i].coef, m);
+		R = sym_expr_div(ctx, term, F);
+		S = sym_expr_sub(ctx, e, term);
+		if (!R || !S)
 			return 0;
-		sym__lin_view(kP, &w);
-		sym__lin_view(S, &x);
-		for (j = 0; j < w.n && ok; j++) {
-			ok = 0;
-			for (l = 0; l < x.n; l++)
-				if (x.t[l].m == w.t[j].m && sym__num_equal(&x.t[l].coef, &w.t[j].coef))
-					ok = 1;
+		if (sym__quotient_form(ctx, node_kid(F), &P, &Q)) {
+			ratio = sym_expr_div(ctx, R, Q);
+			if (ratio && ratio->kind == SYM_KIND_NUM && (frac || sym__num_is_int(node_num(ratio)))) {
+				sym__num_neg(&mp->k, node_num(ratio));
+				kP = sym__scale(ctx, &mp->k, P);
+				if (!kP)
+					return 0;
+				if ((P->kind != SYM_KIND_NUM || Q->kind != SYM_KIND_NUM) && terms_within(kP, S) &&
+				    (P->kind == SYM_KIND_NUM || kP->kind != SYM_KIND_NUM)) {
+					mp->P = P, mp->Q = Q;
+					*rest = sym_expr_sub(ctx, S, kP);
+					return *rest != NULL;
+				}
+			}
 		}
-		if (!ok || w.n == 0)
+		/* G - m*floor(G/m) with G another floor term of the sum */
+		if (R->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(R)))
 			continue;
-		mp->P = P, mp->Q = Q;
-		*rest = sym_expr_sub(ctx, S, kP);
-		return *rest != NULL;
+		for (j = 0; j < v.n; j++) {
+			const sym_expr *G = v.t[j].m, *Fm;
+			sym_num mq;
+			if (j == i || G->kind != SYM_KIND_FLOOR)
+				continue;
+			/* R = -mq * coef(G) */
+			sym__num_init(&mq);
+			sym__num_div(&mq, node_num(R), &v.t[j].coef);
+			sym__num_neg(&mq, &mq);
+			if (sym__num_is_int(&mq) && sym__num_sgn(&mq) > 0 && !sym__num_is_one(&mq)) {
+				Q = sym__num_node(ctx, &mq);
+				Fm = sym_expr_floordiv(ctx, G, Q);
+				if (Fm == F) {
+					sym__num_set(&mp->k, &v.t[j].coef);
+					mp->P = G, mp->Q = Q;
+					*rest = sym_expr_sub(ctx, S, sym__scale(ctx, &v.t[j].coef, G));
+					sym__num_clear(&mq);
+					return *rest != NULL;
+				}
+			}
+			sym__num_clear(&mq);
+		}
 	}
 	return 0;
 }
@@ -388,7 +432,7 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const)
 	int first = 1, prec;
 	while (nm < MAX_MODS) {
 		sym__num_init(&mods[nm].k);
-		if (!find_mod(p->ctx, rest, &mods[nm], &r2)) {
+		if (!sym__find_mod(p->ctx, rest, &mods[nm], &r2, 0)) {
 			sym__num_clear(&mods[nm].k);
 			break;
 		}
@@ -460,7 +504,7 @@ static int print_rel(pr *p, const sym_expr *e)
 	sym__num_init(&mp.k);
 	sym__num_init(&c);
 	sym__lin_view(d, &v);
-	if (find_mod(p->ctx, d, &mp, &rest)) {
+	if (sym__find_mod(p->ctx, d, &mp, &rest, 0)) {
 		/* keep the modulo together: nonconstant part on the left */
 		sym__num_neg(&c, v.c);
 		print_sum(p, d, 1);
@@ -524,7 +568,7 @@ static int print(pr *p, const sym_expr *e)
 		return print_term(p, &num_one, e);
 	case SYM_KIND_FLOOR: {
 		const sym_expr *P, *Q;
-		if (quotient_form(p->ctx, node_kid(e), &P, &Q)) {
+		if (sym__quotient_form(p->ctx, node_kid(e), &P, &Q)) {
 			print_at(p, P, P_MUL);
 			sym__sbuf_puts(p->b, "//");
 			print_at(p, Q, P_UNARY);

@@ -117,7 +117,8 @@ static const sym_expr *rw_floor_nested(simp *s, const sym_expr *e)
 	return e;
 }
 
-/* floor(P/Q) == 0 when Q >= 1 and 0 <= P < Q are proven. */
+/* floor(P/Q) == 0 when Q >= 1 and 0 <= P < Q are proven; -1 when
+ * -Q <= P < 0. */
 static const sym_expr *rw_floor_range(simp *s, const sym_expr *e)
 {
 	sym_ctx *ctx = s->ctx;
@@ -150,9 +151,14 @@ static const sym_expr *rw_floor_range(simp *s, const sym_expr *e)
 	P = sym_expr_mul(ctx, arg, Q);
 	if (!P || !sym__is_int(P) || !positive_int(s, Q))
 		return e;
-	if (sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, P)) == SYM_TRUE &&
-	    sym__decide_rel(ctx, s->f, SYM_KIND_LT, sym_expr_sub(ctx, P, Q)) == SYM_TRUE)
-		return ctx->zero;
+	/* k*Q <= P < (k+1)*Q for k = 0 or -1 */
+	if (sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, P)) == SYM_TRUE) {
+		if (sym__decide_rel(ctx, s->f, SYM_KIND_LT, sym_expr_sub(ctx, P, Q)) == SYM_TRUE)
+			return ctx->zero;
+	} else if (sym__decide_rel(ctx, s->f, SYM_KIND_LT, P) == SYM_TRUE &&
+		   sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, sym_expr_add(ctx, P, Q))) == SYM_TRUE) {
+		return ctx->minus_one;
+	}
 	return e;
 }
 
