@@ -8,7 +8,7 @@
  * per workload, all drawn before timing.  Exits 1 when a checksum fails or
  * the library reports an error.
  *
- * Usage: bench_expr [--reps N] */
+ * Usage: bench_expr [--reps N]   (default 11 repetitions) */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdint.h>
@@ -28,7 +28,7 @@
 #define MAX_REPS 101
 
 static int failed;
-static int reps = 7;
+static int reps = 11;
 
 /* MT19937 (Matsumoto and Nishimura's reference init_genrand/genrand_int32). */
 typedef struct mt19937 {
@@ -214,6 +214,31 @@ typedef struct w1_param {
 	int c[4], i[4], j[4], k;
 } w1_param;
 
+/* Evaluates every result at s_i = i + 2 and compares it with the same
+ * polynomial computed in machine integers. */
+static long w1_value_mismatches(sym_ctx *ctx, const sym_expr *const *s,
+				const w1_param *p, const sym_expr *const *res)
+{
+	long long v[NSYMS];
+	long bad = 0;
+
+	for (int i = 0; i < NSYMS; i++)
+		v[i] = i + 2;
+	for (int it = 0; it < W1_ITERS; it++) {
+		const w1_param *q = &p[it];
+		const sym_expr *c = sym_expr_eval_si(ctx, res[it], NSYMS, s, v);
+		long long want = 0, got;
+
+		need(ctx, c, "W1 eval");
+		for (int m = 0; m < 4; m++)
+			want += q->c[m] * v[q->i[m]] * v[q->j[m]];
+		want *= v[q->k] + 1;
+		if (sym_expr_get_si(c, &got) != 1 || got != want)
+			bad++;
+	}
+	return bad;
+}
+
 static void w1(void)
 {
 	static w1_param p[W1_ITERS];
@@ -264,8 +289,10 @@ static void w1(void)
 				total += count_terms(ctx, res[it]);
 			}
 			printf("W1 iters %d\n", W1_ITERS);
-			check_si("W1", "terms", total, W1_TERMS);
 			report_mem("W1", ctx);
+			check_si("W1", "terms", total, W1_TERMS);
+			check_si("W1", "value_mismatches",
+				 w1_value_mismatches(ctx, s, p, res), 0);
 		}
 		sym_ctx_free(ctx);
 	}
@@ -372,6 +399,10 @@ static void w2(int depth)
 			char want[96];
 			const sym_expr *expect;
 
+			char *ctxt = to_str(ctx, chain);
+
+			printf("W2 built%d %s\n", depth, ctxt);
+			sym_str_free(ctx, ctxt);
 			printf("W2 result%d %s\n", depth, txt);
 			printf("W2 floors%d %ld\n", depth, floors);
 			snprintf(want, sizeof want,
@@ -396,6 +427,24 @@ static void w2(int depth)
 }
 
 /* W3: expansion of (s0+s1+s2+s3+1)**n. */
+
+/* Checks the expansion at s0..s3 = 1, 2, 3, 4, where the base is 11. */
+static void w3_check_value(sym_ctx *ctx, const sym_expr *const *s,
+			   const sym_expr *e, int n)
+{
+	static const long long v[4] = {1, 2, 3, 4};
+	const sym_expr *c = sym_expr_eval_si(ctx, e, 4, s, v);
+	long long got = 0, want = 1;
+	char name[16];
+
+	need(ctx, c, "W3 eval");
+	for (int i = 0; i < n; i++)
+		want *= 11;
+	if (sym_expr_get_si(c, &got) != 1)
+		got = -1;
+	snprintf(name, sizeof name, "value%d", n);
+	check_si("W3", name, got, want);
+}
 
 static void w3(void)
 {
@@ -428,11 +477,12 @@ static void w3(void)
 			if (r == 0) {
 				char name[16];
 
+				if (k == 1)
+					report_mem("W3", ctx);
 				snprintf(name, sizeof name, "terms%d", pows[k]);
 				check_si("W3", name, count_terms(ctx, e),
 					 want[k]);
-				if (k == 1)
-					report_mem("W3", ctx);
+				w3_check_value(ctx, s, e, pows[k]);
 			}
 			sym_ctx_free(ctx);
 		}

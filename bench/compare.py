@@ -2,8 +2,9 @@
 """Runs bench_expr and sympy_bench.py and prints them side by side.
 
 Usage: compare.py [BENCH_EXPR] [--reps N] [--quick]
-  BENCH_EXPR  the C driver (default build/bench/bench_expr, looked up in the
-              current directory and then in the source tree's root)
+  BENCH_EXPR  the C driver (default build/bench/bench_expr, then
+              build-bench/bench/bench_expr; looked up in the current directory
+              and then in the source tree's root)
   --reps N    repetitions of each symshape workload (median reported)
   --quick     fewer SymPy iterations (its checksums are then not checked)
 
@@ -27,8 +28,9 @@ def parse(text):
         w = line.split(None, 2)
         if len(w) == 3 and w[0][:1] == "W" and w[0][1:].isdigit():
             vals[(w[0], w[1])] = w[2]
-        elif w and w[0] == "mem" and len(w) == 4:
-            vals[("mem " + w[1], w[2])] = w[3]
+        elif w and w[0] == "mem" and len(line.split()) == 4:
+            m = line.split()
+            vals[("mem " + m[1], m[2])] = m[3]
         elif w and w[0] == "check":
             checks.append(line)
         elif w:
@@ -51,8 +53,12 @@ def run(cmd):
     return p, None
 
 
-def find_binary(arg):
-    for cand in (arg, os.path.join(ROOT, arg)):
+def find_binary(arg, default):
+    cands = [arg, os.path.join(ROOT, arg)]
+    if arg == default:  # `make bench` builds in build-bench
+        alt = os.path.join("build-bench", "bench", "bench_expr")
+        cands += [alt, os.path.join(ROOT, alt)]
+    for cand in cands:
         if os.path.isfile(cand) and os.access(cand, os.X_OK):
             return cand
     return None
@@ -121,7 +127,8 @@ def table(cv, sv, have_sympy):
 
 def main():
     args = sys.argv[1:]
-    binary_arg = os.path.join("build", "bench", "bench_expr")
+    default = os.path.join("build", "bench", "bench_expr")
+    binary_arg = default
     reps, quick = None, False
     i = 0
     while i < len(args):
@@ -139,7 +146,7 @@ def main():
         i += 1
 
     status = 0
-    binary = find_binary(binary_arg)
+    binary = find_binary(binary_arg, default)
     cv = {}
     if binary is None:
         print("symshape: bench_expr not found at %s (build it first: make bench)"

@@ -407,8 +407,9 @@ static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 			st = valid ? set_residue(f, x, &m, &r) : contradiction(f, "a remainder outside [0, m)");
 			goto done;
 		}
-		/* a symbol with coefficient +-1 that occurs nowhere else: define it */
-		for (i = 0; i < v.n; i++) {
+		/* a symbol with coefficient +-1 that occurs nowhere else: define the
+		 * last such symbol in canonical order, so the first stays */
+		for (i = v.n; i-- > 0;) {
 			const sym_expr *s = v.t[i].m, *rest, *def;
 			sym__num_abs(&t, &v.t[i].coef);
 			if (s->kind != SYM_KIND_SYM || !sym__num_is_one(&t))

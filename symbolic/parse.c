@@ -106,7 +106,7 @@ static const sym_expr *parse_call(ps *p, const char *name, size_t npos)
 		return at(p, npos, sym_expr_max(p->ctx, n, args));
 	if (n != 1) {
 		char msg[64];
-		snprintf(msg, sizeof(msg), "%s takes one argument", name);
+		snprintf(msg, sizeof(msg), "%.10s takes one argument", name);
 		return fail(p, npos, msg);
 	}
 	if (!strcmp(name, "abs"))

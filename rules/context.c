@@ -1,0 +1,611 @@
+/* The rule context: session storage, attributes, inputs, outputs, guards,
+ * hints, and the broadcasting shared by many operator families. */
+#include "rules_private.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const struct {
+	const char *name;
+	int size;
+} dtypes[] = {
+#define SYM__DT_ENTRY(name, str, size) {str, size},
+	SYM_DTYPE_MAP(SYM__DT_ENTRY)
+#undef SYM__DT_ENTRY
+};
+
+const char *sym__dtype_name(int dt)
+{
+	return dt >= 0 && dt < SYM_DT_COUNT ? dtypes[dt].name : "undefined";
+}
+
+int sym__dtype_size(int dt) { return dt >= 0 && dt < SYM_DT_COUNT ? dtypes[dt].size : 0; }
+
+int sym__dtype_from_name(const char *name)
+{
+	static const struct {
+		const char *alias;
+		int dt;
+	} aliases[] = {{"float", SYM_DT_FLOAT32}, {"double", SYM_DT_FLOAT64}, {"half", SYM_DT_FLOAT16},
+		       {"long", SYM_DT_INT64},    {"int", SYM_DT_INT32},      {"bf16", SYM_DT_BFLOAT16},
+		       {"fp16", SYM_DT_FLOAT16},  {"fp32", SYM_DT_FLOAT32}};
+	int i;
+	size_t k;
+	if (!name)
+		return -1;
+	for (i = 1; i < SYM_DT_COUNT; i++)
+		if (!strcmp(name, dtypes[i].name))
+			return i;
+	for (k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
+		if (!strcmp(name, aliases[k].alias))
+			return aliases[k].dt;
+	return -1;
+}
+
+int sym__dtype_is_int(int dt)
+{
+	switch (dt) {
+	case SYM_DT_UINT8:
+	case SYM_DT_INT8:
+	case SYM_DT_UINT16:
+	case SYM_DT_INT16:
+	case SYM_DT_INT32:
+	case SYM_DT_INT64:
+	case SYM_DT_UINT32:
+	case SYM_DT_UINT64:
+	case SYM_DT_BOOL:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* ---- session ------------------------------------------------------------ */
+
+int sym__infer_init(sym_infer *inf, sym_ctx *ctx, sym_facts *facts)
+{
+	memset(inf, 0, sizeof(*inf));
+	inf->ctx = ctx;
+	inf->facts = facts;
+	return 0;
+}
+
+void sym__infer_clear(sym_infer *inf)
+{
+	size_t i;
+	for (i = 0; i < inf->nblocks; i++)
+		sym__free(inf->ctx, inf->blocks[i], inf->block_sizes[i]);
+	sym__free(inf->ctx, inf->blocks, inf->capblocks * sizeof(*inf->blocks));
+	sym__free(inf->ctx, inf->block_sizes, inf->capblocks * sizeof(*inf->block_sizes));
+	sym__free(inf->ctx, inf->guards, inf->capguards * sizeof(*inf->guards));
+	sym__free(inf->ctx, inf->hint_syms, inf->caphints * sizeof(*inf->hint_syms));
+	sym__free(inf->ctx, inf->hint_vals, inf->caphints * sizeof(*inf->hint_vals));
+	memset(inf, 0, sizeof(*inf));
+}
+
+void *sym__infer_alloc(sym_infer *inf, size_t n)
+{
+	void *p;
+	if (inf->nblocks == inf->capblocks) {
+		size_t nc = inf->capblocks ? inf->capblocks * 2 : 64;
+		void **nb = sym__realloc(inf->ctx, inf->blocks, inf->capblocks * sizeof(*nb), nc * sizeof(*nb));
+		size_t *ns;
+		if (!nb)
+			return NULL;
+		inf->blocks = nb;
+		ns = sym__realloc(inf->ctx, inf->block_sizes, inf->capblocks * sizeof(*ns), nc * sizeof(*ns));
+		if (!ns)
+			return NULL;
+		inf->block_sizes = ns;
+		inf->capblocks = nc;
+	}
+	if (n == 0)
+		n = 1;
+	p = sym__alloc(inf->ctx, n);
+	if (!p)
+		return NULL;
+	memset(p, 0, n);
+	inf->blocks[inf->nblocks] = p;
+	inf->block_sizes[inf->nblocks++] = n;
+	return p;
+}
+
+char *sym__infer_strdup(sym_infer *inf, const char *s)
+{
+	size_t n = strlen(s ? s : "") + 1;
+	char *r = sym__infer_alloc(inf, n);
+	if (r)
+		memcpy(r, s ? s : "", n);
+	return r;
+}
+
+int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v)
+{
+	size_t i;
+	for (i = 0; i < inf->nhints; i++)
+		if (inf->hint_syms[i] == sym) {
+			inf->hint_vals[i] = v;
+			return 0;
+		}
+	if (inf->nhints == inf->caphints) {
+		size_t nc = inf->caphints ? inf->caphints * 2 : 8;
+		const sym_expr **ns = sym__realloc(inf->ctx, inf->hint_syms, inf->caphints * sizeof(*ns), nc * sizeof(*ns));
+		int64_t *nv;
+		if (!ns)
+			return -1;
+		inf->hint_syms = ns;
+		nv = sym__realloc(inf->ctx, inf->hint_vals, inf->caphints * sizeof(*nv), nc * sizeof(*nv));
+		if (!nv)
+			return -1;
+		inf->hint_vals = nv;
+		inf->caphints = nc;
+	}
+	inf->hint_syms[inf->nhints] = sym;
+	inf->hint_vals[inf->nhints++] = v;
+	return 0;
+}
+
+const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "%s%u", prefix, inf->fresh++);
+	return sym_expr_symbol(inf->ctx, name);
+}
+
+/* ---- errors and attributes --------------------------------------------- */
+
+int sym__rc_error(sym_rule_ctx *rc, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sym__error(rc->inf->ctx, SYM_EDOMAIN, -1, "node '%.60s' (%.40s): %s", rc->node, rc->op, msg);
+	return -1;
+}
+
+const sym_attr *sym__rc_attr(const sym_rule_ctx *rc, const char *name)
+{
+	size_t i;
+	for (i = 0; i < rc->nattr; i++)
+		if (!strcmp(rc->attrs[i].name, name))
+			return &rc->attrs[i];
+	return NULL;
+}
+
+static const char *attr_type_name(sym_attr_type t)
+{
+	static const char *const names[] = {"an integer", "a list of integers", "a float", "a list of floats",
+					    "a string", "a list of strings", "a tensor"};
+	return names[t];
+}
+
+static int attr_of(sym_rule_ctx *rc, const char *name, sym_attr_type want, const sym_attr **out)
+{
+	const sym_attr *a = sym__rc_attr(rc, name);
+	*out = a;
+	if (!a)
+		return 0;
+	if (a->type != want && !(want == SYM_ATTR_FLOAT && a->type == SYM_ATTR_INT) &&
+	    !(want == SYM_ATTR_FLOATS && a->type == SYM_ATTR_INTS))
+		return sym__rc_error(rc, "attribute '%s' must be %s, not %s", name, attr_type_name(want),
+				     attr_type_name(a->type));
+	return 1;
+}
+
+int sym__rc_attr_int(sym_rule_ctx *rc, const char *name, int64_t def, int64_t *out)
+{
+	const sym_attr *a;
+	int r = attr_of(rc, name, SYM_ATTR_INT, &a);
+	if (r < 0)
+		return -1;
+	*out = r ? a->ints[0] : def;
+	return 0;
+}
+
+int sym__rc_attr_float(sym_rule_ctx *rc, const char *name, double def, double *out)
+{
+	const sym_attr *a;
+	int r = attr_of(rc, name, SYM_ATTR_FLOAT, &a);
+	if (r < 0)
+		return -1;
+	*out = r ? (a->type == SYM_ATTR_INT ? (double)a->ints[0] : a->floats[0]) : def;
+	return 0;
+}
+
+int sym__rc_attr_string(sym_rule_ctx *rc, const char *name, const char *def, const char **out)
+{
+	const sym_attr *a;
+	int r = attr_of(rc, name, SYM_ATTR_STRING, &a);
+	if (r < 0)
+		return -1;
+	*out = r ? a->strs[0] : def;
+	return 0;
+}
+
+int sym__rc_attr_ints(sym_rule_ctx *rc, const char *name, size_t *n, const int64_t **v)
+{
+	const sym_attr *a;
+	int r = attr_of(rc, name, SYM_ATTR_INTS, &a);
+	if (r <= 0) {
+		*n = 0, *v = NULL;
+		return r;
+	}
+	*n = a->n, *v = a->ints;
+	return 1;
+}
+
+int sym__rc_attr_floats(sym_rule_ctx *rc, const char *name, size_t *n, const double **v)
+{
+	const sym_attr *a;
+	int r = attr_of(rc, name, SYM_ATTR_FLOATS, &a);
+	if (r <= 0) {
+		*n = 0, *v = NULL;
+		return r;
+	}
+	if (a->type == SYM_ATTR_INTS)
+		return sym__rc_error(rc, "attribute '%s' must be a list of floats", name);
+	*n = a->n, *v = a->floats;
+	return 1;
+}
+
+/* ---- inputs ------------------------------------------------------------- */
+
+const sym_tval *sym__rc_in(const sym_rule_ctx *rc, size_t i)
+{
+	if (i >= rc->nin || !rc->in[i].present)
+		return NULL;
+	return &rc->in[i];
+}
+
+const sym_tval *sym__rc_need(sym_rule_ctx *rc, size_t i)
+{
+	const sym_tval *t = sym__rc_in(rc, i);
+	if (!t)
+		sym__rc_error(rc, "input %zu is required", i);
+	return t;
+}
+
+const sym_tval *sym__rc_need_rank(sym_rule_ctx *rc, size_t i)
+{
+	const sym_tval *t = sym__rc_need(rc, i);
+	if (t && t->rank < 0) {
+		sym__rc_error(rc, "cannot infer: input %zu has unknown rank and the operator needs it", i);
+		return NULL;
+	}
+	return t;
+}
+
+int sym__rc_in_value(sym_rule_ctx *rc, size_t i, size_t *n, const sym_expr *const **v)
+{
+	const sym_tval *t = sym__rc_need(rc, i);
+	if (!t)
+		return -1;
+	if (!t->has_value)
+		return sym__rc_error(rc, "the value of input %zu must be known (a constant or a shape computation)", i);
+	*n = t->nvalue;
+	*v = t->value;
+	return 0;
+}
+
+int sym__rc_in_ints(sym_rule_ctx *rc, size_t i, size_t *n, int64_t **v)
+{
+	const sym_expr *const *e = NULL;
+	size_t k;
+	if (sym__rc_in_value(rc, i, n, &e) < 0)
+		return -1;
+	*v = sym__infer_alloc(rc->inf, (*n ? *n : 1) * sizeof(**v));
+	if (!*v)
+		return -1;
+	for (k = 0; k < *n; k++) {
+		long long x;
+		if (sym_expr_get_si(e[k], &x) != 1)
+			return sym__rc_error(rc, "element %zu of input %zu must be a constant integer", k, i);
+		(*v)[k] = x;
+	}
+	return 0;
+}
+
+/* ---- outputs ------------------------------------------------------------ */
+
+static int check_out(sym_rule_ctx *rc, size_t i)
+{
+	if (i >= rc->nout)
+		return sym__rc_error(rc, "the node has no output %zu", i);
+	return 0;
+}
+
+int sym__rc_set_shape(sym_rule_ctx *rc, size_t i, int rank, const sym_expr *const *dims)
+{
+	const sym_expr **d;
+	int k;
+	if (check_out(rc, i) < 0)
+		return -1;
+	if (rank < 0)
+		return sym__rc_set_unknown_rank(rc, i);
+	d = sym__infer_alloc(rc->inf, (size_t)(rank ? rank : 1) * sizeof(*d));
+	if (!d)
+		return -1;
+	for (k = 0; k < rank; k++) {
+		if (!dims[k])
+			return -1;
+		d[k] = sym__rc_simplify(rc, dims[k]);
+		if (!d[k])
+			return -1;
+	}
+	rc->out[i].rank = rank;
+	rc->out[i].dims = d;
+	return 0;
+}
+
+int sym__rc_set_unknown_rank(sym_rule_ctx *rc, size_t i)
+{
+	if (check_out(rc, i) < 0)
+		return -1;
+	rc->out[i].rank = -1;
+	rc->out[i].dims = NULL;
+	return 0;
+}
+
+int sym__rc_set_dtype(sym_rule_ctx *rc, size_t i, int dtype)
+{
+	if (check_out(rc, i) < 0)
+		return -1;
+	rc->out[i].dtype = dtype;
+	return 0;
+}
+
+int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *const *v)
+{
+	const sym_expr **d;
+	size_t k;
+	if (check_out(rc, i) < 0)
+		return -1;
+	d = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*d));
+	if (!d)
+		return -1;
+	for (k = 0; k < n; k++) {
+		if (!v[k])
+			return -1;
+		d[k] = sym__rc_simplify(rc, v[k]);
+		if (!d[k])
+			return -1;
+	}
+	rc->out[i].has_value = 1;
+	rc->out[i].nvalue = n;
+	rc->out[i].value = d;
+	return 0;
+}
+
+int sym__rc_copy_shape(sym_rule_ctx *rc, size_t i, const sym_tval *in)
+{
+	if (sym__rc_set_shape(rc, i, in->rank, in->dims) < 0)
+		return -1;
+	return sym__rc_set_dtype(rc, i, in->dtype);
+}
+
+/* ---- facts, guards, hints ---------------------------------------------- */
+
+const sym_expr *sym__rc_simplify(sym_rule_ctx *rc, const sym_expr *e)
+{
+	return sym_simplify(rc->inf->ctx, rc->inf->facts, e);
+}
+
+sym_truth sym__rc_prove(sym_rule_ctx *rc, const sym_expr *pred)
+{
+	return sym_prove(rc->inf->ctx, rc->inf->facts, pred);
+}
+
+int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind, const char *reason)
+{
+	sym_infer *inf = rc->inf;
+	const sym_expr *p = sym__rc_simplify(rc, pred);
+	sym_guard *g;
+	size_t i;
+	if (!p)
+		return -1;
+	if (p->kind == SYM_KIND_BOOL) {
+		if (*(const int64_t *)NODE_PAYLOAD(p))
+			return 0;
+		return sym__rc_error(rc, "%s (never holds)", reason);
+	}
+	for (i = 0; i < inf->nguards; i++)
+		if (inf->guards[i].pred == p)
+			return 0; /* the first node that needs it keeps it */
+	if (inf->nguards == inf->capguards) {
+		size_t nc = inf->capguards ? inf->capguards * 2 : 16;
+		sym_guard *ng = sym__realloc(inf->ctx, inf->guards, inf->capguards * sizeof(*ng), nc * sizeof(*ng));
+		if (!ng)
+			return -1;
+		inf->guards = ng, inf->capguards = nc;
+	}
+	g = &inf->guards[inf->nguards];
+	g->pred = p;
+	g->kind = kind;
+	g->node = sym__infer_strdup(inf, rc->node);
+	g->reason = sym__infer_strdup(inf, reason);
+	if (!g->node || !g->reason)
+		return -1;
+	inf->nguards++;
+	/* later rules may use what the guard states */
+	if (sym_facts_assume(inf->facts, p) != SYM_EOK)
+		return sym__rc_error(rc, "%s: contradicts an earlier guard", reason);
+	return 0;
+}
+
+int sym__rc_has_hints(const sym_rule_ctx *rc) { return rc->inf->nhints > 0; }
+
+int sym__rc_hint_value(sym_rule_ctx *rc, const sym_expr *e, int64_t *v)
+{
+	sym_infer *inf = rc->inf;
+	const sym_expr *r;
+	long long x;
+	sym_ctx *ctx = inf->ctx;
+	long long *vals;
+	size_t i;
+	if (!inf->nhints)
+		return sym_expr_get_si(e, &x) == 1 ? (*v = x, 1) : 0;
+	vals = sym__alloc(ctx, inf->nhints * sizeof(*vals));
+	if (!vals)
+		return 0;
+	for (i = 0; i < inf->nhints; i++)
+		vals[i] = inf->hint_vals[i];
+	r = sym_expr_eval_si(ctx, e, inf->nhints, inf->hint_syms, vals);
+	sym__free(ctx, vals, inf->nhints * sizeof(*vals));
+	if (!r) {
+		sym_ctx_clear_error(ctx);
+		return 0;
+	}
+	if (sym_expr_get_si(r, &x) != 1)
+		return 0;
+	*v = x;
+	return 1;
+}
+
+/* ---- shapes ------------------------------------------------------------- */
+
+int sym__rc_axis(sym_rule_ctx *rc, int64_t axis, int rank, const char *what, int *out)
+{
+	if (axis < -(int64_t)rank || axis >= (int64_t)rank)
+		return sym__rc_error(rc, "%s %lld is out of range for rank %d", what, (long long)axis, rank);
+	*out = (int)(axis < 0 ? axis + rank : axis);
+	return 0;
+}
+
+const sym_expr *sym__rc_num(sym_rule_ctx *rc, int64_t v) { return sym_expr_from_si(rc->inf->ctx, v); }
+
+const sym_expr *sym__rc_numel(sym_rule_ctx *rc, const sym_tval *t)
+{
+	const sym_expr *r = rc->inf->ctx->one;
+	int k;
+	for (k = 0; k < t->rank && r; k++)
+		r = sym_expr_mul(rc->inf->ctx, r, t->dims[k]);
+	return r;
+}
+
+int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out)
+{
+	sym_ctx *ctx = rc->inf->ctx;
+	const sym_expr *one = ctx->one;
+	const sym_expr *eq, *a1, *b1, *ok, *ab[2];
+	int64_t ha, hb;
+	if (a == b || b == one) {
+		*out = a;
+		return 0;
+	}
+	if (a == one) {
+		*out = b;
+		return 0;
+	}
+	eq = sym_expr_rel(ctx, SYM_REL_EQ, a, b);
+	a1 = sym_expr_rel(ctx, SYM_REL_EQ, a, one);
+	b1 = sym_expr_rel(ctx, SYM_REL_EQ, b, one);
+	if (sym__rc_prove(rc, eq) == SYM_TRUE || sym__rc_prove(rc, b1) == SYM_TRUE) {
+		*out = a;
+		return 0;
+	}
+	if (sym__rc_prove(rc, a1) == SYM_TRUE) {
+		*out = b;
+		return 0;
+	}
+	if (sym__rc_has_hints(rc) && sym__rc_hint_value(rc, a, &ha) && sym__rc_hint_value(rc, b, &hb)) {
+		/* specialise on the branch the hints select */
+		if (ha == hb) {
+			*out = a;
+			return sym__rc_require(rc, eq, SYM_GUARD_EXPECT, "broadcast dims taken as equal");
+		}
+		if (hb == 1) {
+			*out = a;
+			return sym__rc_require(rc, b1, SYM_GUARD_EXPECT, "broadcast dim taken as 1");
+		}
+		if (ha == 1) {
+			*out = b;
+			return sym__rc_require(rc, a1, SYM_GUARD_EXPECT, "broadcast dim taken as 1");
+		}
+		return sym__rc_error(rc, "dims %lld and %lld (hinted) cannot be broadcast", (long long)ha, (long long)hb);
+	}
+	ok = sym_expr_or(ctx, eq, sym_expr_or(ctx, a1, b1));
+	if (sym__rc_require(rc, ok, SYM_GUARD_ASSERT, "dims must be equal or 1 to broadcast") < 0)
+		return -1;
+	/* exact for every valid pair: max(a, b)*min(a, b, 1) */
+	ab[0] = a, ab[1] = b;
+	{
+		const sym_expr *m3[3] = {a, b, one};
+		*out = sym_expr_mul(ctx, sym_expr_max(ctx, 2, ab), sym_expr_min(ctx, 3, m3));
+	}
+	*out = sym__rc_simplify(rc, *out);
+	return *out ? 0 : -1;
+}
+
+int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, size_t out)
+{
+	int rank = 0, k;
+	size_t i;
+	const sym_expr **dims;
+	for (i = 0; i < n; i++) {
+		if (ins[i]->rank < 0)
+			return sym__rc_set_unknown_rank(rc, out);
+		if (ins[i]->rank > rank)
+			rank = ins[i]->rank;
+	}
+	dims = sym__infer_alloc(rc->inf, (size_t)(rank ? rank : 1) * sizeof(*dims));
+	if (!dims)
+		return -1;
+	for (k = 0; k < rank; k++) {
+		const sym_expr *d = NULL;
+		for (i = 0; i < n; i++) {
+			int off = rank - ins[i]->rank;
+			const sym_expr *x;
+			if (k < off)
+				continue;
+			x = ins[i]->dims[k - off];
+			if (!d)
+				d = x;
+			else if (sym__rc_broadcast_dim(rc, d, x, &d) < 0)
+				return -1;
+		}
+		dims[k] = d;
+	}
+	return sym__rc_set_shape(rc, out, rank, dims);
+}
+
+/* ---- running one rule --------------------------------------------------- */
+
+int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
+		  const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out)
+{
+	const sym_rule_entry *e = sym__rule_find(domain, op);
+	sym_rule_ctx rc;
+	size_t i;
+	if (sym__failed(inf->ctx))
+		return -1;
+	for (i = 0; i < nout; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].present = 1;
+		out[i].rank = -1;
+	}
+	if (!e) {
+		sym__error(inf->ctx, SYM_EDOMAIN, -1, "node '%.60s': unsupported operator '%s%s%.40s'", node,
+			   domain && *domain ? domain : "", domain && *domain ? "::" : "", op);
+		return -1;
+	}
+	rc.inf = inf;
+	rc.node = node ? node : "";
+	rc.op = op;
+	rc.domain = domain ? domain : "";
+	rc.opset = opset;
+	rc.nin = nin;
+	rc.in = in;
+	rc.nattr = nattr;
+	rc.attrs = attrs;
+	rc.nout = nout;
+	rc.out = out;
+	if (e->fn(&rc) < 0) {
+		if (!sym__failed(inf->ctx))
+			sym__rc_error(&rc, "inference failed");
+		return -1;
+	}
+	return sym__failed(inf->ctx) ? -1 : 0;
+}

@@ -1,0 +1,233 @@
+/* The rule context: what an InferShape rule sees and may do. */
+#ifndef SYM_RULES_PRIVATE_H
+#define SYM_RULES_PRIVATE_H
+
+#include "symshape/symshape.h"
+#include "node_private.h"
+
+#include <stdint.h>
+
+/* Element types with their names and byte sizes (0: not a fixed size). */
+#define SYM_DTYPE_MAP(X)                                                       \
+	X(UNDEFINED, "undefined", 0)                                           \
+	X(FLOAT32, "float32", 4)                                               \
+	X(UINT8, "uint8", 1)                                                   \
+	X(INT8, "int8", 1)                                                     \
+	X(UINT16, "uint16", 2)                                                 \
+	X(INT16, "int16", 2)                                                   \
+	X(INT32, "int32", 4)                                                   \
+	X(INT64, "int64", 8)                                                   \
+	X(STRING, "string", 0)                                                 \
+	X(BOOL, "bool", 1)                                                     \
+	X(FLOAT16, "float16", 2)                                               \
+	X(FLOAT64, "float64", 8)                                               \
+	X(UINT32, "uint32", 4)                                                 \
+	X(UINT64, "uint64", 8)                                                 \
+	X(COMPLEX64, "complex64", 8)                                           \
+	X(COMPLEX128, "complex128", 16)                                        \
+	X(BFLOAT16, "bfloat16", 2)
+
+/* The enum values are ONNX's TensorProto.DataType numbers. */
+typedef enum sym_dtype {
+#define SYM__DT_ENUM(name, str, size) SYM_DT_##name,
+	SYM_DTYPE_MAP(SYM__DT_ENUM)
+#undef SYM__DT_ENUM
+	SYM_DT_COUNT
+} sym_dtype;
+
+const char *sym__dtype_name(int dt);
+int sym__dtype_size(int dt);
+/* Returns the dtype for a name ("float32", "float", "int64", ...), or -1. */
+int sym__dtype_from_name(const char *name);
+int sym__dtype_is_int(int dt);
+
+/* A tensor as rules see it: its shape (or unknown rank) and, for small
+ * integer tensors that hold shapes, indices or axes, its symbolic value. */
+typedef struct sym_tval {
+	int present;              /* 0: an omitted optional input */
+	int rank;                 /* -1: unknown rank */
+	const sym_expr **dims;    /* rank dims */
+	int dtype;                /* sym_dtype */
+	int has_value;            /* value known (row-major elements) */
+	size_t nvalue;
+	const sym_expr **value;
+} sym_tval;
+
+typedef enum sym_attr_type {
+	SYM_ATTR_INT,
+	SYM_ATTR_INTS,
+	SYM_ATTR_FLOAT,
+	SYM_ATTR_FLOATS,
+	SYM_ATTR_STRING,
+	SYM_ATTR_STRINGS,
+	SYM_ATTR_TENSOR
+} sym_attr_type;
+
+typedef struct sym_attr {
+	const char *name;
+	sym_attr_type type;
+	size_t n;                 /* elements of ints/floats/strs */
+	const int64_t *ints;      /* INT (n = 1) and INTS */
+	const double *floats;     /* FLOAT (n = 1) and FLOATS */
+	const char *const *strs;  /* STRING (n = 1) and STRINGS */
+	const sym_tval *tensor;   /* TENSOR */
+} sym_attr;
+
+typedef enum sym_guard_kind { SYM_GUARD_ASSERT, SYM_GUARD_EXPECT } sym_guard_kind;
+
+typedef struct sym_guard {
+	const sym_expr *pred;
+	sym_guard_kind kind;
+	char *node;
+	char *reason;
+} sym_guard;
+
+/* An inference session: facts, hints, guards, storage for rule results. */
+typedef struct sym_infer {
+	sym_ctx *ctx;
+	sym_facts *facts;
+	size_t nhints, caphints;
+	const sym_expr **hint_syms;
+	int64_t *hint_vals;
+	sym_guard *guards;
+	size_t nguards, capguards;
+	void **blocks; /* allocations owned by the session */
+	size_t *block_sizes;
+	size_t nblocks, capblocks;
+	unsigned fresh; /* counter for fresh symbols */
+} sym_infer;
+
+typedef struct sym_rule_ctx {
+	sym_infer *inf;
+	const char *node, *op, *domain;
+	int opset;
+	size_t nin;
+	const sym_tval *in;
+	size_t nattr;
+	const sym_attr *attrs;
+	size_t nout;
+	sym_tval *out; /* preset: present = 1, rank = -1, dtype = UNDEFINED */
+} sym_rule_ctx;
+
+typedef int (*sym_rule_fn)(sym_rule_ctx *rc);
+
+/* One registry entry: operator name, domain ("" for ONNX, "cann"), rule. */
+typedef struct sym_rule_entry {
+	const char *name;
+	const char *domain;
+	sym_rule_fn fn;
+	unsigned flags;
+} sym_rule_entry;
+
+enum {
+	SYM_RULE_ANY_DOMAIN = 1 /* also found under the other domain */
+};
+
+/* Registry lookup; NULL when unknown. */
+const sym_rule_entry *sym__rule_find(const char *domain, const char *name);
+/* Iterates the registry: returns entry i, or NULL past the end. */
+const sym_rule_entry *sym__rule_at(size_t i);
+
+/* ---- session ------------------------------------------------------------ */
+int sym__infer_init(sym_infer *inf, sym_ctx *ctx, sym_facts *facts);
+void sym__infer_clear(sym_infer *inf);
+/* Allocates memory owned by the session (freed by sym__infer_clear). */
+void *sym__infer_alloc(sym_infer *inf, size_t n);
+char *sym__infer_strdup(sym_infer *inf, const char *s);
+int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v);
+/* Returns a new symbol named prefix<k> not used before in the session. */
+const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix);
+
+/* Runs the rule of op (domain "" for ONNX) on the inputs and attributes;
+ * fills out[0..nout).  Returns 0, or -1 with the error recorded (an unknown
+ * operator, bad attributes, a guard proven false). */
+int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
+		  const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out);
+
+/* ---- helpers for rule authors (rules/context.c) --------------------------
+ * Every function returning int gives 0 on success and -1 on error, with a
+ * message naming the node and the operator recorded in the context. */
+int sym__rc_error(sym_rule_ctx *rc, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+static inline sym_ctx *sym__rc_ctx(const sym_rule_ctx *rc) { return rc->inf->ctx; }
+
+/* Attributes: the default applies when the attribute is absent; a present
+ * attribute of the wrong type is an error. */
+int sym__rc_attr_int(sym_rule_ctx *rc, const char *name, int64_t def, int64_t *out);
+int sym__rc_attr_float(sym_rule_ctx *rc, const char *name, double def, double *out);
+int sym__rc_attr_string(sym_rule_ctx *rc, const char *name, const char *def, const char **out);
+/* Returns 1 when present (n, v set), 0 when absent, -1 on a type error. */
+int sym__rc_attr_ints(sym_rule_ctx *rc, const char *name, size_t *n, const int64_t **v);
+int sym__rc_attr_floats(sym_rule_ctx *rc, const char *name, size_t *n, const double **v);
+const sym_attr *sym__rc_attr(const sym_rule_ctx *rc, const char *name);
+
+/* Input i, or NULL when it is absent (past the end or omitted). */
+const sym_tval *sym__rc_in(const sym_rule_ctx *rc, size_t i);
+/* Input i must be present: returns it, or NULL with an error. */
+const sym_tval *sym__rc_need(sym_rule_ctx *rc, size_t i);
+/* Input i must have a known rank (error "needs a known rank" otherwise). */
+const sym_tval *sym__rc_need_rank(sym_rule_ctx *rc, size_t i);
+/* The symbolic value of input i (integer tensor); error when unknown:
+ * "the value of input i must be known (a constant or a shape computation)". */
+int sym__rc_in_value(sym_rule_ctx *rc, size_t i, size_t *n, const sym_expr *const **v);
+/* The value as int64 constants; error when an element is symbolic. */
+int sym__rc_in_ints(sym_rule_ctx *rc, size_t i, size_t *n, int64_t **v);
+
+/* Outputs (copied into the session). */
+int sym__rc_set_shape(sym_rule_ctx *rc, size_t i, int rank, const sym_expr *const *dims);
+int sym__rc_set_unknown_rank(sym_rule_ctx *rc, size_t i);
+int sym__rc_set_dtype(sym_rule_ctx *rc, size_t i, int dtype);
+int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *const *v);
+/* Copies shape and dtype (not the value) of in to output i. */
+int sym__rc_copy_shape(sym_rule_ctx *rc, size_t i, const sym_tval *in);
+
+/* Guards: pred proven true is dropped; proven false is an error naming the
+ * reason; otherwise it is recorded with its kind. */
+int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind, const char *reason);
+sym_truth sym__rc_prove(sym_rule_ctx *rc, const sym_expr *pred);
+const sym_expr *sym__rc_simplify(sym_rule_ctx *rc, const sym_expr *e);
+/* The value of e under the hints; returns 1 when every symbol is hinted. */
+int sym__rc_hint_value(sym_rule_ctx *rc, const sym_expr *e, int64_t *v);
+int sym__rc_has_hints(const sym_rule_ctx *rc);
+
+/* Axis in [-rank, rank) normalised to [0, rank); error otherwise. */
+int sym__rc_axis(sym_rule_ctx *rc, int64_t axis, int rank, const char *what, int *out);
+/* Product of the dims of t (1 for a scalar). */
+const sym_expr *sym__rc_numel(sym_rule_ctx *rc, const sym_tval *t);
+const sym_expr *sym__rc_num(sym_rule_ctx *rc, int64_t v);
+
+/* Multidirectional (numpy) broadcasting of n shapes into output i: exact
+ * result max(a, b)*min(a, b, 1) (max(a, b) for dims >= 1) with the assert
+ * guard a == b || a == 1 || b == 1, or the branch the hints select as an
+ * expect guard.  Unknown rank anywhere gives unknown rank. */
+int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, size_t out);
+/* Broadcasts two dims; stores the result dim. */
+int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out);
+
+/* Family tables, one per file. */
+#define SYM_RULE_FAMILIES(X)                                                   \
+	X(elementwise)                                                         \
+	X(shapeops)                                                            \
+	X(reshape)                                                             \
+	X(squeeze)                                                             \
+	X(concat)                                                              \
+	X(transpose)                                                           \
+	X(expand)                                                              \
+	X(slice)                                                               \
+	X(gather)                                                              \
+	X(reduce)                                                              \
+	X(misc)                                                                \
+	X(matmul)                                                              \
+	X(norm)                                                                \
+	X(conv)
+
+#define SYM__FAMILY_DECL(fam)                                                  \
+	extern const sym_rule_entry sym__rules_##fam[];                        \
+	extern const size_t sym__rules_##fam##_count;
+SYM_RULE_FAMILIES(SYM__FAMILY_DECL)
+#undef SYM__FAMILY_DECL
+
+#endif

@@ -1,0 +1,181 @@
+/* The runtime program: instruction format and checked int64 arithmetic shared
+ * by the compiler (constant folding), the interpreter and the C emitter.
+ *
+ * Instruction format: SYM_INSN_WORDS int64 words {op, dst, a, b, c}.  a, b
+ * and c are register indices (unused operands are 0); dst is the register
+ * the instruction defines.  Registers are numbered
+ *   [0, ninputs)                        the input values, in order
+ *   [ninputs, ninputs + nconsts)        the constant pool
+ *   [ninputs + nconsts, nregs)          one register per value instruction,
+ *                                       in instruction order (SSA)
+ * so a value instruction's dst is always the next free register.  GUARD is
+ * the only instruction without a value: {GUARD, 0, a, k, 0} stops the run
+ * with guard k failed when register a is 0; the k-th GUARD of the code has
+ * index k.  The guards come first, then the output code: instructions
+ * [0, check_end) are every guard's code up to its last GUARD, so checking
+ * the guards only runs that prefix.
+ *
+ * Value semantics: every numeric node is lowered to a pair (numerator,
+ * denominator) of registers whose denominator is always positive at run
+ * time (often the constant 1), so comparisons and floor divisions need no
+ * sign fix-up.  DENOM and NEGIF restore that invariant after a negative
+ * power: for a candidate denominator x, the pair becomes
+ * (NEGIF(n, x), DENOM(x)). */
+#ifndef SYM_PROGRAM_PRIVATE_H
+#define SYM_PROGRAM_PRIVATE_H
+
+#include "symshape/program.h"
+
+#include <stdint.h>
+
+#define SYM_INSN_WORDS 5
+
+/* Opcodes with their names (as written by the C emitter's comments) and
+ * the number of register operands they read. */
+#define SYM_OP_MAP(X)                                                          \
+	X(ADD, "add", 2)           /* a + b */                                 \
+	X(SUB, "sub", 2)           /* a - b */                                 \
+	X(MUL, "mul", 2)           /* a * b */                                 \
+	X(NEG, "neg", 1)           /* -a */                                    \
+	X(ABS, "abs", 1)           /* |a| */                                   \
+	X(FLOORDIV, "floordiv", 2) /* floor(a / b), Python's // */             \
+	X(MOD, "mod", 2)           /* a - b*floor(a / b), Python's % */        \
+	X(EXACTDIV, "exactdiv", 2) /* a / b; a nonzero remainder is INEXACT */ \
+	X(MIN, "min", 2)                                                       \
+	X(MAX, "max", 2)                                                       \
+	X(EQ, "eq", 2)             /* a == b as 0 or 1 */                      \
+	X(NE, "ne", 2)                                                         \
+	X(LE, "le", 2)                                                         \
+	X(LT, "lt", 2)                                                         \
+	X(AND, "and", 2)           /* a != 0 && b != 0 as 0 or 1 */            \
+	X(OR, "or", 2)                                                         \
+	X(NEGIF, "negif", 2)       /* b < 0 ? -a : a */                        \
+	X(DENOM, "denom", 1)       /* |a|; a == 0 is a division by zero */     \
+	X(SEL, "sel", 3)           /* a != 0 ? b : c */                        \
+	X(GUARD, "guard", 1)       /* a == 0: guard b fails */
+
+typedef enum sym_op {
+#define SYM__OP_ENUM(name, text, arity) SYM_OP_##name,
+	SYM_OP_MAP(SYM__OP_ENUM)
+#undef SYM__OP_ENUM
+	SYM_OP_COUNT
+} sym_op;
+
+/* Inputs beyond this count are refused (compile and deserialize). */
+#define SYM_PROG_MAX_INPUTS (1u << 24)
+
+struct sym_program {
+	size_t ninputs, nconsts, nguards, nouts, ninsns, nregs, check_end;
+	int64_t *consts; /* nconsts values, registers ninputs.. */
+	int64_t *code;   /* ninsns * SYM_INSN_WORDS words */
+	int64_t *outs;   /* nouts registers */
+};
+
+/* Returns the number of register operands op reads (-1 when op is not an
+ * opcode). */
+int sym__op_arity(int64_t op);
+/* Returns the opcode's name, "?" when unknown. */
+const char *sym__op_name(int64_t op);
+
+/* Applies a value opcode to operand values; returns SYM_RUN_OK and stores
+ * the value, or the error status.  The interpreter and constant folding
+ * share it, so both give the same value. */
+static inline sym_run_status sym__op_apply(int64_t op, int64_t a, int64_t b, int64_t c, int64_t *r)
+{
+	int64_t q, m;
+	switch (op) {
+	case SYM_OP_ADD:
+		return __builtin_add_overflow(a, b, r) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
+	case SYM_OP_SUB:
+		return __builtin_sub_overflow(a, b, r) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
+	case SYM_OP_MUL:
+		return __builtin_mul_overflow(a, b, r) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
+	case SYM_OP_NEG:
+		if (a == INT64_MIN)
+			return SYM_RUN_OVERFLOW;
+		*r = -a;
+		return SYM_RUN_OK;
+	case SYM_OP_ABS:
+		if (a == INT64_MIN)
+			return SYM_RUN_OVERFLOW;
+		*r = a < 0 ? -a : a;
+		return SYM_RUN_OK;
+	case SYM_OP_FLOORDIV:
+	case SYM_OP_MOD:
+	case SYM_OP_EXACTDIV:
+		if (b == 0)
+			return SYM_RUN_DIVZERO;
+		if (b == -1) {
+			/* a % -1 is 0 in every case; a / -1 overflows for INT64_MIN */
+			if (op == SYM_OP_MOD) {
+				*r = 0;
+				return SYM_RUN_OK;
+			}
+			if (a == INT64_MIN)
+				return SYM_RUN_OVERFLOW;
+			*r = -a;
+			return SYM_RUN_OK;
+		}
+		q = a / b;
+		m = a % b;
+		if (op == SYM_OP_EXACTDIV) {
+			if (m != 0)
+				return SYM_RUN_INEXACT;
+			*r = q;
+			return SYM_RUN_OK;
+		}
+		if (m != 0 && ((m < 0) != (b < 0))) {
+			q -= 1;
+			m += b;
+		}
+		*r = op == SYM_OP_MOD ? m : q;
+		return SYM_RUN_OK;
+	case SYM_OP_MIN:
+		*r = a < b ? a : b;
+		return SYM_RUN_OK;
+	case SYM_OP_MAX:
+		*r = a > b ? a : b;
+		return SYM_RUN_OK;
+	case SYM_OP_EQ:
+		*r = a == b;
+		return SYM_RUN_OK;
+	case SYM_OP_NE:
+		*r = a != b;
+		return SYM_RUN_OK;
+	case SYM_OP_LE:
+		*r = a <= b;
+		return SYM_RUN_OK;
+	case SYM_OP_LT:
+		*r = a < b;
+		return SYM_RUN_OK;
+	case SYM_OP_AND:
+		*r = a != 0 && b != 0;
+		return SYM_RUN_OK;
+	case SYM_OP_OR:
+		*r = a != 0 || b != 0;
+		return SYM_RUN_OK;
+	case SYM_OP_NEGIF:
+		if (b >= 0) {
+			*r = a;
+			return SYM_RUN_OK;
+		}
+		if (a == INT64_MIN)
+			return SYM_RUN_OVERFLOW;
+		*r = -a;
+		return SYM_RUN_OK;
+	case SYM_OP_DENOM:
+		if (a == 0)
+			return SYM_RUN_DIVZERO;
+		if (a == INT64_MIN)
+			return SYM_RUN_OVERFLOW;
+		*r = a < 0 ? -a : a;
+		return SYM_RUN_OK;
+	case SYM_OP_SEL:
+		*r = a != 0 ? b : c;
+		return SYM_RUN_OK;
+	default:
+		return SYM_RUN_OVERFLOW; /* not reached for validated code */
+	}
+}
+
+#endif

@@ -1,0 +1,143 @@
+/* Elementwise and broadcasting rules. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+
+static void unary_keeps_shape_and_unknown_rank(void **state)
+{
+	rt t;
+	sym_tval in[1], out[1];
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[batch, 3, (h + 1)//2]", NULL, NULL);
+	assert_int_equal(rt_run(&t, "Relu", NULL, 1, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[batch, 3, (h + 1)//2]");
+	in[0] = rt_t(&t, "*", NULL, NULL);
+	assert_int_equal(rt_run(&t, "IsFinite", NULL, 1, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "*");
+	assert_int_equal(out[0].dtype, SYM_DT_BOOL);
+	rt_free(&t);
+}
+
+static void broadcast_of_unrelated_dims_is_exact_with_an_assert_guard(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[a, 1, 5]", NULL, NULL);
+	in[1] = rt_t(&t, "[b, c, 1]", NULL, NULL);
+	assert_int_equal(rt_run(&t, "Add", NULL, 2, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[max(a, b), c, 5]");
+	assert_string_equal(rt_guards(&t), "assert a == 1 || a == b || b == 1");
+	rt_free(&t);
+}
+
+static void broadcast_with_hints_takes_a_branch_as_an_expect_guard(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	(void)state;
+	rt_init(&t, 1);
+	sym__infer_add_hint(&t.inf, sym_expr_symbol(t.ctx, "a"), 8);
+	sym__infer_add_hint(&t.inf, sym_expr_symbol(t.ctx, "b"), 8);
+	in[0] = rt_t(&t, "[a, 1, 5]", NULL, NULL);
+	in[1] = rt_t(&t, "[b, c, 1]", NULL, NULL);
+	assert_int_equal(rt_run(&t, "Add", NULL, 2, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[a, c, 5]");
+	assert_string_equal(rt_guards(&t), "expect a == b");
+	rt_free(&t);
+}
+
+static void broadcast_allowing_empty_dims_stays_exact(void **state)
+{
+	rt t;
+	sym_tval in[2];
+	(void)state;
+	rt_init(&t, 0);
+	in[0] = rt_t(&t, "[a, 1]", NULL, NULL);
+	in[1] = rt_t(&t, "[b, 4]", NULL, NULL);
+	rt_property(&t, "Mul", NULL, 2, in, 0, NULL, 1, 300, 0, 3);
+	rt_free(&t);
+}
+
+static void broadcast_property_holds_at_random_dims(void **state)
+{
+	rt t;
+	sym_tval in[3];
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[a, 1, 5]", NULL, NULL);
+	in[1] = rt_t(&t, "[b, c, 1]", NULL, NULL);
+	rt_property(&t, "Add", NULL, 2, in, 0, NULL, 1, 300, 1, 3);
+	rt_free(&t);
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[x]", "bool", NULL);
+	in[1] = rt_t(&t, "[y, 1]", NULL, NULL);
+	in[2] = rt_t(&t, "[1]", NULL, NULL);
+	rt_property(&t, "Where", NULL, 3, in, 0, NULL, 1, 300, 1, 3);
+	rt_free(&t);
+}
+
+static void shape_arithmetic_keeps_symbolic_values(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[2]", "int64", "[s0, s1]");
+	in[1] = rt_t(&t, "[]", "int64", "[2]");
+	assert_int_equal(rt_run(&t, "Mul", NULL, 2, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_value(&t, &out[0]), "[2*s0, 2*s1]");
+	assert_int_equal(rt_run(&t, "Div", NULL, 2, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_value(&t, &out[0]), "[s0//2, s1//2]");
+	rt_free(&t);
+}
+
+static void integer_div_of_possibly_negative_values_is_guarded(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[1]", "int64", "[s0 - 5]");
+	in[1] = rt_t(&t, "[1]", "int64", "[2]");
+	assert_int_equal(rt_run(&t, "Div", NULL, 2, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_value(&t, &out[0]), "[(s0 + 1)//2 - 3]");
+	assert_string_equal(rt_guards(&t), "assert s0 >= 5");
+	rt_free(&t);
+}
+
+static void incompatible_constant_dims_are_an_error(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[3]", NULL, NULL);
+	in[1] = rt_t(&t, "[4]", NULL, NULL);
+	assert_int_equal(rt_run(&t, "Add", NULL, 2, in, 0, NULL, 1, out), -1);
+	assert_non_null(strstr(sym_ctx_last_message(t.ctx), "node 'n0' (Add)"));
+	rt_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(unary_keeps_shape_and_unknown_rank),
+		cmocka_unit_test(broadcast_of_unrelated_dims_is_exact_with_an_assert_guard),
+		cmocka_unit_test(broadcast_with_hints_takes_a_branch_as_an_expect_guard),
+		cmocka_unit_test(broadcast_allowing_empty_dims_stays_exact),
+		cmocka_unit_test(broadcast_property_holds_at_random_dims),
+		cmocka_unit_test(shape_arithmetic_keeps_symbolic_values),
+		cmocka_unit_test(integer_div_of_possibly_negative_values_is_guarded),
+		cmocka_unit_test(incompatible_constant_dims_are_an_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
