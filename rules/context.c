@@ -409,6 +409,7 @@ int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind,
 	if (p->kind == SYM_KIND_BOOL) {
 		if (*(const int64_t *)NODE_PAYLOAD(p))
 			return 0;
+		inf->fatal = 1;
 		return sym__rc_error(rc, "%s (never holds)", reason);
 	}
 	for (i = 0; i < inf->nguards; i++)

@@ -95,6 +95,7 @@ typedef struct sym_infer {
 	size_t *block_sizes;
 	size_t nblocks, capblocks;
 	unsigned fresh; /* counter for fresh symbols */
+	int fatal;      /* a guard was proven false: inference stops */
 } sym_infer;
 
 typedef struct sym_rule_ctx {

@@ -1,7 +1,147 @@
-/* Squeeze and Unsqueeze. */
+/* Squeeze and Unsqueeze.  The axes come from input 1 (opset 13) or the
+ * 'axes' attribute (earlier opsets), whichever the node carries.  Symbolic
+ * values pass through unchanged: the element order does not move. */
 #include "rules_private.h"
 
+/* The axes: returns 1 with *n, *v set, 0 when the node has none. */
+static int axes_of(sym_rule_ctx *rc, size_t *n, const int64_t **v)
+{
+	const sym_tval *a = sym__rc_in(rc, 1);
+	int64_t *iv;
+	if (a) {
+		if (a->rank > 1)
+			return sym__rc_error(rc, "the axes input must be 1-D, not of rank %d", a->rank);
+		if (sym__rc_in_ints(rc, 1, n, &iv) < 0)
+			return -1;
+		*v = iv;
+		return 1;
+	}
+	return sym__rc_attr_ints(rc, "axes", n, v);
+}
+
+/* Normalises the axes against rank into a mask; duplicates are an error. */
+static int axes_mask(sym_rule_ctx *rc, size_t n, const int64_t *v, int rank, char *mask)
+{
+	size_t i;
+	int a;
+	memset(mask, 0, (size_t)(rank ? rank : 1));
+	for (i = 0; i < n; i++) {
+		if (sym__rc_axis(rc, v[i], rank, "axis", &a) < 0)
+			return -1;
+		if (mask[a])
+			return sym__rc_error(rc, "axis %lld is repeated", (long long)v[i]);
+		mask[a] = 1;
+	}
+	return 0;
+}
+
+static int pass_value(sym_rule_ctx *rc, const sym_tval *x)
+{
+	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
+		return -1;
+	return x->has_value ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
+}
+
+/* Without axes, a dim is squeezed when it is 1.  A symbolic dim must be
+ * decided by the facts, or by the hints (an expect guard). */
+static int squeeze_all(sym_rule_ctx *rc, const sym_expr *d, int *drop)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_expr *is1 = sym_expr_rel(ctx, SYM_REL_EQ, d, ctx->one);
+	sym_truth t = sym__rc_prove(rc, is1);
+	int64_t h;
+	if (t == SYM_TRUE || t == SYM_FALSE) {
+		*drop = t == SYM_TRUE;
+		return 0;
+	}
+	if (t == SYM_ERROR)
+		return -1;
+	if (sym__rc_has_hints(rc) && sym__rc_hint_value(rc, d, &h)) {
+		*drop = h == 1;
+		return sym__rc_require(rc, h == 1 ? is1 : sym_expr_rel(ctx, SYM_REL_NE, d, ctx->one),
+				       SYM_GUARD_EXPECT, h == 1 ? "Squeeze dim taken as 1" : "Squeeze dim taken as not 1");
+	}
+	{
+		char *s = sym_expr_to_str(ctx, d);
+		sym__rc_error(rc, "cannot tell whether dim %s is 1 (Squeeze without axes needs it decided; give "
+				  "axes or a hint)", s ? s : "?");
+		sym_str_free(ctx, s);
+	}
+	return -1;
+}
+
+static int r_squeeze(sym_rule_ctx *rc)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_tval *x = sym__rc_need(rc, 0);
+	const int64_t *axes;
+	const sym_expr **d;
+	char *mask;
+	size_t n;
+	int has, k, r = 0;
+	if (!x || (has = axes_of(rc, &n, &axes)) < 0)
+		return -1;
+	if (x->rank < 0) {
+		if (sym__rc_set_unknown_rank(rc, 0) < 0)
+			return -1;
+		return pass_value(rc, x);
+	}
+	mask = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1));
+	d = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1) * sizeof(*d));
+	if (!mask || !d)
+		return -1;
+	if (has && axes_mask(rc, n, axes, x->rank, mask) < 0)
+		return -1;
+	for (k = 0; k < x->rank; k++) {
+		int drop = mask[k];
+		if (has && drop) {
+			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, x->dims[k], ctx->one), SYM_GUARD_ASSERT,
+					    "a squeezed dim must be 1") < 0)
+				return -1;
+		} else if (!has && squeeze_all(rc, x->dims[k], &drop) < 0) {
+			return -1;
+		}
+		if (!drop)
+			d[r++] = x->dims[k];
+	}
+	if (sym__rc_set_shape(rc, 0, r, d) < 0)
+		return -1;
+	return pass_value(rc, x);
+}
+
+static int r_unsqueeze(sym_rule_ctx *rc)
+{
+	const sym_tval *x = sym__rc_need(rc, 0);
+	const int64_t *axes;
+	const sym_expr **d;
+	char *mask;
+	size_t n;
+	int has, k, j = 0, r;
+	if (!x || (has = axes_of(rc, &n, &axes)) < 0)
+		return -1;
+	if (!has)
+		return sym__rc_error(rc, "the axes (input 1, or the attribute before opset 13) are required");
+	if (x->rank < 0) {
+		if (sym__rc_set_unknown_rank(rc, 0) < 0)
+			return -1;
+		return pass_value(rc, x);
+	}
+	if (n > 4096)
+		return sym__rc_error(rc, "too many axes (%zu)", n);
+	r = x->rank + (int)n;
+	mask = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1));
+	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
+	if (!mask || !d || axes_mask(rc, n, axes, r, mask) < 0)
+		return -1;
+	for (k = 0; k < r; k++)
+		d[k] = mask[k] ? sym__rc_ctx(rc)->one : x->dims[j++];
+	if (sym__rc_set_shape(rc, 0, r, d) < 0)
+		return -1;
+	return pass_value(rc, x);
+}
+
 const sym_rule_entry sym__rules_squeeze[] = {
-	{NULL, NULL, NULL, 0},
+	{"Squeeze", "", r_squeeze, SYM_RULE_ANY_DOMAIN},
+	{"Unsqueeze", "", r_unsqueeze, SYM_RULE_ANY_DOMAIN},
 };
-const size_t sym__rules_squeeze_count = 0;
+const size_t sym__rules_squeeze_count = sizeof(sym__rules_squeeze) / sizeof(sym__rules_squeeze[0]);

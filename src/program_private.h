@@ -77,105 +77,117 @@ int sym__op_arity(int64_t op);
 /* Returns the opcode's name, "?" when unknown. */
 const char *sym__op_name(int64_t op);
 
-/* Applies a value opcode to operand values; returns SYM_RUN_OK and stores
- * the value, or the error status.  The interpreter and constant folding
- * share it, so both give the same value. */
-static inline sym_run_status sym__op_apply(int64_t op, int64_t a, int64_t b, int64_t c, int64_t *r)
+/* Executes the value instruction w (SYM_INSN_WORDS words) on the register
+ * file r: reads only the operands the opcode uses, writes r[w[1]] and
+ * returns SYM_RUN_OK, or returns the error status.  The interpreter and
+ * the compiler's constant folding share it, so both give the same value. */
+static inline sym_run_status sym__insn_exec(const int64_t *w, int64_t *r)
 {
-	int64_t q, m;
-	switch (op) {
+#define SYM__A (r[w[2]])
+#define SYM__B (r[w[3]])
+#define SYM__D (r[w[1]])
+	int64_t a = SYM__A, b, q, m;
+	switch (w[0]) {
 	case SYM_OP_ADD:
-		return __builtin_add_overflow(a, b, r) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
+		return __builtin_add_overflow(a, SYM__B, &SYM__D) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
 	case SYM_OP_SUB:
-		return __builtin_sub_overflow(a, b, r) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
+		return __builtin_sub_overflow(a, SYM__B, &SYM__D) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
 	case SYM_OP_MUL:
-		return __builtin_mul_overflow(a, b, r) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
+		return __builtin_mul_overflow(a, SYM__B, &SYM__D) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
 	case SYM_OP_NEG:
 		if (a == INT64_MIN)
 			return SYM_RUN_OVERFLOW;
-		*r = -a;
+		SYM__D = -a;
 		return SYM_RUN_OK;
 	case SYM_OP_ABS:
 		if (a == INT64_MIN)
 			return SYM_RUN_OVERFLOW;
-		*r = a < 0 ? -a : a;
+		SYM__D = a < 0 ? -a : a;
 		return SYM_RUN_OK;
 	case SYM_OP_FLOORDIV:
 	case SYM_OP_MOD:
 	case SYM_OP_EXACTDIV:
+		b = SYM__B;
 		if (b == 0)
 			return SYM_RUN_DIVZERO;
 		if (b == -1) {
-			/* a % -1 is 0 in every case; a / -1 overflows for INT64_MIN */
-			if (op == SYM_OP_MOD) {
-				*r = 0;
+			/* a % -1 is 0; a / -1 overflows for INT64_MIN alone */
+			if (w[0] == SYM_OP_MOD) {
+				SYM__D = 0;
 				return SYM_RUN_OK;
 			}
 			if (a == INT64_MIN)
 				return SYM_RUN_OVERFLOW;
-			*r = -a;
+			SYM__D = -a;
 			return SYM_RUN_OK;
 		}
 		q = a / b;
 		m = a % b;
-		if (op == SYM_OP_EXACTDIV) {
+		if (w[0] == SYM_OP_EXACTDIV) {
 			if (m != 0)
 				return SYM_RUN_INEXACT;
-			*r = q;
+			SYM__D = q;
 			return SYM_RUN_OK;
 		}
 		if (m != 0 && ((m < 0) != (b < 0))) {
 			q -= 1;
 			m += b;
 		}
-		*r = op == SYM_OP_MOD ? m : q;
+		SYM__D = w[0] == SYM_OP_MOD ? m : q;
 		return SYM_RUN_OK;
 	case SYM_OP_MIN:
-		*r = a < b ? a : b;
+		b = SYM__B;
+		SYM__D = a < b ? a : b;
 		return SYM_RUN_OK;
 	case SYM_OP_MAX:
-		*r = a > b ? a : b;
+		b = SYM__B;
+		SYM__D = a > b ? a : b;
 		return SYM_RUN_OK;
 	case SYM_OP_EQ:
-		*r = a == b;
+		SYM__D = a == SYM__B;
 		return SYM_RUN_OK;
 	case SYM_OP_NE:
-		*r = a != b;
+		SYM__D = a != SYM__B;
 		return SYM_RUN_OK;
 	case SYM_OP_LE:
-		*r = a <= b;
+		SYM__D = a <= SYM__B;
 		return SYM_RUN_OK;
 	case SYM_OP_LT:
-		*r = a < b;
+		SYM__D = a < SYM__B;
 		return SYM_RUN_OK;
 	case SYM_OP_AND:
-		*r = a != 0 && b != 0;
+		b = SYM__B;
+		SYM__D = a != 0 && b != 0;
 		return SYM_RUN_OK;
 	case SYM_OP_OR:
-		*r = a != 0 || b != 0;
+		b = SYM__B;
+		SYM__D = a != 0 || b != 0;
 		return SYM_RUN_OK;
 	case SYM_OP_NEGIF:
-		if (b >= 0) {
-			*r = a;
+		if (SYM__B >= 0) {
+			SYM__D = a;
 			return SYM_RUN_OK;
 		}
 		if (a == INT64_MIN)
 			return SYM_RUN_OVERFLOW;
-		*r = -a;
+		SYM__D = -a;
 		return SYM_RUN_OK;
 	case SYM_OP_DENOM:
 		if (a == 0)
 			return SYM_RUN_DIVZERO;
 		if (a == INT64_MIN)
 			return SYM_RUN_OVERFLOW;
-		*r = a < 0 ? -a : a;
+		SYM__D = a < 0 ? -a : a;
 		return SYM_RUN_OK;
 	case SYM_OP_SEL:
-		*r = a != 0 ? b : c;
+		SYM__D = a != 0 ? SYM__B : r[w[4]];
 		return SYM_RUN_OK;
 	default:
-		return SYM_RUN_OVERFLOW; /* not reached for validated code */
+		return SYM_RUN_OVERFLOW; /* not reached: code is validated */
 	}
+#undef SYM__A
+#undef SYM__B
+#undef SYM__D
 }
 
 #endif

@@ -110,11 +110,20 @@ void sym__facts_sym_range(const sym_facts *f, const sym_expr *s, sym_ival *out)
 	}
 }
 
+static sym_status check_sym(sym_facts *f, const sym_expr *s);
+static sym_status remember(sym_facts *f, const sym_expr *p);
+
 sym_status sym_facts_set_default_min(sym_facts *f, long long lo)
 {
+	size_t i;
 	f->has_default_min = 1;
 	sym__num_set_si(&f->default_min, lo);
 	f->version++;
+	for (i = 0; i < f->ninfo; i++) {
+		sym_status st = check_sym(f, f->info[i].sym);
+		if (st != SYM_EOK)
+			return st;
+	}
 	return SYM_EOK;
 }
 
@@ -166,11 +175,20 @@ static sym_status check_sym(sym_facts *f, const sym_expr *s)
 	return st;
 }
 
-static sym_status set_bound(sym_facts *f, const sym_expr *s, const sym_num *v, int is_hi)
+static sym_status set_bound(sym_facts *f, const sym_expr *s, const sym_num *v0, int is_hi)
 {
 	sym_syminfo *si = info_for(f, s);
+	sym_num vi;
+	const sym_num *v = &vi;
+	sym_status st;
 	if (!si)
 		return SYM_ENOMEM;
+	/* symbols are integers: round the end inwards */
+	sym__num_init(&vi);
+	if (is_hi)
+		sym__num_floor(&vi, v0);
+	else
+		sym__num_ceil(&vi, v0);
 	if (is_hi) {
 		if (!si->has_hi || sym__num_cmp(v, &si->hi) < 0)
 			sym__num_set(&si->hi, v);
@@ -180,8 +198,10 @@ static sym_status set_bound(sym_facts *f, const sym_expr *s, const sym_num *v, i
 			sym__num_set(&si->lo, v);
 		si->has_lo = 1;
 	}
+	sym__num_clear(&vi);
 	f->version++;
-	return check_sym(f, s);
+	st = check_sym(f, s);
+	return st;
 }
 
 sym_status sym_facts_set_range(sym_facts *f, const sym_expr *s, const sym_expr *lo, const sym_expr *hi)
@@ -195,6 +215,11 @@ sym_status sym_facts_set_range(sym_facts *f, const sym_expr *s, const sym_expr *
 		st = set_bound(f, s, node_num(lo), 0);
 	if (st == SYM_EOK && hi)
 		st = set_bound(f, s, node_num(hi), 1);
+	/* witnesses are checked against every fact */
+	if (st == SYM_EOK && lo)
+		st = remember(f, sym_expr_rel(f->ctx, SYM_REL_GE, s, lo));
+	if (st == SYM_EOK && hi)
+		st = remember(f, sym_expr_rel(f->ctx, SYM_REL_LE, s, hi));
 	return st;
 }
 
@@ -360,7 +385,7 @@ static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 	sym_lin v;
 	sym_num t, m, r;
 	sym_status st = SYM_EOK;
-	size_t i;
+	size_t i, k, alone = (size_t)-1;
 	sym__lin_view(d, &v);
 	sym__num_init(&t);
 	sym__num_init(&m);
@@ -407,10 +432,33 @@ static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 			st = valid ? set_residue(f, x, &m, &r) : contradiction(f, "a remainder outside [0, m)");
 			goto done;
 		}
-		/* a symbol with coefficient +-1 that occurs nowhere else: define the
-		 * last such symbol in canonical order, so the first stays */
-		for (i = v.n; i-- > 0;) {
-			const sym_expr *s = v.t[i].m, *rest, *def;
+		/* a symbol with coefficient +-1 that occurs nowhere else is defined:
+		 * the one alone on its side of the equation when there is one
+		 * (a == 4*d + m defines a), else the last in canonical order (a == b
+		 * defines b, so the first stays) */
+		{
+			size_t npos = 0, ipos = 0, ineg = 0;
+			for (i = 0; i < v.n; i++) {
+				if (sym__num_sgn(&v.t[i].coef) > 0)
+					npos++, ipos = i;
+				else
+					ineg = i;
+			}
+			if (npos == 1 && v.n > 2)
+				alone = ipos;
+			else if (npos == v.n - 1 && v.n > 2)
+				alone = ineg;
+		}
+		for (k = 0; k <= v.n; k++) {
+			const sym_expr *s, *rest, *def;
+			if (k == 0) {
+				if (alone == (size_t)-1)
+					continue;
+				i = alone;
+			} else {
+				i = v.n - k;
+			}
+			s = v.t[i].m;
 			sym__num_abs(&t, &v.t[i].coef);
 			if (s->kind != SYM_KIND_SYM || !sym__num_is_one(&t))
 				continue;

@@ -314,6 +314,23 @@ static void node_props(struct sym_expr *h, const void *pl)
 		h->flags |= SYM_F_INT;
 }
 
+/* Numbers stored in nodes stay below the size limit. */
+static int nums_in_limit(const struct sym_expr *h, const void *pl)
+{
+	size_t i;
+	if (h->kind == SYM_KIND_NUM)
+		return sym__num_bits(pl) <= SYM_MAX_BITS;
+	if (h->kind == SYM_KIND_ADD) {
+		const sym_term *t = (const sym_term *)((const char *)pl + sizeof(sym_num));
+		if (sym__num_bits(pl) > SYM_MAX_BITS)
+			return 0;
+		for (i = 0; i < h->n; i++)
+			if (sym__num_bits(&t[i].coef) > SYM_MAX_BITS)
+				return 0;
+	}
+	return 1;
+}
+
 const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void *payload, size_t size)
 {
 	struct sym_expr h = *hdr;
@@ -322,6 +339,8 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	if (sym__failed(ctx))
 		return NULL;
 	node_props(&h, payload);
+	if (!nums_in_limit(&h, payload))
+		return sym__error(ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
 	if (h.depth > SYM_MAX_DEPTH)
 		return sym__error(ctx, SYM_ELIMIT, -1, "expression nested deeper than %d levels", SYM_MAX_DEPTH);
 	h.hash = hash_payload(&h, payload, size);

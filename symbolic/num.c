@@ -321,7 +321,9 @@ int sym__num_pow(sym_num *r, const sym_num *a, long long n, unsigned long max_bi
 		return 1;
 	}
 	e = n < 0 ? (unsigned long)(-(n + 1)) + 1 : (unsigned long)n;
-	if (bits > 2 && (double)bits * (double)e > (double)max_bits)
+	/* 0, 1 and -1 stay small under any power */
+	if (!(!SYM_NUM_IS_BIG(a) && a->q == 1 && (a->p >= -1 && a->p <= 1)) &&
+	    (double)(bits > 1 ? bits - 1 : 1) * (double)e > (double)max_bits)
 		return 0;
 	mpq_init(x);
 	sym__num_get_mpq(x, a);

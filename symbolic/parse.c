@@ -12,6 +12,10 @@ typedef struct ps {
 	const char *s;
 	size_t pos;
 	int depth;
+	/* symbols replaced while reading */
+	size_t nsub;
+	const char *const *sub_names;
+	const sym_expr *const *sub_vals;
 } ps;
 
 static void skip_ws(ps *p)
@@ -166,6 +170,12 @@ static const sym_expr *parse_primary(ps *p)
 		if (!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "abs") ||
 		    !strcmp(name, "floor") || !strcmp(name, "ceil"))
 			return fail(p, p->pos, "expected '(' after function name");
+		{
+			size_t i;
+			for (i = 0; i < p->nsub; i++)
+				if (!strcmp(p->sub_names[i], name))
+					return p->sub_vals[i];
+		}
 		return at(p, start, sym_expr_symbol(p->ctx, name));
 	}
 	if (p->s[p->pos] == '(') {
@@ -372,16 +382,29 @@ static const sym_expr *parse_or(ps *p)
 
 const sym_expr *sym_expr_from_str(sym_ctx *ctx, const char *text)
 {
+	return sym_expr_from_str_subst(ctx, text, 0, NULL, NULL);
+}
+
+const sym_expr *sym_expr_from_str_subst(sym_ctx *ctx, const char *text, size_t n, const char *const *names,
+					const sym_expr *const *vals)
+{
 	ps p;
 	const sym_expr *r;
+	size_t i;
 	if (sym__failed(ctx))
 		return NULL;
 	if (!text)
 		return sym__error(ctx, SYM_EMISUSE, -1, "no text to parse");
+	for (i = 0; i < n; i++)
+		if (!names[i] || !vals[i] || (vals[i]->flags & SYM_F_PRED))
+			return sym__error(ctx, SYM_EMISUSE, -1, "substitutions need names and numeric values");
 	p.ctx = ctx;
 	p.s = text;
 	p.pos = 0;
 	p.depth = 0;
+	p.nsub = n;
+	p.sub_names = names;
+	p.sub_vals = vals;
 	skip_ws(&p);
 	if (!text[p.pos])
 		return fail(&p, p.pos, "empty expression");

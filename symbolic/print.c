@@ -505,10 +505,19 @@ static int print_rel(pr *p, const sym_expr *e)
 	sym__num_init(&c);
 	sym__lin_view(d, &v);
 	if (sym__find_mod(p->ctx, d, &mp, &rest, 0)) {
-		/* keep the modulo together: nonconstant part on the left */
-		sym__num_neg(&c, v.c);
-		print_sum(p, d, 1);
-		sym__sbuf_puts(p->b, relop_text(e->kind, 0));
+		/* keep the modulo together: nonconstant part on the left, with a
+		 * positive modulo (d <= 0 with -(x % 4) is x % 4 >= ...) */
+		int flip = sym__num_sgn(&mp.k) < 0;
+		const sym_expr *dd = flip ? sym_expr_neg(p->ctx, d) : d;
+		sym_lin w;
+		if (!dd) {
+			p->b->fail = 1;
+			goto done;
+		}
+		sym__lin_view(dd, &w);
+		sym__num_neg(&c, w.c);
+		print_sum(p, dd, 1);
+		sym__sbuf_puts(p->b, relop_text(e->kind, flip));
 		sym__sbuf_num(p->b, &c);
 		goto done;
 	}

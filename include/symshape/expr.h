@@ -201,6 +201,12 @@ SYM_API size_t sym_expr_symbols(sym_ctx *ctx, const sym_expr *e,
 /* Text.  sym_expr_from_str parses the expression syntax (SPEC §5); on error it
  * returns NULL with the byte position in sym_ctx_last_position. */
 SYM_API const sym_expr *sym_expr_from_str(sym_ctx *ctx, const char *text);
+/* Parses text with the symbols names[i] replaced by the numeric expressions
+ * vals[i] as they are read, so every operation is evaluated as written: a
+ * division by something that is zero at the point is an error even where
+ * the canonical form of the symbolic text would cancel it (x//x). */
+SYM_API const sym_expr *sym_expr_from_str_subst(sym_ctx *ctx, const char *text, size_t n,
+						const char *const *names, const sym_expr *const *vals);
 /* Returns the canonical text of e (re-parses to the same pointer), allocated
  * with the context allocator; free it with sym_str_free. */
 SYM_API SYM_GIVE char *sym_expr_to_str(sym_ctx *ctx, const sym_expr *e);

@@ -239,42 +239,47 @@ int cli_equal(int argc, char **argv) { return expr_command(argc, argv, ans_equal
 int cli_eval(int argc, char **argv)
 {
 	sym_ctx *ctx;
-	const sym_expr *e, **syms, **vals, *r;
+	const sym_expr **vals, *r;
+	char **names;
 	int i, n = argc - 1, st = CLI_FAIL;
 	char *t;
 	if (argc < 1)
 		return cli_usage("eval needs an expression");
 	ctx = sym_ctx_new();
-	syms = calloc((size_t)argc, sizeof(*syms));
+	names = calloc((size_t)argc, sizeof(*names));
 	vals = calloc((size_t)argc, sizeof(*vals));
-	if (!ctx || !syms || !vals) {
+	if (!ctx || !names || !vals) {
 		cli_error("out of memory");
-		goto out;
-	}
-	e = sym_expr_from_str(ctx, argv[0]);
-	if (!e) {
-		cli_error("error: %s", sym_ctx_last_message(ctx));
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		char *eq = strchr(argv[i + 1], '=');
-		char name[256];
 		size_t len;
-		if (!eq || eq == argv[i + 1] || (len = (size_t)(eq - argv[i + 1])) >= sizeof(name)) {
+		if (!eq || eq == argv[i + 1]) {
 			st = cli_usage("bindings are NAME=INT");
 			goto out;
 		}
-		memcpy(name, argv[i + 1], len);
-		name[len] = 0;
-		syms[i] = sym_expr_symbol(ctx, name);
+		len = (size_t)(eq - argv[i + 1]);
+		names[i] = malloc(len + 1);
+		if (!names[i]) {
+			cli_error("out of memory");
+			goto out;
+		}
+		memcpy(names[i], argv[i + 1], len);
+		names[i][len] = 0;
 		vals[i] = sym_expr_from_dec(ctx, eq + 1);
-		if (!syms[i] || !vals[i]) {
+		if (!vals[i] || !sym_expr_symbol(ctx, names[i])) {
 			cli_error("error: binding '%s': %s", argv[i + 1], sym_ctx_last_message(ctx));
 			goto out;
 		}
 	}
-	r = sym_expr_subst(ctx, e, (size_t)n, syms, vals);
-	if (r && sym_expr_kind(r) != SYM_KIND_NUM && sym_expr_kind(r) != SYM_KIND_BOOL) {
+	/* evaluated as written: x//x at x=0 is a division by zero */
+	r = sym_expr_from_str_subst(ctx, argv[0], (size_t)n, (const char *const *)names, vals);
+	if (!r) {
+		cli_error("error: %s", sym_ctx_last_message(ctx));
+		goto out;
+	}
+	if (sym_expr_kind(r) != SYM_KIND_NUM && sym_expr_kind(r) != SYM_KIND_BOOL) {
 		const sym_expr *free_syms[8];
 		size_t k = sym_expr_symbols(ctx, r, free_syms, 8);
 		cli_error("error: unbound symbol '%s'%s", k ? sym_expr_symbol_name(free_syms[0]) : "?",
@@ -290,7 +295,9 @@ int cli_eval(int argc, char **argv)
 	sym_str_free(ctx, t);
 	st = CLI_OK;
 out:
-	free(syms);
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
 	free(vals);
 	sym_ctx_free(ctx);
 	return st;

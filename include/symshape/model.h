@@ -1,0 +1,76 @@
+/* symshape: models and whole-graph inference.
+ *
+ * A model (JSON of SPEC §6) is loaded into a graph; inference gives every
+ * tensor's symbolic shape, the guards under which the result is valid and
+ * the merge keys that group nodes with identical output shapes. */
+#ifndef SYMSHAPE_MODEL_H
+#define SYMSHAPE_MODEL_H
+
+#include "symshape/expr.h"
+#include "symshape/facts.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sym_model sym_model;
+typedef struct sym_graph_result sym_graph_result;
+
+/* Loads a JSON model from text (len bytes).  Returns NULL with a message in
+ * ctx naming the field or node on malformed input.  Free with
+ * sym_model_free. */
+SYM_API SYM_GIVE sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len);
+/* Loads a model file (.json). */
+SYM_API SYM_GIVE sym_model *sym_model_load(sym_ctx *ctx, const char *path);
+SYM_API void sym_model_free(SYM_TAKE sym_model *m);
+SYM_API size_t sym_model_num_inputs(const sym_model *m);
+SYM_API const char *sym_model_input_name(const sym_model *m, size_t i);
+/* Returns the rank of input i (-1 when unknown). */
+SYM_API int sym_model_input_rank(const sym_model *m, size_t i);
+SYM_API size_t sym_model_num_outputs(const sym_model *m);
+SYM_API const char *sym_model_output_name(const sym_model *m, size_t i);
+
+/* Inference options; zero-initialise, then set what is needed. */
+typedef struct sym_infer_options {
+	int allow_empty;           /* dims may be 0 (default: dims >= 1) */
+	size_t nhints;             /* hints NAME=VALUE for specialisation */
+	const char *const *hint_names;
+	const long long *hint_values;
+} sym_infer_options;
+
+/* Runs inference over the whole graph.  Returns NULL only on a fatal error
+ * (out of memory, a guard proven false: the message names the node); nodes
+ * that cannot be inferred (an unsupported operator, an unknown rank) are
+ * reported by sym_graph_num_errors and inference goes on around them. */
+SYM_API SYM_GIVE sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m,
+						   const sym_infer_options *opt);
+SYM_API void sym_graph_result_free(SYM_TAKE sym_graph_result *r);
+
+/* The symbols: name, source ("x.shape[0]"), range (NULL ends are open). */
+SYM_API size_t sym_graph_num_symbols(const sym_graph_result *r);
+SYM_API const sym_expr *sym_graph_symbol(const sym_graph_result *r, size_t i, const char **source,
+					 const sym_expr **min, const sym_expr **max);
+/* Tensors in model order (inputs, initializers, node outputs). */
+SYM_API size_t sym_graph_num_tensors(const sym_graph_result *r);
+/* Returns the name; *rank is -1 for an unknown rank (dims NULL), -2 when
+ * inference did not reach the tensor. */
+SYM_API const char *sym_graph_tensor(const sym_graph_result *r, size_t i, int *rank, const sym_expr *const **dims,
+				     const char **dtype);
+/* Returns the index of the tensor called name, or (size_t)-1. */
+SYM_API size_t sym_graph_find_tensor(const sym_graph_result *r, const char *name);
+/* Guards in order: predicate, kind ("assert" or "expect"), node, reason. */
+SYM_API size_t sym_graph_num_guards(const sym_graph_result *r);
+SYM_API const sym_expr *sym_graph_guard(const sym_graph_result *r, size_t i, const char **kind, const char **node,
+					const char **reason);
+/* Merge keys: groups of nodes whose output shapes print identically. */
+SYM_API size_t sym_graph_num_merge_keys(const sym_graph_result *r);
+SYM_API const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, size_t *nnodes,
+					const char *const **nodes);
+/* Nodes that could not be inferred, with the reason. */
+SYM_API size_t sym_graph_num_errors(const sym_graph_result *r);
+SYM_API const char *sym_graph_error(const sym_graph_result *r, size_t i, const char **node);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,335 @@
+/* C emission of a runtime program: standalone C11 with the interpreter's
+ * semantics, one straight-line function body per entry point. */
+#include "program_private.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cbuf {
+	char *s;
+	size_t n, cap;
+	int fail;
+} cbuf;
+
+static void put(cbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static void put(cbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+	if (b->fail)
+		return;
+	for (;;) {
+		size_t room = b->cap - b->n;
+		va_start(ap, fmt);
+		k = vsnprintf(b->s ? b->s + b->n : NULL, room, fmt, ap);
+		va_end(ap);
+		if (k < 0) {
+			b->fail = 1;
+			return;
+		}
+		if ((size_t)k < room) {
+			b->n += (size_t)k;
+			return;
+		}
+		{
+			size_t nc = b->cap ? b->cap * 2 : 4096;
+			char *ns;
+			while (nc < b->n + (size_t)k + 1)
+				nc *= 2;
+			ns = realloc(b->s, nc);
+			if (!ns) {
+				b->fail = 1;
+				return;
+			}
+			b->s = ns;
+			b->cap = nc;
+		}
+	}
+}
+
+/* The helpers: checked arithmetic (builtins under GCC and Clang, portable
+ * checks otherwise), floor division and modulo with Python semantics.
+ * Each returns nonzero on overflow, division by zero or an inexact
+ * quotient.  "P_" stands for the prefix. */
+static const char *const helpers[] = {
+	"#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n",
+	"static inline int P_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }\n",
+	"static inline int P_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }\n",
+	"static inline int P_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }\n",
+	"#else\n",
+	"static inline int P_add(int64_t a, int64_t b, int64_t *r)\n{\n"
+	"\tif ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))\n\t\treturn 1;\n"
+	"\t*r = a + b;\n\treturn 0;\n}\n",
+	"static inline int P_sub(int64_t a, int64_t b, int64_t *r)\n{\n"
+	"\tif ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))\n\t\treturn 1;\n"
+	"\t*r = a - b;\n\treturn 0;\n}\n",
+	"static inline int P_mul(int64_t a, int64_t b, int64_t *r)\n{\n"
+	"\tif (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)\n"
+	"\t          : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))\n\t\treturn 1;\n"
+	"\t*r = a * b;\n\treturn 0;\n}\n",
+	"#endif\n",
+	"static inline int P_neg(int64_t a, int64_t *r)\n{\n"
+	"\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = -a;\n\treturn 0;\n}\n",
+	"static inline int P_abs(int64_t a, int64_t *r)\n{\n"
+	"\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = a < 0 ? -a : a;\n\treturn 0;\n}\n",
+	"/* b < 0 ? -a : a */\n"
+	"static inline int P_negif(int64_t a, int64_t b, int64_t *r)\n{\n"
+	"\tif (b >= 0) {\n\t\t*r = a;\n\t\treturn 0;\n\t}\n\treturn P_neg(a, r);\n}\n",
+	"/* |a| as a denominator: zero is a division by zero */\n"
+	"static inline int P_denom(int64_t a, int64_t *r)\n{\n"
+	"\tif (a == 0)\n\t\treturn 1;\n\treturn P_abs(a, r);\n}\n",
+	"/* floor(a / b) and a - b*floor(a / b), Python's // and %; op 0 divides, 1 takes the\n"
+	" * modulo, 2 divides exactly (a nonzero remainder fails) */\n"
+	"static inline int P_divmod(int op, int64_t a, int64_t b, int64_t *r)\n{\n"
+	"\tint64_t q, m;\n"
+	"\tif (b == 0)\n\t\treturn 1;\n"
+	"\tif (b == -1) {\n\t\tif (op == 1) {\n\t\t\t*r = 0;\n\t\t\treturn 0;\n\t\t}\n\t\treturn P_neg(a, r);\n\t}\n"
+	"\tq = a / b;\n\tm = a % b;\n"
+	"\tif (op == 2) {\n\t\tif (m != 0)\n\t\t\treturn 1;\n\t\t*r = q;\n\t\treturn 0;\n\t}\n"
+	"\tif (m != 0 && ((m < 0) != (b < 0))) {\n\t\tq -= 1;\n\t\tm += b;\n\t}\n"
+	"\t*r = op == 1 ? m : q;\n\treturn 0;\n}\n",
+	"static inline int P_fdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(0, a, b, r); }\n",
+	"static inline int P_fmod(int64_t a, int64_t b, int64_t *r) { return P_divmod(1, a, b, r); }\n",
+	"static inline int P_xdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(2, a, b, r); }\n",
+};
+
+/* Writes text with every "P_" replaced by the prefix and "_". */
+static void put_prefixed(cbuf *b, const char *text, const char *prefix)
+{
+	const char *s = text, *hit;
+	while ((hit = strstr(s, "P_")) != NULL) {
+		/* only whole identifiers beginning with P_ */
+		if (hit > text && (hit[-1] == '_' || (hit[-1] >= 'a' && hit[-1] <= 'z') ||
+				   (hit[-1] >= 'A' && hit[-1] <= 'Z') || (hit[-1] >= '0' && hit[-1] <= '9'))) {
+			put(b, "%.*s", (int)(hit - s + 2), s);
+			s = hit + 2;
+			continue;
+		}
+		put(b, "%.*s%s_", (int)(hit - s), s, prefix);
+		s = hit + 2;
+	}
+	put(b, "%s", s);
+}
+
+/* Writes the C text of register v into buf (an input, a literal or a
+ * local). */
+static const char *operand(const sym_program *p, int64_t v, char *buf, size_t size)
+{
+	size_t r = (size_t)v;
+	if (r < p->ninputs) {
+		snprintf(buf, size, "dims[%zu]", r);
+	} else if (r < p->ninputs + p->nconsts) {
+		int64_t k = p->consts[r - p->ninputs];
+		if (k == INT64_MIN)
+			snprintf(buf, size, "INT64_MIN");
+		else
+			snprintf(buf, size, "INT64_C(%lld)", (long long)k);
+	} else {
+		snprintf(buf, size, "r%zu", r);
+	}
+	return buf;
+}
+
+/* Opcodes that can fail are always emitted (their error must be seen); the
+ * others only when their value is read. */
+static int can_fail(int64_t op)
+{
+	switch (op) {
+	case SYM_OP_MIN:
+	case SYM_OP_MAX:
+	case SYM_OP_EQ:
+	case SYM_OP_NE:
+	case SYM_OP_LE:
+	case SYM_OP_LT:
+	case SYM_OP_AND:
+	case SYM_OP_OR:
+	case SYM_OP_SEL:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Emits one entry point: instructions [0, end), then the outputs when
+ * shapes is set.  used is scratch of nregs bytes. */
+static void emit_body(cbuf *b, const sym_program *p, const char *prefix, size_t end, int shapes,
+		      unsigned char *used)
+{
+	size_t i;
+	int dims_used = 0;
+	char x[48], y[48], z[48];
+	if (p->nregs)
+		memset(used, 0, p->nregs);
+	for (i = end; i-- > 0;) {
+		const int64_t *w = p->code + i * SYM_INSN_WORDS;
+		int k, ar = sym__op_arity(w[0]);
+		if (w[0] != SYM_OP_GUARD && !can_fail(w[0]) && !used[w[1]])
+			continue;
+		for (k = 0; k < ar; k++)
+			used[w[2 + k]] = 1;
+	}
+	if (shapes)
+		for (i = 0; i < p->nouts; i++)
+			used[p->outs[i]] = 1;
+	for (i = 0; i < p->ninputs; i++)
+		dims_used |= used[i];
+	if (shapes)
+		put(b, "int %s_shapes(const int64_t *dims, int64_t *out)\n{\n", prefix);
+	else
+		put(b, "int %s_check(const int64_t *dims)\n{\n", prefix);
+	if (!dims_used)
+		put(b, "\t(void)dims;\n");
+	if (shapes && !p->nouts)
+		put(b, "\t(void)out;\n");
+	for (i = 0; i < end; i++) {
+		const int64_t *w = p->code + i * SYM_INSN_WORDS;
+		int64_t op = w[0];
+		size_t d = (size_t)w[1];
+		operand(p, w[2], x, sizeof(x));
+		if (sym__op_arity(op) >= 2 && op != SYM_OP_GUARD)
+			operand(p, w[3], y, sizeof(y));
+		if (sym__op_arity(op) >= 3)
+			operand(p, w[4], z, sizeof(z));
+		switch (op) {
+		case SYM_OP_GUARD:
+			put(b, "\tif (%s == 0)\n\t\treturn %lld;\n", x, (long long)w[3] + 1);
+			continue;
+		case SYM_OP_ADD:
+		case SYM_OP_SUB:
+		case SYM_OP_MUL:
+		case SYM_OP_FLOORDIV:
+		case SYM_OP_MOD:
+		case SYM_OP_EXACTDIV:
+		case SYM_OP_NEGIF: {
+			static const char *const fn[SYM_OP_COUNT] = {
+				[SYM_OP_ADD] = "add",	    [SYM_OP_SUB] = "sub",  [SYM_OP_MUL] = "mul",
+				[SYM_OP_FLOORDIV] = "fdiv", [SYM_OP_MOD] = "fmod", [SYM_OP_EXACTDIV] = "xdiv",
+				[SYM_OP_NEGIF] = "negif",
+			};
+			put(b, "\tint64_t r%zu;\n\tif (%s_%s(%s, %s, &r%zu))\n\t\treturn -1;\n", d, prefix, fn[op], x,
+			    y, d);
+			continue;
+		}
+		case SYM_OP_NEG:
+		case SYM_OP_ABS:
+		case SYM_OP_DENOM:
+			put(b, "\tint64_t r%zu;\n\tif (%s_%s(%s, &r%zu))\n\t\treturn -1;\n", d, prefix,
+			    op == SYM_OP_NEG ? "neg" : op == SYM_OP_ABS ? "abs" : "denom", x, d);
+			continue;
+		default:
+			break;
+		}
+		if (!used[d])
+			continue;
+		switch (op) {
+		case SYM_OP_MIN:
+		case SYM_OP_MAX:
+			put(b, "\tconst int64_t r%zu = %s %s %s ? %s : %s;\n", d, x, op == SYM_OP_MIN ? "<" : ">", y, x,
+			    y);
+			break;
+		case SYM_OP_EQ:
+		case SYM_OP_NE:
+		case SYM_OP_LE:
+		case SYM_OP_LT: {
+			static const char *const rel[] = {"==", "!=", "<=", "<"};
+			put(b, "\tconst int64_t r%zu = %s %s %s;\n", d, x, rel[op - SYM_OP_EQ], y);
+			break;
+		}
+		case SYM_OP_AND:
+		case SYM_OP_OR:
+			put(b, "\tconst int64_t r%zu = %s != 0 %s %s != 0;\n", d, x, op == SYM_OP_AND ? "&&" : "||", y);
+			break;
+		case SYM_OP_SEL:
+			put(b, "\tconst int64_t r%zu = %s != 0 ? %s : %s;\n", d, x, y, z);
+			break;
+		default:
+			break;
+		}
+	}
+	if (shapes)
+		for (i = 0; i < p->nouts; i++)
+			put(b, "\tout[%zu] = %s;\n", i, operand(p, p->outs[i], x, sizeof(x)));
+	put(b, "\treturn 0;\n}\n\n");
+}
+
+static void put_string(cbuf *b, const char *s)
+{
+	put(b, "\"");
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			put(b, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f || ch == '?')
+			put(b, "\\%03o", ch); /* '?' too: no trigraphs */
+		else
+			put(b, "%c", ch);
+	}
+	put(b, "\"");
+}
+
+char *sym_program_emit_c(const sym_program *p, const char *prefix, const char *const *guard_text)
+{
+	cbuf b = {NULL, 0, 0, 0};
+	char *pre;
+	unsigned char *used;
+	size_t i, n;
+	if (!p)
+		return NULL;
+	if (!prefix || !*prefix)
+		prefix = "symshape";
+	/* the prefix becomes an identifier: other characters turn into '_' */
+	n = strlen(prefix);
+	pre = malloc(n + 2);
+	used = malloc(p->nregs ? p->nregs : 1);
+	if (!pre || !used) {
+		free(pre);
+		free(used);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		char ch = prefix[i];
+		int ok = ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+		pre[i] = ok ? ch : '_';
+	}
+	pre[n] = 0;
+	if (pre[0] >= '0' && pre[0] <= '9') {
+		memmove(pre + 1, pre, n + 1);
+		pre[0] = '_';
+	}
+	put(&b,
+	    "/* Guard and shape functions generated by symshape.  %s_check returns 0 when\n"
+	    " * every guard holds, k+1 when guard k is the first to fail, -1 on overflow,\n"
+	    " * division by zero or an inexact output; %s_shapes also writes the outputs. */\n"
+	    "#include <stdint.h>\n\n",
+	    pre, pre);
+	put(&b, "int %s_check(const int64_t *dims);\nint %s_shapes(const int64_t *dims, int64_t *out);\n", pre, pre);
+	put(&b, "extern const int %s_num_guards;\nextern const char *const %s_guard_text[];\n\n", pre, pre);
+	put(&b, "const int %s_num_guards = %zu;\nconst char *const %s_guard_text[] = {\n", pre, p->nguards, pre);
+	for (i = 0; i < p->nguards; i++) {
+		put(&b, "\t");
+		put_string(&b, guard_text ? guard_text[i] : "");
+		put(&b, ",\n");
+	}
+	if (!p->nguards)
+		put(&b, "\t\"\", /* no guards */\n");
+	put(&b, "};\n\n");
+	for (i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+		put_prefixed(&b, helpers[i], pre);
+	put(&b, "\n");
+	emit_body(&b, p, pre, p->check_end, 0, used);
+	emit_body(&b, p, pre, p->ninsns, 1, used);
+	free(pre);
+	free(used);
+	if (b.fail) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}

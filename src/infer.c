@@ -1,0 +1,651 @@
+/* The inference driver: symbolize the inputs, order the nodes, run one rule
+ * per node, then simplify and prune the guards and build the merge keys. */
+#include "facts_private.h"
+#include "graph_private.h"
+#include "print_private.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+size_t sym__graph_find(const sym_graph_result *r, const char *name)
+{
+	size_t j;
+	if (!r->tcap)
+		return (size_t)-1;
+	for (j = hash_str(name) & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
+		if (!strcmp(r->tensors[r->table[j] - 1].name, name))
+			return r->table[j] - 1;
+	return (size_t)-1;
+}
+
+static int fail_nomem(sym_graph_result *r)
+{
+	sym__error(r->ctx, SYM_ENOMEM, -1, "out of memory");
+	return -1;
+}
+
+static int gerr(sym_graph_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+static int gerr(sym_graph_result *r, const char *fmt, ...)
+{
+	char msg[240];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sym__error(r->ctx, SYM_EDOMAIN, -1, "%s", msg);
+	return -1;
+}
+
+static int table_rehash(sym_graph_result *r, size_t ncap)
+{
+	size_t *nt = calloc(ncap, sizeof(*nt)), i, j;
+	if (!nt)
+		return fail_nomem(r);
+	for (i = 0; i < r->ntensors; i++) {
+		for (j = hash_str(r->tensors[i].name) & (ncap - 1); nt[j]; j = (j + 1) & (ncap - 1))
+			;
+		nt[j] = i + 1;
+	}
+	free(r->table);
+	r->table = nt, r->tcap = ncap;
+	return 0;
+}
+
+/* Adds a tensor; a name defined twice is an error. */
+static gtensor *add_tensor(sym_graph_result *r, const char *name, long producer, const char *what)
+{
+	gtensor *t;
+	size_t j;
+	if (sym__graph_find(r, name) != (size_t)-1) {
+		gerr(r, "model: tensor '%.80s' is defined twice (%s)", name, what);
+		return NULL;
+	}
+	if (r->ntensors == r->captensors) {
+		size_t nc = r->captensors ? r->captensors * 2 : 64;
+		gtensor *nt = realloc(r->tensors, nc * sizeof(*nt));
+		if (!nt) {
+			fail_nomem(r);
+			return NULL;
+		}
+		r->tensors = nt, r->captensors = nc;
+	}
+	if ((r->ntensors + 1) * 2 > r->tcap && table_rehash(r, r->tcap ? r->tcap * 2 : 256) < 0)
+		return NULL;
+	t = &r->tensors[r->ntensors];
+	memset(t, 0, sizeof(*t));
+	t->name = sym__infer_strdup(&r->inf, name);
+	if (!t->name) {
+		fail_nomem(r);
+		return NULL;
+	}
+	t->producer = producer;
+	t->tv.present = 1;
+	t->tv.rank = -2;
+	for (j = hash_str(name) & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
+		;
+	r->table[j] = ++r->ntensors;
+	return t;
+}
+
+static int add_error(sym_graph_result *r, const char *node, const char *msg)
+{
+	if (r->nerrors == r->caperrors) {
+		size_t nc = r->caperrors ? r->caperrors * 2 : 8;
+		gerror *ne = realloc(r->errors, nc * sizeof(*ne));
+		if (!ne)
+			return fail_nomem(r);
+		r->errors = ne, r->caperrors = nc;
+	}
+	r->errors[r->nerrors].node = sym__infer_strdup(&r->inf, node);
+	r->errors[r->nerrors].msg = sym__infer_strdup(&r->inf, msg);
+	if (!r->errors[r->nerrors].node || !r->errors[r->nerrors].msg)
+		return fail_nomem(r);
+	r->nerrors++;
+	return 0;
+}
+
+static gsym *find_sym(sym_graph_result *r, const sym_expr *s)
+{
+	size_t i;
+	for (i = 0; i < r->nsyms; i++)
+		if (r->syms[i].sym == s)
+			return &r->syms[i];
+	return NULL;
+}
+
+static int add_sym(sym_graph_result *r, const sym_expr *s, const char *source)
+{
+	gsym *g;
+	if (find_sym(r, s))
+		return 0;
+	if (r->nsyms == r->capsyms) {
+		size_t nc = r->capsyms ? r->capsyms * 2 : 16;
+		gsym *ns = realloc(r->syms, nc * sizeof(*ns));
+		if (!ns)
+			return fail_nomem(r);
+		r->syms = ns, r->capsyms = nc;
+	}
+	g = &r->syms[r->nsyms++];
+	g->sym = s;
+	g->source = sym__infer_strdup(&r->inf, source);
+	g->min = g->max = NULL;
+	return g->source ? 0 : fail_nomem(r);
+}
+
+/* A fresh symbol name for an anonymous dim: the input name (as an
+ * identifier) and the dim index, made unique. */
+static const sym_expr *anon_symbol(sym_graph_result *r, const char *input, int k)
+{
+	char name[96];
+	size_t i, n = 0;
+	const sym_expr *s;
+	for (i = 0; input[i] && n < 60; i++) {
+		char c = input[i];
+		int ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		name[n++] = ok ? c : '_';
+	}
+	if (!n || (name[0] >= '0' && name[0] <= '9'))
+		name[0] = n ? '_' : 'd', n = n ? n : 1;
+	snprintf(name + n, sizeof(name) - n, "_%d", k);
+	for (;;) {
+		s = sym_expr_symbol(r->ctx, name);
+		if (!s || !find_sym(r, s))
+			return s;
+		strcat(name, "_");
+	}
+}
+
+static int symbolize_inputs(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t i;
+	char src[160];
+	for (i = 0; i < m->ninputs; i++) {
+		const sym_mtensor *mt = &m->inputs[i];
+		gtensor *t = add_tensor(r, mt->name, -1, "an input");
+		int k;
+		if (!t)
+			return -1;
+		t->is_input = 1;
+		t->input_index = i;
+		t->tv.dtype = mt->dtype;
+		t->tv.rank = mt->rank;
+		if (mt->rank < 0)
+			continue;
+		t->tv.dims = sym__infer_alloc(&r->inf, (size_t)(mt->rank ? mt->rank : 1) * sizeof(*t->tv.dims));
+		if (!t->tv.dims)
+			return fail_nomem(r);
+		for (k = 0; k < mt->rank; k++) {
+			const sym_expr *d = NULL;
+			snprintf(src, sizeof(src), "%.120s.shape[%d]", mt->name, k);
+			switch (mt->dims[k].kind) {
+			case SYM_DIM_CONST:
+				d = sym_expr_from_si(r->ctx, mt->dims[k].value);
+				break;
+			case SYM_DIM_ANON:
+				d = anon_symbol(r, mt->name, k);
+				if (d && add_sym(r, d, src) < 0)
+					return -1;
+				break;
+			case SYM_DIM_EXPR: {
+				const sym_expr *found[16];
+				size_t ns, j;
+				d = sym_expr_from_str(r->ctx, mt->dims[k].text);
+				if (!d)
+					return gerr(r, "model: input '%.60s' dim %d '%.60s': %s", mt->name, k, mt->dims[k].text,
+						    sym_ctx_last_message(r->ctx));
+				if (sym_expr_is_pred(d))
+					return gerr(r, "model: input '%.60s' dim %d is a predicate", mt->name, k);
+				ns = sym_expr_symbols(r->ctx, d, found, 16);
+				for (j = 0; j < ns && j < 16; j++) {
+					char dsrc[300];
+					if (sym_expr_kind(d) == SYM_KIND_SYM)
+						snprintf(dsrc, sizeof(dsrc), "%s", src);
+					else
+						snprintf(dsrc, sizeof(dsrc), "%s == %.60s", src, mt->dims[k].text);
+					if (add_sym(r, found[j], dsrc) < 0)
+						return -1;
+				}
+				break;
+			}
+			}
+			if (!d)
+				return -1;
+			t->tv.dims[k] = d;
+		}
+	}
+	return 0;
+}
+
+static int add_initializers(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t i, j;
+	for (i = 0; i < m->ninits; i++) {
+		const sym_mtensor *mt = &m->inits[i];
+		gtensor *t = add_tensor(r, mt->name, -1, "an initializer");
+		int k;
+		if (!t)
+			return -1;
+		t->tv.dtype = mt->dtype;
+		t->tv.rank = mt->rank;
+		t->tv.dims = sym__infer_alloc(&r->inf, (size_t)(mt->rank ? mt->rank : 1) * sizeof(*t->tv.dims));
+		if (!t->tv.dims)
+			return fail_nomem(r);
+		for (k = 0; k < mt->rank; k++)
+			t->tv.dims[k] = sym_expr_from_si(r->ctx, mt->dims[k].value);
+		if (mt->has_data && mt->ndata <= 65536) {
+			const sym_expr **v = sym__infer_alloc(&r->inf, (mt->ndata ? mt->ndata : 1) * sizeof(*v));
+			if (!v)
+				return fail_nomem(r);
+			for (j = 0; j < mt->ndata; j++)
+				v[j] = sym_expr_from_si(r->ctx, mt->data[j]);
+			t->tv.has_value = 1, t->tv.nvalue = mt->ndata, t->tv.value = v;
+		}
+	}
+	return sym__failed(r->ctx) ? -1 : 0;
+}
+
+/* Declares every node output (a name produced twice is an error) and
+ * checks that every input exists; then orders the nodes (Kahn). */
+static int order_nodes(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t i, j, *indeg, *queue, head = 0, tail = 0, nedges = 0, *first, *next, *dst;
+	for (i = 0; i < m->nnodes; i++)
+		for (j = 0; j < m->nodes[i].nout; j++) {
+			char what[120];
+			snprintf(what, sizeof(what), "an output of node '%.60s'", m->nodes[i].name);
+			if (!add_tensor(r, m->nodes[i].out[j], (long)i, what))
+				return -1;
+		}
+	for (i = 0; i < m->nnodes; i++)
+		for (j = 0; j < m->nodes[i].nin; j++)
+			if (*m->nodes[i].in[j] && sym__graph_find(r, m->nodes[i].in[j]) == (size_t)-1)
+				return gerr(r, "model: node '%.60s' reads tensor '%.60s', which nothing defines",
+					    m->nodes[i].name, m->nodes[i].in[j]);
+	for (i = 0; i < m->noutputs; i++)
+		if (sym__graph_find(r, m->outputs[i]) == (size_t)-1)
+			return gerr(r, "model: output '%.60s' is not a tensor of the graph", m->outputs[i]);
+	for (i = 0; i < m->nnodes; i++)
+		nedges += m->nodes[i].nin;
+	indeg = calloc(m->nnodes + 1, sizeof(*indeg));
+	queue = calloc(m->nnodes + 1, sizeof(*queue));
+	first = malloc((m->nnodes + 1) * sizeof(*first));
+	next = malloc((nedges + 1) * sizeof(*next));
+	dst = malloc((nedges + 1) * sizeof(*dst));
+	r->order = malloc((m->nnodes + 1) * sizeof(*r->order));
+	if (!indeg || !queue || !first || !next || !dst || !r->order) {
+		free(indeg), free(queue), free(first), free(next), free(dst);
+		return fail_nomem(r);
+	}
+	for (i = 0; i < m->nnodes; i++)
+		first[i] = (size_t)-1;
+	nedges = 0;
+	for (i = 0; i < m->nnodes; i++)
+		for (j = 0; j < m->nodes[i].nin; j++) {
+			size_t t;
+			long p;
+			if (!*m->nodes[i].in[j])
+				continue;
+			t = sym__graph_find(r, m->nodes[i].in[j]);
+			p = r->tensors[t].producer;
+			if (p < 0)
+				continue;
+			indeg[i]++;
+			dst[nedges] = i;
+			next[nedges] = first[p];
+			first[p] = nedges++;
+		}
+	for (i = 0; i < m->nnodes; i++)
+		if (!indeg[i])
+			queue[tail++] = i;
+	while (head < tail) {
+		size_t n = queue[head++], e;
+		r->order[r->norder++] = n;
+		for (e = first[n]; e != (size_t)-1; e = next[e])
+			if (--indeg[dst[e]] == 0)
+				queue[tail++] = dst[e];
+	}
+	if (r->norder != m->nnodes) {
+		for (i = 0; i < m->nnodes && !indeg[i]; i++)
+			;
+		gerr(r, "model: the graph has a cycle through node '%.60s'", m->nodes[i].name);
+	}
+	free(indeg), free(queue), free(first), free(next), free(dst);
+	return sym__failed(r->ctx) ? -1 : 0;
+}
+
+static int run_nodes(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t k, j;
+	sym_tval *ins = NULL, *outs = NULL;
+	size_t capin = 0, capout = 0;
+	int status = 0;
+	for (k = 0; k < r->norder && status == 0; k++) {
+		const sym_mnode *nd = &m->nodes[r->order[k]];
+		const char *blocked = NULL;
+		if (nd->nin > capin) {
+			free(ins);
+			capin = nd->nin * 2;
+			ins = malloc(capin * sizeof(*ins));
+		}
+		if (nd->nout > capout) {
+			free(outs);
+			capout = nd->nout * 2;
+			outs = malloc(capout * sizeof(*outs));
+		}
+		if ((nd->nin && !ins) || !outs) {
+			status = fail_nomem(r);
+			break;
+		}
+		for (j = 0; j < nd->nin; j++) {
+			if (!*nd->in[j]) {
+				memset(&ins[j], 0, sizeof(ins[j]));
+				ins[j].rank = -1;
+				continue;
+			}
+			ins[j] = r->tensors[sym__graph_find(r, nd->in[j])].tv;
+			if (ins[j].rank == -2)
+				blocked = nd->in[j];
+		}
+		if (blocked) {
+			char msg[200];
+			snprintf(msg, sizeof(msg), "not inferred: input '%.60s' is unknown", blocked);
+			if (add_error(r, nd->name, msg) < 0)
+				status = -1;
+			continue;
+		}
+		if (sym__rule_run(&r->inf, nd->domain, nd->op, nd->name, m->opset, nd->nin, ins, nd->nattr, nd->attrs,
+				  nd->nout, outs) < 0) {
+			sym_status st = sym_ctx_last_error(r->ctx);
+			if (st == SYM_ENOMEM || r->inf.fatal) {
+				status = -1;
+				break;
+			}
+			if (add_error(r, nd->name, sym_ctx_last_message(r->ctx)) < 0) {
+				status = -1;
+				break;
+			}
+			sym_ctx_clear_error(r->ctx);
+			continue;
+		}
+		for (j = 0; j < nd->nout; j++)
+			r->tensors[sym__graph_find(r, nd->out[j])].tv = outs[j];
+	}
+	free(ins);
+	free(outs);
+	return status;
+}
+
+/* Drops the guards implied by the symbol ranges and the other guards. */
+static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
+{
+	size_t n = r->inf.nguards, i, j, w = 0;
+	r->guards = calloc(n + 1, sizeof(*r->guards));
+	if (!r->guards)
+		return fail_nomem(r);
+	for (i = 0; i < n; i++) {
+		const sym_guard *g = &r->inf.guards[i];
+		int implied = 0;
+		if (n <= 256) {
+			sym_facts *f = sym_facts_new(r->ctx);
+			if (!f)
+				return -1;
+			sym_facts_set_default_min(f, opt && opt->allow_empty ? 0 : 1);
+			for (j = 0; j < n; j++)
+				if (j != i && sym_facts_assume(f, r->inf.guards[j].pred) != SYM_EOK)
+					sym_ctx_clear_error(r->ctx);
+			implied = sym_prove(r->ctx, f, g->pred) == SYM_TRUE;
+			sym_facts_free(f);
+			if (sym__failed(r->ctx))
+				sym_ctx_clear_error(r->ctx);
+		}
+		/* of two guards implying each other keep the first */
+		if (implied) {
+			for (j = 0; j < w; j++)
+				if (r->guards[j].pred == g->pred)
+					break;
+		}
+		if (!implied)
+			r->guards[w++] = *g;
+	}
+	r->nguards = w;
+	return 0;
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+	const gkey *a = x, *b = y;
+	return strcmp(a->key, b->key);
+}
+
+/* The merge key of a node: its output shapes printed canonically,
+ * "[d0_d1][d0]". */
+static int merge_keys(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t i, j, nk = 0;
+	gkey *all = calloc(m->nnodes + 1, sizeof(*all));
+	r->node_keys = calloc(m->nnodes + 1, sizeof(*r->node_keys));
+	if (!all || !r->node_keys) {
+		free(all);
+		return fail_nomem(r);
+	}
+	for (i = 0; i < m->nnodes; i++) {
+		sym_sbuf b;
+		int ok = 1;
+		sym__sbuf_init(&b, r->ctx);
+		for (j = 0; j < m->nodes[i].nout && ok; j++) {
+			const sym_tval *tv = &r->tensors[sym__graph_find(r, m->nodes[i].out[j])].tv;
+			int d;
+			if (tv->rank < -1) {
+				ok = 0;
+				break;
+			}
+			sym__sbuf_puts(&b, "[");
+			if (tv->rank < 0)
+				sym__sbuf_puts(&b, "*");
+			for (d = 0; d < tv->rank; d++) {
+				if (d)
+					sym__sbuf_puts(&b, "_");
+				sym__print(&b, tv->dims[d]);
+			}
+			sym__sbuf_puts(&b, "]");
+		}
+		if (ok && b.s) {
+			r->node_keys[i] = sym__infer_strdup(&r->inf, b.s);
+			all[nk].key = r->node_keys[i];
+			all[nk].n = i; /* node index, kept in model order by a stable pass below */
+			nk++;
+		}
+		sym__sbuf_clear(&b);
+	}
+	qsort(all, nk, sizeof(*all), key_cmp);
+	r->keys = calloc(nk + 1, sizeof(*r->keys));
+	if (!r->keys) {
+		free(all);
+		return fail_nomem(r);
+	}
+	for (i = 0; i < nk;) {
+		size_t e = i, c = 0, k;
+		gkey *g = &r->keys[r->nkeys++];
+		while (e < nk && !strcmp(all[e].key, all[i].key))
+			e++;
+		g->key = all[i].key;
+		g->nodes = sym__infer_alloc(&r->inf, (e - i) * sizeof(*g->nodes));
+		if (!g->nodes) {
+			free(all);
+			return fail_nomem(r);
+		}
+		/* nodes in model order */
+		for (k = 0; k < m->nnodes && c < e - i; k++)
+			if (r->node_keys[k] == g->key || (r->node_keys[k] && !strcmp(r->node_keys[k], g->key)))
+				g->nodes[c++] = m->nodes[k].name;
+		g->n = c;
+		i = e;
+	}
+	free(all);
+	return 0;
+}
+
+static int symbol_ranges(sym_graph_result *r)
+{
+	size_t i;
+	for (i = 0; i < r->nsyms; i++) {
+		sym_ival iv;
+		sym__ival_init(&iv);
+		if (sym__bounds(r->ctx, r->facts, r->syms[i].sym, &iv)) {
+			r->syms[i].min = iv.lo.inf ? NULL : sym__num_node(r->ctx, &iv.lo.v);
+			r->syms[i].max = iv.hi.inf ? NULL : sym__num_node(r->ctx, &iv.hi.v);
+		}
+		sym__ival_clear(&iv);
+	}
+	return sym__failed(r->ctx) ? -1 : 0;
+}
+
+void sym_graph_result_free(sym_graph_result *r)
+{
+	if (!r)
+		return;
+	sym__infer_clear(&r->inf);
+	sym_facts_free(r->facts);
+	free(r->syms);
+	free(r->tensors);
+	free(r->table);
+	free(r->guards);
+	free(r->keys);
+	free(r->errors);
+	free(r->order);
+	free(r->node_keys);
+	free(r);
+}
+
+sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_infer_options *opt)
+{
+	sym_graph_result *r;
+	size_t i;
+	if (sym__failed(ctx))
+		return NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+		return NULL;
+	}
+	r->ctx = ctx;
+	r->model = m;
+	r->facts = sym_facts_new(ctx);
+	if (!r->facts)
+		goto fail;
+	sym_facts_set_default_min(r->facts, opt && opt->allow_empty ? 0 : 1);
+	sym__infer_init(&r->inf, ctx, r->facts);
+	if (symbolize_inputs(r) < 0 || add_initializers(r) < 0)
+		goto fail;
+	for (i = 0; opt && i < opt->nhints; i++) {
+		const sym_expr *s = sym_expr_symbol(ctx, opt->hint_names[i]);
+		if (!s)
+			goto fail;
+		if (!find_sym(r, s)) {
+			gerr(r, "--hint: '%.60s' is not a symbol of the model", opt->hint_names[i]);
+			goto fail;
+		}
+		if (sym__infer_add_hint(&r->inf, s, opt->hint_values[i]) < 0)
+			goto fail;
+	}
+	if (order_nodes(r) < 0 || run_nodes(r) < 0 || prune_guards(r, opt) < 0 || merge_keys(r) < 0 ||
+	    symbol_ranges(r) < 0)
+		goto fail;
+	return r;
+fail:
+	sym_graph_result_free(r);
+	return NULL;
+}
+
+/* ---- accessors ---------------------------------------------------------- */
+
+size_t sym_graph_num_symbols(const sym_graph_result *r) { return r->nsyms; }
+
+const sym_expr *sym_graph_symbol(const sym_graph_result *r, size_t i, const char **source, const sym_expr **min,
+				 const sym_expr **max)
+{
+	if (i >= r->nsyms)
+		return NULL;
+	if (source)
+		*source = r->syms[i].source;
+	if (min)
+		*min = r->syms[i].min;
+	if (max)
+		*max = r->syms[i].max;
+	return r->syms[i].sym;
+}
+
+size_t sym_graph_num_tensors(const sym_graph_result *r) { return r->ntensors; }
+
+const char *sym_graph_tensor(const sym_graph_result *r, size_t i, int *rank, const sym_expr *const **dims,
+			     const char **dtype)
+{
+	if (i >= r->ntensors)
+		return NULL;
+	if (rank)
+		*rank = r->tensors[i].tv.rank;
+	if (dims)
+		*dims = r->tensors[i].tv.dims;
+	if (dtype)
+		*dtype = sym__dtype_name(r->tensors[i].tv.dtype);
+	return r->tensors[i].name;
+}
+
+size_t sym_graph_find_tensor(const sym_graph_result *r, const char *name) { return sym__graph_find(r, name); }
+size_t sym_graph_num_guards(const sym_graph_result *r) { return r->nguards; }
+
+const sym_expr *sym_graph_guard(const sym_graph_result *r, size_t i, const char **kind, const char **node,
+				const char **reason)
+{
+	if (i >= r->nguards)
+		return NULL;
+	if (kind)
+		*kind = r->guards[i].kind == SYM_GUARD_ASSERT ? "assert" : "expect";
+	if (node)
+		*node = r->guards[i].node;
+	if (reason)
+		*reason = r->guards[i].reason;
+	return r->guards[i].pred;
+}
+
+size_t sym_graph_num_merge_keys(const sym_graph_result *r) { return r->nkeys; }
+
+const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, size_t *nnodes, const char *const **nodes)
+{
+	if (i >= r->nkeys)
+		return NULL;
+	if (nnodes)
+		*nnodes = r->keys[i].n;
+	if (nodes)
+		*nodes = r->keys[i].nodes;
+	return r->keys[i].key;
+}
+
+size_t sym_graph_num_errors(const sym_graph_result *r) { return r->nerrors; }
+
+const char *sym_graph_error(const sym_graph_result *r, size_t i, const char **node)
+{
+	if (i >= r->nerrors)
+		return NULL;
+	if (node)
+		*node = r->errors[i].node;
+	return r->errors[i].msg;
+}

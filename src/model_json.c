@@ -1,0 +1,568 @@
+/* The JSON model loader (SPEC §6): every malformed input gives an error
+ * naming the field, the tensor or the node. */
+#include "model_private.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void *sym__model_alloc(sym_model *m, size_t n)
+{
+	void *p;
+	if (m->nblocks == m->capblocks) {
+		size_t nc = m->capblocks ? m->capblocks * 2 : 64;
+		void **nb = realloc(m->blocks, nc * sizeof(*nb));
+		if (!nb)
+			return NULL;
+		m->blocks = nb, m->capblocks = nc;
+	}
+	p = calloc(1, n ? n : 1);
+	if (p)
+		m->blocks[m->nblocks++] = p;
+	return p;
+}
+
+char *sym__model_strdup(sym_model *m, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = sym__model_alloc(m, n);
+	if (r)
+		memcpy(r, s, n);
+	return r;
+}
+
+void sym_model_free(sym_model *m)
+{
+	size_t i;
+	if (!m)
+		return;
+	for (i = 0; i < m->nblocks; i++)
+		free(m->blocks[i]);
+	free(m->blocks);
+	free(m);
+}
+
+size_t sym_model_num_inputs(const sym_model *m) { return m->ninputs; }
+const char *sym_model_input_name(const sym_model *m, size_t i) { return i < m->ninputs ? m->inputs[i].name : NULL; }
+int sym_model_input_rank(const sym_model *m, size_t i) { return i < m->ninputs ? m->inputs[i].rank : -1; }
+size_t sym_model_num_outputs(const sym_model *m) { return m->noutputs; }
+const char *sym_model_output_name(const sym_model *m, size_t i) { return i < m->noutputs ? m->outputs[i] : NULL; }
+
+typedef struct ld {
+	sym_ctx *ctx;
+	sym_model *m;
+} ld;
+
+static int lerr(ld *l, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+static int lerr(ld *l, const char *fmt, ...)
+{
+	char msg[240];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sym__error(l->ctx, SYM_EDOMAIN, -1, "model: %s", msg);
+	return -1;
+}
+
+static int nomem(ld *l)
+{
+	sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
+	return -1;
+}
+
+/* An exact integer: a JSON number within +-2**53 that is integral, or a
+ * decimal string. */
+static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
+{
+	if (cJSON_IsNumber(j)) {
+		double d = j->valuedouble;
+		if (!(d == floor(d)) || fabs(d) > 9007199254740992.0)
+			return lerr(l, "%s: %.17g is not an exact integer (write big integers as strings)", where, d);
+		*out = (int64_t)d;
+		return 0;
+	}
+	if (cJSON_IsString(j)) {
+		const char *s = j->valuestring;
+		char *end;
+		long long v;
+		errno = 0;
+		v = strtoll(s, &end, 10);
+		if (!*s || *end || errno == ERANGE)
+			return lerr(l, "%s: '%.40s' is not a 64-bit integer", where, s);
+		*out = v;
+		return 0;
+	}
+	return lerr(l, "%s: expected an integer", where);
+}
+
+static const cJSON *field(const cJSON *o, const char *name) { return cJSON_GetObjectItemCaseSensitive(o, name); }
+
+static int get_name(ld *l, const cJSON *o, const char *what, char **out)
+{
+	const cJSON *n = field(o, "name");
+	if (!cJSON_IsString(n) || !*n->valuestring)
+		return lerr(l, "%s: missing \"name\" (a non-empty string)", what);
+	if (!(*out = sym__model_strdup(l->m, n->valuestring)))
+		return nomem(l);
+	return 0;
+}
+
+static int get_dtype(ld *l, const cJSON *o, const char *tname, int *dt)
+{
+	const cJSON *d = field(o, "dtype");
+	if (!d) {
+		*dt = SYM_DT_FLOAT32;
+		return 0;
+	}
+	if (!cJSON_IsString(d) || (*dt = sym__dtype_from_name(d->valuestring)) <= 0)
+		return lerr(l, "tensor '%s': unknown \"dtype\"%s%.30s", tname, cJSON_IsString(d) ? " " : "",
+			    cJSON_IsString(d) ? d->valuestring : "");
+	return 0;
+}
+
+static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym_mtensor *t)
+{
+	const cJSON *shape, *data;
+	int k;
+	char where[160];
+	if (!cJSON_IsObject(o))
+		return lerr(l, "%s: expected an object", what);
+	if (get_name(l, o, what, &t->name) < 0 || get_dtype(l, o, t->name, &t->dtype) < 0)
+		return -1;
+	shape = field(o, "shape");
+	if (!shape || cJSON_IsNull(shape)) {
+		if (is_init)
+			return lerr(l, "initializer '%s': missing \"shape\"", t->name);
+		t->rank = -1;
+	} else if (!cJSON_IsArray(shape)) {
+		return lerr(l, "tensor '%s': \"shape\" must be a list or null", t->name);
+	} else {
+		t->rank = cJSON_GetArraySize(shape);
+		t->dims = sym__model_alloc(l->m, (size_t)(t->rank ? t->rank : 1) * sizeof(*t->dims));
+		if (!t->dims)
+			return nomem(l);
+		for (k = 0; k < t->rank; k++) {
+			const cJSON *d = cJSON_GetArrayItem(shape, k);
+			snprintf(where, sizeof(where), "tensor '%.60s' dim %d", t->name, k);
+			if (cJSON_IsNull(d) || (cJSON_IsString(d) && !strcmp(d->valuestring, "?"))) {
+				if (is_init)
+					return lerr(l, "%s: initializers need concrete dims", where);
+				t->dims[k].kind = SYM_DIM_ANON;
+			} else if (cJSON_IsNumber(d)) {
+				if (get_int(l, d, where, &t->dims[k].value) < 0)
+					return -1;
+				if (t->dims[k].value < 0)
+					return lerr(l, "%s: negative dim %lld", where, (long long)t->dims[k].value);
+				t->dims[k].kind = SYM_DIM_CONST;
+			} else if (cJSON_IsString(d) && *d->valuestring) {
+				char *end;
+				long long v = strtoll(d->valuestring, &end, 10);
+				if (!*end && v >= 0) {
+					t->dims[k].kind = SYM_DIM_CONST;
+					t->dims[k].value = v;
+				} else {
+					if (is_init)
+						return lerr(l, "%s: initializers need concrete dims", where);
+					t->dims[k].kind = SYM_DIM_EXPR;
+					if (!(t->dims[k].text = sym__model_strdup(l->m, d->valuestring)))
+						return nomem(l);
+				}
+			} else {
+				return lerr(l, "%s: a dim is an integer, a name, an expression or null", where);
+			}
+		}
+	}
+	data = field(o, "data");
+	if (data) {
+		size_t n, i;
+		int64_t numel = 1;
+		if (!sym__dtype_is_int(t->dtype))
+			return 0; /* float data is never copied */
+		if (!cJSON_IsArray(data))
+			return lerr(l, "initializer '%s': \"data\" must be a list", t->name);
+		n = (size_t)cJSON_GetArraySize(data);
+		for (k = 0; k < t->rank; k++)
+			numel *= t->dims[k].value;
+		if ((int64_t)n != numel)
+			return lerr(l, "initializer '%s': \"data\" has %zu elements, the shape needs %lld", t->name, n,
+				    (long long)numel);
+		t->data = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*t->data));
+		if (!t->data)
+			return nomem(l);
+		for (i = 0; i < n; i++) {
+			snprintf(where, sizeof(where), "initializer '%.60s' data[%zu]", t->name, i);
+			if (get_int(l, cJSON_GetArrayItem(data, (int)i), where, &t->data[i]) < 0)
+				return -1;
+		}
+		t->has_data = 1;
+		t->ndata = n;
+	}
+	return 0;
+}
+
+static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, sym_attr *out)
+{
+	char where[200];
+	out->name = sym__model_strdup(l->m, a->string);
+	if (!out->name)
+		return nomem(l);
+	snprintf(where, sizeof(where), "node '%.60s' attribute '%.40s'", nd->name, a->string);
+	if (cJSON_IsBool(a)) {
+		int64_t *v = sym__model_alloc(l->m, sizeof(*v));
+		if (!v)
+			return nomem(l);
+		*v = cJSON_IsTrue(a);
+		out->type = SYM_ATTR_INT, out->n = 1, out->ints = v;
+	} else if (cJSON_IsNumber(a)) {
+		double d = a->valuedouble;
+		if (d == floor(d) && fabs(d) <= 9007199254740992.0) {
+			int64_t *v = sym__model_alloc(l->m, sizeof(*v));
+			if (!v)
+				return nomem(l);
+			*v = (int64_t)d;
+			out->type = SYM_ATTR_INT, out->n = 1, out->ints = v;
+		} else {
+			double *v = sym__model_alloc(l->m, sizeof(*v));
+			if (!v)
+				return nomem(l);
+			*v = d;
+			out->type = SYM_ATTR_FLOAT, out->n = 1, out->floats = v;
+		}
+	} else if (cJSON_IsString(a)) {
+		const char **v = sym__model_alloc(l->m, sizeof(*v));
+		if (!v || !(v[0] = sym__model_strdup(l->m, a->valuestring)))
+			return nomem(l);
+		out->type = SYM_ATTR_STRING, out->n = 1, out->strs = v;
+	} else if (cJSON_IsArray(a)) {
+		size_t n = (size_t)cJSON_GetArraySize(a), i;
+		int all_int = 1, all_str = 1, all_num = 1;
+		const cJSON *x;
+		cJSON_ArrayForEach(x, a)
+		{
+			if (cJSON_IsNumber(x)) {
+				all_str = 0;
+				if (x->valuedouble != floor(x->valuedouble))
+					all_int = 0;
+			} else if (cJSON_IsString(x)) {
+				all_num = 0;
+				/* decimal strings are big integers */
+				{
+					char *end;
+					errno = 0;
+					(void)strtoll(x->valuestring, &end, 10);
+					if (*end || !*x->valuestring || errno)
+						all_int = 0;
+				}
+			} else {
+				return lerr(l, "%s: list elements must be numbers or strings", where);
+			}
+		}
+		if (all_int && (all_num || !all_str || n == 0)) {
+			int64_t *v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+			if (!v)
+				return nomem(l);
+			for (i = 0; i < n; i++)
+				if (get_int(l, cJSON_GetArrayItem(a, (int)i), where, &v[i]) < 0)
+					return -1;
+			out->type = SYM_ATTR_INTS, out->n = n, out->ints = v;
+		} else if (all_num) {
+			double *v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+			if (!v)
+				return nomem(l);
+			for (i = 0; i < n; i++)
+				v[i] = cJSON_GetArrayItem(a, (int)i)->valuedouble;
+			out->type = SYM_ATTR_FLOATS, out->n = n, out->floats = v;
+		} else if (all_str) {
+			const char **v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+			if (!v)
+				return nomem(l);
+			for (i = 0; i < n; i++)
+				if (!(v[i] = sym__model_strdup(l->m, cJSON_GetArrayItem(a, (int)i)->valuestring)))
+					return nomem(l);
+			out->type = SYM_ATTR_STRINGS, out->n = n, out->strs = v;
+		} else {
+			return lerr(l, "%s: a list mixes numbers and strings", where);
+		}
+	} else if (cJSON_IsObject(a)) {
+		/* a tensor attribute: {"dtype", "shape", "data"} */
+		sym_mtensor t;
+		sym_tval *tv;
+		memset(&t, 0, sizeof(t));
+		if (!field(a, "name"))
+			cJSON_AddStringToObject((cJSON *)a, "name", a->string);
+		if (load_tensor(l, a, where, 1, &t) < 0)
+			return -1;
+		tv = sym__model_alloc(l->m, sizeof(*tv));
+		if (!tv)
+			return nomem(l);
+		tv->present = 1;
+		tv->rank = t.rank;
+		tv->dtype = t.dtype;
+		if (t.rank > 0) {
+			int k;
+			const sym_expr **d = sym__model_alloc(l->m, (size_t)t.rank * sizeof(*d));
+			if (!d)
+				return nomem(l);
+			for (k = 0; k < t.rank; k++)
+				d[k] = sym_expr_from_si(l->ctx, t.dims[k].value);
+			tv->dims = d;
+		}
+		if (t.has_data) {
+			size_t i;
+			const sym_expr **v = sym__model_alloc(l->m, (t.ndata ? t.ndata : 1) * sizeof(*v));
+			if (!v)
+				return nomem(l);
+			for (i = 0; i < t.ndata; i++)
+				v[i] = sym_expr_from_si(l->ctx, t.data[i]);
+			tv->has_value = 1, tv->nvalue = t.ndata, tv->value = v;
+		}
+		out->type = SYM_ATTR_TENSOR, out->n = 1, out->tensor = tv;
+	} else {
+		return lerr(l, "%s: unsupported value", where);
+	}
+	return 0;
+}
+
+static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char ***out, int allow_empty)
+{
+	size_t i;
+	if (!cJSON_IsArray(arr))
+		return lerr(l, "%s must be a list of tensor names", what);
+	*n = (size_t)cJSON_GetArraySize(arr);
+	*out = sym__model_alloc(l->m, (*n ? *n : 1) * sizeof(**out));
+	if (!*out)
+		return nomem(l);
+	for (i = 0; i < *n; i++) {
+		const cJSON *s = cJSON_GetArrayItem(arr, (int)i);
+		if (!cJSON_IsString(s) || (!allow_empty && !*s->valuestring))
+			return lerr(l, "%s[%zu] must be a%s tensor name", what, i, allow_empty ? "" : " non-empty");
+		if (!((*out)[i] = sym__model_strdup(l->m, s->valuestring)))
+			return nomem(l);
+	}
+	return 0;
+}
+
+static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
+{
+	const cJSON *x, *attrs, *a;
+	char what[200];
+	if (!cJSON_IsObject(o))
+		return lerr(l, "nodes[%zu]: expected an object", idx);
+	x = field(o, "name");
+	if (x && cJSON_IsString(x) && *x->valuestring) {
+		nd->name = sym__model_strdup(l->m, x->valuestring);
+	} else if (x) {
+		return lerr(l, "nodes[%zu]: \"name\" must be a non-empty string", idx);
+	} else {
+		char buf[32];
+		snprintf(buf, sizeof(buf), "node%zu", idx);
+		nd->name = sym__model_strdup(l->m, buf);
+	}
+	if (!nd->name)
+		return nomem(l);
+	x = field(o, "op");
+	if (!cJSON_IsString(x) || !*x->valuestring)
+		return lerr(l, "node '%s': missing \"op\"", nd->name);
+	nd->op = sym__model_strdup(l->m, x->valuestring);
+	x = field(o, "domain");
+	if (x && !cJSON_IsString(x))
+		return lerr(l, "node '%s': \"domain\" must be a string", nd->name);
+	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
+	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") && strcmp(x->valuestring, "ai.onnx"))
+		return lerr(l, "node '%s': unsupported domain '%.40s' (\"\" or \"cann\")", nd->name, x->valuestring);
+	if (x && !strcmp(x->valuestring, "ai.onnx"))
+		nd->domain[0] = 0;
+	if (!nd->op || !nd->domain)
+		return nomem(l);
+	snprintf(what, sizeof(what), "node '%.60s' \"inputs\"", nd->name);
+	x = field(o, "inputs");
+	if (!x) {
+		nd->nin = 0;
+		nd->in = NULL;
+	} else if (load_names(l, x, what, &nd->nin, &nd->in, 1) < 0) {
+		return -1;
+	}
+	snprintf(what, sizeof(what), "node '%.60s' \"outputs\"", nd->name);
+	if (load_names(l, field(o, "outputs"), what, &nd->nout, &nd->out, 0) < 0)
+		return -1;
+	if (nd->nout == 0)
+		return lerr(l, "node '%s': needs at least one output", nd->name);
+	attrs = field(o, "attrs");
+	if (!attrs)
+		attrs = field(o, "attributes");
+	if (attrs && !cJSON_IsObject(attrs))
+		return lerr(l, "node '%s': \"attrs\" must be an object", nd->name);
+	nd->nattr = attrs ? (size_t)cJSON_GetArraySize(attrs) : 0;
+	nd->attrs = sym__model_alloc(l->m, (nd->nattr ? nd->nattr : 1) * sizeof(*nd->attrs));
+	if (!nd->attrs)
+		return nomem(l);
+	idx = 0;
+	if (attrs)
+		cJSON_ArrayForEach(a, attrs)
+		{
+			if (load_attr(l, nd, a, &nd->attrs[idx++]) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, size_t *n, sym_mtensor **out)
+{
+	size_t i;
+	char w[64];
+	if (!arr) {
+		*n = 0;
+		*out = NULL;
+		return 0;
+	}
+	if (!cJSON_IsArray(arr))
+		return lerr(l, "\"%s\" must be a list", what);
+	*n = (size_t)cJSON_GetArraySize(arr);
+	*out = sym__model_alloc(l->m, (*n ? *n : 1) * sizeof(**out));
+	if (!*out)
+		return nomem(l);
+	for (i = 0; i < *n; i++) {
+		snprintf(w, sizeof(w), "%s[%zu]", what, i);
+		if (load_tensor(l, cJSON_GetArrayItem(arr, (int)i), w, is_init, &(*out)[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_formats(ld *l, const cJSON *fm)
+{
+	const cJSON *e;
+	size_t i = 0;
+	if (!fm)
+		return 0;
+	if (!cJSON_IsObject(fm))
+		return lerr(l, "\"formats\" must be an object");
+	l->m->nformats = (size_t)cJSON_GetArraySize(fm);
+	l->m->formats = sym__model_alloc(l->m, (l->m->nformats ? l->m->nformats : 1) * sizeof(*l->m->formats));
+	if (!l->m->formats)
+		return nomem(l);
+	cJSON_ArrayForEach(e, fm)
+	{
+		const cJSON *f = field(e, "format"), *s = field(e, "storage_format");
+		sym_mformat *mf = &l->m->formats[i++];
+		if (!cJSON_IsObject(e) || (f && !cJSON_IsString(f)) || (s && !cJSON_IsString(s)))
+			return lerr(l, "formats['%.60s']: expected {\"format\": ..., \"storage_format\": ...}", e->string);
+		mf->tensor = sym__model_strdup(l->m, e->string);
+		mf->format = sym__model_strdup(l->m, f ? f->valuestring : "ND");
+		mf->storage_format = sym__model_strdup(l->m, s ? s->valuestring : (f ? f->valuestring : "ND"));
+		if (!mf->tensor || !mf->format || !mf->storage_format)
+			return nomem(l);
+	}
+	return 0;
+}
+
+sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
+{
+	cJSON *root;
+	ld l;
+	const cJSON *x, *nodes;
+	size_t i;
+	int64_t opset = 18;
+	if (sym__failed(ctx))
+		return NULL;
+	root = cJSON_ParseWithLength(text, len);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+		long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
+		sym__error(ctx, SYM_ESYNTAX, off, "model: invalid JSON near byte %ld", off);
+		return NULL;
+	}
+	l.ctx = ctx;
+	l.m = calloc(1, sizeof(*l.m));
+	if (!l.m) {
+		cJSON_Delete(root);
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+		return NULL;
+	}
+	if (!cJSON_IsObject(root)) {
+		lerr(&l, "the top level must be an object");
+		goto fail;
+	}
+	x = field(root, "opset");
+	if (x && get_int(&l, x, "\"opset\"", &opset) < 0)
+		goto fail;
+	if (opset < 1 || opset > 1000) {
+		lerr(&l, "\"opset\" %lld is not a valid opset", (long long)opset);
+		goto fail;
+	}
+	l.m->opset = (int)opset;
+	if (load_tensors(&l, field(root, "inputs"), "inputs", 0, &l.m->ninputs, &l.m->inputs) < 0 ||
+	    load_tensors(&l, field(root, "initializers"), "initializers", 1, &l.m->ninits, &l.m->inits) < 0)
+		goto fail;
+	nodes = field(root, "nodes");
+	if (!cJSON_IsArray(nodes)) {
+		lerr(&l, "missing \"nodes\" (a list)");
+		goto fail;
+	}
+	l.m->nnodes = (size_t)cJSON_GetArraySize(nodes);
+	l.m->nodes = sym__model_alloc(l.m, (l.m->nnodes ? l.m->nnodes : 1) * sizeof(*l.m->nodes));
+	if (!l.m->nodes) {
+		nomem(&l);
+		goto fail;
+	}
+	for (i = 0; i < l.m->nnodes; i++)
+		if (load_node(&l, cJSON_GetArrayItem(nodes, (int)i), i, &l.m->nodes[i]) < 0)
+			goto fail;
+	x = field(root, "outputs");
+	if (!x) {
+		lerr(&l, "missing \"outputs\" (a list of tensor names)");
+		goto fail;
+	}
+	if (load_names(&l, x, "\"outputs\"", &l.m->noutputs, &l.m->outputs, 0) < 0)
+		goto fail;
+	if (load_formats(&l, field(root, "formats")) < 0)
+		goto fail;
+	cJSON_Delete(root);
+	return l.m;
+fail:
+	cJSON_Delete(root);
+	sym_model_free(l.m);
+	return NULL;
+}
+
+sym_model *sym_model_load(sym_ctx *ctx, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	sym_model *m;
+	if (!f) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "cannot open '%.200s': %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t r;
+		if (n == cap) {
+			char *nb;
+			cap = cap ? cap * 2 : 65536;
+			if (cap > ((size_t)1 << 31) || !(nb = realloc(buf, cap))) {
+				free(buf);
+				fclose(f);
+				sym__error(ctx, SYM_ELIMIT, -1, "'%.200s' is too large", path);
+				return NULL;
+			}
+			buf = nb;
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	fclose(f);
+	m = sym_model_from_json(ctx, buf, n);
+	free(buf);
+	return m;
+}

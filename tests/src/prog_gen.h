@@ -1,0 +1,190 @@
+/* Shared by the program tests: a seeded generator, random expressions and
+ * predicates built with the public constructors, and the result exact
+ * evaluation expects from a program. */
+#ifndef SYM_TEST_PROG_GEN_H
+#define SYM_TEST_PROG_GEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "symshape/program.h"
+#include "symshape/symshape.h"
+
+#define NSYMS 4
+
+static uint64_t rng_state;
+
+static uint64_t seed_from_env(void)
+{
+	const char *s = getenv("SYM_TEST_SEED");
+	uint64_t v = s && *s ? strtoull(s, NULL, 10) : 1;
+	return v ? v : 1;
+}
+
+static void rng_seed(uint64_t s) { rng_state = s * 0x9e3779b97f4a7c15ULL + 1; }
+
+static uint64_t rng_next(void)
+{
+	uint64_t x = rng_state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	rng_state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* Uniform in [lo, hi]. */
+static long long rng_range(long long lo, long long hi)
+{
+	return lo + (long long)(rng_next() % (uint64_t)(hi - lo + 1));
+}
+
+static long long nonzero(long long lo, long long hi)
+{
+	long long v;
+	do
+		v = rng_range(lo, hi);
+	while (v == 0);
+	return v;
+}
+
+typedef struct gen {
+	sym_ctx *ctx;
+	const sym_expr *s[NSYMS];
+} gen;
+
+static void gen_init(gen *g, sym_ctx *ctx)
+{
+	static const char *const names[NSYMS] = {"s0", "s1", "s2", "s3"};
+	int i;
+	g->ctx = ctx;
+	for (i = 0; i < NSYMS; i++)
+		g->s[i] = sym_expr_symbol(ctx, names[i]);
+}
+
+static const sym_expr *k(gen *g, long long v) { return sym_expr_from_si(g->ctx, v); }
+
+/* A random numeric expression over s0..s3: + - * by anything, / by
+ * constants, // and % by constants and symbols, min, max, abs, ceil. */
+static const sym_expr *gen_expr(gen *g, int depth)
+{
+	sym_ctx *ctx = g->ctx;
+	const sym_expr *a, *b, *v[3];
+	if (depth <= 0 || rng_range(0, 5) == 0)
+		return rng_range(0, 3) ? g->s[rng_range(0, NSYMS - 1)] : k(g, rng_range(-4, 9));
+	a = gen_expr(g, depth - 1);
+	switch (rng_range(0, 14)) {
+	case 0:
+	case 1:
+		return sym_expr_add(ctx, a, gen_expr(g, depth - 1));
+	case 2:
+		return sym_expr_sub(ctx, a, gen_expr(g, depth - 1));
+	case 3:
+	case 4:
+		return sym_expr_mul(ctx, a, gen_expr(g, depth - 1));
+	case 5:
+		return sym_expr_div(ctx, a, k(g, nonzero(-4, 6)));
+	case 6:
+		return sym_expr_floordiv(ctx, a, k(g, nonzero(-3, 7)));
+	case 7:
+		return sym_expr_floordiv(ctx, a, g->s[rng_range(0, NSYMS - 1)]);
+	case 8:
+		return sym_expr_mod(ctx, a, k(g, nonzero(-3, 8)));
+	case 9:
+		return sym_expr_mod(ctx, a, g->s[rng_range(0, NSYMS - 1)]);
+	case 10:
+		v[0] = a, v[1] = gen_expr(g, depth - 1), v[2] = gen_expr(g, depth - 1);
+		return sym_expr_min(ctx, (size_t)rng_range(2, 3), v);
+	case 11:
+		v[0] = a, v[1] = gen_expr(g, depth - 1), v[2] = gen_expr(g, depth - 1);
+		return sym_expr_max(ctx, (size_t)rng_range(2, 3), v);
+	case 12:
+		return sym_expr_abs(ctx, a);
+	case 13:
+		b = sym_expr_div(ctx, a, k(g, nonzero(1, 5)));
+		return sym_expr_ceil(ctx, b);
+	default:
+		return sym_expr_neg(ctx, a);
+	}
+}
+
+/* A random predicate: relations joined by && and ||, sometimes negated. */
+static const sym_expr *gen_pred(gen *g, int depth)
+{
+	sym_ctx *ctx = g->ctx;
+	const sym_expr *a, *b;
+	switch (depth <= 0 ? 0 : rng_range(0, 4)) {
+	case 1:
+		a = gen_pred(g, depth - 1);
+		b = gen_pred(g, depth - 1);
+		return sym_expr_and(ctx, a, b);
+	case 2:
+		a = gen_pred(g, depth - 1);
+		b = gen_pred(g, depth - 1);
+		return sym_expr_or(ctx, a, b);
+	case 3:
+		return sym_expr_not(ctx, gen_pred(g, depth - 1));
+	default:
+		a = gen_expr(g, 2);
+		b = rng_range(0, 2) ? k(g, rng_range(-3, 6)) : gen_expr(g, 2);
+		return sym_expr_rel(ctx, (sym_relop)rng_range(SYM_REL_EQ, SYM_REL_GE), a, b);
+	}
+}
+
+/* Evaluates a predicate exactly: 1, 0, or -1 with the error left in ctx. */
+static int exact_truth(sym_ctx *ctx, const sym_expr *p, const sym_expr *const *syms, const long long *vals)
+{
+	const sym_expr *r = sym_expr_eval_si(ctx, p, NSYMS, syms, vals);
+	if (!r)
+		return -1;
+	return r == sym_expr_bool(ctx, 1) ? 1 : 0;
+}
+
+/* What a program of these guards and outputs must give at vals, by exact
+ * evaluation: guards in order (an error or the first false one stops),
+ * then the outputs in order.  Returns the status; *failed and out[] are
+ * set when meaningful. */
+static sym_run_status exact_expect(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *guards,
+				   size_t no, const sym_expr *const *outs, const long long *vals, size_t *failed,
+				   int64_t *out)
+{
+	size_t i;
+	for (i = 0; i < ng; i++) {
+		int t = exact_truth(ctx, guards[i], syms, vals);
+		if (t < 0) {
+			sym_status st = sym_ctx_last_error(ctx);
+			sym_ctx_clear_error(ctx);
+			if (st != SYM_EDIVZERO) {
+				fprintf(stderr, "unexpected exact evaluation error %d\n", (int)st);
+				return (sym_run_status)-1;
+			}
+			return SYM_RUN_DIVZERO;
+		}
+		if (!t) {
+			*failed = i;
+			return SYM_RUN_GUARD;
+		}
+	}
+	for (i = 0; i < no; i++) {
+		const sym_expr *r = sym_expr_eval_si(ctx, outs[i], NSYMS, syms, vals);
+		long long v;
+		if (!r) {
+			sym_status st = sym_ctx_last_error(ctx);
+			sym_ctx_clear_error(ctx);
+			if (st != SYM_EDIVZERO) {
+				fprintf(stderr, "unexpected exact evaluation error %d\n", (int)st);
+				return (sym_run_status)-1;
+			}
+			return SYM_RUN_DIVZERO;
+		}
+		if (sym_expr_floor(ctx, r) != r)
+			return SYM_RUN_INEXACT;
+		if (sym_expr_get_si(r, &v) != 1)
+			return SYM_RUN_OVERFLOW;
+		out[i] = v;
+	}
+	return SYM_RUN_OK;
+}
+
+#endif
