@@ -237,8 +237,8 @@ static int r_split(sym_rule_ctx *rc)
 		n = rc->nout;
 		chunk = sym__rc_simplify(rc, sym_expr_ceil(ctx, sym_expr_div(ctx, d, sym__rc_num(rc, (int64_t)n))));
 		last = sym_expr_sub(ctx, d, sym_expr_mul(ctx, chunk, sym__rc_num(rc, (int64_t)n - 1)));
-		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, last, ctx->one), SYM_GUARD_ASSERT,
-				    "the last chunk of num_outputs must not be empty") < 0)
+		if (n > 1 && sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, last, ctx->one), SYM_GUARD_ASSERT,
+					     "the last chunk of num_outputs must not be empty") < 0)
 			return -1;
 		for (off = ctx->zero, i = 0; i < n; i++) {
 			if (split_out(rc, i, x, a, off, i + 1 < n ? chunk : last) < 0)
@@ -265,7 +265,6 @@ static int r_split(sym_rule_ctx *rc)
  * [-(r+1), r]. */
 static int r_pack(sym_rule_ctx *rc)
 {
-	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_tval *x;
 	const sym_expr **d, **vals;
 	int64_t axis, nattr;
@@ -318,7 +317,6 @@ static int r_pack(sym_rule_ctx *rc)
 		memcpy(vals + nv, rc->in[i].value, rc->in[i].nvalue * sizeof(*vals));
 		nv += rc->in[i].nvalue;
 	}
-	(void)ctx;
 	return sym__rc_set_value(rc, 0, nv, vals);
 }
 

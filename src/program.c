@@ -62,6 +62,9 @@ typedef struct comp {
 	vpair *mvals;
 	size_t mcap, mcount;
 	int64_t zero, one;
+	/* at the end: the constants in use, renumbered densely */
+	int64_t *kmap;
+	size_t nkused;
 } comp;
 
 static uint64_t mix(uint64_t h)
@@ -614,6 +617,39 @@ static void comp_clear(comp *c)
 	sym__free(c->ctx, c->itab, c->itcap * sizeof(*c->itab));
 	sym__free(c->ctx, c->mkeys, c->mcap * sizeof(*c->mkeys));
 	sym__free(c->ctx, c->mvals, c->mcap * sizeof(*c->mvals));
+	sym__free(c->ctx, c->kmap, (c->kcap ? c->kcap : 1) * sizeof(*c->kmap));
+}
+
+static void mark_const(comp *c, int64_t v)
+{
+	if (V_IS_CONST(v))
+		c->kmap[v - V_CONST] = 1;
+}
+
+/* Drops the constants no instruction or output reads (folding leaves some
+ * behind) and numbers the others densely. */
+static int compact_consts(comp *c, const int64_t *outv, size_t nouts)
+{
+	size_t i;
+	int k;
+	c->kmap = sym__alloc(c->ctx, (c->kcap ? c->kcap : 1) * sizeof(*c->kmap));
+	if (!c->kmap)
+		return 0;
+	memset(c->kmap, 0, (c->kcap ? c->kcap : 1) * sizeof(*c->kmap));
+	for (i = 0; i < c->ninsns; i++) {
+		const int64_t *w = c->code + i * SYM_INSN_WORDS;
+		for (k = 0; k < op_arity[w[0]]; k++)
+			if (!(k == 1 && w[0] == SYM_OP_GUARD))
+				mark_const(c, w[2 + k]);
+	}
+	for (i = 0; i < nouts; i++)
+		mark_const(c, outv[i]);
+	for (i = 0; i < c->nk; i++)
+		if (c->kmap[i]) {
+			c->kv[c->nkused] = c->kv[i];
+			c->kmap[i] = (int64_t)c->nkused++;
+		}
+	return 1;
 }
 
 /* Allocates a program with room for its arrays (one block). */
@@ -636,8 +672,8 @@ static int64_t renumber(const comp *c, int64_t v)
 	if (v < (int64_t)c->nin)
 		return v;
 	if (V_IS_CONST(v))
-		return (int64_t)c->nin + (v - V_CONST);
-	return (int64_t)(c->nin + c->nk) + (v - V_TEMP);
+		return (int64_t)c->nin + c->kmap[v - V_CONST];
+	return (int64_t)(c->nin + c->nkused) + (v - V_TEMP);
 }
 
 sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nguards,
@@ -703,15 +739,17 @@ sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *con
 			if (outv[i] < 0)
 				goto error;
 		}
-		p = prog_alloc(c.nk, c.ninsns, nouts);
+		if (!compact_consts(&c, outv, nouts))
+			goto error;
+		p = prog_alloc(c.nkused, c.ninsns, nouts);
 		if (!p) {
 			sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 			goto error;
 		}
 		p->ninputs = nsyms, p->nguards = nguards, p->check_end = check_end;
-		p->nregs = c.nin + c.nk + c.ntemps;
-		if (c.nk)
-			memcpy(p->consts, c.kv, c.nk * sizeof(*c.kv));
+		p->nregs = c.nin + c.nkused + c.ntemps;
+		if (c.nkused)
+			memcpy(p->consts, c.kv, c.nkused * sizeof(*c.kv));
 		for (i = 0; i < c.ninsns; i++) {
 			const int64_t *w = c.code + i * SYM_INSN_WORDS;
 			int64_t *d = p->code + i * SYM_INSN_WORDS;

@@ -496,6 +496,8 @@ done:
 
 static sym_status remember(sym_facts *f, const sym_expr *p)
 {
+	if (!p)
+		return sym_ctx_last_error(f->ctx);
 	if (f->nassumed == f->capassumed) {
 		size_t nc = f->capassumed ? f->capassumed * 2 : 8;
 		const sym_expr **na = sym__realloc(f->ctx, f->assumed, f->capassumed * sizeof(*na), nc * sizeof(*na));
@@ -546,7 +548,10 @@ sym_status sym_facts_assume(sym_facts *f, const sym_expr *p)
 	if (!p)
 		return sym_ctx_last_error(f->ctx) != SYM_EOK ? sym_ctx_last_error(f->ctx) : SYM_EMISUSE;
 	st = remember(f, p);
-	if (st != SYM_EOK)
-		return st;
-	return assume(f, p);
+	if (st == SYM_EOK)
+		st = assume(f, p);
+	/* an error deep inside (out of memory) is never an "ok" */
+	if (st == SYM_EOK && sym__failed(f->ctx))
+		st = sym_ctx_last_error(f->ctx);
+	return st;
 }

@@ -228,6 +228,8 @@ const sym_expr *sym_expr_abs(sym_ctx *ctx, const sym_expr *e)
 		e = sym__scale(ctx, &num_mone, e);
 	if (!e)
 		return NULL;
+	if (e->kind == SYM_KIND_ABS) /* abs(-abs(x)) */
+		return e;
 	if (e->kind == SYM_KIND_ADD && e->n == 1 && sym__num_is_zero(node_add_const(e))) {
 		/* abs(c*m) == |c| * abs(m) */
 		const sym_term *t = &node_terms(e)[0];

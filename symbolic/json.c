@@ -22,48 +22,66 @@ static cJSON *num_json(sym_ctx *ctx, const sym_num *v)
 	return j;
 }
 
+/* Adds item to o (or to the array o), failing when item is NULL. */
+static int put(cJSON *o, const char *name, cJSON *item)
+{
+	if (!item)
+		return 0;
+	if (name)
+		return cJSON_AddItemToObject(o, name, item) ? 1 : (cJSON_Delete(item), 0);
+	return cJSON_AddItemToArray(o, item) ? 1 : (cJSON_Delete(item), 0);
+}
+
 static cJSON *to_json(sym_ctx *ctx, const sym_expr *e)
 {
 	cJSON *o = cJSON_CreateObject(), *arr;
 	size_t i;
+	int ok = 1;
 	if (!o)
 		return NULL;
-	cJSON_AddStringToObject(o, "kind", kind_names[e->kind]);
+	ok = put(o, "kind", cJSON_CreateString(kind_names[e->kind]));
 	switch (e->kind) {
 	case SYM_KIND_NUM:
-		cJSON_AddItemToObject(o, "value", num_json(ctx, node_num(e)));
+		ok = ok && put(o, "value", num_json(ctx, node_num(e)));
 		break;
 	case SYM_KIND_SYM:
-		cJSON_AddStringToObject(o, "name", node_name(e));
+		ok = ok && put(o, "name", cJSON_CreateString(node_name(e)));
 		break;
 	case SYM_KIND_BOOL:
-		cJSON_AddBoolToObject(o, "value", *(const int64_t *)NODE_PAYLOAD(e) != 0);
+		ok = ok && put(o, "value", cJSON_CreateBool(*(const int64_t *)NODE_PAYLOAD(e) != 0));
 		break;
 	case SYM_KIND_ADD:
-		cJSON_AddItemToObject(o, "const", num_json(ctx, node_add_const(e)));
-		arr = cJSON_AddArrayToObject(o, "terms");
-		for (i = 0; arr && i < e->n; i++) {
+		ok = ok && put(o, "const", num_json(ctx, node_add_const(e)));
+		arr = cJSON_CreateArray();
+		ok = ok && put(o, "terms", arr);
+		for (i = 0; ok && i < e->n; i++) {
 			cJSON *t = cJSON_CreateObject();
-			cJSON_AddItemToObject(t, "coef", num_json(ctx, &node_terms(e)[i].coef));
-			cJSON_AddItemToObject(t, "mono", to_json(ctx, node_terms(e)[i].m));
-			cJSON_AddItemToArray(arr, t);
+			ok = put(arr, NULL, t) && put(t, "coef", num_json(ctx, &node_terms(e)[i].coef)) &&
+			     put(t, "mono", to_json(ctx, node_terms(e)[i].m));
 		}
 		break;
 	case SYM_KIND_MUL:
-		arr = cJSON_AddArrayToObject(o, "factors");
-		for (i = 0; arr && i < e->n; i++) {
+		arr = cJSON_CreateArray();
+		ok = ok && put(o, "factors", arr);
+		for (i = 0; ok && i < e->n; i++) {
 			cJSON *t = cJSON_CreateObject();
 			char buf[32];
-			cJSON_AddItemToObject(t, "base", to_json(ctx, node_factors(e)[i].base));
 			snprintf(buf, sizeof(buf), "%lld", (long long)node_factors(e)[i].exp);
-			cJSON_AddStringToObject(t, "exp", buf);
-			cJSON_AddItemToArray(arr, t);
+			ok = put(arr, NULL, t) && put(t, "base", to_json(ctx, node_factors(e)[i].base)) &&
+			     put(t, "exp", cJSON_CreateString(buf));
 		}
 		break;
 	default:
-		arr = cJSON_AddArrayToObject(o, "args");
-		for (i = 0; arr && i < e->n; i++)
-			cJSON_AddItemToArray(arr, to_json(ctx, node_kids(e)[i]));
+		arr = cJSON_CreateArray();
+		ok = ok && put(o, "args", arr);
+		for (i = 0; ok && i < e->n; i++)
+			ok = put(arr, NULL, to_json(ctx, node_kids(e)[i]));
+	}
+	if (!ok) {
+		cJSON_Delete(o);
+		if (!sym__failed(ctx))
+			sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+		return NULL;
 	}
 	return o;
 }
@@ -134,7 +152,8 @@ static const sym_expr *from_json(sym_ctx *ctx, const cJSON *j, int depth)
 		cJSON_ArrayForEach(t, x)
 		{
 			const sym_expr *c = num_from(ctx, cJSON_GetObjectItemCaseSensitive(t, "coef"), "coef");
-			const sym_expr *m = from_json(ctx, cJSON_GetObjectItemCaseSensitive(t, "mono"), depth + 1);
+			const cJSON *mj = cJSON_GetObjectItemCaseSensitive(t, "mono");
+			const sym_expr *m = mj ? from_json(ctx, mj, depth + 1) : jerr(ctx, "a term needs \"mono\"");
 			r = sym_expr_add(ctx, r, sym_expr_mul(ctx, c, m));
 		}
 		return r;
@@ -147,7 +166,8 @@ static const sym_expr *from_json(sym_ctx *ctx, const cJSON *j, int depth)
 			return jerr(ctx, "\"factors\" must be an array");
 		cJSON_ArrayForEach(t, x)
 		{
-			const sym_expr *b = from_json(ctx, cJSON_GetObjectItemCaseSensitive(t, "base"), depth + 1);
+			const cJSON *bj = cJSON_GetObjectItemCaseSensitive(t, "base");
+			const sym_expr *b = bj ? from_json(ctx, bj, depth + 1) : jerr(ctx, "a factor needs \"base\"");
 			const sym_expr *e = num_from(ctx, cJSON_GetObjectItemCaseSensitive(t, "exp"), "exp");
 			long long n;
 			if (!b || !e)

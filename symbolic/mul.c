@@ -241,15 +241,115 @@ static int prod_mul_expr(prod *p, const sym_expr *e, int64_t k)
 	return prod_mul_factors(p, f, n, k);
 }
 
+/* Whether every monomial of the sum s has only positive exponents. */
+static int polynomial_terms(const sym_expr *s)
+{
+	sym_lin v;
+	size_t i, j;
+	sym__lin_view(s, &v);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind == SYM_KIND_MUL)
+			for (j = 0; j < v.t[i].m->n; j++)
+				if (node_factors(v.t[i].m)[j].exp < 0)
+					return 0;
+	return 1;
+}
+
+#define MAX_DIV_STEPS 2000
+
+/* Exact division of the polynomial a by the polynomial s: returns the
+ * quotient, or NULL when s does not divide a (or the division is too
+ * long).  Leading terms are the first terms of the canonical order. */
+static const sym_expr *poly_div_exact(sym_ctx *ctx, const sym_expr *a, const sym_expr *s)
+{
+	const sym_expr *r = a, *q = ctx->zero;
+	sym_lin vs, vr;
+	int step;
+	sym__lin_view(s, &vs);
+	if (!vs.n || !polynomial_terms(a) || !polynomial_terms(s))
+		return NULL;
+	for (step = 0; step < MAX_DIV_STEPS && r; step++) {
+		prod t;
+		sym_factor one;
+		const sym_factor *f;
+		size_t n, i;
+		const sym_expr *qt;
+		int ok;
+		if (r == ctx->zero)
+			return q;
+		sym__lin_view(r, &vr);
+		if (!vr.n)
+			return NULL;
+		/* lt(r) / lt(s) must be a monomial */
+		prod_init(&t, ctx);
+		f = mono_factors(vr.t[0].m, &one, &n);
+		ok = prod_mul_factors(&t, f, n, 1);
+		f = mono_factors(vs.t[0].m, &one, &n);
+		ok = ok && prod_mul_factors(&t, f, n, -1);
+		for (i = 0; ok && i < t.n; i++)
+			if (t.f[i].exp < 0)
+				ok = 0;
+		if (ok) {
+			sym__num_div(&t.coef, &vr.t[0].coef, &vs.t[0].coef);
+			qt = sym__scale(ctx, &t.coef, sym__monomial(ctx, t.f, t.n));
+		}
+		prod_clear(&t);
+		if (!ok)
+			return NULL;
+		q = sym_expr_add(ctx, q, qt);
+		r = sym_expr_sub(ctx, r, sym_expr_mul(ctx, qt, s));
+	}
+	return NULL;
+}
+
+/* A positive sum factor divisible by a sum that is also a factor with a
+ * negative exponent cancels: ((x + 1)*y) / (x + 1) is y.  Returns NULL when
+ * no pair cancels. */
+static const sym_expr *cancel_sum_factors(prod *p)
+{
+	sym_ctx *ctx = p->ctx;
+	size_t i, j, k;
+	for (i = 0; i < p->n; i++) {
+		if (!(p->f[i].exp > 0 && p->f[i].base->kind == SYM_KIND_ADD))
+			continue;
+		for (j = 0; j < p->n; j++) {
+			const sym_expr *q, *r;
+			if (!(p->f[j].exp < 0 && p->f[j].base->kind == SYM_KIND_ADD))
+				continue;
+			q = poly_div_exact(ctx, p->f[i].base, p->f[j].base);
+			if (!q)
+				continue;
+			/* coef * q * (the factors with one P and one 1/S fewer) */
+			r = sym__num_node(ctx, &p->coef);
+			r = sym_expr_mul(ctx, r, q);
+			for (k = 0; k < p->n && r; k++) {
+				int64_t e = p->f[k].exp - (k == i) + (k == j);
+				if (e)
+					r = sym_expr_mul(ctx, r, sym_expr_pow_si(ctx, p->f[k].base, e));
+			}
+			return r ? r : ctx->zero; /* NULL only on error, recorded */
+		}
+	}
+	return NULL;
+}
+
 /* Expands coef * monomial * product of the positive sum factors. */
 static const sym_expr *prod_finish(prod *p)
 {
 	sym_ctx *ctx = p->ctx;
 	sym_factor *rest;
-	size_t i, nr = 0, nsum = 0;
+	size_t i, nr = 0, nsum = 0, nneg = 0;
 	const sym_expr *acc, *mono;
 	if (sym__failed(ctx))
 		return NULL;
+	for (i = 0; i < p->n; i++)
+		if (p->f[i].exp < 0 && p->f[i].base->kind == SYM_KIND_ADD)
+			nneg++;
+	if (nneg) {
+		const sym_expr *c = cancel_sum_factors(p);
+		if (c || sym__failed(ctx))
+			return sym__failed(ctx) ? NULL : c;
+	}
 	for (i = 0; i < p->n; i++)
 		if (p->f[i].exp > 0 && p->f[i].base->kind == SYM_KIND_ADD)
 			nsum++;

@@ -448,7 +448,16 @@ int sym__num_is_int(const sym_num *a)
 
 int sym__num_get_si(const sym_num *a, int64_t *out)
 {
-	if (SYM_NUM_IS_BIG(a) || a->q != 1)
+	if (SYM_NUM_IS_BIG(a)) {
+		/* INT64_MIN is the one int64 stored big */
+		if (mpz_cmp_ui(mpq_denref(a->big), 1) == 0 && mpz_fits_slong_p(mpq_numref(a->big)) &&
+		    sizeof(long) == 8) {
+			*out = mpz_get_si(mpq_numref(a->big));
+			return 1;
+		}
+		return 0;
+	}
+	if (a->q != 1)
 		return 0;
 	*out = a->p;
 	return 1;

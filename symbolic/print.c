@@ -560,6 +560,11 @@ static int print(pr *p, const sym_expr *e)
 {
 	size_t i;
 	p->unsafe = 0;
+	if (!e) {
+		/* a node built for printing could not be made (out of memory) */
+		p->b->fail = 1;
+		return P_ATOM;
+	}
 	switch (e->kind) {
 	case SYM_KIND_NUM: {
 		const sym_num *v = node_num(e);

@@ -66,7 +66,9 @@ static void gen_init(gen *g, sym_ctx *ctx)
 static const sym_expr *k(gen *g, long long v) { return sym_expr_from_si(g->ctx, v); }
 
 /* A random numeric expression over s0..s3: + - * by anything, / by
- * constants, // and % by constants and symbols, min, max, abs, ceil. */
+ * constants, // and % by constants, symbols and small sums, min, max, abs,
+ * ceil, and now and then a division by a sum (a negative power of a sum
+ * inside a floor or in the value itself). */
 static const sym_expr *gen_expr(gen *g, int depth)
 {
 	sym_ctx *ctx = g->ctx;
@@ -74,7 +76,16 @@ static const sym_expr *gen_expr(gen *g, int depth)
 	if (depth <= 0 || rng_range(0, 5) == 0)
 		return rng_range(0, 3) ? g->s[rng_range(0, NSYMS - 1)] : k(g, rng_range(-4, 9));
 	a = gen_expr(g, depth - 1);
-	switch (rng_range(0, 14)) {
+	switch (rng_range(0, 17)) {
+	case 15:
+		b = sym_expr_add(ctx, g->s[rng_range(0, NSYMS - 1)], k(g, rng_range(-2, 2)));
+		return sym_expr_floordiv(ctx, a, b);
+	case 16:
+		b = sym_expr_add(ctx, g->s[rng_range(0, NSYMS - 1)], g->s[rng_range(0, NSYMS - 1)]);
+		return sym_expr_mod(ctx, a, b);
+	case 17:
+		b = sym_expr_sub(ctx, g->s[rng_range(0, NSYMS - 1)], k(g, rng_range(-2, 2)));
+		return sym_expr_div(ctx, a, b);
 	case 0:
 	case 1:
 		return sym_expr_add(ctx, a, gen_expr(g, depth - 1));
