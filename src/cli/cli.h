@@ -14,7 +14,8 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 	X(simplify, "simplify [--assume R]... [--dims] EXPR|-   print the simplified canonical form") \
 	X(eval, "eval EXPR NAME=INT...                      print the exact value")             \
 	X(prove, "prove [--assume R]... [--dims] PRED|-       print true, false or unknown")       \
-	X(equal, "equal [--assume R]... [--dims] EXPR EXPR|-  print true, false (and a witness) or unknown")
+	X(equal, "equal [--assume R]... [--dims] EXPR EXPR|-  print true, false (and a witness) or unknown") \
+	X(infer, "infer MODEL [--json] [--hint NAME=INT,...] [--allow-empty]  symbolic shapes, guards, merge keys")
 
 #define CLI__DECL(name, usage) int cli_##name(int argc, char **argv);
 CLI_COMMAND_MAP(CLI__DECL)

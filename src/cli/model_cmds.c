@@ -1,0 +1,299 @@
+/* The model commands: infer (and, with the runtime program, run and emit-c). */
+#include "cli.h"
+#include "symshape/model.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct mopts {
+	const char *model;
+	int json;
+	int allow_empty;
+	const char **hint_names;
+	long long *hint_values;
+	size_t nhints;
+	char **owned;
+	size_t nowned;
+} mopts;
+
+static void mopts_free(mopts *o)
+{
+	size_t i;
+	for (i = 0; i < o->nowned; i++)
+		free(o->owned[i]);
+	free(o->owned);
+	free(o->hint_names);
+	free(o->hint_values);
+}
+
+/* Parses "NAME=INT,NAME=INT". */
+static int add_hints(mopts *o, const char *arg, int argc)
+{
+	char *s = strdup(arg), *tok, *save = NULL;
+	if (!s)
+		return CLI_FAIL;
+	o->owned[o->nowned++] = s;
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '='), *end;
+		long long v;
+		if (!eq || eq == tok)
+			return cli_usage("--hint takes NAME=INT[,NAME=INT...]");
+		*eq = 0;
+		errno = 0;
+		v = strtoll(eq + 1, &end, 10);
+		if (!eq[1] || *end || errno) {
+			cli_error("--hint %s: '%s' is not an integer", tok, eq + 1);
+			return CLI_FAIL;
+		}
+		if (o->nhints >= (size_t)argc * 16)
+			return cli_usage("too many hints");
+		o->hint_names[o->nhints] = tok;
+		o->hint_values[o->nhints++] = v;
+	}
+	return CLI_OK;
+}
+
+static int parse_mopts(int argc, char **argv, mopts *o)
+{
+	int i;
+	memset(o, 0, sizeof(*o));
+	o->hint_names = calloc((size_t)argc * 16 + 1, sizeof(*o->hint_names));
+	o->hint_values = calloc((size_t)argc * 16 + 1, sizeof(*o->hint_values));
+	o->owned = calloc((size_t)argc + 1, sizeof(*o->owned));
+	if (!o->hint_names || !o->hint_values || !o->owned) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--json")) {
+			o->json = 1;
+		} else if (!strcmp(a, "--allow-empty")) {
+			o->allow_empty = 1;
+		} else if (!strcmp(a, "--hint") || !strncmp(a, "--hint=", 7)) {
+			const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
+			int st;
+			if (!v)
+				return cli_usage("--hint needs NAME=INT");
+			if ((st = add_hints(o, v, argc)) != CLI_OK)
+				return st;
+		} else if (a[0] == '-' && a[1] == '-') {
+			char msg[128];
+			snprintf(msg, sizeof(msg), "unknown option '%.80s'", a);
+			return cli_usage(msg);
+		} else if (!o->model) {
+			o->model = a;
+		} else {
+			return cli_usage("infer takes one model");
+		}
+	}
+	if (!o->model)
+		return cli_usage("infer needs a model file");
+	return CLI_OK;
+}
+
+static char *text_of(sym_ctx *ctx, const sym_expr *e)
+{
+	char *t = sym_expr_to_str(ctx, e), *r;
+	if (!t)
+		return NULL;
+	r = strdup(t);
+	sym_str_free(ctx, t);
+	return r;
+}
+
+static void print_text(sym_ctx *ctx, const sym_graph_result *r)
+{
+	size_t i, n;
+	printf("symbols:\n");
+	for (i = 0; i < sym_graph_num_symbols(r); i++) {
+		const char *src;
+		const sym_expr *lo, *hi, *s = sym_graph_symbol(r, i, &src, &lo, &hi);
+		char *l = lo ? text_of(ctx, lo) : NULL, *h = hi ? text_of(ctx, hi) : NULL;
+		printf("  %-12s %-24s [%s, %s%s\n", sym_expr_symbol_name(s), src, l ? l : "-inf", h ? h : "inf",
+		       h ? "]" : ")");
+		free(l), free(h);
+	}
+	printf("tensors:\n");
+	for (i = 0; i < sym_graph_num_tensors(r); i++) {
+		int rank, d;
+		const sym_expr *const *dims;
+		const char *dt, *name = sym_graph_tensor(r, i, &rank, &dims, &dt);
+		printf("  %-16s %-8s ", name, dt);
+		if (rank == -2) {
+			printf("(not inferred)\n");
+			continue;
+		}
+		if (rank < 0) {
+			printf("(unknown rank)\n");
+			continue;
+		}
+		printf("[");
+		for (d = 0; d < rank; d++) {
+			char *t = text_of(ctx, dims[d]);
+			printf("%s%s", d ? ", " : "", t ? t : "?");
+			free(t);
+		}
+		printf("]\n");
+	}
+	n = sym_graph_num_guards(r);
+	printf("guards:%s\n", n ? "" : " (none)");
+	for (i = 0; i < n; i++) {
+		const char *kind, *node, *reason;
+		char *t = text_of(ctx, sym_graph_guard(r, i, &kind, &node, &reason));
+		printf("  %zu. %-6s %s    (node %s: %s)\n", i + 1, kind, t ? t : "?", node, reason);
+		free(t);
+	}
+	printf("merge keys:\n");
+	for (i = 0; i < sym_graph_num_merge_keys(r); i++) {
+		size_t nn, k;
+		const char *const *nodes;
+		const char *key = sym_graph_merge_key(r, i, &nn, &nodes);
+		printf("  %s:", key);
+		for (k = 0; k < nn; k++)
+			printf("%s %s", k ? "," : "", nodes[k]);
+		printf("\n");
+	}
+}
+
+static cJSON *expr_json(sym_ctx *ctx, const sym_expr *e)
+{
+	long long v;
+	char *t;
+	cJSON *j;
+	if (sym_expr_get_si(e, &v) == 1 && v > -(1LL << 53) && v < (1LL << 53))
+		return cJSON_CreateNumber((double)v);
+	t = text_of(ctx, e);
+	j = cJSON_CreateString(t ? t : "?");
+	free(t);
+	return j;
+}
+
+static void print_json(sym_ctx *ctx, const sym_graph_result *r)
+{
+	cJSON *root = cJSON_CreateObject(), *arr, *obj;
+	size_t i;
+	char *s;
+	arr = cJSON_AddArrayToObject(root, "symbols");
+	for (i = 0; i < sym_graph_num_symbols(r); i++) {
+		const char *src;
+		const sym_expr *lo, *hi, *sym = sym_graph_symbol(r, i, &src, &lo, &hi);
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", sym_expr_symbol_name(sym));
+		cJSON_AddStringToObject(o, "source", src);
+		cJSON_AddItemToObject(o, "min", lo ? expr_json(ctx, lo) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "max", hi ? expr_json(ctx, hi) : cJSON_CreateNull());
+		cJSON_AddItemToArray(arr, o);
+	}
+	obj = cJSON_AddObjectToObject(root, "tensors");
+	for (i = 0; i < sym_graph_num_tensors(r); i++) {
+		int rank, d;
+		const sym_expr *const *dims;
+		const char *dt, *name = sym_graph_tensor(r, i, &rank, &dims, &dt);
+		cJSON *o = cJSON_CreateObject(), *sh;
+		if (rank == -2) {
+			cJSON_AddNullToObject(o, "shape");
+			cJSON_AddBoolToObject(o, "inferred", 0);
+		} else if (rank < 0) {
+			cJSON_AddNullToObject(o, "shape");
+		} else {
+			sh = cJSON_AddArrayToObject(o, "shape");
+			for (d = 0; d < rank; d++) {
+				char *t = text_of(ctx, dims[d]);
+				cJSON_AddItemToArray(sh, cJSON_CreateString(t ? t : "?"));
+				free(t);
+			}
+		}
+		cJSON_AddStringToObject(o, "dtype", dt);
+		cJSON_AddItemToObject(obj, name, o);
+	}
+	arr = cJSON_AddArrayToObject(root, "guards");
+	for (i = 0; i < sym_graph_num_guards(r); i++) {
+		const char *kind, *node, *reason;
+		char *t = text_of(ctx, sym_graph_guard(r, i, &kind, &node, &reason));
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "expr", t ? t : "?");
+		cJSON_AddStringToObject(o, "kind", kind);
+		cJSON_AddStringToObject(o, "node", node);
+		cJSON_AddStringToObject(o, "reason", reason);
+		cJSON_AddItemToArray(arr, o);
+		free(t);
+	}
+	obj = cJSON_AddObjectToObject(root, "merge_keys");
+	for (i = 0; i < sym_graph_num_merge_keys(r); i++) {
+		size_t nn, k;
+		const char *const *nodes;
+		const char *key = sym_graph_merge_key(r, i, &nn, &nodes);
+		cJSON *a = cJSON_CreateArray();
+		for (k = 0; k < nn; k++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(nodes[k]));
+		cJSON_AddItemToObject(obj, key, a);
+	}
+	if (sym_graph_num_errors(r)) {
+		arr = cJSON_AddArrayToObject(root, "errors");
+		for (i = 0; i < sym_graph_num_errors(r); i++) {
+			const char *node, *msg = sym_graph_error(r, i, &node);
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "node", node);
+			cJSON_AddStringToObject(o, "message", msg);
+			cJSON_AddItemToArray(arr, o);
+		}
+	}
+	s = cJSON_Print(root);
+	if (s)
+		puts(s);
+	free(s);
+	cJSON_Delete(root);
+}
+
+int cli_infer(int argc, char **argv)
+{
+	mopts o;
+	sym_ctx *ctx = NULL;
+	sym_model *m = NULL;
+	sym_graph_result *r = NULL;
+	sym_infer_options opt;
+	size_t i;
+	int st = parse_mopts(argc, argv, &o);
+	if (st != CLI_OK)
+		goto out;
+	st = CLI_FAIL;
+	ctx = sym_ctx_new();
+	if (!ctx) {
+		cli_error("out of memory");
+		goto out;
+	}
+	m = sym_model_load(ctx, o.model);
+	if (!m) {
+		cli_error("%s: %s", o.model, sym_ctx_last_message(ctx));
+		goto out;
+	}
+	memset(&opt, 0, sizeof(opt));
+	opt.allow_empty = o.allow_empty;
+	opt.nhints = o.nhints;
+	opt.hint_names = o.hint_names;
+	opt.hint_values = o.hint_values;
+	r = sym_model_infer(ctx, m, &opt);
+	if (!r) {
+		cli_error("%s: %s", o.model, sym_ctx_last_message(ctx));
+		goto out;
+	}
+	if (o.json)
+		print_json(ctx, r);
+	else
+		print_text(ctx, r);
+	for (i = 0; i < sym_graph_num_errors(r); i++) {
+		const char *node, *msg = sym_graph_error(r, i, &node);
+		cli_error("%s", msg);
+		(void)node;
+	}
+	st = sym_graph_num_errors(r) ? CLI_FAIL : CLI_OK;
+out:
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+	mopts_free(&o);
+	return st;
+}
