@@ -97,7 +97,7 @@ static int axis_attr(sym_rule_ctx *rc, const char *name, int64_t def, const sym_
 static int r_layer_norm(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0);
-	int axis, dt;
+	int axis, dt = SYM_DT_FLOAT32;
 	if (!x || !sym__rc_need(rc, 1) || axis_attr(rc, "axis", -1, x, &axis) < 0 || stash_dtype(rc, &dt) < 0)
 		return -1;
 	if (x->rank >= 0 && (unibroadcast(rc, sym__rc_in(rc, 1), x->rank - axis, x->dims + axis, "Scale") < 0 ||
@@ -114,7 +114,7 @@ static int r_layer_norm(sym_rule_ctx *rc)
 static int r_rms_norm(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0);
-	int axis, dt;
+	int axis, dt = SYM_DT_FLOAT32;
 	if (!x || !sym__rc_need(rc, 1) || axis_attr(rc, "axis", -1, x, &axis) < 0 || stash_dtype(rc, &dt) < 0)
 		return -1;
 	if (x->rank >= 0 && unibroadcast(rc, sym__rc_in(rc, 1), x->rank - axis, x->dims + axis, "scale") < 0)

@@ -57,48 +57,90 @@ static void put(cbuf *b, const char *fmt, ...)
 /* The helpers: checked arithmetic (builtins under GCC and Clang, portable
  * checks otherwise), floor division and modulo with Python semantics.
  * Each returns nonzero on overflow, division by zero or an inexact
- * quotient.  "P_" stands for the prefix. */
-static const char *const helpers[] = {
-	"#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n",
-	"static inline int P_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }\n",
-	"static inline int P_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }\n",
-	"static inline int P_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }\n",
-	"#else\n",
-	"static inline int P_add(int64_t a, int64_t b, int64_t *r)\n{\n"
-	"\tif ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))\n\t\treturn 1;\n"
-	"\t*r = a + b;\n\treturn 0;\n}\n",
-	"static inline int P_sub(int64_t a, int64_t b, int64_t *r)\n{\n"
-	"\tif ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))\n\t\treturn 1;\n"
-	"\t*r = a - b;\n\treturn 0;\n}\n",
-	"static inline int P_mul(int64_t a, int64_t b, int64_t *r)\n{\n"
-	"\tif (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)\n"
-	"\t          : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))\n\t\treturn 1;\n"
-	"\t*r = a * b;\n\treturn 0;\n}\n",
-	"#endif\n",
-	"static inline int P_neg(int64_t a, int64_t *r)\n{\n"
-	"\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = -a;\n\treturn 0;\n}\n",
-	"static inline int P_abs(int64_t a, int64_t *r)\n{\n"
-	"\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = a < 0 ? -a : a;\n\treturn 0;\n}\n",
-	"/* b < 0 ? -a : a */\n"
-	"static inline int P_negif(int64_t a, int64_t b, int64_t *r)\n{\n"
-	"\tif (b >= 0) {\n\t\t*r = a;\n\t\treturn 0;\n\t}\n\treturn P_neg(a, r);\n}\n",
-	"/* |a| as a denominator: zero is a division by zero */\n"
-	"static inline int P_denom(int64_t a, int64_t *r)\n{\n"
-	"\tif (a == 0)\n\t\treturn 1;\n\treturn P_abs(a, r);\n}\n",
-	"/* floor(a / b) and a - b*floor(a / b), Python's // and %; op 0 divides, 1 takes the\n"
-	" * modulo, 2 divides exactly (a nonzero remainder fails) */\n"
-	"static inline int P_divmod(int op, int64_t a, int64_t b, int64_t *r)\n{\n"
-	"\tint64_t q, m;\n"
-	"\tif (b == 0)\n\t\treturn 1;\n"
-	"\tif (b == -1) {\n\t\tif (op == 1) {\n\t\t\t*r = 0;\n\t\t\treturn 0;\n\t\t}\n\t\treturn P_neg(a, r);\n\t}\n"
-	"\tq = a / b;\n\tm = a % b;\n"
-	"\tif (op == 2) {\n\t\tif (m != 0)\n\t\t\treturn 1;\n\t\t*r = q;\n\t\treturn 0;\n\t}\n"
-	"\tif (m != 0 && ((m < 0) != (b < 0))) {\n\t\tq -= 1;\n\t\tm += b;\n\t}\n"
-	"\t*r = op == 1 ? m : q;\n\treturn 0;\n}\n",
-	"static inline int P_fdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(0, a, b, r); }\n",
-	"static inline int P_fmod(int64_t a, int64_t b, int64_t *r) { return P_divmod(1, a, b, r); }\n",
-	"static inline int P_xdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(2, a, b, r); }\n",
+ * quotient.  "P_" stands for the prefix.  Only the helpers the code calls
+ * are written (an unused static function is a warning for some compilers). */
+enum {
+	H_ADD = 1 << 0,
+	H_SUB = 1 << 1,
+	H_MUL = 1 << 2,
+	H_NEG = 1 << 3,
+	H_ABS = 1 << 4,
+	H_NEGIF = 1 << 5,
+	H_DENOM = 1 << 6,
+	H_DIVMOD = 1 << 7,
+	H_FDIV = 1 << 8,
+	H_FMOD = 1 << 9,
+	H_XDIV = 1 << 10,
 };
+
+static const struct helper {
+	unsigned mask;
+	const char *text;
+} helpers[] = {
+	{H_ADD, "static inline int P_add(int64_t a, int64_t b, int64_t *r)\n{\n"
+		"#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n"
+		"\treturn __builtin_add_overflow(a, b, r);\n#else\n"
+		"\tif ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))\n\t\treturn 1;\n"
+		"\t*r = a + b;\n\treturn 0;\n#endif\n}\n"},
+	{H_SUB, "static inline int P_sub(int64_t a, int64_t b, int64_t *r)\n{\n"
+		"#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n"
+		"\treturn __builtin_sub_overflow(a, b, r);\n#else\n"
+		"\tif ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))\n\t\treturn 1;\n"
+		"\t*r = a - b;\n\treturn 0;\n#endif\n}\n"},
+	{H_MUL, "static inline int P_mul(int64_t a, int64_t b, int64_t *r)\n{\n"
+		"#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n"
+		"\treturn __builtin_mul_overflow(a, b, r);\n#else\n"
+		"\tif (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)\n"
+		"\t          : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))\n\t\treturn 1;\n"
+		"\t*r = a * b;\n\treturn 0;\n#endif\n}\n"},
+	{H_NEG, "static inline int P_neg(int64_t a, int64_t *r)\n{\n"
+		"\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = -a;\n\treturn 0;\n}\n"},
+	{H_ABS, "static inline int P_abs(int64_t a, int64_t *r)\n{\n"
+		"\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = a < 0 ? -a : a;\n\treturn 0;\n}\n"},
+	{H_NEGIF, "/* b < 0 ? -a : a */\n"
+		  "static inline int P_negif(int64_t a, int64_t b, int64_t *r)\n{\n"
+		  "\tif (b >= 0) {\n\t\t*r = a;\n\t\treturn 0;\n\t}\n\treturn P_neg(a, r);\n}\n"},
+	{H_DENOM, "/* |a| as a denominator: zero is a division by zero */\n"
+		  "static inline int P_denom(int64_t a, int64_t *r)\n{\n"
+		  "\tif (a == 0)\n\t\treturn 1;\n\treturn P_abs(a, r);\n}\n"},
+	{H_DIVMOD, "/* floor(a / b) and a - b*floor(a / b), Python's // and %; op 0 divides, 1 takes the\n"
+		   " * modulo, 2 divides exactly (a nonzero remainder fails) */\n"
+		   "static inline int P_divmod(int op, int64_t a, int64_t b, int64_t *r)\n{\n"
+		   "\tint64_t q, m;\n"
+		   "\tif (b == 0)\n\t\treturn 1;\n"
+		   "\tif (b == -1) {\n\t\tif (op == 1) {\n\t\t\t*r = 0;\n\t\t\treturn 0;\n\t\t}\n"
+		   "\t\treturn P_neg(a, r);\n\t}\n"
+		   "\tq = a / b;\n\tm = a % b;\n"
+		   "\tif (op == 2) {\n\t\tif (m != 0)\n\t\t\treturn 1;\n\t\t*r = q;\n\t\treturn 0;\n\t}\n"
+		   "\tif (m != 0 && ((m < 0) != (b < 0))) {\n\t\tq -= 1;\n\t\tm += b;\n\t}\n"
+		   "\t*r = op == 1 ? m : q;\n\treturn 0;\n}\n"},
+	{H_FDIV, "static inline int P_fdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(0, a, b, r); }\n"},
+	{H_FMOD, "static inline int P_fmod(int64_t a, int64_t b, int64_t *r) { return P_divmod(1, a, b, r); }\n"},
+	{H_XDIV, "static inline int P_xdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(2, a, b, r); }\n"},
+};
+
+/* Returns the helpers the code of p calls, with their dependencies. */
+static unsigned helpers_needed(const sym_program *p)
+{
+	unsigned m = 0;
+	size_t i;
+	for (i = 0; i < p->ninsns; i++) {
+		switch (p->code[i * SYM_INSN_WORDS]) {
+		case SYM_OP_ADD: m |= H_ADD; break;
+		case SYM_OP_SUB: m |= H_SUB; break;
+		case SYM_OP_MUL: m |= H_MUL; break;
+		case SYM_OP_NEG: m |= H_NEG; break;
+		case SYM_OP_ABS: m |= H_ABS; break;
+		case SYM_OP_NEGIF: m |= H_NEGIF | H_NEG; break;
+		case SYM_OP_DENOM: m |= H_DENOM | H_ABS; break;
+		case SYM_OP_FLOORDIV: m |= H_FDIV | H_DIVMOD | H_NEG; break;
+		case SYM_OP_MOD: m |= H_FMOD | H_DIVMOD | H_NEG; break;
+		case SYM_OP_EXACTDIV: m |= H_XDIV | H_DIVMOD | H_NEG; break;
+		default: break;
+		}
+	}
+	return m;
+}
 
 /* Writes text with every "P_" replaced by the prefix and "_". */
 static void put_prefixed(cbuf *b, const char *text, const char *prefix)
@@ -167,6 +209,9 @@ static void emit_body(cbuf *b, const sym_program *p, const char *prefix, size_t 
 	char x[48], y[48], z[48];
 	if (p->nregs)
 		memset(used, 0, p->nregs);
+	if (shapes)
+		for (i = 0; i < p->nouts; i++)
+			used[p->outs[i]] = 1;
 	for (i = end; i-- > 0;) {
 		const int64_t *w = p->code + i * SYM_INSN_WORDS;
 		int k, ar = sym__op_arity(w[0]);
@@ -175,9 +220,6 @@ static void emit_body(cbuf *b, const sym_program *p, const char *prefix, size_t 
 		for (k = 0; k < ar; k++)
 			used[w[2 + k]] = 1;
 	}
-	if (shapes)
-		for (i = 0; i < p->nouts; i++)
-			used[p->outs[i]] = 1;
 	for (i = 0; i < p->ninputs; i++)
 		dims_used |= used[i];
 	if (shapes)
@@ -279,6 +321,7 @@ char *sym_program_emit_c(const sym_program *p, const char *prefix, const char *c
 	cbuf b = {NULL, 0, 0, 0};
 	char *pre;
 	unsigned char *used;
+	unsigned need;
 	size_t i, n;
 	if (!p)
 		return NULL;
@@ -320,8 +363,10 @@ char *sym_program_emit_c(const sym_program *p, const char *prefix, const char *c
 	if (!p->nguards)
 		put(&b, "\t\"\", /* no guards */\n");
 	put(&b, "};\n\n");
+	need = helpers_needed(p);
 	for (i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
-		put_prefixed(&b, helpers[i], pre);
+		if (helpers[i].mask & need)
+			put_prefixed(&b, helpers[i].text, pre);
 	put(&b, "\n");
 	emit_body(&b, p, pre, p->check_end, 0, used);
 	emit_body(&b, p, pre, p->ninsns, 1, used);

@@ -70,6 +70,47 @@ SYM_API const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, siz
 SYM_API size_t sym_graph_num_errors(const sym_graph_result *r);
 SYM_API const char *sym_graph_error(const sym_graph_result *r, size_t i, const char **node);
 
+/* ---- runtime ----------------------------------------------------------- */
+
+typedef struct sym_model_program sym_model_program;
+
+/* Compiles the guards and shapes of an inference result into a runtime
+ * program whose inputs are the concrete dims of every model input,
+ * concatenated in input order.  It first checks that the dims match the
+ * declared shapes (constants, dims sharing a symbol), then every guard in
+ * order, then computes the dims of the model outputs, or of every tensor
+ * when all_tensors is set.  Returns NULL on error (an input of unknown rank,
+ * a symbol that no input dim binds, a constant beyond int64). */
+SYM_API SYM_GIVE sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, int all_tensors);
+SYM_API void sym_model_program_free(SYM_TAKE sym_model_program *mp);
+/* Number of input dims the program takes, and of output dims it writes. */
+SYM_API size_t sym_model_program_num_dims(const sym_model_program *mp);
+SYM_API size_t sym_model_program_num_out_dims(const sym_model_program *mp);
+/* The tensors whose dims the program writes, in order, with their ranks. */
+SYM_API size_t sym_model_program_num_tensors(const sym_model_program *mp);
+SYM_API const char *sym_model_program_tensor(const sym_model_program *mp, size_t i, int *rank);
+
+/* Outcome of a run of a model program. */
+typedef struct sym_model_run {
+	int status;          /* 0 ok, 1 a guard failed, 2 the dims contradict
+				the declared shapes, 3 overflow, 4 division by
+				zero, 5 an output is not an integer */
+	size_t failed;       /* the failing guard (status 1) */
+	const char *message; /* what failed, in words (static storage of mp) */
+	const char *node;    /* the node of the failing guard */
+	const char *kind;    /* "assert" or "expect" */
+} sym_model_run;
+
+/* Runs the program on dims (num_dims values) and writes the output dims to
+ * out (num_out_dims values).  Allocation-free; thread-safe for one mp. */
+SYM_API void sym_model_program_run(const sym_model_program *mp, const int64_t *dims, int64_t *out,
+				   sym_model_run *res);
+/* Writes standalone C source with the ABI of SPEC §8 (P = prefix): the
+ * guard functions return 0, k+1 for the first failing guard k, -1 on
+ * overflow, division by zero or an inexact output, and -2 when the dims
+ * contradict the declared input shapes.  Caller frees with free(). */
+SYM_API SYM_GIVE char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,9 +48,17 @@ int main(int argc, char **argv)
 		puts("symshape 0.1.0");
 		return CLI_OK;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		/* command names are C identifiers: emit_c is spelled emit-c */
+		char name[32];
+		size_t k;
+		snprintf(name, sizeof(name), "%s", commands[i].name);
+		for (k = 0; name[k]; k++)
+			if (name[k] == '_')
+				name[k] = '-';
+		if (!strcmp(argv[1], name))
 			return commands[i].fn(argc - 2, argv + 2);
+	}
 	{
 		char msg[128];
 		snprintf(msg, sizeof(msg), "unknown command '%.80s'", argv[1]);

@@ -297,3 +297,279 @@ out:
 	mopts_free(&o);
 	return st;
 }
+
+/* ---- run and emit-c ------------------------------------------------------ */
+
+typedef struct ropts {
+	const char *model;
+	int json;
+	int allow_empty;
+	const char *out_file;
+	const char *prefix;
+	char **shape_names;
+	char **shape_dims;
+	size_t nshapes;
+} ropts;
+
+static int parse_ropts(int argc, char **argv, ropts *o, int emit)
+{
+	int i;
+	memset(o, 0, sizeof(*o));
+	o->prefix = "symshape";
+	o->shape_names = calloc((size_t)argc + 1, sizeof(char *));
+	o->shape_dims = calloc((size_t)argc + 1, sizeof(char *));
+	if (!o->shape_names || !o->shape_dims) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!emit && !strcmp(a, "--json")) {
+			o->json = 1;
+		} else if (!strcmp(a, "--allow-empty")) {
+			o->allow_empty = 1;
+		} else if (!emit && (!strcmp(a, "--shape") || !strncmp(a, "--shape=", 8))) {
+			const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
+			const char *eq = v ? strchr(v, '=') : NULL;
+			if (!eq || eq == v)
+				return cli_usage("--shape takes INPUT=D0,D1,...");
+			o->shape_names[o->nshapes] = strndup(v, (size_t)(eq - v));
+			o->shape_dims[o->nshapes++] = strdup(eq + 1);
+		} else if (emit && !strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return cli_usage("-o needs a file name");
+			o->out_file = argv[++i];
+		} else if (emit && !strcmp(a, "--prefix")) {
+			const char *p;
+			if (i + 1 >= argc)
+				return cli_usage("--prefix needs a name");
+			o->prefix = argv[++i];
+			for (p = o->prefix; *p; p++)
+				if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+				      (p > o->prefix && *p >= '0' && *p <= '9')))
+					return cli_usage("--prefix must be a C identifier");
+			if (!*o->prefix)
+				return cli_usage("--prefix must be a C identifier");
+		} else if (a[0] == '-' && a[1] == '-') {
+			char msg[128];
+			snprintf(msg, sizeof(msg), "unknown option '%.80s'", a);
+			return cli_usage(msg);
+		} else if (!o->model) {
+			o->model = a;
+		} else {
+			return cli_usage("one model at a time");
+		}
+	}
+	if (!o->model)
+		return cli_usage("a model file is needed");
+	return CLI_OK;
+}
+
+static void ropts_free(ropts *o)
+{
+	size_t i;
+	for (i = 0; i < o->nshapes; i++) {
+		free(o->shape_names[i]);
+		free(o->shape_dims[i]);
+	}
+	free(o->shape_names);
+	free(o->shape_dims);
+}
+
+/* Loads, infers and compiles; returns the program or NULL (message printed). */
+static sym_model_program *load_program(sym_ctx *ctx, const char *path, int allow_empty, int all, sym_model **m,
+				       sym_graph_result **r)
+{
+	sym_infer_options opt;
+	sym_model_program *mp;
+	size_t i;
+	*m = sym_model_load(ctx, path);
+	if (!*m) {
+		cli_error("%s: %s", path, sym_ctx_last_message(ctx));
+		return NULL;
+	}
+	memset(&opt, 0, sizeof(opt));
+	opt.allow_empty = allow_empty;
+	*r = sym_model_infer(ctx, *m, &opt);
+	if (!*r) {
+		cli_error("%s: %s", path, sym_ctx_last_message(ctx));
+		return NULL;
+	}
+	for (i = 0; i < sym_graph_num_errors(*r); i++)
+		cli_error("%s", sym_graph_error(*r, i, NULL));
+	mp = sym_graph_compile(ctx, *r, all);
+	if (!mp)
+		cli_error("%s: %s", path, sym_ctx_last_message(ctx));
+	return mp;
+}
+
+int cli_run(int argc, char **argv)
+{
+	ropts o;
+	sym_ctx *ctx = NULL;
+	sym_model *m = NULL;
+	sym_graph_result *r = NULL;
+	sym_model_program *mp = NULL;
+	int64_t *dims = NULL, *out = NULL;
+	size_t i, p = 0;
+	sym_model_run res;
+	int st = parse_ropts(argc, argv, &o, 0);
+	if (st != CLI_OK)
+		goto done;
+	st = CLI_FAIL;
+	if (!(ctx = sym_ctx_new()))
+		goto done;
+	mp = load_program(ctx, o.model, o.allow_empty, 1, &m, &r);
+	if (!mp)
+		goto done;
+	dims = calloc(sym_model_program_num_dims(mp) + 1, sizeof(*dims));
+	out = calloc(sym_model_program_num_out_dims(mp) + 1, sizeof(*out));
+	if (!dims || !out)
+		goto done;
+	for (i = 0; i < o.nshapes; i++) {
+		size_t k;
+		for (k = 0; k < sym_model_num_inputs(m); k++)
+			if (!strcmp(sym_model_input_name(m, k), o.shape_names[i]))
+				break;
+		if (k == sym_model_num_inputs(m)) {
+			cli_error("--shape %s: the model has no input '%s'", o.shape_names[i], o.shape_names[i]);
+			goto done;
+		}
+	}
+	for (i = 0; i < sym_model_num_inputs(m); i++) {
+		const char *name = sym_model_input_name(m, i);
+		int rank = sym_model_input_rank(m, i), d = 0;
+		size_t k;
+		char *s, *tok, *save = NULL;
+		for (k = 0; k < o.nshapes && strcmp(o.shape_names[k], name); k++)
+			;
+		if (k == o.nshapes) {
+			cli_error("missing --shape %s=D0,D1,... for input '%s'", name, name);
+			goto done;
+		}
+		s = o.shape_dims[k];
+		for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save), d++) {
+			char *end;
+			long long v;
+			errno = 0;
+			v = strtoll(tok, &end, 10);
+			if (!*tok || *end || errno || v < 0) {
+				cli_error("--shape %s: '%s' is not a dim (a nonnegative integer)", name, tok);
+				goto done;
+			}
+			if (d >= rank) {
+				cli_error("--shape %s: input '%s' has rank %d", name, name, rank);
+				goto done;
+			}
+			dims[p++] = v;
+		}
+		if (d != rank) {
+			cli_error("--shape %s: input '%s' has rank %d, got %d dims", name, name, rank, d);
+			goto done;
+		}
+	}
+	sym_model_program_run(mp, dims, out, &res);
+	if (o.json) {
+		cJSON *root = cJSON_CreateObject(), *t;
+		char *s;
+		cJSON_AddBoolToObject(root, "ok", res.status == 0);
+		if (res.status == 0) {
+			cJSON_AddNullToObject(root, "failed_guard");
+		} else {
+			cJSON *g = cJSON_CreateObject();
+			cJSON_AddStringToObject(g, "expr", res.message ? res.message : "");
+			if (res.status == 1) {
+				cJSON_AddNumberToObject(g, "index", (double)res.failed);
+				cJSON_AddStringToObject(g, "kind", res.kind);
+				cJSON_AddStringToObject(g, "node", res.node);
+			} else {
+				cJSON_AddStringToObject(g, "kind", res.status == 2 ? "binding" : "error");
+			}
+			cJSON_AddItemToObject(root, "failed_guard", g);
+		}
+		t = cJSON_AddObjectToObject(root, "tensors");
+		if (res.status == 0) {
+			size_t q = 0;
+			for (i = 0; i < sym_model_program_num_tensors(mp); i++) {
+				int rank, d;
+				const char *name = sym_model_program_tensor(mp, i, &rank);
+				cJSON *a = cJSON_CreateArray();
+				for (d = 0; d < rank; d++)
+					cJSON_AddItemToArray(a, cJSON_CreateNumber((double)out[q++]));
+				cJSON_AddItemToObject(t, name, a);
+			}
+		}
+		s = cJSON_PrintUnformatted(root);
+		if (s)
+			puts(s);
+		free(s);
+		cJSON_Delete(root);
+	} else if (res.status == 0) {
+		size_t q = 0;
+		printf("ok\n");
+		for (i = 0; i < sym_model_program_num_tensors(mp); i++) {
+			int rank, d;
+			const char *name = sym_model_program_tensor(mp, i, &rank);
+			printf("  %-16s [", name);
+			for (d = 0; d < rank; d++)
+				printf("%s%lld", d ? ", " : "", (long long)out[q++]);
+			printf("]\n");
+		}
+	}
+	if (res.status == 1)
+		cli_error("guard %zu failed: %s (%s, node %s)", res.failed + 1, res.message, res.kind, res.node);
+	else if (res.status)
+		cli_error("%s", res.message);
+	st = res.status == 0 ? CLI_OK : CLI_FAIL;
+done:
+	free(dims);
+	free(out);
+	sym_model_program_free(mp);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+	ropts_free(&o);
+	return st;
+}
+
+int cli_emit_c(int argc, char **argv)
+{
+	ropts o;
+	sym_ctx *ctx = NULL;
+	sym_model *m = NULL;
+	sym_graph_result *r = NULL;
+	sym_model_program *mp = NULL;
+	char *code = NULL;
+	int st = parse_ropts(argc, argv, &o, 1);
+	if (st != CLI_OK)
+		goto done;
+	st = CLI_FAIL;
+	if (!(ctx = sym_ctx_new()))
+		goto done;
+	mp = load_program(ctx, o.model, o.allow_empty, 0, &m, &r);
+	if (!mp)
+		goto done;
+	code = sym_model_program_emit_c(mp, o.prefix);
+	if (!code) {
+		cli_error("out of memory");
+		goto done;
+	}
+	if (o.out_file) {
+		FILE *f = fopen(o.out_file, "w");
+		if (!f || fputs(code, f) < 0 || fclose(f) != 0) {
+			cli_error("cannot write '%s': %s", o.out_file, strerror(errno));
+			goto done;
+		}
+	} else {
+		fputs(code, stdout);
+	}
+	st = CLI_OK;
+done:
+	free(code);
+	sym_model_program_free(mp);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+	ropts_free(&o);
+	return st;
+}

@@ -15,16 +15,16 @@
 
 static uint64_t rng_state;
 
-static uint64_t seed_from_env(void)
+static inline uint64_t seed_from_env(void)
 {
 	const char *s = getenv("SYM_TEST_SEED");
 	uint64_t v = s && *s ? strtoull(s, NULL, 10) : 1;
 	return v ? v : 1;
 }
 
-static void rng_seed(uint64_t s) { rng_state = s * 0x9e3779b97f4a7c15ULL + 1; }
+static inline void rng_seed(uint64_t s) { rng_state = s * 0x9e3779b97f4a7c15ULL + 1; }
 
-static uint64_t rng_next(void)
+static inline uint64_t rng_next(void)
 {
 	uint64_t x = rng_state;
 	x ^= x >> 12;
@@ -35,12 +35,12 @@ static uint64_t rng_next(void)
 }
 
 /* Uniform in [lo, hi]. */
-static long long rng_range(long long lo, long long hi)
+static inline long long rng_range(long long lo, long long hi)
 {
 	return lo + (long long)(rng_next() % (uint64_t)(hi - lo + 1));
 }
 
-static long long nonzero(long long lo, long long hi)
+static inline long long nonzero(long long lo, long long hi)
 {
 	long long v;
 	do
@@ -54,7 +54,7 @@ typedef struct gen {
 	const sym_expr *s[NSYMS];
 } gen;
 
-static void gen_init(gen *g, sym_ctx *ctx)
+static inline void gen_init(gen *g, sym_ctx *ctx)
 {
 	static const char *const names[NSYMS] = {"s0", "s1", "s2", "s3"};
 	int i;
@@ -63,13 +63,13 @@ static void gen_init(gen *g, sym_ctx *ctx)
 		g->s[i] = sym_expr_symbol(ctx, names[i]);
 }
 
-static const sym_expr *k(gen *g, long long v) { return sym_expr_from_si(g->ctx, v); }
+static inline const sym_expr *k(gen *g, long long v) { return sym_expr_from_si(g->ctx, v); }
 
 /* A random numeric expression over s0..s3: + - * by anything, / by
  * constants, // and % by constants, symbols and small sums, min, max, abs,
  * ceil, and now and then a division by a sum (a negative power of a sum
  * inside a floor or in the value itself). */
-static const sym_expr *gen_expr(gen *g, int depth)
+static inline const sym_expr *gen_expr(gen *g, int depth)
 {
 	sym_ctx *ctx = g->ctx;
 	const sym_expr *a, *b, *v[3];
@@ -121,7 +121,7 @@ static const sym_expr *gen_expr(gen *g, int depth)
 }
 
 /* A random predicate: relations joined by && and ||, sometimes negated. */
-static const sym_expr *gen_pred(gen *g, int depth)
+static inline const sym_expr *gen_pred(gen *g, int depth)
 {
 	sym_ctx *ctx = g->ctx;
 	const sym_expr *a, *b;
@@ -144,7 +144,7 @@ static const sym_expr *gen_pred(gen *g, int depth)
 }
 
 /* Evaluates a predicate exactly: 1, 0, or -1 with the error left in ctx. */
-static int exact_truth(sym_ctx *ctx, const sym_expr *p, const sym_expr *const *syms, const long long *vals)
+static inline int exact_truth(sym_ctx *ctx, const sym_expr *p, const sym_expr *const *syms, const long long *vals)
 {
 	const sym_expr *r = sym_expr_eval_si(ctx, p, NSYMS, syms, vals);
 	if (!r)
@@ -156,7 +156,7 @@ static int exact_truth(sym_ctx *ctx, const sym_expr *p, const sym_expr *const *s
  * evaluation: guards in order (an error or the first false one stops),
  * then the outputs in order.  Returns the status; *failed and out[] are
  * set when meaningful. */
-static sym_run_status exact_expect(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *guards,
+static inline sym_run_status exact_expect(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *guards,
 				   size_t no, const sym_expr *const *outs, const long long *vals, size_t *failed,
 				   int64_t *out)
 {

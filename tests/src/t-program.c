@@ -143,7 +143,7 @@ static void large_values_give_the_exact_result_or_overflow(void **state)
 		scratch = malloc((sym_program_scratch_size(p) + 1) * sizeof(*scratch));
 		for (pt = 0; pt < 25; pt++) {
 			long long vals[NSYMS];
-			int64_t in[NSYMS], out[1], want[1];
+			int64_t in[NSYMS], out[1] = {0}, want[1] = {0};
 			size_t i, f;
 			sym_run_status st, wst;
 			int bits = (int)rng_range(1, 63);

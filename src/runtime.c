@@ -1,0 +1,375 @@
+/* Model programs: binding of input dims to symbols, guards and shapes
+ * compiled into one runtime program; run and C emission with the model ABI. */
+#include "graph_private.h"
+#include "print_private.h"
+#include "symshape/program.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct sym_model_program {
+	sym_program *prog;
+	size_t ndims, nbind, nguards, ntensors, nout;
+	char **bind_text;  /* nbind messages */
+	char **guard_text; /* nguards printed guards */
+	char **guard_node, **guard_reason;
+	int *guard_kind;
+	char **tnames;
+	int *tranks;
+	int64_t *scratch_proto; /* unused: runs use a stack or heap scratch */
+};
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = malloc(n);
+	if (r)
+		memcpy(r, s, n);
+	return r;
+}
+
+void sym_model_program_free(sym_model_program *mp)
+{
+	size_t i;
+	if (!mp)
+		return;
+	sym_program_free(mp->prog);
+	for (i = 0; i < mp->nbind; i++)
+		free(mp->bind_text[i]);
+	for (i = 0; i < mp->nguards; i++) {
+		free(mp->guard_text[i]);
+		free(mp->guard_node[i]);
+		free(mp->guard_reason[i]);
+	}
+	for (i = 0; i < mp->ntensors; i++)
+		free(mp->tnames[i]);
+	free(mp->bind_text);
+	free(mp->guard_text);
+	free(mp->guard_node);
+	free(mp->guard_reason);
+	free(mp->guard_kind);
+	free(mp->tnames);
+	free(mp->tranks);
+	free(mp);
+}
+
+size_t sym_model_program_num_dims(const sym_model_program *mp) { return mp->ndims; }
+size_t sym_model_program_num_out_dims(const sym_model_program *mp) { return mp->nout; }
+size_t sym_model_program_num_tensors(const sym_model_program *mp) { return mp->ntensors; }
+
+const char *sym_model_program_tensor(const sym_model_program *mp, size_t i, int *rank)
+{
+	if (i >= mp->ntensors)
+		return NULL;
+	if (rank)
+		*rank = mp->tranks[i];
+	return mp->tnames[i];
+}
+
+/* Growable list of expressions. */
+typedef struct elist {
+	const sym_expr **v;
+	size_t n, cap;
+} elist;
+
+static int push(elist *l, const sym_expr *e)
+{
+	if (!e)
+		return -1;
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 32;
+		const sym_expr **nv = realloc(l->v, nc * sizeof(*nv));
+		if (!nv)
+			return -1;
+		l->v = nv, l->cap = nc;
+	}
+	l->v[l->n++] = e;
+	return 0;
+}
+
+typedef struct slist {
+	char **v;
+	size_t n, cap;
+} slist;
+
+static int spush(slist *l, char *s)
+{
+	if (!s)
+		return -1;
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 32;
+		char **nv = realloc(l->v, nc * sizeof(*nv));
+		if (!nv) {
+			free(s);
+			return -1;
+		}
+		l->v = nv, l->cap = nc;
+	}
+	l->v[l->n++] = s;
+	return 0;
+}
+
+static char *fmt(const char *f, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+static char *fmt(const char *f, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(buf, sizeof(buf), f, ap);
+	va_end(ap);
+	return xstrdup(buf);
+}
+
+sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, int all_tensors)
+{
+	const sym_model *m = r->model;
+	sym_model_program *mp = calloc(1, sizeof(*mp));
+	elist pos = {0}, gsyms = {0}, gby = {0}, guards = {0}, outs = {0};
+	slist bind = {0};
+	size_t i, k, p = 0;
+	int d;
+	if (!mp) {
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+		return NULL;
+	}
+	/* one symbol per input dim position; graph symbols bound to the first
+	 * position that is exactly that symbol */
+	for (i = 0; i < m->ninputs; i++) {
+		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
+		if (t->tv.rank < 0) {
+			sym__error(ctx, SYM_EDOMAIN, -1, "input '%.60s' has unknown rank: the runtime program needs it",
+				   m->inputs[i].name);
+			goto fail;
+		}
+		for (d = 0; d < t->tv.rank; d++, p++) {
+			char name[32];
+			const sym_expr *ps, *dim = t->tv.dims[d];
+			snprintf(name, sizeof(name), "_d%zu", p);
+			ps = sym_expr_symbol(ctx, name);
+			if (push(&pos, ps) < 0)
+				goto nomem;
+			if (sym_expr_kind(dim) == SYM_KIND_SYM) {
+				for (k = 0; k < gsyms.n && gsyms.v[k] != dim; k++)
+					;
+				if (k == gsyms.n) {
+					if (push(&gsyms, dim) < 0 || push(&gby, ps) < 0)
+						goto nomem;
+					continue;
+				}
+			}
+		}
+	}
+	mp->ndims = p;
+	/* binding checks: every dim equals its declared form */
+	p = 0;
+	for (i = 0; i < m->ninputs; i++) {
+		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
+		for (d = 0; d < t->tv.rank; d++, p++) {
+			const sym_expr *dim = t->tv.dims[d], *want;
+			char *text;
+			if (sym_expr_kind(dim) == SYM_KIND_SYM) {
+				for (k = 0; k < gsyms.n && gsyms.v[k] != dim; k++)
+					;
+				if (gby.v[k] == pos.v[p])
+					continue; /* the binding occurrence */
+			}
+			want = sym_expr_subst(ctx, dim, gsyms.n, gsyms.v, gby.v);
+			if (!want)
+				goto fail;
+			{
+				const sym_expr *left[4];
+				size_t nl = sym_expr_symbols(ctx, want, left, 4), j;
+				for (j = 0; j < nl && j < 4; j++)
+					if (sym_expr_symbol_name(left[j])[0] != '_') {
+						sym__error(ctx, SYM_EDOMAIN, -1,
+							   "input '%.60s' dim %d: symbol '%s' is not bound by any input dim",
+							   m->inputs[i].name, d, sym_expr_symbol_name(left[j]));
+						goto fail;
+					}
+			}
+			if (push(&guards, sym_expr_rel(ctx, SYM_REL_EQ, pos.v[p], want)) < 0)
+				goto nomem;
+			{
+				char *wt = sym_expr_to_str(ctx, dim);
+				text = fmt("input '%s' dim %d must be %s", m->inputs[i].name, d, wt ? wt : "?");
+				sym_str_free(ctx, wt);
+			}
+			if (spush(&bind, text) < 0)
+				goto nomem;
+		}
+	}
+	mp->nbind = guards.n;
+	/* the graph's guards */
+	mp->nguards = r->nguards;
+	mp->guard_text = calloc(r->nguards + 1, sizeof(char *));
+	mp->guard_node = calloc(r->nguards + 1, sizeof(char *));
+	mp->guard_reason = calloc(r->nguards + 1, sizeof(char *));
+	mp->guard_kind = calloc(r->nguards + 1, sizeof(int));
+	if (!mp->guard_text || !mp->guard_node || !mp->guard_reason || !mp->guard_kind)
+		goto nomem;
+	for (i = 0; i < r->nguards; i++) {
+		char *t = sym_expr_to_str(ctx, r->guards[i].pred);
+		mp->guard_text[i] = xstrdup(t ? t : "?");
+		sym_str_free(ctx, t);
+		mp->guard_node[i] = xstrdup(r->guards[i].node);
+		mp->guard_reason[i] = xstrdup(r->guards[i].reason);
+		mp->guard_kind[i] = r->guards[i].kind;
+		if (push(&guards, sym_expr_subst(ctx, r->guards[i].pred, gsyms.n, gsyms.v, gby.v)) < 0)
+			goto fail;
+	}
+	/* the outputs */
+	mp->tnames = calloc(r->ntensors + 1, sizeof(char *));
+	mp->tranks = calloc(r->ntensors + 1, sizeof(int));
+	if (!mp->tnames || !mp->tranks)
+		goto nomem;
+	for (i = 0; i < (all_tensors ? r->ntensors : m->noutputs); i++) {
+		const gtensor *t = all_tensors ? &r->tensors[i] : &r->tensors[sym__graph_find(r, m->outputs[i])];
+		if (t->tv.rank < 0) {
+			if (!all_tensors) {
+				sym__error(ctx, SYM_EDOMAIN, -1, "output '%.60s' has %s: no program computes it", t->name,
+					   t->tv.rank == -1 ? "unknown rank" : "no inferred shape");
+				goto fail;
+			}
+			continue;
+		}
+		mp->tnames[mp->ntensors] = xstrdup(t->name);
+		mp->tranks[mp->ntensors++] = t->tv.rank;
+		for (d = 0; d < t->tv.rank; d++)
+			if (push(&outs, sym_expr_subst(ctx, t->tv.dims[d], gsyms.n, gsyms.v, gby.v)) < 0)
+				goto fail;
+	}
+	mp->nout = outs.n;
+	mp->prog = sym_program_compile(ctx, pos.n, pos.v, guards.n, guards.v, outs.n, outs.v);
+	if (!mp->prog)
+		goto fail;
+	mp->bind_text = bind.v;
+	free(pos.v), free(gsyms.v), free(gby.v), free(guards.v), free(outs.v);
+	return mp;
+nomem:
+	if (!sym__failed(ctx))
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+fail:
+	free(pos.v), free(gsyms.v), free(gby.v), free(guards.v), free(outs.v);
+	for (i = 0; i < bind.n; i++)
+		free(bind.v[i]);
+	free(bind.v);
+	mp->nbind = 0;
+	sym_model_program_free(mp);
+	return NULL;
+}
+
+void sym_model_program_run(const sym_model_program *mp, const int64_t *dims, int64_t *out, sym_model_run *res)
+{
+	int64_t stack[4096], *scratch = stack;
+	size_t need = sym_program_scratch_size(mp->prog), failed = 0;
+	sym_run_status st;
+	memset(res, 0, sizeof(*res));
+	if (need > sizeof(stack) / sizeof(stack[0])) {
+		scratch = malloc(need * sizeof(*scratch));
+		if (!scratch) {
+			res->status = 3;
+			res->message = "out of memory";
+			return;
+		}
+	}
+	st = sym_program_run(mp->prog, dims, out, scratch, &failed);
+	if (scratch != stack)
+		free(scratch);
+	switch (st) {
+	case SYM_RUN_OK:
+		res->status = 0;
+		break;
+	case SYM_RUN_GUARD:
+		if (failed < mp->nbind) {
+			res->status = 2;
+			res->message = mp->bind_text[failed];
+		} else {
+			res->status = 1;
+			res->failed = failed - mp->nbind;
+			res->message = mp->guard_text[res->failed];
+			res->node = mp->guard_node[res->failed];
+			res->kind = mp->guard_kind[res->failed] == SYM_GUARD_ASSERT ? "assert" : "expect";
+		}
+		break;
+	case SYM_RUN_OVERFLOW:
+		res->status = 3;
+		res->message = "a value overflows int64";
+		break;
+	case SYM_RUN_DIVZERO:
+		res->status = 4;
+		res->message = "division by zero";
+		break;
+	default:
+		res->status = 5;
+		res->message = "a shape is not an integer";
+		break;
+	}
+}
+
+/* Appends a C string literal of s. */
+static void c_string(sym_sbuf *b, const char *s)
+{
+	sym__sbuf_puts(b, "\"");
+	for (; *s; s++) {
+		char esc[8];
+		if (*s == '"' || *s == '\\') {
+			esc[0] = '\\', esc[1] = *s, esc[2] = 0;
+			sym__sbuf_puts(b, esc);
+		} else if ((unsigned char)*s < 32 || (unsigned char)*s > 126) {
+			snprintf(esc, sizeof(esc), "\\%03o", (unsigned char)*s);
+			sym__sbuf_puts(b, esc);
+		} else {
+			sym__sbuf_put(b, s, 1);
+		}
+	}
+	sym__sbuf_puts(b, "\"");
+}
+
+char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
+{
+	char inner[160], line[512];
+	char *code, *res = NULL;
+	sym_ctx *tmp = sym_ctx_new();
+	sym_sbuf b;
+	size_t i;
+	if (!tmp)
+		return NULL;
+	snprintf(inner, sizeof(inner), "%s__prog", prefix);
+	code = sym_program_emit_c(mp->prog, inner, NULL);
+	if (!code) {
+		sym_ctx_free(tmp);
+		return NULL;
+	}
+	sym__sbuf_init(&b, tmp);
+	sym__sbuf_puts(&b, code);
+	snprintf(line, sizeof(line),
+		 "\n/* The model ABI: guard k+1 for the k-th guard of `symshape infer`, -2 when\n"
+		 " * the dims contradict the declared input shapes (the first %zu checks). */\n"
+		 "static int %s__map(int r)\n{\n\tif (r <= 0)\n\t\treturn r;\n\treturn r <= %zu ? -2 : r - %zu;\n}\n\n",
+		 mp->nbind, prefix, mp->nbind, mp->nbind);
+	sym__sbuf_puts(&b, line);
+	snprintf(line, sizeof(line),
+		 "int %s_check(const int64_t *dims)\n{\n\treturn %s__map(%s_check(dims));\n}\n\n"
+		 "int %s_shapes(const int64_t *dims, int64_t *out)\n{\n\treturn %s__map(%s_shapes(dims, out));\n}\n\n"
+		 "const int %s_num_guards = %zu;\n",
+		 prefix, prefix, inner, prefix, prefix, inner, prefix, mp->nguards);
+	sym__sbuf_puts(&b, line);
+	snprintf(line, sizeof(line), "const char *const %s_guard_text[] = {", prefix);
+	sym__sbuf_puts(&b, line);
+	for (i = 0; i < mp->nguards; i++) {
+		sym__sbuf_puts(&b, i ? ",\n\t" : "\n\t");
+		c_string(&b, mp->guard_text[i]);
+	}
+	sym__sbuf_puts(&b, mp->nguards ? ",\n\t0\n};\n" : "0};\n");
+	if (!b.fail)
+		res = xstrdup(b.s);
+	sym__sbuf_clear(&b);
+	sym_ctx_free(tmp);
+	free(code);
+	return res;
+}
