@@ -10,13 +10,14 @@
 /* The dim two inputs share: a and b must be equal (proven, refuted, or an
  * assert guard); the result prefers a constant. */
 static int same_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const char *reason,
-		    const sym_expr **out)
+                    const sym_expr **out)
 {
 	long long c;
 	*out = a;
 	if (a == b)
 		return 0;
-	if (sym__rc_require(rc, sym_expr_rel(sym__rc_ctx(rc), SYM_REL_EQ, a, b), SYM_GUARD_ASSERT, reason) < 0)
+	if (sym__rc_require(rc, sym_expr_rel(sym__rc_ctx(rc), SYM_REL_EQ, a, b), SYM_GUARD_ASSERT, reason) <
+	    0)
 		return -1;
 	if (sym_expr_get_si(b, &c) == 1)
 		*out = b;
@@ -66,8 +67,9 @@ static int require_divisible(sym_rule_ctx *rc, const sym_expr *d, int64_t k, con
 		return 0;
 	k /= gcd64(c, k);
 	d = sym_expr_div(ctx, d, sym__rc_num(rc, c));
-	return sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, d, sym__rc_num(rc, k)), ctx->zero),
-			       SYM_GUARD_ASSERT, reason);
+	return sym__rc_require(
+	    rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, d, sym__rc_num(rc, k)), ctx->zero),
+	    SYM_GUARD_ASSERT, reason);
 }
 
 /* Concat(inputs..., axis): equal ranks, equal non-axis dims, the axis dim
@@ -93,7 +95,8 @@ static int r_concat(sym_rule_ctx *rc)
 		if (!first)
 			first = t;
 		else if (t->rank != first->rank)
-			return sym__rc_error(rc, "input %zu has rank %d, input 0 rank %d", i, t->rank, first->rank);
+			return sym__rc_error(rc, "input %zu has rank %d, input 0 rank %d", i, t->rank,
+			                     first->rank);
 	}
 	if (!first)
 		return sym__rc_error(rc, "needs at least one input");
@@ -113,7 +116,8 @@ static int r_concat(sym_rule_ctx *rc)
 		for (k = 0; k < first->rank; k++) {
 			if (k == a)
 				d[k] = sym_expr_add(ctx, d[k], t->dims[k]);
-			else if (same_dim(rc, d[k], t->dims[k], "Concat inputs must agree off the axis", &d[k]) < 0)
+			else if (same_dim(rc, d[k], t->dims[k], "Concat inputs must agree off the axis",
+			                  &d[k]) < 0)
 				return -1;
 		}
 		if (!t->has_value || t->rank != 1)
@@ -167,7 +171,8 @@ static int split_sizes(sym_rule_ctx *rc, size_t *n, const sym_expr *const **v)
 
 /* Sets output i to x with dim a replaced by len; when x holds a 1-D value
  * and off/len are constants, the output holds that part of it. */
-static int split_out(sym_rule_ctx *rc, size_t i, const sym_tval *x, int a, const sym_expr *off, const sym_expr *len)
+static int split_out(sym_rule_ctx *rc, size_t i, const sym_tval *x, int a, const sym_expr *off,
+                     const sym_expr *len)
 {
 	const sym_expr **d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
 	long long o, l;
@@ -217,28 +222,31 @@ static int r_split(sym_rule_ctx *rc)
 			return sym__rc_error(rc, "%zu split sizes for %zu outputs", n, rc->nout);
 		sum = ctx->zero;
 		for (i = 0; i < n; i++) {
-			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, sz[i], ctx->zero), SYM_GUARD_ASSERT,
-					    "split sizes must be nonnegative") < 0)
+			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, sz[i], ctx->zero),
+			                    SYM_GUARD_ASSERT, "split sizes must be nonnegative") < 0)
 				return -1;
 			if (split_out(rc, i, x, a, sum, sz[i]) < 0)
 				return -1;
 			sum = sym_expr_add(ctx, sum, sz[i]);
 		}
 		return sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, sum, d), SYM_GUARD_ASSERT,
-				       "split sizes must add up to the dim");
+		                       "split sizes must add up to the dim");
 	}
 	if (sym__rc_attr(rc, "num_outputs")) {
 		const sym_expr *chunk, *last;
 		if (nout_attr < 1)
-			return sym__rc_error(rc, "num_outputs must be positive, not %lld", (long long)nout_attr);
+			return sym__rc_error(rc, "num_outputs must be positive, not %lld",
+			                     (long long)nout_attr);
 		if ((size_t)nout_attr != rc->nout)
-			return sym__rc_error(rc, "num_outputs is %lld but the node has %zu outputs", (long long)nout_attr,
-					     rc->nout);
+			return sym__rc_error(rc, "num_outputs is %lld but the node has %zu outputs",
+			                     (long long)nout_attr, rc->nout);
 		n = rc->nout;
-		chunk = sym__rc_simplify(rc, sym_expr_ceil(ctx, sym_expr_div(ctx, d, sym__rc_num(rc, (int64_t)n))));
+		chunk = sym__rc_simplify(
+		    rc, sym_expr_ceil(ctx, sym_expr_div(ctx, d, sym__rc_num(rc, (int64_t)n))));
 		last = sym_expr_sub(ctx, d, sym_expr_mul(ctx, chunk, sym__rc_num(rc, (int64_t)n - 1)));
-		if (n > 1 && sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, last, ctx->one), SYM_GUARD_ASSERT,
-					     "the last chunk of num_outputs must not be empty") < 0)
+		if (n > 1 &&
+		    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, last, ctx->one), SYM_GUARD_ASSERT,
+		                    "the last chunk of num_outputs must not be empty") < 0)
 			return -1;
 		for (off = ctx->zero, i = 0; i < n; i++) {
 			if (split_out(rc, i, x, a, off, i + 1 < n ? chunk : last) < 0)
@@ -272,10 +280,12 @@ static int r_pack(sym_rule_ctx *rc)
 	int a, k, r, with_values = 1;
 	if (rc->nin == 0)
 		return sym__rc_error(rc, "needs at least one input");
-	if (sym__rc_attr_int(rc, "axis", 0, &axis) < 0 || sym__rc_attr_int(rc, "N", (int64_t)rc->nin, &nattr) < 0)
+	if (sym__rc_attr_int(rc, "axis", 0, &axis) < 0 ||
+	    sym__rc_attr_int(rc, "N", (int64_t)rc->nin, &nattr) < 0)
 		return -1;
 	if (nattr != (int64_t)rc->nin)
-		return sym__rc_error(rc, "attribute N is %lld but the node has %zu inputs", (long long)nattr, rc->nin);
+		return sym__rc_error(rc, "attribute N is %lld but the node has %zu inputs", (long long)nattr,
+		                     rc->nin);
 	for (i = 0; i < rc->nin; i++) {
 		const sym_tval *t = sym__rc_need(rc, i);
 		if (!t)
@@ -296,10 +306,11 @@ static int r_pack(sym_rule_ctx *rc)
 	for (i = 0; i < rc->nin; i++) {
 		const sym_tval *t = &rc->in[i];
 		if (t->rank != x->rank)
-			return sym__rc_error(rc, "input %zu has rank %d, input 0 rank %d", i, t->rank, x->rank);
+			return sym__rc_error(rc, "input %zu has rank %d, input 0 rank %d", i, t->rank,
+			                     x->rank);
 		for (k = 0; k < x->rank; k++)
 			if (same_dim(rc, d[k + (k >= a)], t->dims[k], "Pack inputs must have one shape",
-				     &d[k + (k >= a)]) < 0)
+			             &d[k + (k >= a)]) < 0)
 				return -1;
 		if (!t->has_value)
 			with_values = 0;
@@ -330,16 +341,20 @@ static int r_unpack(sym_rule_ctx *rc)
 	int64_t axis, num;
 	int a, k;
 	size_t i;
-	if (!x || sym__rc_attr_int(rc, "axis", 0, &axis) < 0 || sym__rc_attr_int(rc, "num", (int64_t)rc->nout, &num) < 0)
+	if (!x || sym__rc_attr_int(rc, "axis", 0, &axis) < 0 ||
+	    sym__rc_attr_int(rc, "num", (int64_t)rc->nout, &num) < 0)
 		return -1;
 	if (x->rank == 0)
 		return sym__rc_error(rc, "cannot unpack a scalar");
 	if (sym__rc_axis(rc, axis, x->rank, "axis", &a) < 0)
 		return -1;
-	if (num < 1 || num != (int64_t)rc->nout)
-		return sym__rc_error(rc, "attribute num is %lld but the node has %zu outputs", (long long)num, rc->nout);
-	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, x->dims[a], sym__rc_num(rc, num)), SYM_GUARD_ASSERT,
-			    "the unpacked dim must equal num") < 0)
+	if (num < 1)
+		return sym__rc_error(rc, "attribute num must be positive, not %lld", (long long)num);
+	if (num != (int64_t)rc->nout)
+		return sym__rc_error(rc, "attribute num is %lld but the node has %zu outputs", (long long)num,
+		                     rc->nout);
+	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, x->dims[a], sym__rc_num(rc, num)),
+	                    SYM_GUARD_ASSERT, "the unpacked dim must equal num") < 0)
 		return -1;
 	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
 	if (!d)
@@ -357,9 +372,9 @@ static int r_unpack(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_concat[] = {
-	{"Concat", "", r_concat, SYM_RULE_ANY_DOMAIN},
-	{"Split", "", r_split, SYM_RULE_ANY_DOMAIN},
-	{"Pack", "cann", r_pack, SYM_RULE_ANY_DOMAIN},
-	{"Unpack", "cann", r_unpack, SYM_RULE_ANY_DOMAIN},
+    {"Concat", "", r_concat, SYM_RULE_ANY_DOMAIN},
+    {"Split", "", r_split, SYM_RULE_ANY_DOMAIN},
+    {"Pack", "cann", r_pack, SYM_RULE_ANY_DOMAIN},
+    {"Unpack", "cann", r_unpack, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_concat_count = sizeof(sym__rules_concat) / sizeof(sym__rules_concat[0]);

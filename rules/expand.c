@@ -37,8 +37,8 @@ static int spread_value(sym_rule_ctx *rc, const sym_tval *x)
 	const sym_expr **v;
 	long long i;
 	int k, off;
-	if (!x->has_value || !const_dims(x, in, &nin) || !const_dims(o, out, &nout) || (size_t)nin != x->nvalue ||
-	    o->rank < x->rank)
+	if (!x->has_value || !const_dims(x, in, &nin) || !const_dims(o, out, &nout) ||
+	    (size_t)nin != x->nvalue || o->rank < x->rank)
 		return 0;
 	off = o->rank - x->rank;
 	v = sym__infer_alloc(rc->inf, (size_t)(nout ? nout : 1) * sizeof(*v));
@@ -71,8 +71,9 @@ static int sizes_in(sym_rule_ctx *rc, size_t i, const char *what, size_t *n, con
 	if (sym__rc_in_value(rc, i, n, v) < 0)
 		return -1;
 	for (k = 0; k < *n; k++)
-		if (sym__rc_require(rc, sym_expr_rel(sym__rc_ctx(rc), SYM_REL_GE, (*v)[k], sym__rc_num(rc, 0)),
-				    SYM_GUARD_ASSERT, "Expand and Tile sizes must be nonnegative") < 0)
+		if (sym__rc_require(rc,
+		                    sym_expr_rel(sym__rc_ctx(rc), SYM_REL_GE, (*v)[k], sym__rc_num(rc, 0)),
+		                    SYM_GUARD_ASSERT, "Expand and Tile sizes must be nonnegative") < 0)
 			return -1;
 	return 0;
 }
@@ -127,7 +128,7 @@ static int r_tile(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_expand[] = {
-	{"Expand", "", r_expand, SYM_RULE_ANY_DOMAIN},
-	{"Tile", "", r_tile, SYM_RULE_ANY_DOMAIN},
+    {"Expand", "", r_expand, SYM_RULE_ANY_DOMAIN},
+    {"Tile", "", r_tile, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_expand_count = sizeof(sym__rules_expand) / sizeof(sym__rules_expand[0]);

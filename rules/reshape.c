@@ -42,7 +42,7 @@ static int64_t gcd64(int64_t a, int64_t b)
  * (nonzero).  A constant divisor is reduced by the factors' contents first,
  * so [s0, 7] / 2 asks s0 % 2 == 0 rather than 7*s0 % 2 == 0. */
 static int require_divisible(sym_rule_ctx *rc, size_t n, const sym_expr *const *f, const sym_expr *known,
-			     const char *reason)
+                             const char *reason)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_expr *prod = ctx->one, *q, *pred;
@@ -120,20 +120,25 @@ static int r_reshape(sym_rule_ctx *rc)
 		if (sym_expr_get_si(t[i], &c) == 1) {
 			if (c == -1) {
 				if (infer >= 0)
-					return sym__rc_error(rc, "the target shape has two -1 dims (%lld and %zu)",
-							     infer, i);
+					return sym__rc_error(
+					    rc, "the target shape has two -1 dims (%lld and %zu)", infer, i);
 				infer = (long long)i;
 				continue;
 			}
 			if (c < -1)
-				return sym__rc_error(rc, "target dim %zu is %lld (only -1 may be negative)", i, c);
+				return sym__rc_error(rc, "target dim %zu is %lld (only -1 may be negative)",
+				                     i, c);
 			if (c == 0 && !allowzero) {
 				if (x->rank < 0)
-					return sym__rc_error(rc, "cannot infer: target dim %zu copies an input dim "
-								 "and input 0 has unknown rank", i);
+					return sym__rc_error(
+					    rc,
+					    "cannot infer: target dim %zu copies an input dim "
+					    "and input 0 has unknown rank",
+					    i);
 				if ((int)i >= x->rank)
-					return sym__rc_error(rc, "target dim %zu is 0 (copy) but the input has rank %d",
-							     i, x->rank);
+					return sym__rc_error(
+					    rc, "target dim %zu is 0 (copy) but the input has rank %d", i,
+					    x->rank);
 				d[i] = x->dims[i];
 			} else {
 				d[i] = t[i];
@@ -142,8 +147,9 @@ static int r_reshape(sym_rule_ctx *rc)
 			/* a symbolic target dim is taken as a size, not as 0 (copy) or -1 (infer) */
 			if (sym_expr_is_pred(t[i]) || !sym__is_int(t[i]))
 				return sym__rc_error(rc, "target dim %zu is not an integer", i);
-			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, t[i], sym__rc_num(rc, allowzero ? 0 : 1)),
-					    SYM_GUARD_EXPECT, "a symbolic Reshape target dim is taken as a size") < 0)
+			if (sym__rc_require(
+			        rc, sym_expr_rel(ctx, SYM_REL_GE, t[i], sym__rc_num(rc, allowzero ? 0 : 1)),
+			        SYM_GUARD_EXPECT, "a symbolic Reshape target dim is taken as a size") < 0)
 				return -1;
 			d[i] = t[i];
 		}
@@ -159,15 +165,16 @@ static int r_reshape(sym_rule_ctx *rc)
 	numel = sym__rc_numel(rc, x);
 	if (infer < 0) {
 		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, numel, known), SYM_GUARD_ASSERT,
-				    "Reshape must keep the element count") < 0)
+		                    "Reshape must keep the element count") < 0)
 			return -1;
 	} else {
 		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_NE, known, ctx->zero), SYM_GUARD_ASSERT,
-				    "the dims beside -1 must not multiply to 0") < 0)
+		                    "the dims beside -1 must not multiply to 0") < 0)
 			return -1;
 		known = sym__rc_simplify(rc, known);
-		if (!known || require_divisible(rc, (size_t)x->rank, x->dims, known,
-						"the element count must be divisible by the known target dims") < 0)
+		if (!known ||
+		    require_divisible(rc, (size_t)x->rank, x->dims, known,
+		                      "the element count must be divisible by the known target dims") < 0)
 			return -1;
 		d[infer] = sym_expr_div(ctx, numel, known);
 	}
@@ -201,7 +208,7 @@ static int r_flatten(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_reshape[] = {
-	{"Reshape", "", r_reshape, SYM_RULE_ANY_DOMAIN},
-	{"Flatten", "", r_flatten, SYM_RULE_ANY_DOMAIN},
+    {"Reshape", "", r_reshape, SYM_RULE_ANY_DOMAIN},
+    {"Flatten", "", r_flatten, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_reshape_count = sizeof(sym__rules_reshape) / sizeof(sym__rules_reshape[0]);

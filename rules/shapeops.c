@@ -7,7 +7,10 @@
 /* Integer tensors up to this many elements carry their value. */
 #define VALUE_LIMIT 4096
 
-static const sym_expr *const *dims_or_empty(const sym_tval *t) { return t->rank > 0 ? t->dims : NULL; }
+static const sym_expr *const *dims_or_empty(const sym_tval *t)
+{
+	return t->rank > 0 ? t->dims : NULL;
+}
 
 /* Shape(x) with optional start/end (opset 15): the slice dims[start:end],
  * both clamped to [0, rank] after adding rank to negative ones. */
@@ -60,7 +63,7 @@ static int tensor_value(sym_rule_ctx *rc, const sym_tval *t)
 		return 0;
 	if (sym_expr_get_si(e, &numel) == 1 && (size_t)numel != t->nvalue)
 		return sym__rc_error(rc, "the value tensor has %zu elements, its shape needs %lld", t->nvalue,
-				     numel);
+		                     numel);
 	if (!sym__dtype_is_int(t->dtype) || t->nvalue > VALUE_LIMIT)
 		return 0;
 	return sym__rc_set_value(rc, 0, t->nvalue, t->value);
@@ -71,7 +74,7 @@ static int tensor_value(sym_rule_ctx *rc, const sym_tval *t)
 static int r_constant(sym_rule_ctx *rc)
 {
 	static const char *const names[] = {"value",        "value_int",    "value_ints",    "value_float",
-					    "value_floats", "value_string", "value_strings", "sparse_value"};
+	                                    "value_floats", "value_string", "value_strings", "sparse_value"};
 	const sym_attr *a = NULL;
 	size_t k, found = 0, which = 0, i;
 	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -81,7 +84,8 @@ static int r_constant(sym_rule_ctx *rc)
 			found++;
 		}
 	if (found != 1)
-		return sym__rc_error(rc, "exactly one of the value attributes must be given (found %zu)", found);
+		return sym__rc_error(rc, "exactly one of the value attributes must be given (found %zu)",
+		                     found);
 	switch (which) {
 	case 0: {
 		const sym_tval *t = a->tensor;
@@ -97,7 +101,7 @@ static int r_constant(sym_rule_ctx *rc)
 		const sym_expr *n;
 		if (a->type != (which == 1 ? SYM_ATTR_INT : SYM_ATTR_INTS))
 			return sym__rc_error(rc, "attribute '%s' must be %s", names[which],
-					     which == 1 ? "an integer" : "a list of integers");
+			                     which == 1 ? "an integer" : "a list of integers");
 		v = sym__infer_alloc(rc->inf, (a->n ? a->n : 1) * sizeof(*v));
 		if (!v)
 			return -1;
@@ -116,8 +120,8 @@ static int r_constant(sym_rule_ctx *rc)
 		int list = which == 4 || which == 6;
 		const sym_expr *n = sym__rc_num(rc, (int64_t)a->n);
 		int ok = which <= 4 ? (a->type == (list ? SYM_ATTR_FLOATS : SYM_ATTR_FLOAT) ||
-				       a->type == (list ? SYM_ATTR_INTS : SYM_ATTR_INT))
-				    : a->type == (list ? SYM_ATTR_STRINGS : SYM_ATTR_STRING);
+		                       a->type == (list ? SYM_ATTR_INTS : SYM_ATTR_INT))
+		                    : a->type == (list ? SYM_ATTR_STRINGS : SYM_ATTR_STRING);
 		if (!ok)
 			return sym__rc_error(rc, "attribute '%s' has the wrong type", names[which]);
 		if (sym__rc_set_shape(rc, 0, list, &n) < 0)
@@ -153,14 +157,15 @@ static int r_constant_of_shape(sym_rule_ctx *rc)
 		if (a->type != SYM_ATTR_TENSOR || !t)
 			return sym__rc_error(rc, "attribute 'value' must be a tensor");
 		if (t->has_value && t->nvalue != 1)
-			return sym__rc_error(rc, "attribute 'value' must hold one element, not %zu", t->nvalue);
+			return sym__rc_error(rc, "attribute 'value' must hold one element, not %zu",
+			                     t->nvalue);
 		dtype = t->dtype;
 		if (t->has_value && sym__dtype_is_int(dtype))
 			fill = t->value[0];
 	}
 	for (i = 0; i < n; i++)
 		if (sym__rc_require(rc, sym_expr_rel(sym__rc_ctx(rc), SYM_REL_GE, v[i], sym__rc_num(rc, 0)),
-				    SYM_GUARD_ASSERT, "ConstantOfShape dims must be nonnegative") < 0)
+		                    SYM_GUARD_ASSERT, "ConstantOfShape dims must be nonnegative") < 0)
 			return -1;
 	if (sym__rc_set_shape(rc, 0, (int)n, v) < 0 || sym__rc_set_dtype(rc, 0, dtype) < 0)
 		return -1;
@@ -212,8 +217,8 @@ static int r_range(sym_rule_ctx *rc)
 	z = sym__rc_prove(rc, sym_expr_rel(ctx, SYM_REL_EQ, delta, zero));
 	if (z == SYM_TRUE)
 		return sym__rc_error(rc, "delta must not be zero");
-	if (z != SYM_FALSE && sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_NE, delta, zero), SYM_GUARD_ASSERT,
-					      "Range delta must not be zero") < 0)
+	if (z != SYM_FALSE && sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_NE, delta, zero),
+	                                      SYM_GUARD_ASSERT, "Range delta must not be zero") < 0)
 		return -1;
 	mx[0] = sym_expr_ceil(ctx, sym_expr_div(ctx, sym_expr_sub(ctx, limit, start), delta));
 	mx[1] = zero;
@@ -231,10 +236,8 @@ static int r_range(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_shapeops[] = {
-	{"Shape", "", r_shape, SYM_RULE_ANY_DOMAIN},
-	{"Size", "", r_size, SYM_RULE_ANY_DOMAIN},
-	{"Constant", "", r_constant, SYM_RULE_ANY_DOMAIN},
-	{"ConstantOfShape", "", r_constant_of_shape, 0},
-	{"Range", "", r_range, SYM_RULE_ANY_DOMAIN},
+    {"Shape", "", r_shape, SYM_RULE_ANY_DOMAIN},       {"Size", "", r_size, SYM_RULE_ANY_DOMAIN},
+    {"Constant", "", r_constant, SYM_RULE_ANY_DOMAIN}, {"ConstantOfShape", "", r_constant_of_shape, 0},
+    {"Range", "", r_range, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_shapeops_count = sizeof(sym__rules_shapeops) / sizeof(sym__rules_shapeops[0]);

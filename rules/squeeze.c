@@ -59,12 +59,15 @@ static int squeeze_all(sym_rule_ctx *rc, const sym_expr *d, int *drop)
 	if (sym__rc_has_hints(rc) && sym__rc_hint_value(rc, d, &h)) {
 		*drop = h == 1;
 		return sym__rc_require(rc, h == 1 ? is1 : sym_expr_rel(ctx, SYM_REL_NE, d, ctx->one),
-				       SYM_GUARD_EXPECT, h == 1 ? "Squeeze dim taken as 1" : "Squeeze dim taken as not 1");
+		                       SYM_GUARD_EXPECT,
+		                       h == 1 ? "Squeeze dim taken as 1" : "Squeeze dim taken as not 1");
 	}
 	{
 		char *s = sym_expr_to_str(ctx, d);
-		sym__rc_error(rc, "cannot tell whether dim %s is 1 (Squeeze without axes needs it decided; give "
-				  "axes or a hint)", s ? s : "?");
+		sym__rc_error(rc,
+		              "cannot tell whether dim %s is 1 (Squeeze without axes needs it decided; give "
+		              "axes or a hint)",
+		              s ? s : "?");
 		sym_str_free(ctx, s);
 	}
 	return -1;
@@ -95,8 +98,8 @@ static int r_squeeze(sym_rule_ctx *rc)
 	for (k = 0; k < x->rank; k++) {
 		int drop = mask[k];
 		if (has && drop) {
-			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, x->dims[k], ctx->one), SYM_GUARD_ASSERT,
-					    "a squeezed dim must be 1") < 0)
+			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, x->dims[k], ctx->one),
+			                    SYM_GUARD_ASSERT, "a squeezed dim must be 1") < 0)
 				return -1;
 		} else if (!has && squeeze_all(rc, x->dims[k], &drop) < 0) {
 			return -1;
@@ -141,7 +144,7 @@ static int r_unsqueeze(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_squeeze[] = {
-	{"Squeeze", "", r_squeeze, SYM_RULE_ANY_DOMAIN},
-	{"Unsqueeze", "", r_unsqueeze, SYM_RULE_ANY_DOMAIN},
+    {"Squeeze", "", r_squeeze, SYM_RULE_ANY_DOMAIN},
+    {"Unsqueeze", "", r_unsqueeze, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_squeeze_count = sizeof(sym__rules_squeeze) / sizeof(sym__rules_squeeze[0]);

@@ -74,7 +74,8 @@ static int r_transpose(sym_rule_ctx *rc)
 	for (k = 0; k < r; k++) {
 		int64_t q = has ? p[k] : r - 1 - k;
 		if (q < 0 || q >= r)
-			return sym__rc_error(rc, "perm[%d] = %lld is out of range for rank %d", k, (long long)q, r);
+			return sym__rc_error(rc, "perm[%d] = %lld is out of range for rank %d", k,
+			                     (long long)q, r);
 		if (seen[q])
 			return sym__rc_error(rc, "perm is not a permutation (%lld repeats)", (long long)q);
 		seen[q] = 1;
@@ -87,6 +88,6 @@ static int r_transpose(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_transpose[] = {
-	{"Transpose", "", r_transpose, SYM_RULE_ANY_DOMAIN},
+    {"Transpose", "", r_transpose, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_transpose_count = sizeof(sym__rules_transpose) / sizeof(sym__rules_transpose[0]);

@@ -99,6 +99,26 @@ const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *e)
 			sym__sumb_add_term(&out, &tm->coef, tm->m);
 			continue;
 		}
+		if (sym__is_int(tm->m)) {
+			/* k*m with |k| > 1 leaves its integer part: 7*x/2 is
+			 * 3*x + x/2 (truncated, so the sign stays) */
+			sym_num w, fr;
+			sym__num_init(&w);
+			sym__num_init(&fr);
+			if (sym__num_sgn(&tm->coef) > 0)
+				sym__num_floor(&w, &tm->coef);
+			else
+				sym__num_ceil(&w, &tm->coef);
+			sym__num_sub(&fr, &tm->coef, &w);
+			if (!sym__num_is_zero(&w))
+				sym__sumb_add_term(&out, &w, tm->m);
+			sym__num_denom(&t, &fr);
+			sym__num_lcm(&d, &d, &t);
+			sym__sumb_add_term(&in, &fr, tm->m);
+			sym__num_clear(&w);
+			sym__num_clear(&fr);
+			continue;
+		}
 		if (!sym__is_int(tm->m))
 			all_int_monos = 0;
 		sym__num_denom(&t, &tm->coef);

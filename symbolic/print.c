@@ -150,6 +150,20 @@ int sym__quotient_form(sym_ctx *ctx, const sym_expr *e, const sym_expr **P, cons
 			nc = w;
 		}
 	}
+	/* a reciprocal of a sum stays out of Q unless it is Q's only factor
+	 * with exponent 1: the text (a*(b + c)) or (b + c)**2 would expand */
+	{
+		size_t k2, nsum = 0, w = 0;
+		for (k2 = 0; k2 < nc; k2++)
+			if (common[k2].base->kind == SYM_KIND_ADD)
+				nsum++;
+		if (nsum && !(nc == 1 && common[0].exp == -1))
+			for (k2 = 0; k2 < nc; k2++)
+				if (common[k2].base->kind != SYM_KIND_ADD)
+					common[w++] = common[k2];
+		if (nsum && !(nc == 1 && common[0].exp == -1))
+			nc = w;
+	}
 	if (sym__num_is_one(&d) && nc == 0) {
 		sym__num_clear(&d);
 		sym__num_clear(&t);
@@ -423,7 +437,7 @@ static void item_num(pr *p, const void *x, const void *y)
 
 /* Prints a sum (or any numeric node through its linear view); with
  * skip_const the constant is left out. Returns the precedence. */
-static int print_sum(pr *p, const sym_expr *e, int skip_const)
+static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
 {
 	modpart mods[MAX_MODS];
 	size_t nm = 0, i;
@@ -444,6 +458,8 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const)
 		return P_ATOM;
 	}
 	sym__lin_view(rest, &v);
+	if (rest_c)
+		sym__num_set(rest_c, v.c);
 	for (i = 0; i < v.n; i++)
 		sum_item(p, &first, sym__num_sgn(&v.t[i].coef) < 0, item_term, &v.t[i].coef, v.t[i].m);
 	for (i = 0; i < nm; i++)
@@ -514,9 +530,9 @@ static int print_rel(pr *p, const sym_expr *e)
 			p->b->fail = 1;
 			goto done;
 		}
-		sym__lin_view(dd, &w);
-		sym__num_neg(&c, w.c);
-		print_sum(p, dd, 1);
+		(void)w;
+		print_sum(p, dd, 1, &c); /* c: the constant left after the modulos */
+		sym__num_neg(&c, &c);
 		sym__sbuf_puts(p->b, relop_text(e->kind, flip));
 		sym__sbuf_num(p->b, &c);
 		goto done;
@@ -577,7 +593,7 @@ static int print(pr *p, const sym_expr *e)
 		sym__sbuf_puts(p->b, node_name(e));
 		return P_ATOM;
 	case SYM_KIND_ADD:
-		return print_sum(p, e, 0);
+		return print_sum(p, e, 0, NULL);
 	case SYM_KIND_MUL:
 		return print_term(p, &num_one, e);
 	case SYM_KIND_FLOOR: {

@@ -73,17 +73,29 @@ static const sym_expr *floor_rel(sym_ctx *ctx, const sym_expr *P)
 	const sym_expr *r;
 	if (!P)
 		return NULL;
+	size_t i, fi = 0, nf = 0;
+	const sym_expr *R;
 	sym__lin_view(P, &v);
-	if (v.n != 1 || v.t[0].m->kind != SYM_KIND_FLOOR || !int_monos(node_kid(v.t[0].m)))
+	/* one floor with coefficient +-1; every other term integer-valued */
+	for (i = 0; i < v.n; i++) {
+		if (v.t[i].m->kind == SYM_KIND_FLOOR && int_monos(node_kid(v.t[i].m))) {
+			sym__num_abs(&v.zero, &v.t[i].coef);
+			if (sym__num_is_one(&v.zero))
+				fi = i, nf++;
+		}
+	}
+	if (nf != 1)
 		return rel_node(ctx, SYM_KIND_LE, P);
 	sym__num_init(&t);
-	if (sym__num_is_one(&v.t[0].coef)) {
-		/* F + c <= 0  <=>  E + c < 1 */
-		sym__num_sub(&t, v.c, &num_one);
-		r = rel_canon(ctx, SYM_KIND_LT, sym__add_num(ctx, node_kid(v.t[0].m), &t));
+	/* R: everything but the floor, constant included */
+	R = sym_expr_sub(ctx, P, sym__scale(ctx, &v.t[fi].coef, v.t[fi].m));
+	if (sym__num_is_one(&v.t[fi].coef)) {
+		/* F + R <= 0  <=>  F <= -R  <=>  E < 1 - R  <=>  E + R - 1 < 0 */
+		sym__num_neg(&t, &num_one);
+		r = rel_canon(ctx, SYM_KIND_LT, sym__add_num(ctx, sym_expr_add(ctx, node_kid(v.t[fi].m), R), &t));
 	} else {
-		/* -F + c <= 0  <=>  F >= c  <=>  c - E <= 0 */
-		r = rel_canon(ctx, SYM_KIND_LE, sym__add_num(ctx, sym_expr_neg(ctx, node_kid(v.t[0].m)), v.c));
+		/* -F + R <= 0  <=>  F >= R  <=>  E >= R  <=>  R - E <= 0 */
+		r = rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, R, node_kid(v.t[fi].m)));
 	}
 	sym__num_clear(&t);
 	return r;

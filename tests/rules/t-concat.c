@@ -17,13 +17,13 @@ static void concat_onnx_examples(void **state)
 		long long axis;
 		const char *want;
 	} v[] = {
-		{"[2]", "[2]", 0, "[4]"},
-		{"[2, 2]", "[2, 2]", 0, "[4, 2]"},
-		{"[2, 2]", "[2, 2]", 1, "[2, 4]"},
-		{"[2, 2, 2]", "[2, 2, 2]", 2, "[2, 2, 4]"},
-		{"[2, 2, 2]", "[2, 2, 2]", -1, "[2, 2, 4]"},
-		{"[2, 3]", "[2, 0]", 1, "[2, 3]"},
-		{"[s0, 8]", "[s1, 8]", 0, "[s0 + s1, 8]"},
+	    {"[2]", "[2]", 0, "[4]"},
+	    {"[2, 2]", "[2, 2]", 0, "[4, 2]"},
+	    {"[2, 2]", "[2, 2]", 1, "[2, 4]"},
+	    {"[2, 2, 2]", "[2, 2, 2]", 2, "[2, 2, 4]"},
+	    {"[2, 2, 2]", "[2, 2, 2]", -1, "[2, 2, 4]"},
+	    {"[2, 3]", "[2, 0]", 1, "[2, 3]"},
+	    {"[s0, 8]", "[s1, 8]", 0, "[s0 + s1, 8]"},
 	};
 	size_t i;
 	(void)state;
@@ -105,8 +105,8 @@ static void concat_errors(void **state)
 
 /* Split of shape along axis into nout outputs; attrs as given; want is the
  * outputs' shapes joined by spaces. */
-static void check_split(const char *shape, const char *split, long long axis, long long num_outputs, size_t nout,
-			const char *want, const char *guards)
+static void check_split(const char *shape, const char *split, long long axis, long long num_outputs,
+                        size_t nout, const char *want, const char *guards)
 {
 	rt t;
 	sym_tval in[2], out[8];
@@ -126,7 +126,8 @@ static void check_split(const char *shape, const char *split, long long axis, lo
 	if (rt_run(&t, "Split", NULL, nin, in, na, a, nout, out) < 0)
 		fail_msg("Split %s: %s", shape, sym_ctx_last_message(t.ctx));
 	for (i = 0; i < nout; i++)
-		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", i ? " " : "", rt_shape(&t, &out[i]));
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", i ? " " : "",
+		         rt_shape(&t, &out[i]));
 	assert_string_equal(got, want);
 	assert_string_equal(rt_guards(&t), guards);
 	rt_free(&t);
@@ -153,7 +154,7 @@ static void split_symbolic_dims(void **state)
 	check_split("[2*s0, 4]", NULL, 0, 0, 2, "[s0, 4] [s0, 4]", "");
 	check_split("[s0, 4]", "[s1, 2]", 0, 0, 2, "[s1, 4] [2, 4]", "assert s0 == s1 + 2");
 	check_split("[s0]", NULL, 0, 2, 2, "[(s0 + 1)//2] [s0 - (s0 + 1)//2]",
-		    "assert (s0 + 1)//2 <= s0 - 1");
+	            "assert s0 >= 2");
 }
 
 static void split_errors(void **state)
@@ -330,17 +331,17 @@ static void concat_family_property_holds_at_random_dims(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(concat_onnx_examples),
-		cmocka_unit_test(concat_off_axis_dims_are_guarded_equal),
-		cmocka_unit_test(concat_joins_symbolic_values),
-		cmocka_unit_test(concat_errors),
-		cmocka_unit_test(split_onnx_examples),
-		cmocka_unit_test(split_symbolic_dims),
-		cmocka_unit_test(split_errors),
-		cmocka_unit_test(split_cuts_symbolic_values),
-		cmocka_unit_test(pack_stacks_equal_shapes_on_a_new_axis),
-		cmocka_unit_test(unpack_removes_the_axis),
-		cmocka_unit_test(concat_family_property_holds_at_random_dims),
+	    cmocka_unit_test(concat_onnx_examples),
+	    cmocka_unit_test(concat_off_axis_dims_are_guarded_equal),
+	    cmocka_unit_test(concat_joins_symbolic_values),
+	    cmocka_unit_test(concat_errors),
+	    cmocka_unit_test(split_onnx_examples),
+	    cmocka_unit_test(split_symbolic_dims),
+	    cmocka_unit_test(split_errors),
+	    cmocka_unit_test(split_cuts_symbolic_values),
+	    cmocka_unit_test(pack_stacks_equal_shapes_on_a_new_axis),
+	    cmocka_unit_test(unpack_removes_the_axis),
+	    cmocka_unit_test(concat_family_property_holds_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

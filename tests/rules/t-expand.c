@@ -149,11 +149,11 @@ static void expand_property_holds_at_random_dims(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(expand_onnx_examples),
-		cmocka_unit_test(expand_of_unrelated_dims_is_exact_with_a_guard),
-		cmocka_unit_test(expand_and_tile_values),
-		cmocka_unit_test(tile_onnx_examples_and_errors),
-		cmocka_unit_test(expand_property_holds_at_random_dims),
+	    cmocka_unit_test(expand_onnx_examples),
+	    cmocka_unit_test(expand_of_unrelated_dims_is_exact_with_a_guard),
+	    cmocka_unit_test(expand_and_tile_values),
+	    cmocka_unit_test(tile_onnx_examples_and_errors),
+	    cmocka_unit_test(expand_property_holds_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

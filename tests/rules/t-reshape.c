@@ -12,7 +12,7 @@
 /* Reshape of a concrete or symbolic input to a target value; checks the
  * shape and the guards. */
 static void check_reshape(const char *shape, const char *target, long long allowzero, const char *want,
-			  const char *guards)
+                          const char *guards)
 {
 	rt t;
 	sym_tval in[2], out[1];
@@ -146,7 +146,8 @@ static void expect_error(const char *shape, const char *target, const char *msg)
 	in[1] = rt_t(&t, "[1]", "int64", target);
 	assert_int_equal(rt_run(&t, "Reshape", NULL, 2, in, 0, NULL, 1, out), -1);
 	if (!strstr(sym_ctx_last_message(t.ctx), msg))
-		fail_msg("Reshape %s to %s: '%s' lacks '%s'", shape, target, sym_ctx_last_message(t.ctx), msg);
+		fail_msg("Reshape %s to %s: '%s' lacks '%s'", shape, target, sym_ctx_last_message(t.ctx),
+		         msg);
 	assert_non_null(strstr(sym_ctx_last_message(t.ctx), "node 'n0' (Reshape)"));
 	rt_free(&t);
 }
@@ -262,18 +263,18 @@ static void flatten_property_holds_at_random_dims(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reshape_onnx_examples),
-		cmocka_unit_test(reshape_allowzero_keeps_a_zero_dim),
-		cmocka_unit_test(reshape_symbolic_results_of_the_issue),
-		cmocka_unit_test(reshape_divisibility_is_guarded_only_when_not_provable),
-		cmocka_unit_test(reshape_symbolic_target_from_a_shape_chain),
-		cmocka_unit_test(reshape_shape_attribute_before_opset_5),
-		cmocka_unit_test(reshape_values_pass_through),
-		cmocka_unit_test(reshape_bad_targets_are_errors),
-		cmocka_unit_test(reshape_of_unknown_rank_with_a_plain_target),
-		cmocka_unit_test(reshape_property_holds_at_random_dims),
-		cmocka_unit_test(flatten_onnx_examples),
-		cmocka_unit_test(flatten_property_holds_at_random_dims),
+	    cmocka_unit_test(reshape_onnx_examples),
+	    cmocka_unit_test(reshape_allowzero_keeps_a_zero_dim),
+	    cmocka_unit_test(reshape_symbolic_results_of_the_issue),
+	    cmocka_unit_test(reshape_divisibility_is_guarded_only_when_not_provable),
+	    cmocka_unit_test(reshape_symbolic_target_from_a_shape_chain),
+	    cmocka_unit_test(reshape_shape_attribute_before_opset_5),
+	    cmocka_unit_test(reshape_values_pass_through),
+	    cmocka_unit_test(reshape_bad_targets_are_errors),
+	    cmocka_unit_test(reshape_of_unknown_rank_with_a_plain_target),
+	    cmocka_unit_test(reshape_property_holds_at_random_dims),
+	    cmocka_unit_test(flatten_onnx_examples),
+	    cmocka_unit_test(flatten_property_holds_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

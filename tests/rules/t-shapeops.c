@@ -31,9 +31,9 @@ static void shape_start_end_onnx_examples(void **state)
 		int has_start, has_end;
 		const char *want;
 	} v[] = {
-		{1, 0, 1, 0, "[4, 5]"},   {0, 1, 0, 1, "[3]"},      {-1, 0, 1, 0, "[5]"},
-		{0, -1, 0, 1, "[3, 4]"},  {-10, 0, 1, 0, "[3, 4, 5]"}, {0, 10, 0, 1, "[3, 4, 5]"},
-		{10, 0, 1, 0, "[]"},      {2, 1, 1, 1, "[]"},       {1, 2, 1, 1, "[4]"},
+	    {1, 0, 1, 0, "[4, 5]"},  {0, 1, 0, 1, "[3]"},         {-1, 0, 1, 0, "[5]"},
+	    {0, -1, 0, 1, "[3, 4]"}, {-10, 0, 1, 0, "[3, 4, 5]"}, {0, 10, 0, 1, "[3, 4, 5]"},
+	    {10, 0, 1, 0, "[]"},     {2, 1, 1, 1, "[]"},          {1, 2, 1, 1, "[4]"},
 	};
 	size_t i;
 	(void)state;
@@ -247,7 +247,8 @@ static void range_with_a_symbolic_delta_guards_it_nonzero(void **state)
 	rt_free(&t);
 }
 
-static void property_range(const char *start, const char *limit, const char *delta, long long lo, long long hi)
+static void property_range(const char *start, const char *limit, const char *delta, long long lo,
+                           long long hi)
 {
 	rt t;
 	sym_tval in[3];
@@ -284,15 +285,15 @@ static void shapeops_property_holds_at_random_dims(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(shape_gives_the_dims_as_its_value),
-		cmocka_unit_test(shape_start_end_onnx_examples),
-		cmocka_unit_test(shape_and_size_of_unknown_rank),
-		cmocka_unit_test(size_is_the_element_count),
-		cmocka_unit_test(constant_carries_its_integer_data),
-		cmocka_unit_test(constant_of_shape_takes_the_input_value),
-		cmocka_unit_test(range_onnx_examples_and_symbolic_lengths),
-		cmocka_unit_test(range_with_a_symbolic_delta_guards_it_nonzero),
-		cmocka_unit_test(shapeops_property_holds_at_random_dims),
+	    cmocka_unit_test(shape_gives_the_dims_as_its_value),
+	    cmocka_unit_test(shape_start_end_onnx_examples),
+	    cmocka_unit_test(shape_and_size_of_unknown_rank),
+	    cmocka_unit_test(size_is_the_element_count),
+	    cmocka_unit_test(constant_carries_its_integer_data),
+	    cmocka_unit_test(constant_of_shape_takes_the_input_value),
+	    cmocka_unit_test(range_onnx_examples_and_symbolic_lengths),
+	    cmocka_unit_test(range_with_a_symbolic_delta_guards_it_nonzero),
+	    cmocka_unit_test(shapeops_property_holds_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -171,13 +171,13 @@ static void squeeze_property_holds_at_random_dims(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(squeeze_onnx_examples),
-		cmocka_unit_test(unsqueeze_onnx_examples),
-		cmocka_unit_test(squeeze_without_axes_removes_every_dim_equal_to_1),
-		cmocka_unit_test(squeezing_a_symbolic_dim_is_guarded),
-		cmocka_unit_test(squeeze_and_unsqueeze_errors),
-		cmocka_unit_test(values_propagate_through_squeeze_and_unsqueeze),
-		cmocka_unit_test(squeeze_property_holds_at_random_dims),
+	    cmocka_unit_test(squeeze_onnx_examples),
+	    cmocka_unit_test(unsqueeze_onnx_examples),
+	    cmocka_unit_test(squeeze_without_axes_removes_every_dim_equal_to_1),
+	    cmocka_unit_test(squeezing_a_symbolic_dim_is_guarded),
+	    cmocka_unit_test(squeeze_and_unsqueeze_errors),
+	    cmocka_unit_test(values_propagate_through_squeeze_and_unsqueeze),
+	    cmocka_unit_test(squeeze_property_holds_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

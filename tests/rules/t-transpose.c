@@ -40,10 +40,10 @@ static void transpose_bad_perms_are_errors(void **state)
 	static const struct {
 		const char *perm, *msg;
 	} v[] = {
-		{"[0, 0, 1]", "not a permutation"},
-		{"[0, 1, 3]", "out of range"},
-		{"[0, -1, 1]", "out of range"},
-		{"[1, 0]", "perm has 2 entries for rank 3"},
+	    {"[0, 0, 1]", "not a permutation"},
+	    {"[0, 1, 3]", "out of range"},
+	    {"[0, -1, 1]", "out of range"},
+	    {"[1, 0]", "perm has 2 entries for rank 3"},
 	};
 	size_t i;
 	(void)state;
@@ -56,7 +56,8 @@ static void transpose_bad_perms_are_errors(void **state)
 		a[0] = rt_is(&t, "perm", v[i].perm);
 		assert_int_equal(rt_run(&t, "Transpose", NULL, 1, in, 1, a, 1, out), -1);
 		if (!strstr(sym_ctx_last_message(t.ctx), v[i].msg))
-			fail_msg("perm %s: '%s' lacks '%s'", v[i].perm, sym_ctx_last_message(t.ctx), v[i].msg);
+			fail_msg("perm %s: '%s' lacks '%s'", v[i].perm, sym_ctx_last_message(t.ctx),
+			         v[i].msg);
 		rt_free(&t);
 	}
 }
@@ -110,11 +111,11 @@ static void transpose_property_holds_at_random_dims(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(transpose_onnx_examples),
-		cmocka_unit_test(transpose_bad_perms_are_errors),
-		cmocka_unit_test(transpose_of_unknown_rank),
-		cmocka_unit_test(transpose_permutes_small_values),
-		cmocka_unit_test(transpose_property_holds_at_random_dims),
+	    cmocka_unit_test(transpose_onnx_examples),
+	    cmocka_unit_test(transpose_bad_perms_are_errors),
+	    cmocka_unit_test(transpose_of_unknown_rank),
+	    cmocka_unit_test(transpose_permutes_small_values),
+	    cmocka_unit_test(transpose_property_holds_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
