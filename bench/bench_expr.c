@@ -18,14 +18,12 @@
 #include <time.h>
 
 #include "symshape/symshape.h"
-#include "symshape/program.h"
 
 #define NSYMS 8
 #define W1_ITERS 2000
 #define W1_TERMS 15372
 #define W4_EXPRS 1000
 #define W4_SUM 159174571LL
-#define W4_PASSES 100
 #define W5_PAIRS 10000
 #define MAX_REPS 101
 
@@ -496,42 +494,15 @@ static void w3(void)
 	}
 }
 
-/* W4: evaluation of 1,000 small expanded products, by exact substitution
- * and by a compiled runtime program per expression. */
-
-/* Runs every program W4_PASSES times; returns the sum of one pass, or -1
- * when a run fails. */
-static long long w4_run_programs(sym_program *const *prog,
-				 const int64_t (*in)[NSYMS], int64_t *scratch)
-{
-	long long sum = 0;
-
-	for (int pass = 0; pass < W4_PASSES; pass++) {
-		long long psum = 0;
-
-		for (int i = 0; i < W4_EXPRS; i++) {
-			int64_t out;
-			size_t failed_guard;
-
-			if (sym_program_run(prog[i], in[i], &out, scratch,
-					    &failed_guard) != SYM_RUN_OK)
-				return -1;
-			psum += out;
-		}
-		sum = psum;
-	}
-	return sum;
-}
+/* W4: exact evaluation of 1,000 small expanded products (the runtime
+ * program is measured by bench_program). */
 
 static void w4(void)
 {
 	static int shp[W4_EXPRS][5];
 	static long long vals[W4_EXPRS][NSYMS];
-	static int64_t in[W4_EXPRS][NSYMS];
 	static const sym_expr *ex[W4_EXPRS];
-	static sym_program *prog[W4_EXPRS];
-	double t[MAX_REPS], tc[MAX_REPS], tr[MAX_REPS];
-	size_t ninsns = 0;
+	double t[MAX_REPS];
 	mt19937 g;
 
 	/* Every expression's parameters first, then every expression's
@@ -545,13 +516,11 @@ static void w4(void)
 	}
 	for (int i = 0; i < W4_EXPRS; i++)
 		for (int m = 0; m < NSYMS; m++)
-			in[i][m] = vals[i][m] = mt_rand(&g, 1, 100);
+			vals[i][m] = mt_rand(&g, 1, 100);
 	for (int r = 0; r < reps; r++) {
 		const sym_expr *s[NSYMS];
 		sym_ctx *ctx = new_ctx(s);
-		long long sum = 0, psum;
-		size_t nscratch = 0;
-		int64_t *scratch;
+		long long sum = 0;
 		int bad = 0;
 		double t0;
 
@@ -583,48 +552,10 @@ static void w4(void)
 			need(ctx, NULL, "W4 eval (not an integer constant)");
 		if (r == 0)
 			check_si("W4", "value_sum", sum, W4_SUM);
-
-		t0 = now_sec();
-		for (int i = 0; i < W4_EXPRS; i++)
-			prog[i] = sym_program_compile(ctx, NSYMS, s, 0, NULL, 1,
-						      &ex[i]);
-		tc[r] = now_sec() - t0;
-		for (int i = 0; i < W4_EXPRS; i++) {
-			size_t n;
-
-			need(ctx, prog[i], "W4 sym_program_compile");
-			n = sym_program_scratch_size(prog[i]);
-			if (n > nscratch)
-				nscratch = n;
-			if (r == 0)
-				ninsns += sym_program_num_instructions(prog[i]);
-		}
-		scratch = calloc(nscratch ? nscratch : 1, sizeof *scratch);
-		if (!scratch) {
-			printf("error W4: out of memory\n");
-			exit(1);
-		}
-		t0 = now_sec();
-		psum = w4_run_programs(prog, (const int64_t(*)[NSYMS])in,
-				       scratch);
-		tr[r] = now_sec() - t0;
-		if (r == 0)
-			check_si("W4", "program_value_sum", psum, W4_SUM);
-		free(scratch);
-		for (int i = 0; i < W4_EXPRS; i++)
-			sym_program_free(prog[i]);
 		sym_ctx_free(ctx);
 	}
-	double run_us = median(tr, reps) / (W4_EXPRS * W4_PASSES) * 1e6;
-
 	printf("W4 n %d\n", W4_EXPRS);
 	printf("W4 subst_per_expr_us %.4g\n", median(t, reps) / W4_EXPRS * 1e6);
-	printf("W4 compile_per_expr_us %.4g\n",
-	       median(tc, reps) / W4_EXPRS * 1e6);
-	printf("W4 program_instructions_per_expr %.4g\n",
-	       (double)ninsns / W4_EXPRS);
-	printf("W4 program_run_per_expr_us %.4g\n", run_us);
-	target("W4 program_run_per_expr_us<0.05", run_us < 0.05);
 }
 
 /* W5: canonical equality of the same polynomial built in two orders. */

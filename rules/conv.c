@@ -154,7 +154,7 @@ static const sym_expr *window_out(sym_rule_ctx *rc, const spatial *sp, int i, co
 	if (sp->pad_mode == PAD_SAME_UPPER || sp->pad_mode == PAD_SAME_LOWER)
 		return ceildiv(rc, in, s);
 	eff = eff_kernel(rc, sp, i);
-	padded = addi(rc, in, pb + pe);
+	padded = addi(rc, addi(rc, in, pb), pe);
 	if (sym__rc_require(rc, rel(rc, SYM_REL_GE, padded, eff), SYM_GUARD_ASSERT,
 			    "input must cover the dilated kernel") < 0)
 		return NULL;
@@ -257,6 +257,10 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 	if (r && noshape == (size_t)n + 2)
 		oshape += 2;
 	g = sym__rc_num(rc, group);
+	for (i = 0; i < n; i++)
+		if (opad[i] >= sp.strides[i] && opad[i] >= sp.dils[i])
+			return sym__rc_error(rc, "output_padding %lld must be smaller than its stride or dilation",
+					     (long long)opad[i]);
 	if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, x->dims[1], w->dims[0]), SYM_GUARD_ASSERT,
 			    "input channels must equal W.shape[0]") < 0)
 		return -1;
@@ -287,7 +291,7 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 			o = muli(rc, in, sp.strides[i]);
 		} else {
 			o = add(rc, muli(rc, addi(rc, in, -1), sp.strides[i]), eff_kernel(rc, &sp, i));
-			o = addi(rc, o, opad[i] - sp.pads[i] - sp.pads[n + i]);
+			o = addi(rc, addi(rc, addi(rc, o, opad[i]), -sp.pads[i]), -sp.pads[n + i]);
 			if (sym__rc_require(rc, rel(rc, SYM_REL_GE, o, ctx->one), SYM_GUARD_ASSERT,
 					    "pads must leave a positive output size") < 0)
 				return -1;

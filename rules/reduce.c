@@ -1,7 +1,263 @@
-/* Reduce*, ArgMax/ArgMin, TopK and CumSum. */
+/* Reduce*, ArgMax/ArgMin, TopK and CumSum.  ReduceSum, ReduceProd,
+ * ReduceMax and ReduceMin of a shape tensor reduced whole also give the
+ * symbolic value (Shape -> ReduceProd is the element count). */
 #include "rules_private.h"
 
+typedef enum fold { FOLD_NONE, FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN } fold;
+
+/* The axes: from input 1 when the node carries it (ReduceSum from opset
+ * 13, the others from 18), else the 'axes' attribute.  Returns 1 with
+ * *n, *v set, 0 when there are none, -1 on error. */
+static int axes_of(sym_rule_ctx *rc, size_t *n, const int64_t **v)
+{
+	const sym_tval *a = sym__rc_in(rc, 1);
+	int64_t *iv;
+	if (a) {
+		if (a->rank > 1)
+			return sym__rc_error(rc, "the axes input must be 1-D, not of rank %d", a->rank);
+		if (sym__rc_in_ints(rc, 1, n, &iv) < 0)
+			return -1;
+		*v = iv;
+		return 1;
+	}
+	return sym__rc_attr_ints(rc, "axes", n, v);
+}
+
+/* Normalises axes against rank into mask; a repeated axis is an error. */
+static int axes_mask(sym_rule_ctx *rc, size_t n, const int64_t *v, int rank, char *mask)
+{
+	size_t i;
+	int a;
+	memset(mask, 0, (size_t)(rank ? rank : 1));
+	for (i = 0; i < n; i++) {
+		if (sym__rc_axis(rc, v[i], rank, "axis", &a) < 0)
+			return -1;
+		if (mask[a])
+			return sym__rc_error(rc, "axis %lld is repeated", (long long)v[i]);
+		mask[a] = 1;
+	}
+	return 0;
+}
+
+/* The value of reducing every element of x; none for an empty Max/Min. */
+static int fold_value(sym_rule_ctx *rc, const sym_tval *x, fold f)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_expr *r;
+	size_t i;
+	if (f == FOLD_NONE || !x->has_value)
+		return 0;
+	if (x->nvalue == 0) {
+		if (f == FOLD_MAX || f == FOLD_MIN)
+			return 0;
+		r = sym_expr_from_si(ctx, f == FOLD_PROD);
+	} else if (f == FOLD_MAX || f == FOLD_MIN) {
+		r = f == FOLD_MAX ? sym_expr_max(ctx, x->nvalue, x->value) : sym_expr_min(ctx, x->nvalue, x->value);
+	} else {
+		r = x->value[0];
+		for (i = 1; i < x->nvalue; i++)
+			r = f == FOLD_SUM ? sym_expr_add(ctx, r, x->value[i]) : sym_expr_mul(ctx, r, x->value[i]);
+	}
+	return sym__rc_set_value(rc, 0, 1, &r);
+}
+
+/* Reduce*(data[, axes]; keepdims, noop_with_empty_axes): reduced dims
+ * become 1 (keepdims) or go; no axes reduce every dim, or none with
+ * noop_with_empty_axes. */
+static int reduce(sym_rule_ctx *rc, fold f)
+{
+	const sym_tval *x = sym__rc_need(rc, 0);
+	const int64_t *axes;
+	int64_t keep, noop;
+	const sym_expr **d;
+	char *mask;
+	size_t n;
+	int has, k, r, m = 0, all = 1;
+	if (!x || sym__rc_attr_int(rc, "keepdims", 1, &keep) < 0 ||
+	    sym__rc_attr_int(rc, "noop_with_empty_axes", 0, &noop) < 0 || (has = axes_of(rc, &n, &axes)) < 0)
+		return -1;
+	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
+		return -1;
+	if (!has)
+		n = 0;
+	if (n == 0 && noop) {
+		if (sym__rc_set_shape(rc, 0, x->rank, x->dims) < 0)
+			return -1;
+		return x->has_value ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
+	}
+	if (x->rank < 0)
+		return sym__rc_set_unknown_rank(rc, 0);
+	r = x->rank;
+	mask = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1));
+	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
+	if (!mask || !d)
+		return -1;
+	if (n == 0)
+		memset(mask, 1, (size_t)(r ? r : 1));
+	else if (axes_mask(rc, n, axes, r, mask) < 0)
+		return -1;
+	for (k = 0; k < r; k++) {
+		if (!mask[k]) {
+			d[m++] = x->dims[k];
+			all = 0;
+		} else if (keep) {
+			d[m++] = sym__rc_ctx(rc)->one;
+		}
+	}
+	if (sym__rc_set_shape(rc, 0, m, d) < 0)
+		return -1;
+	return all ? fold_value(rc, x, f) : 0;
+}
+
+static int r_reduce(sym_rule_ctx *rc) { return reduce(rc, FOLD_NONE); }
+static int r_reduce_sum(sym_rule_ctx *rc) { return reduce(rc, FOLD_SUM); }
+static int r_reduce_prod(sym_rule_ctx *rc) { return reduce(rc, FOLD_PROD); }
+static int r_reduce_max(sym_rule_ctx *rc) { return reduce(rc, FOLD_MAX); }
+static int r_reduce_min(sym_rule_ctx *rc) { return reduce(rc, FOLD_MIN); }
+
+/* ArgMax / ArgMin(data; axis, keepdims, select_last_index): int64, the
+ * axis dim becomes 1 or goes; the axis must not be empty. */
+static int r_arg(sym_rule_ctx *rc)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_tval *x = sym__rc_need(rc, 0);
+	int64_t axis, keep, last;
+	const sym_expr **d;
+	int a, k, m = 0;
+	if (!x || sym__rc_attr_int(rc, "axis", 0, &axis) < 0 || sym__rc_attr_int(rc, "keepdims", 1, &keep) < 0 ||
+	    sym__rc_attr_int(rc, "select_last_index", 0, &last) < 0)
+		return -1;
+	if (sym__rc_set_dtype(rc, 0, SYM_DT_INT64) < 0)
+		return -1;
+	if (x->rank < 0)
+		return sym__rc_set_unknown_rank(rc, 0);
+	if (sym__rc_axis(rc, axis, x->rank, "axis", &a) < 0)
+		return -1;
+	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, x->dims[a], ctx->one), SYM_GUARD_ASSERT,
+			    "the reduced axis must not be empty") < 0)
+		return -1;
+	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
+	if (!d)
+		return -1;
+	for (k = 0; k < x->rank; k++)
+		if (k != a)
+			d[m++] = x->dims[k];
+		else if (keep)
+			d[m++] = ctx->one;
+	return sym__rc_set_shape(rc, 0, m, d);
+}
+
+/* The k of TopK: input 1 (a one-element tensor) or the 'k' attribute of
+ * opset 1.  Returns 1 with *k set, 0 when input 1 has no known value. */
+static int topk_k(sym_rule_ctx *rc, const sym_expr **k)
+{
+	const sym_tval *kt = sym__rc_in(rc, 1);
+	int64_t ka;
+	if (kt) {
+		if (kt->rank > 1)
+			return sym__rc_error(rc, "K must be a 1-D tensor of one element, not of rank %d", kt->rank);
+		if (!kt->has_value)
+			return 0;
+		if (kt->nvalue != 1)
+			return sym__rc_error(rc, "K must hold one element, not %zu", kt->nvalue);
+		*k = kt->value[0];
+		return 1;
+	}
+	if (!sym__rc_attr(rc, "k"))
+		return sym__rc_error(rc, "K is required (input 1, or the attribute 'k' before opset 10)");
+	if (sym__rc_attr_int(rc, "k", 0, &ka) < 0)
+		return -1;
+	*k = sym__rc_num(rc, ka);
+	return 1;
+}
+
+/* TopK(X, K; axis, largest, sorted): Values and Indices (int64) have X's
+ * shape with dim[axis] = K, 0 <= K <= dim[axis].  A K known only at run
+ * time is a fresh symbol with that range. */
+static int r_topk(sym_rule_ctx *rc)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_tval *x = sym__rc_need(rc, 0);
+	const sym_expr *k = NULL, *zero = sym_expr_from_si(ctx, 0);
+	const sym_expr **d;
+	int64_t axis, largest, sorted;
+	int a, known, i;
+	if (!x || sym__rc_attr_int(rc, "axis", -1, &axis) < 0 || sym__rc_attr_int(rc, "largest", 1, &largest) < 0 ||
+	    sym__rc_attr_int(rc, "sorted", 1, &sorted) < 0 || (known = topk_k(rc, &k)) < 0)
+		return -1;
+	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0 || (rc->nout > 1 && sym__rc_set_dtype(rc, 1, SYM_DT_INT64) < 0))
+		return -1;
+	if (x->rank < 0) {
+		if (rc->nout > 1 && sym__rc_set_unknown_rank(rc, 1) < 0)
+			return -1;
+		return sym__rc_set_unknown_rank(rc, 0);
+	}
+	if (sym__rc_axis(rc, axis, x->rank, "axis", &a) < 0)
+		return -1;
+	if (known) {
+		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, k, zero), SYM_GUARD_ASSERT,
+				    "TopK needs K >= 0") < 0 ||
+		    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_LE, k, x->dims[a]), SYM_GUARD_ASSERT,
+				    "TopK needs K <= the axis dim") < 0)
+			return -1;
+	} else {
+		/* data-dependent: bound at run time, within [0, dim] */
+		k = sym__infer_fresh(rc->inf, "u");
+		if (!k)
+			return -1;
+		if (sym_facts_assume(rc->inf->facts,
+				     sym_expr_and(ctx, sym_expr_rel(ctx, SYM_REL_GE, k, zero),
+						  sym_expr_rel(ctx, SYM_REL_LE, k, x->dims[a]))) != SYM_EOK)
+			return sym__rc_error(rc, "cannot record the range of the runtime K");
+	}
+	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
+	if (!d)
+		return -1;
+	for (i = 0; i < x->rank; i++)
+		d[i] = i == a ? k : x->dims[i];
+	if (sym__rc_set_shape(rc, 0, x->rank, d) < 0)
+		return -1;
+	return rc->nout > 1 ? sym__rc_set_shape(rc, 1, x->rank, d) : 0;
+}
+
+/* CumSum(x, axis; exclusive, reverse): the shape of x; a known axis is
+ * checked against the rank. */
+static int r_cumsum(sym_rule_ctx *rc)
+{
+	const sym_tval *x = sym__rc_need(rc, 0), *ax = sym__rc_need(rc, 1);
+	int64_t excl, rev;
+	if (!x || !ax || sym__rc_attr_int(rc, "exclusive", 0, &excl) < 0 ||
+	    sym__rc_attr_int(rc, "reverse", 0, &rev) < 0)
+		return -1;
+	if (ax->rank > 1)
+		return sym__rc_error(rc, "axis must be a scalar or a 1-element tensor, not of rank %d", ax->rank);
+	if (ax->has_value) {
+		long long v;
+		int a;
+		if (ax->nvalue != 1)
+			return sym__rc_error(rc, "axis must hold one element, not %zu", ax->nvalue);
+		if (sym_expr_get_si(ax->value[0], &v) != 1)
+			return sym__rc_error(rc, "axis must be a constant integer");
+		if (x->rank >= 0 && sym__rc_axis(rc, v, x->rank, "axis", &a) < 0)
+			return -1;
+	}
+	return sym__rc_copy_shape(rc, 0, x);
+}
+
 const sym_rule_entry sym__rules_reduce[] = {
-	{NULL, NULL, NULL, 0},
+	{"ReduceSum", "", r_reduce_sum, SYM_RULE_ANY_DOMAIN},
+	{"ReduceMean", "", r_reduce, SYM_RULE_ANY_DOMAIN},
+	{"ReduceMax", "", r_reduce_max, SYM_RULE_ANY_DOMAIN},
+	{"ReduceMin", "", r_reduce_min, SYM_RULE_ANY_DOMAIN},
+	{"ReduceProd", "", r_reduce_prod, SYM_RULE_ANY_DOMAIN},
+	{"ReduceL1", "", r_reduce, 0},
+	{"ReduceL2", "", r_reduce, 0},
+	{"ReduceLogSum", "", r_reduce, 0},
+	{"ReduceLogSumExp", "", r_reduce, 0},
+	{"ReduceSumSquare", "", r_reduce, 0},
+	{"ArgMax", "", r_arg, SYM_RULE_ANY_DOMAIN},
+	{"ArgMin", "", r_arg, SYM_RULE_ANY_DOMAIN},
+	{"TopK", "", r_topk, SYM_RULE_ANY_DOMAIN},
+	{"CumSum", "", r_cumsum, SYM_RULE_ANY_DOMAIN},
 };
-const size_t sym__rules_reduce_count = 0;
+const size_t sym__rules_reduce_count = sizeof(sym__rules_reduce) / sizeof(sym__rules_reduce[0]);

@@ -354,9 +354,12 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 			ns = n, strides = NULL;
 		}
 	}
-	for (k = 0; k < 5; k++)
+	for (k = 0; k < 5; k++) {
 		if (sym__rc_attr_int(rc, mask_names[k], 0, &masks[k]) < 0)
 			return -1;
+		if (masks[k] < 0)
+			return sym__rc_error(rc, "attribute '%s' must be nonnegative", mask_names[k]);
+	}
 	if (ne != n || ns != n)
 		return sym__rc_error(rc, "begin, end and strides must have the same length (%zu, %zu, %zu)", n, ne, ns);
 	if (n > 62)

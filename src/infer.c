@@ -425,6 +425,23 @@ static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
 			r->guards[w++] = *g;
 	}
 	r->nguards = w;
+	/* asserts before expects (stable): a run that reaches an expect guard
+	 * has checked every validity condition, so a failing expect guard
+	 * means "recompile", never "maybe invalid" */
+	{
+		sym_guard *tmp = calloc(w + 1, sizeof(*tmp));
+		size_t k = 0;
+		if (!tmp)
+			return fail_nomem(r);
+		for (i = 0; i < w; i++)
+			if (r->guards[i].kind == SYM_GUARD_ASSERT)
+				tmp[k++] = r->guards[i];
+		for (i = 0; i < w; i++)
+			if (r->guards[i].kind != SYM_GUARD_ASSERT)
+				tmp[k++] = r->guards[i];
+		memcpy(r->guards, tmp, w * sizeof(*tmp));
+		free(tmp);
+	}
 	return 0;
 }
 

@@ -77,17 +77,21 @@ int sym__op_arity(int64_t op);
 /* Returns the opcode's name, "?" when unknown. */
 const char *sym__op_name(int64_t op);
 
-/* Executes the value instruction w (SYM_INSN_WORDS words) on the register
- * file r: reads only the operands the opcode uses, writes r[w[1]] and
- * returns SYM_RUN_OK, or returns the error status.  The interpreter and
- * the compiler's constant folding share it, so both give the same value. */
-static inline sym_run_status sym__insn_exec(const int64_t *w, int64_t *r)
+/* Executes the value instruction w (SYM_INSN_WORDS words) with opcode op
+ * (w[0]) on the register file r: reads only the operands the opcode uses,
+ * writes r[w[1]] and returns SYM_RUN_OK, or returns the error status.  The
+ * interpreter (with op a constant at each of its dispatch labels) and the
+ * compiler's constant folding share it, so both give the same value. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline sym_run_status sym__op_exec(int64_t op, const int64_t *w, int64_t *r)
 {
 #define SYM__A (r[w[2]])
 #define SYM__B (r[w[3]])
 #define SYM__D (r[w[1]])
 	int64_t a = SYM__A, b, q, m;
-	switch (w[0]) {
+	switch (op) {
 	case SYM_OP_ADD:
 		return __builtin_add_overflow(a, SYM__B, &SYM__D) ? SYM_RUN_OVERFLOW : SYM_RUN_OK;
 	case SYM_OP_SUB:
@@ -112,7 +116,7 @@ static inline sym_run_status sym__insn_exec(const int64_t *w, int64_t *r)
 			return SYM_RUN_DIVZERO;
 		if (b == -1) {
 			/* a % -1 is 0; a / -1 overflows for INT64_MIN alone */
-			if (w[0] == SYM_OP_MOD) {
+			if (op == SYM_OP_MOD) {
 				SYM__D = 0;
 				return SYM_RUN_OK;
 			}
@@ -123,7 +127,7 @@ static inline sym_run_status sym__insn_exec(const int64_t *w, int64_t *r)
 		}
 		q = a / b;
 		m = a % b;
-		if (w[0] == SYM_OP_EXACTDIV) {
+		if (op == SYM_OP_EXACTDIV) {
 			if (m != 0)
 				return SYM_RUN_INEXACT;
 			SYM__D = q;
@@ -133,7 +137,7 @@ static inline sym_run_status sym__insn_exec(const int64_t *w, int64_t *r)
 			q -= 1;
 			m += b;
 		}
-		SYM__D = w[0] == SYM_OP_MOD ? m : q;
+		SYM__D = op == SYM_OP_MOD ? m : q;
 		return SYM_RUN_OK;
 	case SYM_OP_MIN:
 		b = SYM__B;
@@ -189,5 +193,7 @@ static inline sym_run_status sym__insn_exec(const int64_t *w, int64_t *r)
 #undef SYM__B
 #undef SYM__D
 }
+
+static inline sym_run_status sym__insn_exec(const int64_t *w, int64_t *r) { return sym__op_exec(w[0], w, r); }
 
 #endif

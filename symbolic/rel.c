@@ -101,6 +101,43 @@ static const sym_expr *floor_rel(sym_ctx *ctx, const sym_expr *P)
 	return r;
 }
 
+/* max(A, x) == x  <=>  A <= x, and min(A, x) == x  <=>  A >= x: an
+ * equation between a min/max and one of its arguments becomes relations.
+ * Returns NULL when d is not of that form. */
+static const sym_expr *minmax_eq(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
+{
+	sym_lin v;
+	size_t i, j;
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n; i++) {
+		const sym_expr *M = v.t[i].m, *X, *r;
+		sym_num k;
+		if (M->kind != SYM_KIND_MIN && M->kind != SYM_KIND_MAX)
+			continue;
+		/* c*M + R == 0  <=>  M == -R/c */
+		sym__num_init(&k);
+		sym__num_div(&k, &(sym_num){{-1}, 1}, &v.t[i].coef);
+		X = sym__scale(ctx, &k, sym_expr_sub(ctx, d, sym__scale(ctx, &v.t[i].coef, M)));
+		sym__num_clear(&k);
+		if (!X)
+			return NULL;
+		for (j = 0; j < M->n && node_kids(M)[j] != X; j++)
+			;
+		if (j == M->n)
+			continue;
+		r = ctx->btrue;
+		for (j = 0; j < M->n && r; j++) {
+			const sym_expr *a = node_kids(M)[j];
+			if (a == X)
+				continue;
+			r = sym_expr_and(ctx, r, M->kind == SYM_KIND_MAX ? sym_expr_rel(ctx, SYM_REL_LE, a, X)
+									  : sym_expr_rel(ctx, SYM_REL_GE, a, X));
+		}
+		return kind == SYM_KIND_EQ ? r : sym_expr_not(ctx, r);
+	}
+	return NULL;
+}
+
 /* The canonical relation "d KIND 0". */
 static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 {
@@ -113,6 +150,11 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 		return NULL;
 	if (d->kind == SYM_KIND_NUM)
 		return sym_expr_bool(ctx, num_truth(kind, node_num(d)));
+	if (kind == SYM_KIND_EQ || kind == SYM_KIND_NE) {
+		const sym_expr *mm = minmax_eq(ctx, kind, d);
+		if (mm || sym__failed(ctx))
+			return mm;
+	}
 	sym__lin_view(d, &v);
 	for (i = 0; i < v.n; i++)
 		if (!sym__is_int(v.t[i].m))

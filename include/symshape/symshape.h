@@ -4,5 +4,8 @@
 
 #include "symshape/expr.h"
 #include "symshape/facts.h"
+#include "symshape/model.h"
+#include "symshape/program.h"
+#include "symshape/cache.h"
 
 #endif

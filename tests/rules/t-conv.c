@@ -169,6 +169,8 @@ static void conv_transpose_matches_the_onnx_examples(void **state)
 	assert_non_null(strstr(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 1, a, 0), "'output_shape'"));
 	a[0] = rt_is(&t, "pads", "[3, 3, 3, 3]");
 	assert_non_null(strstr(run(&t, "ConvTranspose", "[1, 1, 1, 1]", "[1, 2, 3, 3]", 1, a, 0), "positive output"));
+	a[0] = rt_is(&t, "output_padding", "[1, 1]");
+	assert_non_null(strstr(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 1, a, 0), "output_padding 1"));
 	rt_free(&t);
 }
 

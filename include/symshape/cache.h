@@ -1,0 +1,50 @@
+/* symshape: the guard cache for recompile decisions.
+ *
+ * A cache holds compiled variants of one model (each a model program built
+ * with its own hints) and answers, for the concrete dims of the inputs,
+ * which variant fits, that a recompile is needed (an expect guard failed in
+ * every variant), or that the input is invalid (an assert guard failed, or
+ * the dims contradict the declared shapes). */
+#ifndef SYMSHAPE_CACHE_H
+#define SYMSHAPE_CACHE_H
+
+#include "symshape/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sym_guard_cache sym_guard_cache;
+
+typedef enum sym_cache_answer {
+	SYM_CACHE_HIT = 0,       /* a variant's guards all hold */
+	SYM_CACHE_RECOMPILE = 1, /* valid input, no variant fits */
+	SYM_CACHE_INVALID = 2    /* the input violates an assert guard */
+} sym_cache_answer;
+
+/* Returns an empty cache holding at most capacity variants (>= 1); NULL when
+ * memory runs out.  When full, adding a variant evicts the least recently
+ * used one (a hit makes a variant the most recently used). */
+SYM_API SYM_GIVE sym_guard_cache *sym_guard_cache_new(size_t capacity);
+/* Frees the cache and every program it holds. */
+SYM_API void sym_guard_cache_free(SYM_TAKE sym_guard_cache *c);
+/* Adds a variant (the cache takes the program, even on failure) with a
+ * label (copied; e.g. its hints).  Returns its id (ids grow from 0), or -1
+ * when memory runs out or the program's input count differs from the
+ * variants already held. */
+SYM_API long sym_guard_cache_add(sym_guard_cache *c, SYM_TAKE sym_model_program *mp, const char *label);
+SYM_API size_t sym_guard_cache_size(const sym_guard_cache *c);
+/* The label of a held variant, or NULL when it was evicted. */
+SYM_API const char *sym_guard_cache_label(const sym_guard_cache *c, long id);
+/* Looks up the variant for dims (the concrete dims of every model input,
+ * concatenated).  On a hit stores its id in *id; on invalid input stores a
+ * reason (valid until the next call on c).  Variants are tried in most
+ * recently used order.  Not for concurrent use (lookups reorder); the
+ * programs themselves may be shared. */
+SYM_API sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims, long *id,
+						const char **reason);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

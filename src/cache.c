@@ -1,0 +1,131 @@
+/* The guard cache: variants kept in most-recently-used order, evicting the
+ * least recently used when full. */
+#include "symshape/cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct variant {
+	long id;
+	sym_model_program *mp;
+	char *label;
+} variant;
+
+struct sym_guard_cache {
+	variant *v; /* v[0] is the most recently used */
+	size_t n, cap;
+	long next_id;
+	int64_t *out; /* output buffer of the runs */
+	size_t outcap;
+	char reason[320];
+};
+
+sym_guard_cache *sym_guard_cache_new(size_t capacity)
+{
+	sym_guard_cache *c;
+	if (capacity == 0)
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->v = calloc(capacity, sizeof(*c->v));
+	if (!c->v) {
+		free(c);
+		return NULL;
+	}
+	c->cap = capacity;
+	return c;
+}
+
+void sym_guard_cache_free(sym_guard_cache *c)
+{
+	size_t i;
+	if (!c)
+		return;
+	for (i = 0; i < c->n; i++) {
+		sym_model_program_free(c->v[i].mp);
+		free(c->v[i].label);
+	}
+	free(c->v);
+	free(c->out);
+	free(c);
+}
+
+size_t sym_guard_cache_size(const sym_guard_cache *c) { return c->n; }
+
+const char *sym_guard_cache_label(const sym_guard_cache *c, long id)
+{
+	size_t i;
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].id == id)
+			return c->v[i].label;
+	return NULL;
+}
+
+long sym_guard_cache_add(sym_guard_cache *c, sym_model_program *mp, const char *label)
+{
+	variant nv;
+	size_t need;
+	if (!mp)
+		return -1;
+	if (c->n && sym_model_program_num_dims(c->v[0].mp) != sym_model_program_num_dims(mp)) {
+		sym_model_program_free(mp);
+		return -1;
+	}
+	need = sym_model_program_num_out_dims(mp) + 1;
+	if (need > c->outcap) {
+		int64_t *no = realloc(c->out, need * sizeof(*no));
+		if (!no) {
+			sym_model_program_free(mp);
+			return -1;
+		}
+		c->out = no, c->outcap = need;
+	}
+	nv.mp = mp;
+	nv.label = strdup(label ? label : "");
+	if (!nv.label) {
+		sym_model_program_free(mp);
+		return -1;
+	}
+	nv.id = c->next_id++;
+	if (c->n == c->cap) {
+		/* evict the least recently used */
+		sym_model_program_free(c->v[c->n - 1].mp);
+		free(c->v[c->n - 1].label);
+		c->n--;
+	}
+	memmove(c->v + 1, c->v, c->n * sizeof(*c->v));
+	c->v[0] = nv;
+	c->n++;
+	return nv.id;
+}
+
+sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims, long *id, const char **reason)
+{
+	size_t i;
+	if (reason)
+		*reason = NULL;
+	for (i = 0; i < c->n; i++) {
+		sym_model_run res;
+		sym_model_program_run(c->v[i].mp, dims, c->out, &res);
+		if (res.status == 0) {
+			variant hit = c->v[i];
+			memmove(c->v + 1, c->v, i * sizeof(*c->v));
+			c->v[0] = hit;
+			if (id)
+				*id = hit.id;
+			return SYM_CACHE_HIT;
+		}
+		if (res.status == 1 && !strcmp(res.kind, "expect"))
+			continue; /* this variant's specialisation does not fit */
+		if (res.status == 1)
+			snprintf(c->reason, sizeof(c->reason), "guard %s failed (node %s)", res.message, res.node);
+		else
+			snprintf(c->reason, sizeof(c->reason), "%s", res.message ? res.message : "invalid input");
+		if (reason)
+			*reason = c->reason;
+		return SYM_CACHE_INVALID;
+	}
+	return SYM_CACHE_RECOMPILE;
+}
