@@ -34,3 +34,26 @@ echo "== decisions (every symbol >= 1)"
 for p in "s0*s1 >= s0" "s0 < 0" "s0 >= 2"; do
 	printf '  %-28s : %s\n' "$p" "$("$S" prove --dims "$p")"
 done
+
+echo
+echo "== a transformer block with batch and sequence dims (examples/transformer.json)"
+"$S" infer "$DIR/transformer.json" | sed -n '/^symbols:/,/^tensors:/p;/^guards:/,$p'
+echo
+echo "== run at batch 2, sequence 128"
+"$S" run "$DIR/transformer.json" --shape x=2,128,768 --shape mask=2,1,1,128 | grep -E '^ok|  (x|mask|qkv_5d|scores|y) '
+echo
+echo "== a CNN with strided convs and pooling (examples/cnn.json)"
+"$S" infer "$DIR/cnn.json" | sed -n '/^tensors:/,$p'
+echo
+echo "== run at 224x224, then at 16x16 (too small for the network)"
+"$S" run "$DIR/cnn.json" --shape x=8,3,224,224 | grep -E '^ok|  (c1|p1|c3|p2|logits) '
+"$S" run "$DIR/cnn.json" --shape x=8,3,16,16 || true
+echo
+echo "== the guard cache: a variant specialised for mask sequence == sequence"
+"$S" cache "$DIR/transformer.json" --jit --variant 'batch=2,mbatch=2,seq=128,mseq=128' \
+	--query 'x=2,128,768;mask=2,1,1,128' \
+	--query 'x=4,128,768;mask=4,1,1,128' \
+	--query 'x=2,128,768;mask=2,1,1,1' \
+	--query 'x=2,64,768;mask=2,1,1,1' \
+	--query 'x=2,128,512;mask=2,1,1,128' \
+	--query 'x=2,128,768;mask=3,1,1,128'

@@ -6,12 +6,12 @@ enum { PAD_NOTSET, PAD_SAME_UPPER, PAD_SAME_LOWER, PAD_VALID };
 
 /* The spatial attributes of one node, read and checked. */
 typedef struct spatial {
-	int n;               /* spatial dims */
+	int n; /* spatial dims */
 	int pad_mode;
-	const sym_expr **k;  /* kernel, n */
-	int64_t *strides;    /* n, >= 1 */
-	int64_t *dils;       /* n, >= 1 */
-	int64_t *pads;       /* 2n: begins then ends, >= 0 */
+	const sym_expr **k; /* kernel, n */
+	int64_t *strides;   /* n, >= 1 */
+	int64_t *dils;      /* n, >= 1 */
+	int64_t *pads;      /* 2n: begins then ends, >= 0 */
 } spatial;
 
 static const sym_expr *rel(sym_rule_ctx *rc, sym_relop op, const sym_expr *a, const sym_expr *b)
@@ -58,7 +58,7 @@ static int ints_attr(sym_rule_ctx *rc, const char *name, int n, int64_t def, int
 	for (i = 0; i < m; i++) {
 		if (v[i] < min)
 			return sym__rc_error(rc, "attribute '%s' value %lld must be at least %lld", name,
-					     (long long)v[i], (long long)min);
+			                     (long long)v[i], (long long)min);
 		out[i] = v[i];
 	}
 	return 0;
@@ -96,7 +96,8 @@ static int read_spatial(sym_rule_ctx *rc, int n, spatial *sp)
 	if (!sp->k || !sp->strides || !sp->dils || !sp->pads)
 		return -1;
 	if (pad_mode(rc, &sp->pad_mode) < 0 || ints_attr(rc, "strides", n, 1, 1, sp->strides) < 0 ||
-	    ints_attr(rc, "dilations", n, 1, 1, sp->dils) < 0 || ints_attr(rc, "pads", 2 * n, 0, 0, sp->pads) < 0)
+	    ints_attr(rc, "dilations", n, 1, 1, sp->dils) < 0 ||
+	    ints_attr(rc, "pads", 2 * n, 0, 0, sp->pads) < 0)
 		return -1;
 	if (sp->pad_mode != PAD_NOTSET) {
 		for (i = 0; i < 2 * n; i++)
@@ -123,11 +124,13 @@ static int read_kernel(sym_rule_ctx *rc, spatial *sp, const sym_tval *w, int wdi
 	for (i = 0; i < sp->n; i++) {
 		if (r) {
 			if (v[i] < 1)
-				return sym__rc_error(rc, "attribute 'kernel_shape' value %lld must be at least 1",
-						     (long long)v[i]);
+				return sym__rc_error(rc,
+				                     "attribute 'kernel_shape' value %lld must be at least 1",
+				                     (long long)v[i]);
 			sp->k[i] = sym__rc_num(rc, v[i]);
-			if (w && sym__rc_require(rc, rel(rc, SYM_REL_EQ, w->dims[wdim0 + i], sp->k[i]), SYM_GUARD_ASSERT,
-						 "kernel_shape must match the weight dims") < 0)
+			if (w &&
+			    sym__rc_require(rc, rel(rc, SYM_REL_EQ, w->dims[wdim0 + i], sp->k[i]),
+			                    SYM_GUARD_ASSERT, "kernel_shape must match the weight dims") < 0)
 				return -1;
 		} else {
 			sp->k[i] = w->dims[wdim0 + i];
@@ -146,7 +149,8 @@ static const sym_expr *eff_kernel(sym_rule_ctx *rc, const spatial *sp, int i)
  * SAME: ceil(in/s); otherwise floor((in + pads - eff)/s) + 1, or with
  * ceil_mode the ceiling, dropping a last window that starts in the right
  * padding.  Guards that the padded input covers the dilated kernel. */
-static const sym_expr *window_out(sym_rule_ctx *rc, const spatial *sp, int i, const sym_expr *in, int ceil_mode)
+static const sym_expr *window_out(sym_rule_ctx *rc, const spatial *sp, int i, const sym_expr *in,
+                                  int ceil_mode)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	int64_t s = sp->strides[i], pb = sp->pads[i], pe = sp->pads[sp->n + i];
@@ -156,7 +160,7 @@ static const sym_expr *window_out(sym_rule_ctx *rc, const spatial *sp, int i, co
 	eff = eff_kernel(rc, sp, i);
 	padded = addi(rc, addi(rc, in, pb), pe);
 	if (sym__rc_require(rc, rel(rc, SYM_REL_GE, padded, eff), SYM_GUARD_ASSERT,
-			    "input must cover the dilated kernel") < 0)
+	                    "input must cover the dilated kernel") < 0)
 		return NULL;
 	span = sym_expr_sub(ctx, padded, eff);
 	if (!ceil_mode)
@@ -186,7 +190,8 @@ static int r_conv(sym_rule_ctx *rc)
 	if (!x || !(w = sym__rc_need_rank(rc, 1)))
 		return -1;
 	if (x->rank < 3)
-		return sym__rc_error(rc, "input X must have rank at least 3 (N, C and spatial dims), not %d", x->rank);
+		return sym__rc_error(rc, "input X must have rank at least 3 (N, C and spatial dims), not %d",
+		                     x->rank);
 	if (w->rank != x->rank)
 		return sym__rc_error(rc, "weight W has rank %d but X has rank %d", w->rank, x->rank);
 	n = x->rank - 2;
@@ -198,17 +203,18 @@ static int r_conv(sym_rule_ctx *rc)
 		return -1;
 	cin = x->dims[1], m = w->dims[0], g = sym__rc_num(rc, group);
 	if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, cin, sym_expr_mul(ctx, g, w->dims[1])), SYM_GUARD_ASSERT,
-			    "input channels must equal group * W.shape[1]") < 0)
+	                    "input channels must equal group * W.shape[1]") < 0)
 		return -1;
-	if (group > 1 && sym__rc_require(rc, rel(rc, SYM_REL_EQ, sym_expr_mod(ctx, m, g), ctx->zero), SYM_GUARD_ASSERT,
-					 "output channels W.shape[0] must be divisible by group") < 0)
+	if (group > 1 &&
+	    sym__rc_require(rc, rel(rc, SYM_REL_EQ, sym_expr_mod(ctx, m, g), ctx->zero), SYM_GUARD_ASSERT,
+	                    "output channels W.shape[0] must be divisible by group") < 0)
 		return -1;
 	b = sym__rc_in(rc, 2);
 	if (b && b->rank >= 0) {
 		if (b->rank != 1)
 			return sym__rc_error(rc, "bias B must have rank 1, not %d", b->rank);
 		if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, b->dims[0], m), SYM_GUARD_ASSERT,
-				    "bias length must equal the output channels") < 0)
+		                    "bias length must equal the output channels") < 0)
 			return -1;
 	}
 	dims = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*dims));
@@ -237,7 +243,8 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 	if (!x || !(w = sym__rc_need_rank(rc, 1)))
 		return -1;
 	if (x->rank < 3)
-		return sym__rc_error(rc, "input X must have rank at least 3 (N, C and spatial dims), not %d", x->rank);
+		return sym__rc_error(rc, "input X must have rank at least 3 (N, C and spatial dims), not %d",
+		                     x->rank);
 	if (w->rank != x->rank)
 		return sym__rc_error(rc, "weight W has rank %d but X has rank %d", w->rank, x->rank);
 	n = x->rank - 2;
@@ -252,21 +259,21 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 	if ((r = sym__rc_attr_ints(rc, "output_shape", &noshape, &oshape)) < 0)
 		return -1;
 	if (r && noshape != (size_t)n && noshape != (size_t)n + 2)
-		return sym__rc_error(rc, "attribute 'output_shape' must have %d (or %d) values, not %zu", n, n + 2,
-				     noshape);
+		return sym__rc_error(rc, "attribute 'output_shape' must have %d (or %d) values, not %zu", n,
+		                     n + 2, noshape);
 	if (r && noshape == (size_t)n + 2)
 		oshape += 2;
 	g = sym__rc_num(rc, group);
 	for (i = 0; i < n; i++)
 		if (opad[i] >= sp.strides[i] && opad[i] >= sp.dils[i])
-			return sym__rc_error(rc, "output_padding %lld must be smaller than its stride or dilation",
-					     (long long)opad[i]);
+			return sym__rc_error(
+			    rc, "output_padding %lld must be smaller than its stride or dilation",
+			    (long long)opad[i]);
 	if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, x->dims[1], w->dims[0]), SYM_GUARD_ASSERT,
-			    "input channels must equal W.shape[0]") < 0)
+	                    "input channels must equal W.shape[0]") < 0)
 		return -1;
-	if (group > 1 &&
-	    sym__rc_require(rc, rel(rc, SYM_REL_EQ, sym_expr_mod(ctx, x->dims[1], g), ctx->zero), SYM_GUARD_ASSERT,
-			    "input channels must be divisible by group") < 0)
+	if (group > 1 && sym__rc_require(rc, rel(rc, SYM_REL_EQ, sym_expr_mod(ctx, x->dims[1], g), ctx->zero),
+	                                 SYM_GUARD_ASSERT, "input channels must be divisible by group") < 0)
 		return -1;
 	dims = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*dims));
 	if (!dims)
@@ -277,7 +284,7 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 		if (b->rank != 1)
 			return sym__rc_error(rc, "bias B must have rank 1, not %d", b->rank);
 		if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, b->dims[0], dims[1]), SYM_GUARD_ASSERT,
-				    "bias length must equal the output channels") < 0)
+		                    "bias length must equal the output channels") < 0)
 			return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -285,7 +292,7 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 		if (r) {
 			if (oshape[i] < 0)
 				return sym__rc_error(rc, "attribute 'output_shape' value %lld is negative",
-						     (long long)oshape[i]);
+				                     (long long)oshape[i]);
 			o = sym__rc_num(rc, oshape[i]);
 		} else if (sp.pad_mode == PAD_SAME_UPPER || sp.pad_mode == PAD_SAME_LOWER) {
 			o = muli(rc, in, sp.strides[i]);
@@ -293,7 +300,7 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 			o = add(rc, muli(rc, addi(rc, in, -1), sp.strides[i]), eff_kernel(rc, &sp, i));
 			o = addi(rc, addi(rc, addi(rc, o, opad[i]), -sp.pads[i]), -sp.pads[n + i]);
 			if (sym__rc_require(rc, rel(rc, SYM_REL_GE, o, ctx->one), SYM_GUARD_ASSERT,
-					    "pads must leave a positive output size") < 0)
+			                    "pads must leave a positive output size") < 0)
 				return -1;
 		}
 		dims[2 + i] = o;
@@ -316,12 +323,14 @@ static int r_pool(sym_rule_ctx *rc)
 	if (!x)
 		return -1;
 	if (x->rank < 3)
-		return sym__rc_error(rc, "input X must have rank at least 3 (N, C and spatial dims), not %d", x->rank);
+		return sym__rc_error(rc, "input X must have rank at least 3 (N, C and spatial dims), not %d",
+		                     x->rank);
 	n = x->rank - 2;
 	if (sym__rc_attr_int(rc, "ceil_mode", 0, &ceil_mode) < 0)
 		return -1;
 	if (ceil_mode != 0 && ceil_mode != 1)
-		return sym__rc_error(rc, "attribute 'ceil_mode' must be 0 or 1, not %lld", (long long)ceil_mode);
+		return sym__rc_error(rc, "attribute 'ceil_mode' must be 0 or 1, not %lld",
+		                     (long long)ceil_mode);
 	if (read_spatial(rc, n, &sp) < 0 || read_kernel(rc, &sp, NULL, 0) < 0)
 		return -1;
 	dims = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*dims));
@@ -360,13 +369,13 @@ static int r_global_pool(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_conv[] = {
-	{"Conv", "", r_conv, SYM_RULE_ANY_DOMAIN},
-	{"ConvTranspose", "", r_conv_transpose, SYM_RULE_ANY_DOMAIN},
-	{"MaxPool", "", r_pool, SYM_RULE_ANY_DOMAIN},
-	{"AveragePool", "", r_pool, SYM_RULE_ANY_DOMAIN},
-	{"LpPool", "", r_pool, 0},
-	{"GlobalAveragePool", "", r_global_pool, SYM_RULE_ANY_DOMAIN},
-	{"GlobalMaxPool", "", r_global_pool, SYM_RULE_ANY_DOMAIN},
-	{"GlobalLpPool", "", r_global_pool, 0},
+    {"Conv", "", r_conv, SYM_RULE_ANY_DOMAIN},
+    {"ConvTranspose", "", r_conv_transpose, SYM_RULE_ANY_DOMAIN},
+    {"MaxPool", "", r_pool, SYM_RULE_ANY_DOMAIN},
+    {"AveragePool", "", r_pool, SYM_RULE_ANY_DOMAIN},
+    {"LpPool", "", r_pool, 0},
+    {"GlobalAveragePool", "", r_global_pool, SYM_RULE_ANY_DOMAIN},
+    {"GlobalMaxPool", "", r_global_pool, SYM_RULE_ANY_DOMAIN},
+    {"GlobalLpPool", "", r_global_pool, 0},
 };
 const size_t sym__rules_conv_count = sizeof(sym__rules_conv) / sizeof(sym__rules_conv[0]);

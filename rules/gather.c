@@ -56,10 +56,13 @@ static int index_guard(sym_rule_ctx *rc, size_t n, const sym_expr *const *v, siz
 	if (sym_expr_get_si(d, &dc) == 1 && (hi >= dc || lo < -dc))
 		return sym__rc_error(rc, "index %lld is out of range for an axis of size %lld", hi >= dc ? hi : lo,
 				     dc);
-	return sym__rc_require(rc,
-			       sym_expr_and(ctx, sym_expr_rel(ctx, SYM_REL_GT, d, sym_expr_from_si(ctx, hi)),
-					    sym_expr_rel(ctx, SYM_REL_GE, d, sym_expr_neg(ctx, sym_expr_from_si(ctx, lo)))),
-			       SYM_GUARD_ASSERT, "constant indices must lie in [-dim, dim) of their axis");
+	{
+		const sym_expr *need[2];
+		need[0] = sym_expr_add(ctx, sym_expr_from_si(ctx, hi), ctx->one);
+		need[1] = sym_expr_neg(ctx, sym_expr_from_si(ctx, lo));
+		return sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, d, sym_expr_max(ctx, 2, need)),
+				       SYM_GUARD_ASSERT, "constant indices must lie in [-dim, dim) of their axis");
+	}
 }
 
 /* Gathers a value: out[(a*nidx + j)*B + b] = data[(a*D + idx[j])*B + b],
@@ -84,7 +87,7 @@ static int gather_value(sym_rule_ctx *rc, const sym_tval *data, const sym_tval *
 		if (sym_expr_get_si(idx->value[j], &c) != 1)
 			return 0;
 	}
-	v = sym__infer_alloc(rc->inf, (size_t)(A * B * (long long)nidx ? A * B * (long long)nidx : 1) * sizeof(*v));
+	v = sym__infer_alloc(rc->inf, ((size_t)(A * B) * nidx + 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	for (a = 0; a < A; a++)

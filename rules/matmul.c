@@ -18,7 +18,7 @@ static int contracted(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
 /* Guards that c broadcasts unidirectionally to the n dims target: c has at
  * most n dims and each, aligned right, is 1 or the target dim. */
 static int unibroadcast(sym_rule_ctx *rc, const sym_tval *c, int n, const sym_expr *const *target,
-			const char *what)
+                        const char *what)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	int k;
@@ -33,7 +33,7 @@ static int unibroadcast(sym_rule_ctx *rc, const sym_tval *c, int n, const sym_ex
 			continue;
 		snprintf(reason, sizeof(reason), "%s dims must be 1 or equal to the output dims", what);
 		if (sym__rc_require(rc, sym_expr_or(ctx, eq(rc, d, ctx->one), eq(rc, d, t)), SYM_GUARD_ASSERT,
-				    reason) < 0)
+		                    reason) < 0)
 			return -1;
 	}
 	return 0;
@@ -139,8 +139,14 @@ static int cann_matmul(sym_rule_ctx *rc, const char *n1, const char *n2)
 	return 0;
 }
 
-static int r_matmul_v2(sym_rule_ctx *rc) { return cann_matmul(rc, "transpose_x1", "transpose_x2"); }
-static int r_batch_matmul(sym_rule_ctx *rc) { return cann_matmul(rc, "adj_x1", "adj_x2"); }
+static int r_matmul_v2(sym_rule_ctx *rc)
+{
+	return cann_matmul(rc, "transpose_x1", "transpose_x2");
+}
+static int r_batch_matmul(sym_rule_ctx *rc)
+{
+	return cann_matmul(rc, "adj_x1", "adj_x2");
+}
 
 /* Gemm(A, B, C): [M, N] from op(A) [M, K] and op(B) [K, N]; C broadcasts
  * unidirectionally to [M, N]. */
@@ -149,7 +155,8 @@ static int r_gemm(sym_rule_ctx *rc)
 	const sym_tval *a = sym__rc_need(rc, 0), *b, *c;
 	const sym_expr *mn[2];
 	int ta = 0, tb = 0;
-	if (!a || !(b = sym__rc_need(rc, 1)) || flag_attr(rc, "transA", &ta) < 0 || flag_attr(rc, "transB", &tb) < 0)
+	if (!a || !(b = sym__rc_need(rc, 1)) || flag_attr(rc, "transA", &ta) < 0 ||
+	    flag_attr(rc, "transB", &tb) < 0)
 		return -1;
 	if (a->rank < 0 || b->rank < 0)
 		return sym__rc_error(rc, "cannot infer: an input has unknown rank and the operator needs it");
@@ -167,12 +174,12 @@ static int r_gemm(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_matmul[] = {
-	{"MatMul", "", r_matmul, 0},
-	{"MatMulInteger", "", r_matmul_integer, 0},
-	{"Gemm", "", r_gemm, SYM_RULE_ANY_DOMAIN},
-	{"MatMul", "cann", r_matmul_v2, 0},
-	{"MatMulV2", "cann", r_matmul_v2, SYM_RULE_ANY_DOMAIN},
-	{"BatchMatMul", "cann", r_batch_matmul, SYM_RULE_ANY_DOMAIN},
-	{"BatchMatMulV2", "cann", r_batch_matmul, SYM_RULE_ANY_DOMAIN},
+    {"MatMul", "", r_matmul, 0},
+    {"MatMulInteger", "", r_matmul_integer, 0},
+    {"Gemm", "", r_gemm, SYM_RULE_ANY_DOMAIN},
+    {"MatMul", "cann", r_matmul_v2, 0},
+    {"MatMulV2", "cann", r_matmul_v2, SYM_RULE_ANY_DOMAIN},
+    {"BatchMatMul", "cann", r_batch_matmul, SYM_RULE_ANY_DOMAIN},
+    {"BatchMatMulV2", "cann", r_batch_matmul, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_matmul_count = sizeof(sym__rules_matmul) / sizeof(sym__rules_matmul[0]);

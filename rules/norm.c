@@ -14,7 +14,8 @@ static const sym_expr *eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 
 /* Guards that parameter p (NULL: absent) broadcasts unidirectionally to the
  * n dims target: at most n dims, each (aligned right) 1 or the target's. */
-static int unibroadcast(sym_rule_ctx *rc, const sym_tval *p, int n, const sym_expr *const *target, const char *what)
+static int unibroadcast(sym_rule_ctx *rc, const sym_tval *p, int n, const sym_expr *const *target,
+                        const char *what)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	char reason[96];
@@ -28,8 +29,8 @@ static int unibroadcast(sym_rule_ctx *rc, const sym_tval *p, int n, const sym_ex
 		const sym_expr *d = p->dims[k], *t = target[n - p->rank + k];
 		if (d == ctx->one || d == t)
 			continue;
-		if (sym__rc_require(rc, sym_expr_or(ctx, eq(rc, d, ctx->one), eq(rc, d, t)), SYM_GUARD_ASSERT, reason) <
-		    0)
+		if (sym__rc_require(rc, sym_expr_or(ctx, eq(rc, d, ctx->one), eq(rc, d, t)), SYM_GUARD_ASSERT,
+		                    reason) < 0)
 			return -1;
 	}
 	return 0;
@@ -76,7 +77,8 @@ static int stash_dtype(sym_rule_ctx *rc, int *dt)
 	if (sym__rc_attr_int(rc, "stash_type", SYM_DT_FLOAT32, &s) < 0)
 		return -1;
 	if (s <= 0 || s >= SYM_DT_COUNT)
-		return sym__rc_error(rc, "attribute 'stash_type' (%lld) is not a known element type", (long long)s);
+		return sym__rc_error(rc, "attribute 'stash_type' (%lld) is not a known element type",
+		                     (long long)s);
 	*dt = (int)s;
 	return 0;
 }
@@ -100,8 +102,9 @@ static int r_layer_norm(sym_rule_ctx *rc)
 	int axis, dt = SYM_DT_FLOAT32;
 	if (!x || !sym__rc_need(rc, 1) || axis_attr(rc, "axis", -1, x, &axis) < 0 || stash_dtype(rc, &dt) < 0)
 		return -1;
-	if (x->rank >= 0 && (unibroadcast(rc, sym__rc_in(rc, 1), x->rank - axis, x->dims + axis, "Scale") < 0 ||
-			     unibroadcast(rc, sym__rc_in(rc, 2), x->rank - axis, x->dims + axis, "B") < 0))
+	if (x->rank >= 0 &&
+	    (unibroadcast(rc, sym__rc_in(rc, 1), x->rank - axis, x->dims + axis, "Scale") < 0 ||
+	     unibroadcast(rc, sym__rc_in(rc, 2), x->rank - axis, x->dims + axis, "B") < 0))
 		return -1;
 	if (sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
@@ -131,8 +134,9 @@ static int r_cann_layer_norm(sym_rule_ctx *rc)
 	if (!x || axis_attr(rc, "begin_norm_axis", 0, x, &naxis) < 0 ||
 	    axis_attr(rc, "begin_params_axis", 0, x, &paxis) < 0)
 		return -1;
-	if (x->rank >= 0 && (unibroadcast(rc, sym__rc_in(rc, 1), x->rank - paxis, x->dims + paxis, "gamma") < 0 ||
-			     unibroadcast(rc, sym__rc_in(rc, 2), x->rank - paxis, x->dims + paxis, "beta") < 0))
+	if (x->rank >= 0 &&
+	    (unibroadcast(rc, sym__rc_in(rc, 1), x->rank - paxis, x->dims + paxis, "gamma") < 0 ||
+	     unibroadcast(rc, sym__rc_in(rc, 2), x->rank - paxis, x->dims + paxis, "beta") < 0))
 		return -1;
 	if (sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
@@ -159,7 +163,8 @@ static int r_batch_norm(sym_rule_ctx *rc)
 	if (!x || sym__rc_attr_int(rc, "training_mode", 0, &training) < 0)
 		return -1;
 	if (training != 0 && training != 1)
-		return sym__rc_error(rc, "attribute 'training_mode' must be 0 or 1, not %lld", (long long)training);
+		return sym__rc_error(rc, "attribute 'training_mode' must be 0 or 1, not %lld",
+		                     (long long)training);
 	if (x->rank < 1)
 		return sym__rc_error(rc, "input X must have rank at least 1");
 	c = channels(rc, x);
@@ -172,7 +177,8 @@ static int r_batch_norm(sym_rule_ctx *rc)
 		return -1;
 	mean = sym__rc_in(rc, 3);
 	for (i = 1; i < rc->nout; i++)
-		if (sym__rc_set_shape(rc, i, 1, &c) < 0 || sym__rc_set_dtype(rc, i, mean ? mean->dtype : x->dtype) < 0)
+		if (sym__rc_set_shape(rc, i, 1, &c) < 0 ||
+		    sym__rc_set_dtype(rc, i, mean ? mean->dtype : x->dtype) < 0)
 			return -1;
 	return 0;
 }
@@ -185,8 +191,8 @@ static int r_instance_norm(sym_rule_ctx *rc)
 		return -1;
 	if (x->rank >= 0) {
 		if (x->rank < 3)
-			return sym__rc_error(rc, "input must have rank at least 3 (N, C and spatial dims), not %d",
-					     x->rank);
+			return sym__rc_error(
+			    rc, "input must have rank at least 3 (N, C and spatial dims), not %d", x->rank);
 		if (per_channel(rc, sym__rc_in(rc, 1), x->dims[1], "scale") < 0 ||
 		    per_channel(rc, sym__rc_in(rc, 2), x->dims[1], "B") < 0)
 			return -1;
@@ -209,13 +215,15 @@ static int r_group_norm(sym_rule_ctx *rc)
 	if (sym__rc_attr_int(rc, "num_groups", 1, &groups) < 0)
 		return -1;
 	if (groups < 1)
-		return sym__rc_error(rc, "attribute 'num_groups' must be at least 1, not %lld", (long long)groups);
+		return sym__rc_error(rc, "attribute 'num_groups' must be at least 1, not %lld",
+		                     (long long)groups);
 	if (x->rank >= 0) {
 		if (x->rank < 2)
-			return sym__rc_error(rc, "input must have rank at least 2 (N and C), not %d", x->rank);
+			return sym__rc_error(rc, "input must have rank at least 2 (N and C), not %d",
+			                     x->rank);
 		g = sym__rc_num(rc, groups);
 		if (sym__rc_require(rc, eq(rc, sym_expr_mod(ctx, x->dims[1], g), ctx->zero), SYM_GUARD_ASSERT,
-				    "channels must be divisible by num_groups") < 0)
+		                    "channels must be divisible by num_groups") < 0)
 			return -1;
 		per = rc->opset >= 21 ? x->dims[1] : g;
 		if (per_channel(rc, sym__rc_in(rc, 1), per, "scale") < 0 ||
@@ -285,14 +293,14 @@ static int r_mvn(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_norm[] = {
-	{"LayerNormalization", "", r_layer_norm, 0},
-	{"RMSNormalization", "", r_rms_norm, 0},
-	{"LayerNorm", "cann", r_cann_layer_norm, SYM_RULE_ANY_DOMAIN},
-	{"BatchNormalization", "", r_batch_norm, SYM_RULE_ANY_DOMAIN},
-	{"InstanceNormalization", "", r_instance_norm, 0},
-	{"GroupNormalization", "", r_group_norm, 0},
-	{"LpNormalization", "", r_lp_norm, 0},
-	{"LRN", "", r_lrn, SYM_RULE_ANY_DOMAIN},
-	{"MeanVarianceNormalization", "", r_mvn, 0},
+    {"LayerNormalization", "", r_layer_norm, 0},
+    {"RMSNormalization", "", r_rms_norm, 0},
+    {"LayerNorm", "cann", r_cann_layer_norm, SYM_RULE_ANY_DOMAIN},
+    {"BatchNormalization", "", r_batch_norm, SYM_RULE_ANY_DOMAIN},
+    {"InstanceNormalization", "", r_instance_norm, 0},
+    {"GroupNormalization", "", r_group_norm, 0},
+    {"LpNormalization", "", r_lp_norm, 0},
+    {"LRN", "", r_lrn, SYM_RULE_ANY_DOMAIN},
+    {"MeanVarianceNormalization", "", r_mvn, 0},
 };
 const size_t sym__rules_norm_count = sizeof(sym__rules_norm) / sizeof(sym__rules_norm[0]);

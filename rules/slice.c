@@ -7,7 +7,10 @@
 
 #include <limits.h>
 
-static const sym_expr *num(sym_rule_ctx *rc, int64_t v) { return sym__rc_num(rc, v); }
+static const sym_expr *num(sym_rule_ctx *rc, int64_t v)
+{
+	return sym__rc_num(rc, v);
+}
 
 static const sym_expr *rel(sym_rule_ctx *rc, sym_relop op, const sym_expr *a, const sym_expr *b)
 {
@@ -56,19 +59,22 @@ static const sym_expr *wrap(sym_rule_ctx *rc, const sym_expr *x, const sym_expr 
 		return sym_expr_add(ctx, x, d);
 	if (sym__rc_has_hints(rc) && sym__rc_hint_value(rc, x, &h)) {
 		if (h >= 0)
-			return sym__rc_require(rc, nonneg, SYM_GUARD_EXPECT, "slice bound taken as nonnegative") < 0
-				       ? NULL
-				       : x;
-		if (sym__rc_require(rc, neg, SYM_GUARD_EXPECT, "slice bound taken as negative (from the end)") < 0)
+			return sym__rc_require(rc, nonneg, SYM_GUARD_EXPECT,
+			                       "slice bound taken as nonnegative") < 0
+			           ? NULL
+			           : x;
+		if (sym__rc_require(rc, neg, SYM_GUARD_EXPECT,
+		                    "slice bound taken as negative (from the end)") < 0)
 			return NULL;
 		return sym_expr_add(ctx, x, d);
 	}
-	return sym_expr_add(ctx, x,
-			    sym_expr_mul(ctx, d, min2(rc, max2(rc, sym_expr_neg(ctx, x), ctx->zero), ctx->one)));
+	return sym_expr_add(
+	    ctx, x, sym_expr_mul(ctx, d, min2(rc, max2(rc, sym_expr_neg(ctx, x), ctx->zero), ctx->one)));
 }
 
 /* clamp(wrap(x), lo, d + hi_off). */
-static const sym_expr *clamp_index(sym_rule_ctx *rc, const sym_expr *x, const sym_expr *d, int64_t lo, int64_t hi_off)
+static const sym_expr *clamp_index(sym_rule_ctx *rc, const sym_expr *x, const sym_expr *d, int64_t lo,
+                                   int64_t hi_off)
 {
 	const sym_expr *hi = sym_expr_add(sym__rc_ctx(rc), d, num(rc, hi_off)), *w;
 	int h = huge(rc, x);
@@ -89,7 +95,7 @@ enum { CLAMP_ONNX, CLAMP_TF };
  * [-1, d - 1]; TensorFlow clamps both bounds of a backward slice to
  * [-1, d - 1].  len = max(ceil((end - start)/step), 0). */
 static int slice_dim(sym_rule_ctx *rc, const sym_expr *d, const sym_expr *b, const sym_expr *e, int64_t step,
-		     int mode, const sym_expr **start, const sym_expr **len)
+                     int mode, const sym_expr **start, const sym_expr **len)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_expr *s, *t, *k, *span;
@@ -107,7 +113,8 @@ static int slice_dim(sym_rule_ctx *rc, const sym_expr *d, const sym_expr *b, con
 	if (!s || !t)
 		return -1;
 	/* ceil(span/k) = (span + k - 1)//k */
-	*len = max2(rc, sym_expr_floordiv(ctx, sym_expr_add(ctx, span, sym_expr_sub(ctx, k, ctx->one)), k), ctx->zero);
+	*len = max2(rc, sym_expr_floordiv(ctx, sym_expr_add(ctx, span, sym_expr_sub(ctx, k, ctx->one)), k),
+	            ctx->zero);
 	/* an empty dim: ONNX's backward clamp would leave one element */
 	if (step < 0 && mode == CLAMP_ONNX && sym__rc_prove(rc, rel(rc, SYM_REL_GE, d, ctx->one)) != SYM_TRUE)
 		*len = min2(rc, *len, d);
@@ -128,8 +135,8 @@ static int64_t const_or(const sym_expr *e, int *ok)
 
 /* Output value of slicing the 1-D value of x from start with step and len
  * elements (all constants); nothing when one is not constant. */
-static int slice_value(sym_rule_ctx *rc, size_t out, const sym_tval *x, const sym_expr *start, const sym_expr *len,
-		       int64_t step)
+static int slice_value(sym_rule_ctx *rc, size_t out, const sym_tval *x, const sym_expr *start,
+                       const sym_expr *len, int64_t step)
 {
 	const sym_expr **v;
 	int ok = 1;
@@ -172,7 +179,8 @@ static const sym_expr **attr_exprs(sym_rule_ctx *rc, const char *name, size_t *n
 }
 
 /* Constant ints of input i (NULL: absent) or attribute name. */
-static int ints_of(sym_rule_ctx *rc, size_t i, const char *name, int from_inputs, size_t *n, const int64_t **v)
+static int ints_of(sym_rule_ctx *rc, size_t i, const char *name, int from_inputs, size_t *n,
+                   const int64_t **v)
 {
 	int64_t *w;
 	if (from_inputs) {
@@ -216,8 +224,9 @@ static int r_slice(sym_rule_ctx *rc)
 	if (!inputs || !r)
 		steps = NULL, ns = n;
 	if (ne != n || na != n || ns != n)
-		return sym__rc_error(rc, "starts, ends, axes and steps must have the same length (%zu, %zu, %zu, %zu)",
-				     n, ne, na, ns);
+		return sym__rc_error(
+		    rc, "starts, ends, axes and steps must have the same length (%zu, %zu, %zu, %zu)", n, ne,
+		    na, ns);
 	for (i = 0; i < n; i++)
 		if (steps && steps[i] == 0)
 			return sym__rc_error(rc, "step %zu is zero", i);
@@ -277,8 +286,8 @@ static int cann_slice(sym_rule_ctx *rc, int from_attrs)
 	if (x->rank < 0)
 		return sym__rc_set_unknown_rank(rc, 0);
 	if (n != (size_t)x->rank || ns != (size_t)x->rank)
-		return sym__rc_error(rc, "offsets and size must have one value per dim (%d), not %zu and %zu", x->rank,
-				     n, ns);
+		return sym__rc_error(rc, "offsets and size must have one value per dim (%d), not %zu and %zu",
+		                     x->rank, n, ns);
 	dims = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1) * sizeof(*dims));
 	if (!dims)
 		return -1;
@@ -289,16 +298,16 @@ static int cann_slice(sym_rule_ctx *rc, int from_attrs)
 		if (c && sv < -1)
 			return sym__rc_error(rc, "size %lld of dim %d is invalid (-1 or at least 0)", sv, k);
 		if (sym__rc_require(rc, rel(rc, SYM_REL_GE, o, ctx->zero), SYM_GUARD_ASSERT,
-				    "slice offsets must be nonnegative") < 0)
+		                    "slice offsets must be nonnegative") < 0)
 			return -1;
 		if (c && sv == -1) {
 			s = sym_expr_sub(ctx, d, o);
 		} else if (sym__rc_require(rc, rel(rc, SYM_REL_GE, s, ctx->zero), SYM_GUARD_ASSERT,
-					   "slice size must be nonnegative") < 0) {
+		                           "slice size must be nonnegative") < 0) {
 			return -1;
 		}
 		if (sym__rc_require(rc, rel(rc, SYM_REL_LE, sym_expr_add(ctx, o, s), d), SYM_GUARD_ASSERT,
-				    "slice offset + size must not pass the dim") < 0)
+		                    "slice offset + size must not pass the dim") < 0)
 			return -1;
 		dims[k] = s;
 	}
@@ -309,8 +318,14 @@ static int cann_slice(sym_rule_ctx *rc, int from_attrs)
 	return 0;
 }
 
-static int r_cann_slice(sym_rule_ctx *rc) { return cann_slice(rc, 0); }
-static int r_cann_slice_d(sym_rule_ctx *rc) { return cann_slice(rc, 1); }
+static int r_cann_slice(sym_rule_ctx *rc)
+{
+	return cann_slice(rc, 0);
+}
+static int r_cann_slice_d(sym_rule_ctx *rc)
+{
+	return cann_slice(rc, 1);
+}
 
 /* ---- StridedSlice --------------------------------------------------------- */
 
@@ -326,11 +341,11 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_tval *x = sym__rc_need(rc, 0);
 	const sym_expr *const *begin, *const *end, **dense_b, **dense_e, **pdims, **dims, *vstart = NULL,
-					      *vlen = NULL;
+	                                                                                  *vlen = NULL;
 	const int64_t *strides;
 	int64_t masks[5], *dense_s, vstep = 1;
 	static const char *const mask_names[5] = {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
-						  "shrink_axis_mask"};
+	                                          "shrink_axis_mask"};
 	unsigned long long dsm = 0;
 	size_t n, ne, ns, sdims, i, ngather = 0;
 	int *gather, full = 0, k, r = 0, after = 0, seen = 0;
@@ -361,7 +376,8 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 			return sym__rc_error(rc, "attribute '%s' must be nonnegative", mask_names[k]);
 	}
 	if (ne != n || ns != n)
-		return sym__rc_error(rc, "begin, end and strides must have the same length (%zu, %zu, %zu)", n, ne, ns);
+		return sym__rc_error(rc, "begin, end and strides must have the same length (%zu, %zu, %zu)",
+		                     n, ne, ns);
 	if (n > 62)
 		return sym__rc_error(rc, "at most 62 slice entries are supported, not %zu", n);
 	for (i = 0; i < n; i++)
@@ -404,7 +420,8 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 			gather[ngather++] = GATHER_NEW;
 		} else {
 			if (full == x->rank)
-				return sym__rc_error(rc, "slice entry %zu is past the input's %d dims", i, x->rank);
+				return sym__rc_error(rc, "slice entry %zu is past the input's %d dims", i,
+				                     x->rank);
 			dense_b[full] = masks[0] >> i & 1 ? NULL : begin[i];
 			dense_e[full] = masks[1] >> i & 1 ? NULL : end[i];
 			dense_s[full] = strides ? strides[i] : 1;
@@ -434,8 +451,10 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 				return sym__rc_error(rc, "shrink index of dim %d is out of range", k);
 			if (!(w = wrap(rc, dense_b[k], d)))
 				return -1;
-			if (sym__rc_require(rc, sym_expr_and(ctx, rel(rc, SYM_REL_GE, w, ctx->zero), rel(rc, SYM_REL_LT, w, d)),
-					    SYM_GUARD_ASSERT, "shrink index must be inside the dim") < 0)
+			if (sym__rc_require(rc,
+			                    sym_expr_and(ctx, rel(rc, SYM_REL_GE, w, ctx->zero),
+			                                 rel(rc, SYM_REL_LT, w, d)),
+			                    SYM_GUARD_ASSERT, "shrink index must be inside the dim") < 0)
 				return -1;
 			start = w;
 			pdims[k] = ctx->one;
@@ -466,14 +485,20 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 	return 0;
 }
 
-static int r_strided_slice(sym_rule_ctx *rc) { return strided_slice(rc, 0); }
-static int r_strided_slice_d(sym_rule_ctx *rc) { return strided_slice(rc, 1); }
+static int r_strided_slice(sym_rule_ctx *rc)
+{
+	return strided_slice(rc, 0);
+}
+static int r_strided_slice_d(sym_rule_ctx *rc)
+{
+	return strided_slice(rc, 1);
+}
 
 const sym_rule_entry sym__rules_slice[] = {
-	{"Slice", "", r_slice, 0},
-	{"Slice", "cann", r_cann_slice, 0},
-	{"SliceD", "cann", r_cann_slice_d, SYM_RULE_ANY_DOMAIN},
-	{"StridedSlice", "cann", r_strided_slice, SYM_RULE_ANY_DOMAIN},
-	{"StridedSliceD", "cann", r_strided_slice_d, SYM_RULE_ANY_DOMAIN},
+    {"Slice", "", r_slice, 0},
+    {"Slice", "cann", r_cann_slice, 0},
+    {"SliceD", "cann", r_cann_slice_d, SYM_RULE_ANY_DOMAIN},
+    {"StridedSlice", "cann", r_strided_slice, SYM_RULE_ANY_DOMAIN},
+    {"StridedSliceD", "cann", r_strided_slice_d, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_slice_count = sizeof(sym__rules_slice) / sizeof(sym__rules_slice[0]);

@@ -14,6 +14,7 @@ typedef struct variant {
 
 struct sym_guard_cache {
 	variant *v; /* v[0] is the most recently used */
+	sym_model_program *validity; /* compiled without hints, or NULL */
 	size_t n, cap;
 	long next_id;
 	int64_t *out; /* output buffer of the runs */
@@ -47,9 +48,33 @@ void sym_guard_cache_free(sym_guard_cache *c)
 		sym_model_program_free(c->v[i].mp);
 		free(c->v[i].label);
 	}
+	sym_model_program_free(c->validity);
 	free(c->v);
 	free(c->out);
 	free(c);
+}
+
+static int reserve_out(sym_guard_cache *c, const sym_model_program *mp)
+{
+	size_t need = sym_model_program_num_out_dims(mp) + 1;
+	if (need > c->outcap) {
+		int64_t *no = realloc(c->out, need * sizeof(*no));
+		if (!no)
+			return -1;
+		c->out = no, c->outcap = need;
+	}
+	return 0;
+}
+
+int sym_guard_cache_set_validity(sym_guard_cache *c, sym_model_program *mp)
+{
+	if (!mp || reserve_out(c, mp) < 0) {
+		sym_model_program_free(mp);
+		return -1;
+	}
+	sym_model_program_free(c->validity);
+	c->validity = mp;
+	return 0;
 }
 
 size_t sym_guard_cache_size(const sym_guard_cache *c) { return c->n; }
@@ -73,14 +98,10 @@ long sym_guard_cache_add(sym_guard_cache *c, sym_model_program *mp, const char *
 		sym_model_program_free(mp);
 		return -1;
 	}
-	need = sym_model_program_num_out_dims(mp) + 1;
-	if (need > c->outcap) {
-		int64_t *no = realloc(c->out, need * sizeof(*no));
-		if (!no) {
-			sym_model_program_free(mp);
-			return -1;
-		}
-		c->out = no, c->outcap = need;
+	(void)need;
+	if (reserve_out(c, mp) < 0) {
+		sym_model_program_free(mp);
+		return -1;
 	}
 	nv.mp = mp;
 	nv.label = strdup(label ? label : "");
@@ -126,6 +147,20 @@ sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims,
 		if (reason)
 			*reason = c->reason;
 		return SYM_CACHE_INVALID;
+	}
+	if (c->validity) {
+		/* no specialisation fits: is the input valid at all? */
+		sym_model_run res;
+		sym_model_program_run(c->validity, dims, c->out, &res);
+		if (res.status != 0) {
+			if (res.status == 1)
+				snprintf(c->reason, sizeof(c->reason), "guard %s failed (node %s)", res.message, res.node);
+			else
+				snprintf(c->reason, sizeof(c->reason), "%s", res.message ? res.message : "invalid input");
+			if (reason)
+				*reason = c->reason;
+			return SYM_CACHE_INVALID;
+		}
 	}
 	return SYM_CACHE_RECOMPILE;
 }

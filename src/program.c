@@ -788,20 +788,25 @@ size_t sym_program_scratch_size(const sym_program *p) { return p->nregs; }
 /* Runs instructions [0, end) on the registers r, which start with the
  * inputs and the constant pool.  Under GCC and Clang the dispatch is
  * threaded (one indirect jump per opcode, which predicts better than one
- * shared switch); elsewhere it is a switch.  Each label runs sym__op_exec
+ * shared switch); elsewhere, or with SYM_NO_THREADED_DISPATCH defined, it is
+ * a switch.  Each label runs sym__op_exec
  * with a constant opcode, so both paths share one definition of every
  * operation. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#endif
 static sym_run_status exec(const sym_program *p, size_t end, const int64_t *restrict in, int64_t *restrict r,
 			   size_t *failed)
 {
 	const int64_t *w = p->code, *stop = p->code + end * SYM_INSN_WORDS, *restrict k = p->consts;
 	size_t i, ni = p->ninputs, nk = p->nconsts;
-	sym_run_status st;
+	sym_run_status st = SYM_RUN_OK;
 	for (i = 0; i < ni; i++)
 		r[i] = in[i];
 	for (i = 0; i < nk; i++)
 		r[ni + i] = k[i];
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(SYM_NO_THREADED_DISPATCH)
 	{
 		static const void *const labels[] = {
 #define SYM__OP_LABEL(name, text, arity) &&op_##name,
@@ -814,34 +819,29 @@ static sym_run_status exec(const sym_program *p, size_t end, const int64_t *rest
 			return SYM_RUN_OK;                                     \
 		goto *labels[w[0]];                                            \
 	} while (0)
-		NEXT;
 #define SYM__OP_CASE(name, text, arity)                                        \
-	op_##name : if ((st = sym__op_exec(SYM_OP_##name, w, r)) != SYM_RUN_OK) return st; \
+	op_##name : if ((st = sym__op_exec(SYM_OP_##name, w, r)) != SYM_RUN_OK) goto stopped; \
 	w += SYM_INSN_WORDS;                                                   \
 	NEXT;
-		/* every value opcode; GUARD is handled below */
+		NEXT;
 		SYM_OP_MAP(SYM__OP_CASE)
 #undef SYM__OP_CASE
 #undef NEXT
 	}
 #else
-	for (; w < stop; w += SYM_INSN_WORDS) {
-		if (w[0] == SYM_OP_GUARD) {
-			if (r[w[2]] == 0)
-				goto guard_failed;
-			continue;
-		}
-		st = sym__insn_exec(w, r);
-		if (st != SYM_RUN_OK)
-			return st;
-	}
+	for (; w < stop; w += SYM_INSN_WORDS)
+		if ((st = sym__insn_exec(w, r)) != SYM_RUN_OK)
+			goto stopped;
 	return SYM_RUN_OK;
 #endif
-guard_failed:
-	if (failed)
+stopped:
+	if (st == SYM_RUN_GUARD && failed)
 		*failed = (size_t)w[3];
-	return SYM_RUN_GUARD;
+	return st;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 sym_run_status sym_program_run(const sym_program *p, const int64_t *in, int64_t *out, int64_t *scratch,
 			       size_t *failed)

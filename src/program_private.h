@@ -77,9 +77,10 @@ int sym__op_arity(int64_t op);
 /* Returns the opcode's name, "?" when unknown. */
 const char *sym__op_name(int64_t op);
 
-/* Executes the value instruction w (SYM_INSN_WORDS words) with opcode op
- * (w[0]) on the register file r: reads only the operands the opcode uses,
- * writes r[w[1]] and returns SYM_RUN_OK, or returns the error status.  The
+/* Executes the instruction w (SYM_INSN_WORDS words) with opcode op (w[0])
+ * on the register file r: reads only the operands the opcode uses, writes
+ * r[w[1]] and returns SYM_RUN_OK, or returns the error status (for GUARD:
+ * SYM_RUN_GUARD when the guard fails, writing nothing).  The
  * interpreter (with op a constant at each of its dispatch labels) and the
  * compiler's constant folding share it, so both give the same value. */
 #if defined(__GNUC__)
@@ -186,6 +187,9 @@ static inline sym_run_status sym__op_exec(int64_t op, const int64_t *w, int64_t 
 	case SYM_OP_SEL:
 		SYM__D = a != 0 ? SYM__B : r[w[4]];
 		return SYM_RUN_OK;
+	case SYM_OP_GUARD:
+		/* the caller reads the guard's index from w[3] */
+		return a == 0 ? SYM_RUN_GUARD : SYM_RUN_OK;
 	default:
 		return SYM_RUN_OVERFLOW; /* not reached: code is validated */
 	}

@@ -36,6 +36,10 @@ SYM_API long sym_guard_cache_add(sym_guard_cache *c, SYM_TAKE sym_model_program 
 SYM_API size_t sym_guard_cache_size(const sym_guard_cache *c);
 /* The label of a held variant, or NULL when it was evicted. */
 SYM_API const char *sym_guard_cache_label(const sym_guard_cache *c, long id);
+/* Gives the cache the model's program compiled without hints (the cache
+ * takes it): it holds only the validity (assert) guards, so when no variant
+ * fits, it tells an invalid input from one that needs a recompile. */
+SYM_API int sym_guard_cache_set_validity(sym_guard_cache *c, SYM_TAKE sym_model_program *mp);
 /* Looks up the variant for dims (the concrete dims of every model input,
  * concatenated).  On a hit stores its id in *id; on invalid input stores a
  * reason (valid until the next call on c).  Variants are tried in most

@@ -17,7 +17,8 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 	X(equal, "equal [--assume R]... [--dims] EXPR EXPR|-  print true, false (and a witness) or unknown") \
 	X(infer, "infer MODEL [--json] [--hint NAME=INT,...] [--allow-empty]  symbolic shapes, guards, merge keys") \
 	X(run, "run MODEL --shape INPUT=D0,D1,... [--json]  concrete shapes and guard checks")        \
-	X(emit_c, "emit-c MODEL [-o FILE] [--prefix NAME]   standalone C guard and shape functions")
+	X(emit_c, "emit-c MODEL [-o FILE] [--prefix NAME]   standalone C guard and shape functions") \
+	X(cache, "cache MODEL [--variant HINTS]... [--jit] [--capacity N] --query 'IN=D0,..;IN2=..'...  guard cache decisions")
 
 #define CLI__DECL(name, usage) int cli_##name(int argc, char **argv);
 CLI_COMMAND_MAP(CLI__DECL)

@@ -1,5 +1,6 @@
 /* The model commands: infer (and, with the runtime program, run and emit-c). */
 #include "cli.h"
+#include "symshape/cache.h"
 #include "symshape/model.h"
 
 #include <cjson/cJSON.h>
@@ -571,5 +572,226 @@ done:
 	sym_model_free(m);
 	sym_ctx_free(ctx);
 	ropts_free(&o);
+	return st;
+}
+
+/* ---- the guard cache ----------------------------------------------------- */
+
+/* Parses "x=1,2,3;mask=1,1" into dims in model input order. */
+static int parse_query(const sym_model *m, const char *q, int64_t *dims)
+{
+	char *s = strdup(q), *part;
+	size_t i, p = 0, found = 0;
+	int st = CLI_FAIL;
+	if (!s)
+		return CLI_FAIL;
+	for (i = 0; i < sym_model_num_inputs(m); i++) {
+		const char *name = sym_model_input_name(m, i);
+		int rank = sym_model_input_rank(m, i), d = 0;
+		char *copy = strdup(q), *psave = NULL;
+		int seen = 0;
+		if (!copy)
+			goto out;
+		for (part = strtok_r(copy, ";", &psave); part; part = strtok_r(NULL, ";", &psave)) {
+			char *eq = strchr(part, '='), *tok, *tsave = NULL;
+			if (!eq) {
+				cli_error("--query '%s': expected INPUT=D0,D1,...;INPUT=...", q);
+				free(copy);
+				goto out;
+			}
+			*eq = 0;
+			if (strcmp(part, name))
+				continue;
+			seen = 1;
+			for (tok = strtok_r(eq + 1, ",", &tsave); tok; tok = strtok_r(NULL, ",", &tsave), d++) {
+				char *end;
+				long long v = strtoll(tok, &end, 10);
+				if (!*tok || *end || v < 0 || d >= rank) {
+					cli_error("--query '%s': bad dims for input '%s' (rank %d)", q, name, rank);
+					free(copy);
+					goto out;
+				}
+				dims[p++] = v;
+			}
+		}
+		free(copy);
+		if (!seen || d != rank) {
+			cli_error("--query '%s': input '%s' needs %d dims", q, name, rank);
+			goto out;
+		}
+		found++;
+	}
+	(void)found;
+	st = CLI_OK;
+out:
+	free(s);
+	return st;
+}
+
+/* Compiles a variant with hints "a=1,b=2" ("" for none). */
+static sym_model_program *compile_variant(sym_ctx *ctx, const sym_model *m, const char *hints)
+{
+	mopts o;
+	char *argv[3];
+	sym_infer_options opt;
+	sym_graph_result *r;
+	sym_model_program *mp = NULL;
+	argv[0] = (char *)"x";
+	memset(&o, 0, sizeof(o));
+	o.hint_names = calloc(64, sizeof(*o.hint_names));
+	o.hint_values = calloc(64, sizeof(*o.hint_values));
+	o.owned = calloc(2, sizeof(*o.owned));
+	if (!o.hint_names || !o.hint_values || !o.owned || (*hints && add_hints(&o, hints, 4) != CLI_OK)) {
+		mopts_free(&o);
+		return NULL;
+	}
+	(void)argv;
+	memset(&opt, 0, sizeof(opt));
+	opt.nhints = o.nhints;
+	opt.hint_names = o.hint_names;
+	opt.hint_values = o.hint_values;
+	r = sym_model_infer(ctx, m, &opt);
+	if (r) {
+		mp = sym_graph_compile(ctx, r, 0);
+		sym_graph_result_free(r);
+	}
+	if (!mp)
+		cli_error("variant '%s': %s", hints, sym_ctx_last_message(ctx));
+	mopts_free(&o);
+	return mp;
+}
+
+/* Hints "s=v,..." for the symbols that input dims bind exactly. */
+static char *hints_of(sym_ctx *ctx, const sym_model *m, const int64_t *dims)
+{
+	sym_graph_result *r = sym_model_infer(ctx, m, NULL);
+	char *buf = calloc(4096, 1);
+	size_t i, p = 0, len = 0;
+	if (!r || !buf) {
+		sym_graph_result_free(r);
+		free(buf);
+		return NULL;
+	}
+	for (i = 0; i < sym_model_num_inputs(m); i++) {
+		int rank, d;
+		const sym_expr *const *dd;
+		sym_graph_tensor(r, sym_graph_find_tensor(r, sym_model_input_name(m, i)), &rank, &dd, NULL);
+		for (d = 0; d < rank; d++, p++) {
+			const char *name = sym_expr_symbol_name(dd[d]);
+			char item[128];
+			if (!name)
+				continue;
+			snprintf(item, sizeof(item), "%s=%lld", name, (long long)dims[p]);
+			if (strstr(buf, item) || len + strlen(item) + 2 >= 4096)
+				continue;
+			len += (size_t)sprintf(buf + len, "%s%s", len ? "," : "", item);
+		}
+	}
+	sym_graph_result_free(r);
+	return buf;
+}
+
+int cli_cache(int argc, char **argv)
+{
+	sym_ctx *ctx = NULL;
+	sym_model *m = NULL;
+	sym_guard_cache *c = NULL;
+	const char *model = NULL;
+	size_t capacity = 4, nq = 0, i;
+	int jit = 0, st = CLI_FAIL, k;
+	const char **variants = calloc((size_t)argc + 1, sizeof(char *));
+	const char **queries = calloc((size_t)argc + 1, sizeof(char *));
+	size_t nv = 0;
+	int64_t *dims = NULL;
+	if (!variants || !queries)
+		goto out;
+	for (k = 0; k < argc; k++) {
+		if (!strcmp(argv[k], "--variant") && k + 1 < argc) {
+			variants[nv++] = argv[++k];
+		} else if (!strcmp(argv[k], "--query") && k + 1 < argc) {
+			queries[nq++] = argv[++k];
+		} else if (!strcmp(argv[k], "--capacity") && k + 1 < argc) {
+			long v = strtol(argv[++k], NULL, 10);
+			if (v < 1) {
+				st = cli_usage("--capacity must be at least 1");
+				goto out;
+			}
+			capacity = (size_t)v;
+		} else if (!strcmp(argv[k], "--jit")) {
+			jit = 1;
+		} else if (argv[k][0] == '-' && argv[k][1] == '-') {
+			st = cli_usage("cache takes --variant HINTS, --query DIMS, --capacity N, --jit");
+			goto out;
+		} else if (!model) {
+			model = argv[k];
+		} else {
+			st = cli_usage("one model at a time");
+			goto out;
+		}
+	}
+	if (!model || !nq) {
+		st = cli_usage("cache needs a model and at least one --query");
+		goto out;
+	}
+	if (!(ctx = sym_ctx_new()) || !(c = sym_guard_cache_new(capacity)))
+		goto out;
+	if (!(m = sym_model_load(ctx, model))) {
+		cli_error("%s: %s", model, sym_ctx_last_message(ctx));
+		goto out;
+	}
+	{
+		sym_model_program *generic = compile_variant(ctx, m, "");
+		if (!generic || sym_guard_cache_set_validity(c, generic) < 0)
+			goto out;
+	}
+	for (i = 0; i < nv; i++) {
+		sym_model_program *mp = compile_variant(ctx, m, variants[i]);
+		long id;
+		if (!mp)
+			goto out;
+		id = sym_guard_cache_add(c, mp, *variants[i] ? variants[i] : "(no hints)");
+		printf("variant %ld compiled: %s\n", id, *variants[i] ? variants[i] : "(no hints)");
+	}
+	for (i = 0; i < nq; i++) {
+		sym_model_program *probe = NULL;
+		long id = -1;
+		const char *reason;
+		sym_cache_answer a;
+		size_t n = 0, j;
+		for (j = 0; j < sym_model_num_inputs(m); j++)
+			n += (size_t)(sym_model_input_rank(m, j) > 0 ? sym_model_input_rank(m, j) : 0);
+		free(dims);
+		dims = calloc(n + 1, sizeof(*dims));
+		if (!dims || parse_query(m, queries[i], dims) != CLI_OK)
+			goto out;
+		(void)probe;
+		a = sym_guard_cache_lookup(c, dims, &id, &reason);
+		printf("query %s: ", queries[i]);
+		if (a == SYM_CACHE_HIT) {
+			printf("reuse variant %ld (%s)\n", id, sym_guard_cache_label(c, id));
+		} else if (a == SYM_CACHE_INVALID) {
+			printf("invalid input: %s\n", reason);
+		} else if (!jit) {
+			printf("recompile\n");
+		} else {
+			char *h = hints_of(ctx, m, dims);
+			sym_model_program *mp = h ? compile_variant(ctx, m, h) : NULL;
+			if (!mp) {
+				free(h);
+				goto out;
+			}
+			id = sym_guard_cache_add(c, mp, h);
+			printf("recompile: compiled variant %ld (%s)\n", id, h);
+			free(h);
+		}
+	}
+	st = CLI_OK;
+out:
+	free(dims);
+	free(variants);
+	free(queries);
+	sym_guard_cache_free(c);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
 	return st;
 }

@@ -12,7 +12,7 @@
 /* Runs op on inputs of the given shapes (NULL: absent) and returns the
  * shape of output `which`, or the error message prefixed with "error: ". */
 static const char *run(rt *t, const char *op, const char *x, const char *w, size_t na, const sym_attr *a,
-		       size_t which)
+                       size_t which)
 {
 	sym_tval in[2], out[2];
 	size_t nin = w ? 2 : 1;
@@ -36,7 +36,7 @@ static void conv_of_the_issue_simplifies_without_a_guard(void **state)
 	a[0] = rt_is(&t, "strides", "[2, 2]");
 	a[1] = rt_is(&t, "pads", "[3, 3, 3, 3]");
 	assert_string_equal(run(&t, "Conv", "[N, 3, H, W]", "[C, 3, 7, 7]", 2, a, 0),
-			    "[N, C, (H + 1)//2, (W + 1)//2]");
+	                    "[N, C, (H + 1)//2, (W + 1)//2]");
 	assert_string_equal(rt_guards(&t), "");
 	rt_free(&t);
 }
@@ -49,7 +49,7 @@ static void conv_without_padding_guards_the_input_size(void **state)
 	rt_init(&t, 1);
 	a[0] = rt_is(&t, "strides", "[2, 2]");
 	assert_string_equal(run(&t, "Conv", "[N, 3, H, W]", "[C, 3, 7, 7]", 1, a, 0),
-			    "[N, C, (H + 1)//2 - 3, (W + 1)//2 - 3]");
+	                    "[N, C, (H + 1)//2 - 3, (W + 1)//2 - 3]");
 	assert_string_equal(rt_guards(&t), "assert H >= 7; assert W >= 7");
 	rt_free(&t);
 }
@@ -76,7 +76,8 @@ static void conv_matches_the_onnx_examples(void **state)
 	/* 1-D and 3-D, dilations, groups */
 	a[0] = rt_is(&t, "dilations", "[2]");
 	assert_string_equal(run(&t, "Conv", "[2, 4, 10]", "[6, 4, 3]", 1, a, 0), "[2, 6, 6]");
-	assert_string_equal(run(&t, "Conv", "[1, 2, 4, 5, 6]", "[3, 2, 2, 2, 2]", 0, a, 0), "[1, 3, 3, 4, 5]");
+	assert_string_equal(run(&t, "Conv", "[1, 2, 4, 5, 6]", "[3, 2, 2, 2, 2]", 0, a, 0),
+	                    "[1, 3, 3, 4, 5]");
 	a[0] = rt_i(&t, "group", 2);
 	assert_string_equal(run(&t, "Conv", "[1, 4, 5, 5]", "[6, 2, 3, 3]", 1, a, 0), "[1, 6, 3, 3]");
 	rt_free(&t);
@@ -102,7 +103,8 @@ static void same_padding_gives_ceil_of_input_over_stride(void **state)
 	rt_init(&t, 1);
 	a[0] = rt_s(&t, "auto_pad", "SAME_UPPER");
 	a[1] = rt_is(&t, "strides", "[3, 1]");
-	assert_string_equal(run(&t, "Conv", "[n, 3, h, w]", "[8, 3, 5, 5]", 2, a, 0), "[n, 8, (h + 2)//3, w]");
+	assert_string_equal(run(&t, "Conv", "[n, 3, h, w]", "[8, 3, 5, 5]", 2, a, 0),
+	                    "[n, 8, (h + 2)//3, w]");
 	assert_string_equal(rt_guards(&t), "");
 	rt_free(&t);
 }
@@ -116,17 +118,21 @@ static void conv_bad_attributes_are_errors(void **state)
 	a[0] = rt_is(&t, "strides", "[0, 1]");
 	assert_non_null(strstr(run(&t, "Conv", "[1, 1, 5, 5]", "[1, 1, 3, 3]", 1, a, 0), "'strides'"));
 	a[0] = rt_is(&t, "pads", "[1, 1, 1]");
-	assert_non_null(strstr(run(&t, "Conv", "[1, 1, 5, 5]", "[1, 1, 3, 3]", 1, a, 0), "'pads' must have 4 values"));
+	assert_non_null(
+	    strstr(run(&t, "Conv", "[1, 1, 5, 5]", "[1, 1, 3, 3]", 1, a, 0), "'pads' must have 4 values"));
 	a[0] = rt_i(&t, "group", 3);
-	assert_non_null(strstr(run(&t, "Conv", "[1, 3, 5, 5]", "[4, 1, 3, 3]", 1, a, 0), "divisible by group"));
+	assert_non_null(
+	    strstr(run(&t, "Conv", "[1, 3, 5, 5]", "[4, 1, 3, 3]", 1, a, 0), "divisible by group"));
 	a[0] = rt_i(&t, "group", 0);
 	assert_non_null(strstr(run(&t, "Conv", "[1, 3, 5, 5]", "[4, 1, 3, 3]", 1, a, 0), "'group'"));
 	a[0] = rt_s(&t, "auto_pad", "SAME");
 	assert_non_null(strstr(run(&t, "Conv", "[1, 1, 5, 5]", "[1, 1, 3, 3]", 1, a, 0), "'auto_pad'"));
 	a[0] = rt_is(&t, "kernel_shape", "[3, 2]");
 	assert_non_null(strstr(run(&t, "Conv", "[1, 1, 5, 5]", "[1, 1, 3, 3]", 1, a, 0), "kernel_shape"));
-	assert_non_null(strstr(run(&t, "Conv", "[1, 2, 5, 5]", "[1, 1, 3, 3]", 0, a, 0), "group * W.shape[1]"));
-	assert_non_null(strstr(run(&t, "Conv", "[1, 1, 2, 5]", "[1, 1, 3, 3]", 0, a, 0), "cover the dilated kernel"));
+	assert_non_null(
+	    strstr(run(&t, "Conv", "[1, 2, 5, 5]", "[1, 1, 3, 3]", 0, a, 0), "group * W.shape[1]"));
+	assert_non_null(
+	    strstr(run(&t, "Conv", "[1, 1, 2, 5]", "[1, 1, 3, 3]", 0, a, 0), "cover the dilated kernel"));
 	assert_non_null(strstr(run(&t, "Conv", "[1, 1, 5]", "[1, 1, 3, 3]", 0, a, 0), "rank"));
 	assert_non_null(strstr(run(&t, "Conv", "*", "[1, 1, 3, 3]", 0, a, 0), "unknown rank"));
 	rt_free(&t);
@@ -138,39 +144,50 @@ static void conv_transpose_matches_the_onnx_examples(void **state)
 	sym_attr a[4];
 	(void)state;
 	rt_init(&t, 1);
-	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 0, a, 0), "[1, 2, 5, 5]");
+	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 0, a, 0),
+	                    "[1, 2, 5, 5]");
 	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3]", "[1, 2, 3]", 0, a, 0), "[1, 2, 5]");
 	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 4, 5]", "[1, 2, 3, 3, 3]", 0, a, 0),
-			    "[1, 2, 5, 6, 7]");
+	                    "[1, 2, 5, 6, 7]");
 	a[0] = rt_is(&t, "strides", "[3, 2]");
 	a[1] = rt_is(&t, "output_shape", "[10, 8]");
-	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 2, a, 0), "[1, 2, 10, 8]");
+	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 2, a, 0),
+	                    "[1, 2, 10, 8]");
 	a[1] = rt_is(&t, "output_padding", "[1, 1]");
-	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 2, a, 0), "[1, 2, 10, 8]");
+	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 2, a, 0),
+	                    "[1, 2, 10, 8]");
 	a[2] = rt_is(&t, "kernel_shape", "[3, 3]");
-	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 3, a, 0), "[1, 2, 10, 8]");
+	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 3, a, 0),
+	                    "[1, 2, 10, 8]");
 	a[1] = rt_is(&t, "pads", "[1, 2, 1, 2]");
-	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 2, a, 0), "[1, 2, 7, 3]");
+	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 2, a, 0),
+	                    "[1, 2, 7, 3]");
 	a[0] = rt_is(&t, "dilations", "[2, 2]");
-	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 1, 2, 2]", 1, a, 0), "[1, 1, 5, 5]");
+	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 1, 2, 2]", 1, a, 0),
+	                    "[1, 1, 5, 5]");
 	a[0] = rt_s(&t, "auto_pad", "SAME_UPPER");
 	a[1] = rt_is(&t, "strides", "[2, 2]");
-	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 2, a, 0), "[1, 2, 6, 6]");
+	assert_string_equal(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 2, a, 0),
+	                    "[1, 2, 6, 6]");
 	a[0] = rt_i(&t, "group", 2);
-	assert_string_equal(run(&t, "ConvTranspose", "[1, 2, 3, 3]", "[2, 1, 3, 3]", 1, a, 0), "[1, 2, 5, 5]");
+	assert_string_equal(run(&t, "ConvTranspose", "[1, 2, 3, 3]", "[2, 1, 3, 3]", 1, a, 0),
+	                    "[1, 2, 5, 5]");
 	/* symbolic input */
 	a[0] = rt_is(&t, "strides", "[2, 2]");
 	a[1] = rt_is(&t, "pads", "[1, 1, 1, 1]");
 	a[2] = rt_is(&t, "output_padding", "[1, 0]");
 	assert_string_equal(run(&t, "ConvTranspose", "[n, c, h, w]", "[c, 4, 3, 3]", 3, a, 0),
-			    "[n, 4, 2*h, 2*w - 1]");
+	                    "[n, 4, 2*h, 2*w - 1]");
 	assert_string_equal(rt_guards(&t), "");
 	a[0] = rt_is(&t, "output_shape", "[1, 2, 3]");
-	assert_non_null(strstr(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 1, a, 0), "'output_shape'"));
+	assert_non_null(
+	    strstr(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 1, a, 0), "'output_shape'"));
 	a[0] = rt_is(&t, "pads", "[3, 3, 3, 3]");
-	assert_non_null(strstr(run(&t, "ConvTranspose", "[1, 1, 1, 1]", "[1, 2, 3, 3]", 1, a, 0), "positive output"));
+	assert_non_null(
+	    strstr(run(&t, "ConvTranspose", "[1, 1, 1, 1]", "[1, 2, 3, 3]", 1, a, 0), "positive output"));
 	a[0] = rt_is(&t, "output_padding", "[1, 1]");
-	assert_non_null(strstr(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 1, a, 0), "output_padding 1"));
+	assert_non_null(
+	    strstr(run(&t, "ConvTranspose", "[1, 1, 3, 3]", "[1, 2, 3, 3]", 1, a, 0), "output_padding 1"));
 	rt_free(&t);
 }
 
@@ -249,9 +266,11 @@ static void pooling_bad_attributes_are_errors(void **state)
 	sym_attr a[2];
 	(void)state;
 	rt_init(&t, 1);
-	assert_non_null(strstr(run(&t, "MaxPool", "[1, 1, 4, 4]", NULL, 0, a, 0), "'kernel_shape' is required"));
+	assert_non_null(
+	    strstr(run(&t, "MaxPool", "[1, 1, 4, 4]", NULL, 0, a, 0), "'kernel_shape' is required"));
 	a[0] = rt_is(&t, "kernel_shape", "[3]");
-	assert_non_null(strstr(run(&t, "MaxPool", "[1, 1, 4, 4]", NULL, 1, a, 0), "'kernel_shape' must have 2"));
+	assert_non_null(
+	    strstr(run(&t, "MaxPool", "[1, 1, 4, 4]", NULL, 1, a, 0), "'kernel_shape' must have 2"));
 	a[0] = rt_is(&t, "kernel_shape", "[3, 3]");
 	a[1] = rt_i(&t, "ceil_mode", 2);
 	assert_non_null(strstr(run(&t, "MaxPool", "[1, 1, 4, 4]", NULL, 2, a, 0), "'ceil_mode'"));
@@ -264,7 +283,7 @@ static void pooling_bad_attributes_are_errors(void **state)
 
 /* Property runs: symbolic dims against the same rule on random concrete dims. */
 static void prop(const char *op, const char *x, const char *w, size_t na, const sym_attr *a_in, int nout,
-		 long long hi)
+                 long long hi)
 {
 	rt t;
 	sym_tval in[2];
@@ -352,20 +371,20 @@ static void pooling_property_holds_at_random_dims(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(conv_of_the_issue_simplifies_without_a_guard),
-		cmocka_unit_test(conv_without_padding_guards_the_input_size),
-		cmocka_unit_test(conv_matches_the_onnx_examples),
-		cmocka_unit_test(conv_with_symbolic_channels_and_groups_guards_them),
-		cmocka_unit_test(same_padding_gives_ceil_of_input_over_stride),
-		cmocka_unit_test(conv_bad_attributes_are_errors),
-		cmocka_unit_test(conv_transpose_matches_the_onnx_examples),
-		cmocka_unit_test(pooling_matches_the_onnx_examples),
-		cmocka_unit_test(ceil_mode_drops_a_last_window_starting_in_the_padding),
-		cmocka_unit_test(global_pooling_keeps_batch_and_channels),
-		cmocka_unit_test(pooling_bad_attributes_are_errors),
-		cmocka_unit_test(conv_property_holds_at_random_dims),
-		cmocka_unit_test(conv_transpose_property_holds_at_random_dims),
-		cmocka_unit_test(pooling_property_holds_at_random_dims),
+	    cmocka_unit_test(conv_of_the_issue_simplifies_without_a_guard),
+	    cmocka_unit_test(conv_without_padding_guards_the_input_size),
+	    cmocka_unit_test(conv_matches_the_onnx_examples),
+	    cmocka_unit_test(conv_with_symbolic_channels_and_groups_guards_them),
+	    cmocka_unit_test(same_padding_gives_ceil_of_input_over_stride),
+	    cmocka_unit_test(conv_bad_attributes_are_errors),
+	    cmocka_unit_test(conv_transpose_matches_the_onnx_examples),
+	    cmocka_unit_test(pooling_matches_the_onnx_examples),
+	    cmocka_unit_test(ceil_mode_drops_a_last_window_starting_in_the_padding),
+	    cmocka_unit_test(global_pooling_keeps_batch_and_channels),
+	    cmocka_unit_test(pooling_bad_attributes_are_errors),
+	    cmocka_unit_test(conv_property_holds_at_random_dims),
+	    cmocka_unit_test(conv_transpose_property_holds_at_random_dims),
+	    cmocka_unit_test(pooling_property_holds_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 /* Runs op on inputs of the given shapes (NULL ends the list) and returns the
  * output shape or the error message. */
 static const char *run(rt *t, const char *op, const char *domain, const char *a, const char *b, const char *c,
-		       size_t na, const sym_attr *at)
+                       size_t na, const sym_attr *at)
 {
 	sym_tval in[3], out[1];
 	size_t nin = c ? 3 : 2;
@@ -35,8 +35,10 @@ static void matmul_matches_the_onnx_examples(void **state)
 	rt_init(&t, 1);
 	assert_string_equal(run(&t, "MatMul", NULL, "[3, 4]", "[4, 3]", NULL, 0, NULL), "[3, 3]");
 	assert_string_equal(run(&t, "MatMul", NULL, "[2, 3, 4]", "[2, 4, 3]", NULL, 0, NULL), "[2, 3, 3]");
-	assert_string_equal(run(&t, "MatMul", NULL, "[1, 2, 3, 4]", "[1, 2, 4, 3]", NULL, 0, NULL), "[1, 2, 3, 3]");
-	assert_string_equal(run(&t, "MatMul", NULL, "[5, 1, 3, 4]", "[2, 4, 6]", NULL, 0, NULL), "[5, 2, 3, 6]");
+	assert_string_equal(run(&t, "MatMul", NULL, "[1, 2, 3, 4]", "[1, 2, 4, 3]", NULL, 0, NULL),
+	                    "[1, 2, 3, 3]");
+	assert_string_equal(run(&t, "MatMul", NULL, "[5, 1, 3, 4]", "[2, 4, 6]", NULL, 0, NULL),
+	                    "[5, 2, 3, 6]");
 	assert_string_equal(rt_guards(&t), "");
 	rt_free(&t);
 }
@@ -65,11 +67,12 @@ static void symbolic_matmul_guards_contraction_and_batch(void **state)
 	assert_string_equal(run(&t, "MatMul", NULL, "[b, s, 768]", "[768, h]", NULL, 0, NULL), "[b, s, h]");
 	assert_string_equal(rt_guards(&t), "");
 	assert_string_equal(run(&t, "MatMul", NULL, "[a, 1, n, k]", "[b, k2, m]", NULL, 0, NULL),
-			    "[a, b, n, m]");
+	                    "[a, b, n, m]");
 	assert_string_equal(rt_guards(&t), "assert k == k2");
 	rt_free(&t);
 	rt_init(&t, 1);
-	assert_string_equal(run(&t, "MatMul", NULL, "[a, n, k]", "[b, k, m]", NULL, 0, NULL), "[max(a, b), n, m]");
+	assert_string_equal(run(&t, "MatMul", NULL, "[a, n, k]", "[b, k, m]", NULL, 0, NULL),
+	                    "[max(a, b), n, m]");
 	assert_string_equal(rt_guards(&t), "assert a == 1 || a == b || b == 1");
 	rt_free(&t);
 }
@@ -127,7 +130,7 @@ static void gemm_bad_inputs_are_errors(void **state)
 }
 
 static void prop(const char *op, const char *domain, const char *a, const char *b, const char *c, size_t na,
-		 const sym_attr *at)
+                 const sym_attr *at)
 {
 	rt t;
 	sym_tval in[3];
@@ -163,13 +166,13 @@ static void matmul_and_gemm_property_holds_at_random_dims(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(matmul_matches_the_onnx_examples),
-		cmocka_unit_test(matmul_promotes_and_drops_1d_operands),
-		cmocka_unit_test(symbolic_matmul_guards_contraction_and_batch),
-		cmocka_unit_test(cann_matmul_transposes_operands),
-		cmocka_unit_test(gemm_matches_the_onnx_examples),
-		cmocka_unit_test(gemm_bad_inputs_are_errors),
-		cmocka_unit_test(matmul_and_gemm_property_holds_at_random_dims),
+	    cmocka_unit_test(matmul_matches_the_onnx_examples),
+	    cmocka_unit_test(matmul_promotes_and_drops_1d_operands),
+	    cmocka_unit_test(symbolic_matmul_guards_contraction_and_batch),
+	    cmocka_unit_test(cann_matmul_transposes_operands),
+	    cmocka_unit_test(gemm_matches_the_onnx_examples),
+	    cmocka_unit_test(gemm_bad_inputs_are_errors),
+	    cmocka_unit_test(matmul_and_gemm_property_holds_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
