@@ -1,5 +1,6 @@
 /* The rule context: session storage, attributes, inputs, outputs, guards,
  * hints, and the broadcasting shared by many operator families. */
+#include "facts_private.h"
 #include "rules_private.h"
 
 #include <stdarg.h>
@@ -80,6 +81,8 @@ void sym__infer_clear(sym_infer *inf)
 	sym__free(inf->ctx, inf->block_sizes, inf->capblocks * sizeof(*inf->block_sizes));
 	sym__free(inf->ctx, inf->guards, inf->capguards * sizeof(*inf->guards));
 	sym__free(inf->ctx, inf->hint_syms, inf->caphints * sizeof(*inf->hint_syms));
+	sym__free(inf->ctx, inf->fresh_syms, inf->capfresh * sizeof(*inf->fresh_syms));
+	sym__free(inf->ctx, inf->fresh_src, inf->capfresh * sizeof(*inf->fresh_src));
 	sym__free(inf->ctx, inf->hint_vals, inf->caphints * sizeof(*inf->hint_vals));
 	memset(inf, 0, sizeof(*inf));
 }
@@ -149,8 +152,49 @@ int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v)
 const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix)
 {
 	char name[64];
-	snprintf(name, sizeof(name), "%s%u", prefix, inf->fresh++);
+	/* never a name the context already has (the model's own symbols) */
+	do
+		snprintf(name, sizeof(name), "%s%u", prefix, inf->fresh++);
+	while (sym__symbol_exists(inf->ctx, name));
 	return sym_expr_symbol(inf->ctx, name);
+}
+
+const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sym_expr *hi, const char *what)
+{
+	sym_infer *inf = rc->inf;
+	sym_ctx *ctx = inf->ctx;
+	const sym_expr *u = sym__infer_fresh(inf, "u"), *p;
+	char src[200];
+	if (!u || !lo)
+		return NULL;
+	if (sym__facts_exempt_default(inf->facts, u) != SYM_EOK)
+		return NULL;
+	p = sym_expr_rel(ctx, SYM_REL_GE, u, lo);
+	if (hi)
+		p = sym_expr_and(ctx, p, sym_expr_rel(ctx, SYM_REL_LE, u, hi));
+	if (!p || sym_facts_assume(inf->facts, p) != SYM_EOK) {
+		sym__rc_error(rc, "cannot record the range of a data-dependent dim");
+		return NULL;
+	}
+	if (inf->nfresh == inf->capfresh) {
+		size_t nc = inf->capfresh ? inf->capfresh * 2 : 8;
+		const sym_expr **ns = sym__realloc(ctx, inf->fresh_syms, inf->capfresh * sizeof(*ns), nc * sizeof(*ns));
+		char **nsrc;
+		if (!ns)
+			return NULL;
+		inf->fresh_syms = ns;
+		nsrc = sym__realloc(ctx, inf->fresh_src, inf->capfresh * sizeof(*nsrc), nc * sizeof(*nsrc));
+		if (!nsrc)
+			return NULL;
+		inf->fresh_src = nsrc;
+		inf->capfresh = nc;
+	}
+	snprintf(src, sizeof(src), "%.80s of node '%.60s' (%.30s)", what, rc->node, rc->op);
+	inf->fresh_syms[inf->nfresh] = u;
+	if (!(inf->fresh_src[inf->nfresh] = sym__infer_strdup(inf, src)))
+		return NULL;
+	inf->nfresh++;
+	return u;
 }
 
 /* ---- errors and attributes --------------------------------------------- */

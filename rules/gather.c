@@ -30,7 +30,7 @@ static int const_dims(const sym_tval *t, long long *dims, int cap, long long *nu
  * size d: each must lie in [-d, d).  Constant indices give one guard on d
  * (d >= max + 1 and d >= -min), symbolic ones a guard each. */
 static int index_guard(sym_rule_ctx *rc, size_t n, const sym_expr *const *v, size_t off, size_t stride,
-		       const sym_expr *d)
+                       const sym_expr *d)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	long long lo = 0, hi = 0, c, dc;
@@ -45,23 +45,25 @@ static int index_guard(sym_rule_ctx *rc, size_t n, const sym_expr *const *v, siz
 			have = 1;
 			continue;
 		}
-		if (sym__rc_require(rc,
-				    sym_expr_and(ctx, sym_expr_rel(ctx, SYM_REL_GE, v[i], sym_expr_neg(ctx, d)),
-						 sym_expr_rel(ctx, SYM_REL_LT, v[i], d)),
-				    SYM_GUARD_ASSERT, "index values must lie in [-dim, dim) of their axis") < 0)
+		if (sym__rc_require(
+		        rc,
+		        sym_expr_and(ctx, sym_expr_rel(ctx, SYM_REL_GE, v[i], sym_expr_neg(ctx, d)),
+		                     sym_expr_rel(ctx, SYM_REL_LT, v[i], d)),
+		        SYM_GUARD_ASSERT, "index values must lie in [-dim, dim) of their axis") < 0)
 			return -1;
 	}
 	if (!have)
 		return 0;
 	if (sym_expr_get_si(d, &dc) == 1 && (hi >= dc || lo < -dc))
-		return sym__rc_error(rc, "index %lld is out of range for an axis of size %lld", hi >= dc ? hi : lo,
-				     dc);
+		return sym__rc_error(rc, "index %lld is out of range for an axis of size %lld",
+		                     hi >= dc ? hi : lo, dc);
 	{
 		const sym_expr *need[2];
 		need[0] = sym_expr_add(ctx, sym_expr_from_si(ctx, hi), ctx->one);
 		need[1] = sym_expr_neg(ctx, sym_expr_from_si(ctx, lo));
 		return sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, d, sym_expr_max(ctx, 2, need)),
-				       SYM_GUARD_ASSERT, "constant indices must lie in [-dim, dim) of their axis");
+		                       SYM_GUARD_ASSERT,
+		                       "constant indices must lie in [-dim, dim) of their axis");
 	}
 }
 
@@ -73,7 +75,8 @@ static int gather_value(sym_rule_ctx *rc, const sym_tval *data, const sym_tval *
 	const sym_expr **v;
 	size_t j, o = 0, nidx = idx->nvalue;
 	int k;
-	if (!data->has_value || !idx->has_value || !const_dims(data, dims, 64, &numel) || (size_t)numel != data->nvalue)
+	if (!data->has_value || !idx->has_value || !const_dims(data, dims, 64, &numel) ||
+	    (size_t)numel != data->nvalue)
 		return 0;
 	for (k = 0; k < axis; k++)
 		A *= dims[k];
@@ -159,14 +162,15 @@ static int r_gather_elements(sym_rule_ctx *rc)
 	if (data->rank == 0)
 		return sym__rc_error(rc, "data must have rank >= 1, not a scalar");
 	if (idx->rank != data->rank)
-		return sym__rc_error(rc, "indices have rank %d, the data rank %d (they must be equal)", idx->rank,
-				     data->rank);
+		return sym__rc_error(rc, "indices have rank %d, the data rank %d (they must be equal)",
+		                     idx->rank, data->rank);
 	if (sym__rc_axis(rc, axis, data->rank, "axis", &a) < 0)
 		return -1;
 	for (k = 0; k < data->rank; k++)
-		if (k != a && sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_LE, idx->dims[k], data->dims[k]),
-					      SYM_GUARD_ASSERT,
-					      "indices dims must not exceed the data dims outside the axis") < 0)
+		if (k != a &&
+		    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_LE, idx->dims[k], data->dims[k]),
+		                    SYM_GUARD_ASSERT,
+		                    "indices dims must not exceed the data dims outside the axis") < 0)
 			return -1;
 	if (idx->has_value && index_guard(rc, idx->nvalue, idx->value, 0, 1, data->dims[a]) < 0)
 		return -1;
@@ -183,7 +187,7 @@ static int tuple_len(sym_rule_ctx *rc, const sym_tval *idx, long long *m)
 		return sym__rc_error(rc, "indices must have rank >= 1");
 	if (sym_expr_get_si(idx->dims[idx->rank - 1], m) != 1)
 		return sym__rc_error(rc, "the last dim of indices must be a known constant (the output rank "
-					 "depends on it)");
+		                         "depends on it)");
 	return 0;
 }
 
@@ -209,18 +213,24 @@ static int r_gather_nd(sym_rule_ctx *rc)
 	if (tuple_len(rc, idx, &m) < 0)
 		return -1;
 	if (b < 0 || b >= (q < r ? q : r))
-		return sym__rc_error(rc, "batch_dims %lld must lie in [0, min(rank(indices), rank(data))) = [0, %d)",
-				     (long long)b, q < r ? q : r);
+		return sym__rc_error(
+		    rc, "batch_dims %lld must lie in [0, min(rank(indices), rank(data))) = [0, %d)",
+		    (long long)b, q < r ? q : r);
 	if (m < 1 || m > r - b)
-		return sym__rc_error(rc, "the last dim of indices (%lld) must lie in [1, rank(data) - batch_dims] = "
-					 "[1, %lld]", m, (long long)(r - b));
+		return sym__rc_error(
+		    rc,
+		    "the last dim of indices (%lld) must lie in [1, rank(data) - batch_dims] = "
+		    "[1, %lld]",
+		    m, (long long)(r - b));
 	for (k = 0; k < b; k++)
-		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, idx->dims[k], data->dims[k]), SYM_GUARD_ASSERT,
-				    "GatherND batch dims of indices and data must be equal") < 0)
+		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, idx->dims[k], data->dims[k]),
+		                    SYM_GUARD_ASSERT,
+		                    "GatherND batch dims of indices and data must be equal") < 0)
 			return -1;
 	if (idx->has_value)
 		for (k = 0; k < m; k++)
-			if (index_guard(rc, idx->nvalue, idx->value, (size_t)k, (size_t)m, data->dims[b + k]) < 0)
+			if (index_guard(rc, idx->nvalue, idx->value, (size_t)k, (size_t)m,
+			                data->dims[b + k]) < 0)
 				return -1;
 	d = sym__infer_alloc(rc->inf, (size_t)(q + r) * sizeof(*d));
 	if (!d)
@@ -260,23 +270,28 @@ static int r_scatter_nd(sym_rule_ctx *rc)
 		if (tuple_len(rc, idx, &m) < 0)
 			return -1;
 		if (m > r)
-			return sym__rc_error(rc, "the last dim of indices (%lld) exceeds the data rank %d", m, r);
+			return sym__rc_error(rc, "the last dim of indices (%lld) exceeds the data rank %d", m,
+			                     r);
 		if (upd->rank >= 0) {
 			if (upd->rank != q - 1 + r - (int)m)
-				return sym__rc_error(rc, "updates have rank %d, expected %d (rank(indices) - 1 + "
-							 "rank(data) - %lld)", upd->rank, q - 1 + r - (int)m, m);
+				return sym__rc_error(rc,
+				                     "updates have rank %d, expected %d (rank(indices) - 1 + "
+				                     "rank(data) - %lld)",
+				                     upd->rank, q - 1 + r - (int)m, m);
 			for (k = 0; k < upd->rank; k++) {
 				const sym_expr *want = k < q - 1 ? idx->dims[k] : data->dims[m + k - (q - 1)];
-				if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, upd->dims[k], want),
-						    SYM_GUARD_ASSERT,
-						    "ScatterND updates must have the shape indices.shape[:-1] + "
-						    "data.shape[m:]") < 0)
+				if (sym__rc_require(
+				        rc, sym_expr_rel(ctx, SYM_REL_EQ, upd->dims[k], want),
+				        SYM_GUARD_ASSERT,
+				        "ScatterND updates must have the shape indices.shape[:-1] + "
+				        "data.shape[m:]") < 0)
 					return -1;
 			}
 		}
 		if (idx->has_value)
 			for (k = 0; k < m; k++)
-				if (index_guard(rc, idx->nvalue, idx->value, (size_t)k, (size_t)m, data->dims[k]) < 0)
+				if (index_guard(rc, idx->nvalue, idx->value, (size_t)k, (size_t)m,
+				                data->dims[k]) < 0)
 					return -1;
 	}
 	return sym__rc_copy_shape(rc, 0, data);
@@ -298,21 +313,23 @@ static int r_scatter_elements(sym_rule_ctx *rc)
 		return -1;
 	if (idx->rank >= 0 && upd->rank >= 0) {
 		if (idx->rank != upd->rank)
-			return sym__rc_error(rc, "updates have rank %d, indices rank %d (they must be equal)", upd->rank,
-					     idx->rank);
+			return sym__rc_error(rc, "updates have rank %d, indices rank %d (they must be equal)",
+			                     upd->rank, idx->rank);
 		for (k = 0; k < idx->rank; k++)
 			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, upd->dims[k], idx->dims[k]),
-					    SYM_GUARD_ASSERT, "updates must have the shape of indices") < 0)
+			                    SYM_GUARD_ASSERT, "updates must have the shape of indices") < 0)
 				return -1;
 	}
 	if (idx->rank >= 0 && data->rank >= 0) {
 		if (idx->rank != data->rank)
-			return sym__rc_error(rc, "indices have rank %d, the data rank %d (they must be equal)", idx->rank,
-					     data->rank);
+			return sym__rc_error(rc,
+			                     "indices have rank %d, the data rank %d (they must be equal)",
+			                     idx->rank, data->rank);
 		for (k = 0; k < data->rank; k++)
-			if (k != a && sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_LE, idx->dims[k], data->dims[k]),
-						      SYM_GUARD_ASSERT,
-						      "indices dims must not exceed the data dims outside the axis") < 0)
+			if (k != a && sym__rc_require(
+			                  rc, sym_expr_rel(ctx, SYM_REL_LE, idx->dims[k], data->dims[k]),
+			                  SYM_GUARD_ASSERT,
+			                  "indices dims must not exceed the data dims outside the axis") < 0)
 				return -1;
 		if (idx->has_value && index_guard(rc, idx->nvalue, idx->value, 0, 1, data->dims[a]) < 0)
 			return -1;
@@ -321,11 +338,11 @@ static int r_scatter_elements(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_gather[] = {
-	{"Gather", "", r_gather, SYM_RULE_ANY_DOMAIN},
-	{"GatherElements", "", r_gather_elements, SYM_RULE_ANY_DOMAIN},
-	{"GatherND", "", r_gather_nd, SYM_RULE_ANY_DOMAIN},
-	{"ScatterND", "", r_scatter_nd, SYM_RULE_ANY_DOMAIN},
-	{"ScatterElements", "", r_scatter_elements, SYM_RULE_ANY_DOMAIN},
-	{"Scatter", "", r_scatter_elements, 0},
+    {"Gather", "", r_gather, SYM_RULE_ANY_DOMAIN},
+    {"GatherElements", "", r_gather_elements, SYM_RULE_ANY_DOMAIN},
+    {"GatherND", "", r_gather_nd, SYM_RULE_ANY_DOMAIN},
+    {"ScatterND", "", r_scatter_nd, SYM_RULE_ANY_DOMAIN},
+    {"ScatterElements", "", r_scatter_elements, SYM_RULE_ANY_DOMAIN},
+    {"Scatter", "", r_scatter_elements, 0},
 };
 const size_t sym__rules_gather_count = sizeof(sym__rules_gather) / sizeof(sym__rules_gather[0]);

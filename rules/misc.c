@@ -6,7 +6,10 @@
 
 #include <math.h>
 
-static const sym_expr *zero_of(sym_rule_ctx *rc) { return sym_expr_from_si(sym__rc_ctx(rc), 0); }
+static const sym_expr *zero_of(sym_rule_ctx *rc)
+{
+	return sym_expr_from_si(sym__rc_ctx(rc), 0);
+}
 
 /* Returns 1 when s is one of the n names, 0 otherwise. */
 static int one_of(const char *s, size_t n, const char *const *names)
@@ -39,17 +42,7 @@ static int norm_axes(sym_rule_ctx *rc, size_t n, const int64_t *v, int rank, int
  * (no guard: the producing kernel guarantees it). */
 static const sym_expr *fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sym_expr *hi)
 {
-	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_expr *u = sym__infer_fresh(rc->inf, "u");
-	const sym_expr *p;
-	if (!u || !lo || !hi)
-		return NULL;
-	p = sym_expr_and(ctx, sym_expr_rel(ctx, SYM_REL_GE, u, lo), sym_expr_rel(ctx, SYM_REL_LE, u, hi));
-	if (!p || sym_facts_assume(rc->inf->facts, p) != SYM_EOK) {
-		sym__rc_error(rc, "cannot record the range of a data-dependent dim");
-		return NULL;
-	}
-	return u;
+	return sym__rc_fresh_dim(rc, lo, hi, "the data-dependent size");
 }
 
 /* ---- Pad ---------------------------------------------------------------- */
@@ -87,7 +80,8 @@ static int r_pad(sym_rule_ctx *rc)
 		if (has < 0)
 			return -1;
 		if (!has)
-			return sym__rc_error(rc, "pads are required (input 1, or the attribute 'pads' before opset 11)");
+			return sym__rc_error(
+			    rc, "pads are required (input 1, or the attribute 'pads' before opset 11)");
 		pv = sym__infer_alloc(rc->inf, (npads ? npads : 1) * sizeof(*pv));
 		if (!pv)
 			return -1;
@@ -115,17 +109,18 @@ static int r_pad(sym_rule_ctx *rc)
 			axes[i] = (int)i;
 	}
 	if (npads != 2 * naxes)
-		return sym__rc_error(rc, "pads has %zu entries, expected %zu (a begin and an end per axis)", npads,
-				     2 * naxes);
+		return sym__rc_error(rc, "pads has %zu entries, expected %zu (a begin and an end per axis)",
+		                     npads, 2 * naxes);
 	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	memcpy(d, x->dims, (size_t)r * sizeof(*d));
 	for (i = 0; i < naxes; i++) {
 		int k = axes[i];
-		d[k] = sym__rc_simplify(rc, sym_expr_add(ctx, d[k], sym_expr_add(ctx, pads[i], pads[i + naxes])));
-		if (!d[k] || sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, d[k], zero_of(rc)), SYM_GUARD_ASSERT,
-					     "padded dims must not be negative") < 0)
+		d[k] = sym__rc_simplify(rc,
+		                        sym_expr_add(ctx, d[k], sym_expr_add(ctx, pads[i], pads[i + naxes])));
+		if (!d[k] || sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, d[k], zero_of(rc)),
+		                             SYM_GUARD_ASSERT, "padded dims must not be negative") < 0)
 			return -1;
 	}
 	return sym__rc_set_shape(rc, 0, r, d);
@@ -147,7 +142,8 @@ static const sym_expr *exact_double(sym_rule_ctx *rc, double v)
 	m = frexp(v, &e); /* v = m * 2**e, 0.5 <= |m| < 1 */
 	mi = (long long)ldexp(m, 53);
 	e -= 53;
-	return sym_expr_mul(ctx, sym_expr_from_si(ctx, mi), sym_expr_pow_si(ctx, sym_expr_from_si(ctx, 2), e));
+	return sym_expr_mul(ctx, sym_expr_from_si(ctx, mi),
+	                    sym_expr_pow_si(ctx, sym_expr_from_si(ctx, 2), e));
 }
 
 /* An input that is absent or an empty tensor (Resize's way to omit scales
@@ -184,11 +180,13 @@ static int r_resize(sym_rule_ctx *rc)
 	int *axes, r, two = rc->nin <= 2 || !strcmp(rc->op, "Upsample"), has_axes;
 	if (!x || sym__rc_attr_string(rc, "keep_aspect_ratio_policy", "stretch", &policy) < 0 ||
 	    sym__rc_attr_string(rc, "coordinate_transformation_mode", "half_pixel", &ctm) < 0 ||
-	    sym__rc_attr_string(rc, "mode", "nearest", &mode) < 0 || (has_axes = sym__rc_attr_ints(rc, "axes", &naxes, &av)) < 0)
+	    sym__rc_attr_string(rc, "mode", "nearest", &mode) < 0 ||
+	    (has_axes = sym__rc_attr_ints(rc, "axes", &naxes, &av)) < 0)
 		return -1;
 	if (!one_of(policy, 3, policies))
-		return sym__rc_error(rc, "keep_aspect_ratio_policy '%.40s' is not one of stretch, not_larger, not_smaller",
-				     policy);
+		return sym__rc_error(
+		    rc, "keep_aspect_ratio_policy '%.40s' is not one of stretch, not_larger, not_smaller",
+		    policy);
 	if (!one_of(mode, 4, modes))
 		return sym__rc_error(rc, "mode '%.40s' is not one of nearest, linear, cubic", mode);
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
@@ -234,37 +232,41 @@ static int r_resize(sym_rule_ctx *rc)
 			axes[i] = (int)i;
 	}
 	if (nv != naxes)
-		return sym__rc_error(rc, "%s has %zu entries for %zu axes", sizes_t ? "sizes" : "scales", nv, naxes);
+		return sym__rc_error(rc, "%s has %zu entries for %zu axes", sizes_t ? "sizes" : "scales", nv,
+		                     naxes);
 	memcpy(d, x->dims, (size_t)r * sizeof(*d));
 	if (sizes_t) {
 		const sym_expr *scale = NULL;
 		for (i = 0; i < naxes; i++)
-			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, sv[i], zero_of(rc)), SYM_GUARD_ASSERT,
-					    "Resize sizes must not be negative") < 0)
+			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, sv[i], zero_of(rc)),
+			                    SYM_GUARD_ASSERT, "Resize sizes must not be negative") < 0)
 				return -1;
 		if (strcmp(policy, "stretch")) {
 			/* one scale for every axis: the least (not_larger) or the
 			 * greatest (not_smaller) of sizes/dims */
-			const sym_expr **ratios = sym__infer_alloc(rc->inf, (naxes ? naxes : 1) * sizeof(*ratios));
+			const sym_expr **ratios =
+			    sym__infer_alloc(rc->inf, (naxes ? naxes : 1) * sizeof(*ratios));
 			if (!ratios)
 				return -1;
 			for (i = 0; i < naxes; i++) {
 				const sym_expr *di = x->dims[axes[i]];
-				if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, di, ctx->one), SYM_GUARD_ASSERT,
-						    "keeping the aspect ratio needs nonempty dims") < 0)
+				if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, di, ctx->one),
+				                    SYM_GUARD_ASSERT,
+				                    "keeping the aspect ratio needs nonempty dims") < 0)
 					return -1;
 				ratios[i] = sym_expr_div(ctx, sv[i], di);
 			}
 			if (naxes)
 				scale = !strcmp(policy, "not_larger") ? sym_expr_min(ctx, naxes, ratios)
-								      : sym_expr_max(ctx, naxes, ratios);
+				                                      : sym_expr_max(ctx, naxes, ratios);
 		}
 		for (i = 0; i < naxes; i++) {
 			const sym_expr *di = x->dims[axes[i]];
 			/* round half up: floor(scale*dim + 1/2) */
-			d[axes[i]] = scale ? sym_expr_floor(ctx, sym_expr_add(ctx, sym_expr_mul(ctx, scale, di),
-									     sym_expr_from_frac(ctx, 1, 2)))
-					   : sv[i];
+			d[axes[i]] = scale
+			                 ? sym_expr_floor(ctx, sym_expr_add(ctx, sym_expr_mul(ctx, scale, di),
+			                                                    sym_expr_from_frac(ctx, 1, 2)))
+			                 : sv[i];
 		}
 	} else {
 		const sym_expr *const *roi = NULL;
@@ -275,13 +277,14 @@ static int r_resize(sym_rule_ctx *rc)
 			if (sym__rc_in_value(rc, 1, &nroi, &roi) < 0)
 				return -1;
 			if (nroi != 2 * naxes)
-				return sym__rc_error(rc, "roi has %zu entries, expected %zu (a start and an end per axis)",
-						     nroi, 2 * naxes);
+				return sym__rc_error(
+				    rc, "roi has %zu entries, expected %zu (a start and an end per axis)",
+				    nroi, 2 * naxes);
 		}
 		for (i = 0; i < naxes; i++) {
 			const sym_expr *di = x->dims[axes[i]], *f = sv[i];
-			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GT, f, zero_of(rc)), SYM_GUARD_ASSERT,
-					    "Resize scales must be positive") < 0)
+			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GT, f, zero_of(rc)),
+			                    SYM_GUARD_ASSERT, "Resize scales must be positive") < 0)
 				return -1;
 			if (roi)
 				f = sym_expr_mul(ctx, f, sym_expr_sub(ctx, roi[i + naxes], roi[i]));
@@ -316,7 +319,7 @@ static int r_onehot(sym_rule_ctx *rc)
 	if (sym_expr_get_si(depth, &(long long){0}) == 2)
 		return sym__rc_error(rc, "depth must be an integer");
 	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, depth, ctx->one), SYM_GUARD_ASSERT,
-			    "OneHot depth must be positive") < 0)
+	                    "OneHot depth must be positive") < 0)
 		return -1;
 	if (idx->rank < 0)
 		return sym__rc_set_unknown_rank(rc, 0);
@@ -384,16 +387,20 @@ static int block_rule(sym_rule_ctx *rc, int to_space)
 	bb = sym_expr_mul(ctx, b, b);
 	d[0] = x->dims[0];
 	if (to_space) {
-		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, x->dims[1], bb), zero_of(rc)),
-				    SYM_GUARD_ASSERT, "DepthToSpace channels must be divisible by blocksize**2") < 0)
+		if (sym__rc_require(
+		        rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, x->dims[1], bb), zero_of(rc)),
+		        SYM_GUARD_ASSERT, "DepthToSpace channels must be divisible by blocksize**2") < 0)
 			return -1;
 		d[1] = sym_expr_floordiv(ctx, x->dims[1], bb);
 		d[2] = sym_expr_mul(ctx, x->dims[2], b);
 		d[3] = sym_expr_mul(ctx, x->dims[3], b);
 	} else {
 		for (k = 2; k < 4; k++)
-			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, x->dims[k], b), zero_of(rc)),
-					    SYM_GUARD_ASSERT, "SpaceToDepth height and width must be divisible by blocksize") < 0)
+			if (sym__rc_require(
+			        rc,
+			        sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, x->dims[k], b), zero_of(rc)),
+			        SYM_GUARD_ASSERT,
+			        "SpaceToDepth height and width must be divisible by blocksize") < 0)
 				return -1;
 		d[1] = sym_expr_mul(ctx, x->dims[1], bb);
 		d[2] = sym_expr_floordiv(ctx, x->dims[2], b);
@@ -402,8 +409,14 @@ static int block_rule(sym_rule_ctx *rc, int to_space)
 	return sym__rc_set_shape(rc, 0, 4, d);
 }
 
-static int r_depth_to_space(sym_rule_ctx *rc) { return block_rule(rc, 1); }
-static int r_space_to_depth(sym_rule_ctx *rc) { return block_rule(rc, 0); }
+static int r_depth_to_space(sym_rule_ctx *rc)
+{
+	return block_rule(rc, 1);
+}
+static int r_space_to_depth(sym_rule_ctx *rc)
+{
+	return block_rule(rc, 0);
+}
 
 /* ---- Einsum ------------------------------------------------------------- */
 
@@ -486,7 +499,8 @@ static int r_einsum(sym_rule_ctx *rc)
 	}
 	if ((size_t)nterms != rc->nin)
 		return sym__rc_error(rc, "the equation has %d input terms for %zu inputs", nterms, rc->nin);
-	if (sym__rc_set_dtype(rc, 0, rc->nin && sym__rc_in(rc, 0) ? sym__rc_in(rc, 0)->dtype : SYM_DT_UNDEFINED) < 0)
+	if (sym__rc_set_dtype(rc, 0,
+	                      rc->nin && sym__rc_in(rc, 0) ? sym__rc_in(rc, 0)->dtype : SYM_DT_UNDEFINED) < 0)
 		return -1;
 	for (i = 0; i < nterms; i++) {
 		const sym_tval *x = sym__rc_need(rc, (size_t)i);
@@ -497,8 +511,8 @@ static int r_einsum(sym_rule_ctx *rc)
 			return sym__rc_set_unknown_rank(rc, 0);
 		ne = x->rank - in[i].n;
 		if (in[i].ell < 0 ? ne != 0 : ne < 0)
-			return sym__rc_error(rc, "term %d has %d labels%s for input %d of rank %d", i, in[i].n,
-					     in[i].ell < 0 ? "" : " and '...'", i, x->rank);
+			return sym__rc_error(rc, "term %d has %d labels%s for input %d of rank %d", i,
+			                     in[i].n, in[i].ell < 0 ? "" : " and '...'", i, x->rank);
 		if (ne > EIN_MAX)
 			return sym__rc_error(rc, "'...' stands for more than %d dims", EIN_MAX);
 		/* "..." dims broadcast, aligned at the right */
@@ -521,8 +535,10 @@ static int r_einsum(sym_rule_ctx *rc)
 			count[c]++;
 			if (!lab_dim[c]) {
 				lab_dim[c] = x->dims[pos];
-			} else if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, lab_dim[c], x->dims[pos]),
-						   SYM_GUARD_ASSERT, "Einsum dims with the same label must be equal") < 0) {
+			} else if (sym__rc_require(rc,
+			                           sym_expr_rel(ctx, SYM_REL_EQ, lab_dim[c], x->dims[pos]),
+			                           SYM_GUARD_ASSERT,
+			                           "Einsum dims with the same label must be equal") < 0) {
 				return -1;
 			}
 		}
@@ -535,12 +551,14 @@ static int r_einsum(sym_rule_ctx *rc)
 	} else {
 		char seen[128] = {0};
 		if (out.ell < 0 && nell > 0)
-			return sym__rc_error(rc, "bad equation: the inputs' '...' covers %d dims but the output has no '...'",
-					     nell);
+			return sym__rc_error(
+			    rc, "bad equation: the inputs' '...' covers %d dims but the output has no '...'",
+			    nell);
 		for (k = 0; k < out.n; k++) {
 			int c = (unsigned char)out.lab[k];
 			if (!count[c])
-				return sym__rc_error(rc, "bad equation: output label '%c' is not in the inputs", c);
+				return sym__rc_error(
+				    rc, "bad equation: output label '%c' is not in the inputs", c);
 			if (seen[c]++)
 				return sym__rc_error(rc, "bad equation: output label '%c' is repeated", c);
 		}
@@ -588,7 +606,8 @@ static int r_unique(sym_rule_ctx *rc)
 	int64_t axis, sorted;
 	int a = -1, k;
 	size_t i;
-	if (!x || sym__rc_attr_int(rc, "sorted", 1, &sorted) < 0 || sym__rc_attr_int(rc, "axis", 0, &axis) < 0)
+	if (!x || sym__rc_attr_int(rc, "sorted", 1, &sorted) < 0 ||
+	    sym__rc_attr_int(rc, "axis", 0, &axis) < 0)
 		return -1;
 	aa = sym__rc_attr(rc, "axis");
 	if (aa && sym__rc_axis(rc, axis, x->rank, "axis", &a) < 0)
@@ -612,7 +631,8 @@ static int r_unique(sym_rule_ctx *rc)
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
 	for (i = 1; i < rc->nout && i < 4; i++)
-		if (sym__rc_set_shape(rc, i, 1, i == 2 ? &n : &u) < 0 || sym__rc_set_dtype(rc, i, SYM_DT_INT64) < 0)
+		if (sym__rc_set_shape(rc, i, 1, i == 2 ? &n : &u) < 0 ||
+		    sym__rc_set_dtype(rc, i, SYM_DT_INT64) < 0)
 			return -1;
 	return 0;
 }
@@ -642,7 +662,8 @@ static int r_compress(sym_rule_ctx *rc)
 		size_t i, cnt = 0, upto = c->nvalue;
 		long long nc, v;
 		int all_const = 1;
-		if (sym__rc_prove(rc, sym_expr_rel(ctx, SYM_REL_LE, sym__rc_num(rc, (int64_t)c->nvalue), n)) != SYM_TRUE) {
+		if (sym__rc_prove(rc, sym_expr_rel(ctx, SYM_REL_LE, sym__rc_num(rc, (int64_t)c->nvalue),
+		                                   n)) != SYM_TRUE) {
 			if (sym_expr_get_si(sym__rc_simplify(rc, n), &nc) == 1)
 				upto = (size_t)nc < upto ? (size_t)nc : upto;
 			else
@@ -680,7 +701,8 @@ static int r_compress(sym_rule_ctx *rc)
 static int r_nms(sym_rule_ctx *rc)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_tval *boxes = sym__rc_need_rank(rc, 0), *scores = sym__rc_need_rank(rc, 1), *mo = sym__rc_in(rc, 2);
+	const sym_tval *boxes = sym__rc_need_rank(rc, 0), *scores = sym__rc_need_rank(rc, 1),
+	               *mo = sym__rc_in(rc, 2);
 	const sym_expr *d[2], *per = NULL, *mn[2];
 	int64_t cpb;
 	long long v;
@@ -691,13 +713,14 @@ static int r_nms(sym_rule_ctx *rc)
 	if (boxes->rank != 3)
 		return sym__rc_error(rc, "boxes must have rank 3 [batches, boxes, 4], not %d", boxes->rank);
 	if (scores->rank != 3)
-		return sym__rc_error(rc, "scores must have rank 3 [batches, classes, boxes], not %d", scores->rank);
-	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, boxes->dims[2], sym__rc_num(rc, 4)), SYM_GUARD_ASSERT,
-			    "boxes must have 4 coordinates") < 0 ||
-	    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, boxes->dims[0], scores->dims[0]), SYM_GUARD_ASSERT,
-			    "boxes and scores must have the same batch count") < 0 ||
-	    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, boxes->dims[1], scores->dims[2]), SYM_GUARD_ASSERT,
-			    "boxes and scores must have the same box count") < 0)
+		return sym__rc_error(rc, "scores must have rank 3 [batches, classes, boxes], not %d",
+		                     scores->rank);
+	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, boxes->dims[2], sym__rc_num(rc, 4)),
+	                    SYM_GUARD_ASSERT, "boxes must have 4 coordinates") < 0 ||
+	    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, boxes->dims[0], scores->dims[0]),
+	                    SYM_GUARD_ASSERT, "boxes and scores must have the same batch count") < 0 ||
+	    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, boxes->dims[1], scores->dims[2]),
+	                    SYM_GUARD_ASSERT, "boxes and scores must have the same box count") < 0)
 		return -1;
 	d[1] = sym__rc_num(rc, 3);
 	if (sym__rc_set_dtype(rc, 0, SYM_DT_INT64) < 0)
@@ -706,7 +729,8 @@ static int r_nms(sym_rule_ctx *rc)
 		per = zero_of(rc);
 	} else if (mo->has_value) {
 		if (mo->nvalue != 1)
-			return sym__rc_error(rc, "max_output_boxes_per_class must hold one element, not %zu", mo->nvalue);
+			return sym__rc_error(rc, "max_output_boxes_per_class must hold one element, not %zu",
+			                     mo->nvalue);
 		per = mo->value[0];
 		if (sym_expr_get_si(per, &v) == 1 && v < 0)
 			per = zero_of(rc);
@@ -718,29 +742,32 @@ static int r_nms(sym_rule_ctx *rc)
 	mn[0] = boxes->dims[1];
 	if (per) {
 		mn[1] = per;
-		per = sym_expr_max(ctx, 2, (const sym_expr *[]){sym_expr_min(ctx, 2, mn), zero_of(rc)});
+		per = sym_expr_min(ctx, 2, mn);
+		if (sym_expr_get_si(mn[1], &v) != 1) /* a negative max selects nothing */
+			per = sym_expr_max(ctx, 2, (const sym_expr *[]){per, zero_of(rc)});
 	} else {
 		per = mn[0];
 	}
-	d[0] = fresh_dim(rc, zero_of(rc), sym_expr_mul(ctx, sym_expr_mul(ctx, scores->dims[0], scores->dims[1]), per));
+	d[0] = fresh_dim(rc, zero_of(rc),
+	                 sym_expr_mul(ctx, sym_expr_mul(ctx, scores->dims[0], scores->dims[1]), per));
 	if (!d[0])
 		return -1;
 	return sym__rc_set_shape(rc, 0, 2, d);
 }
 
 const sym_rule_entry sym__rules_misc[] = {
-	{"Pad", "", r_pad, SYM_RULE_ANY_DOMAIN},
-	{"Resize", "", r_resize, SYM_RULE_ANY_DOMAIN},
-	{"Upsample", "", r_resize, 0},
-	{"OneHot", "", r_onehot, SYM_RULE_ANY_DOMAIN},
-	{"Trilu", "", r_trilu, 0},
-	{"DepthToSpace", "", r_depth_to_space, SYM_RULE_ANY_DOMAIN},
-	{"SpaceToDepth", "", r_space_to_depth, SYM_RULE_ANY_DOMAIN},
-	{"Dropout", "", r_dropout, SYM_RULE_ANY_DOMAIN},
-	{"Einsum", "", r_einsum, 0},
-	{"NonZero", "", r_nonzero, 0},
-	{"Unique", "", r_unique, 0},
-	{"Compress", "", r_compress, 0},
-	{"NonMaxSuppression", "", r_nms, 0},
+    {"Pad", "", r_pad, SYM_RULE_ANY_DOMAIN},
+    {"Resize", "", r_resize, SYM_RULE_ANY_DOMAIN},
+    {"Upsample", "", r_resize, 0},
+    {"OneHot", "", r_onehot, SYM_RULE_ANY_DOMAIN},
+    {"Trilu", "", r_trilu, 0},
+    {"DepthToSpace", "", r_depth_to_space, SYM_RULE_ANY_DOMAIN},
+    {"SpaceToDepth", "", r_space_to_depth, SYM_RULE_ANY_DOMAIN},
+    {"Dropout", "", r_dropout, SYM_RULE_ANY_DOMAIN},
+    {"Einsum", "", r_einsum, 0},
+    {"NonZero", "", r_nonzero, 0},
+    {"Unique", "", r_unique, 0},
+    {"Compress", "", r_compress, 0},
+    {"NonMaxSuppression", "", r_nms, 0},
 };
 const size_t sym__rules_misc_count = sizeof(sym__rules_misc) / sizeof(sym__rules_misc[0]);

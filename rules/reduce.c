@@ -52,11 +52,13 @@ static int fold_value(sym_rule_ctx *rc, const sym_tval *x, fold f)
 			return 0;
 		r = sym_expr_from_si(ctx, f == FOLD_PROD);
 	} else if (f == FOLD_MAX || f == FOLD_MIN) {
-		r = f == FOLD_MAX ? sym_expr_max(ctx, x->nvalue, x->value) : sym_expr_min(ctx, x->nvalue, x->value);
+		r = f == FOLD_MAX ? sym_expr_max(ctx, x->nvalue, x->value)
+		                  : sym_expr_min(ctx, x->nvalue, x->value);
 	} else {
 		r = x->value[0];
 		for (i = 1; i < x->nvalue; i++)
-			r = f == FOLD_SUM ? sym_expr_add(ctx, r, x->value[i]) : sym_expr_mul(ctx, r, x->value[i]);
+			r = f == FOLD_SUM ? sym_expr_add(ctx, r, x->value[i])
+			                  : sym_expr_mul(ctx, r, x->value[i]);
 	}
 	return sym__rc_set_value(rc, 0, 1, &r);
 }
@@ -109,11 +111,26 @@ static int reduce(sym_rule_ctx *rc, fold f)
 	return all ? fold_value(rc, x, f) : 0;
 }
 
-static int r_reduce(sym_rule_ctx *rc) { return reduce(rc, FOLD_NONE); }
-static int r_reduce_sum(sym_rule_ctx *rc) { return reduce(rc, FOLD_SUM); }
-static int r_reduce_prod(sym_rule_ctx *rc) { return reduce(rc, FOLD_PROD); }
-static int r_reduce_max(sym_rule_ctx *rc) { return reduce(rc, FOLD_MAX); }
-static int r_reduce_min(sym_rule_ctx *rc) { return reduce(rc, FOLD_MIN); }
+static int r_reduce(sym_rule_ctx *rc)
+{
+	return reduce(rc, FOLD_NONE);
+}
+static int r_reduce_sum(sym_rule_ctx *rc)
+{
+	return reduce(rc, FOLD_SUM);
+}
+static int r_reduce_prod(sym_rule_ctx *rc)
+{
+	return reduce(rc, FOLD_PROD);
+}
+static int r_reduce_max(sym_rule_ctx *rc)
+{
+	return reduce(rc, FOLD_MAX);
+}
+static int r_reduce_min(sym_rule_ctx *rc)
+{
+	return reduce(rc, FOLD_MIN);
+}
 
 /* ArgMax / ArgMin(data; axis, keepdims, select_last_index): int64, the
  * axis dim becomes 1 or goes; the axis must not be empty. */
@@ -124,7 +141,8 @@ static int r_arg(sym_rule_ctx *rc)
 	int64_t axis, keep, last;
 	const sym_expr **d;
 	int a, k, m = 0;
-	if (!x || sym__rc_attr_int(rc, "axis", 0, &axis) < 0 || sym__rc_attr_int(rc, "keepdims", 1, &keep) < 0 ||
+	if (!x || sym__rc_attr_int(rc, "axis", 0, &axis) < 0 ||
+	    sym__rc_attr_int(rc, "keepdims", 1, &keep) < 0 ||
 	    sym__rc_attr_int(rc, "select_last_index", 0, &last) < 0)
 		return -1;
 	if (sym__rc_set_dtype(rc, 0, SYM_DT_INT64) < 0)
@@ -134,7 +152,7 @@ static int r_arg(sym_rule_ctx *rc)
 	if (sym__rc_axis(rc, axis, x->rank, "axis", &a) < 0)
 		return -1;
 	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, x->dims[a], ctx->one), SYM_GUARD_ASSERT,
-			    "the reduced axis must not be empty") < 0)
+	                    "the reduced axis must not be empty") < 0)
 		return -1;
 	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
 	if (!d)
@@ -155,7 +173,8 @@ static int topk_k(sym_rule_ctx *rc, const sym_expr **k)
 	int64_t ka;
 	if (kt) {
 		if (kt->rank > 1)
-			return sym__rc_error(rc, "K must be a 1-D tensor of one element, not of rank %d", kt->rank);
+			return sym__rc_error(rc, "K must be a 1-D tensor of one element, not of rank %d",
+			                     kt->rank);
 		if (!kt->has_value)
 			return 0;
 		if (kt->nvalue != 1)
@@ -182,10 +201,12 @@ static int r_topk(sym_rule_ctx *rc)
 	const sym_expr **d;
 	int64_t axis, largest, sorted;
 	int a, known, i;
-	if (!x || sym__rc_attr_int(rc, "axis", -1, &axis) < 0 || sym__rc_attr_int(rc, "largest", 1, &largest) < 0 ||
+	if (!x || sym__rc_attr_int(rc, "axis", -1, &axis) < 0 ||
+	    sym__rc_attr_int(rc, "largest", 1, &largest) < 0 ||
 	    sym__rc_attr_int(rc, "sorted", 1, &sorted) < 0 || (known = topk_k(rc, &k)) < 0)
 		return -1;
-	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0 || (rc->nout > 1 && sym__rc_set_dtype(rc, 1, SYM_DT_INT64) < 0))
+	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0 ||
+	    (rc->nout > 1 && sym__rc_set_dtype(rc, 1, SYM_DT_INT64) < 0))
 		return -1;
 	if (x->rank < 0) {
 		if (rc->nout > 1 && sym__rc_set_unknown_rank(rc, 1) < 0)
@@ -196,19 +217,15 @@ static int r_topk(sym_rule_ctx *rc)
 		return -1;
 	if (known) {
 		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, k, zero), SYM_GUARD_ASSERT,
-				    "TopK needs K >= 0") < 0 ||
+		                    "TopK needs K >= 0") < 0 ||
 		    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_LE, k, x->dims[a]), SYM_GUARD_ASSERT,
-				    "TopK needs K <= the axis dim") < 0)
+		                    "TopK needs K <= the axis dim") < 0)
 			return -1;
 	} else {
 		/* data-dependent: bound at run time, within [0, dim] */
-		k = sym__infer_fresh(rc->inf, "u");
+		k = sym__rc_fresh_dim(rc, zero, x->dims[a], "the runtime K");
 		if (!k)
 			return -1;
-		if (sym_facts_assume(rc->inf->facts,
-				     sym_expr_and(ctx, sym_expr_rel(ctx, SYM_REL_GE, k, zero),
-						  sym_expr_rel(ctx, SYM_REL_LE, k, x->dims[a]))) != SYM_EOK)
-			return sym__rc_error(rc, "cannot record the range of the runtime K");
 	}
 	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
 	if (!d)
@@ -230,7 +247,8 @@ static int r_cumsum(sym_rule_ctx *rc)
 	    sym__rc_attr_int(rc, "reverse", 0, &rev) < 0)
 		return -1;
 	if (ax->rank > 1)
-		return sym__rc_error(rc, "axis must be a scalar or a 1-element tensor, not of rank %d", ax->rank);
+		return sym__rc_error(rc, "axis must be a scalar or a 1-element tensor, not of rank %d",
+		                     ax->rank);
 	if (ax->has_value) {
 		long long v;
 		int a;
@@ -245,19 +263,19 @@ static int r_cumsum(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_reduce[] = {
-	{"ReduceSum", "", r_reduce_sum, SYM_RULE_ANY_DOMAIN},
-	{"ReduceMean", "", r_reduce, SYM_RULE_ANY_DOMAIN},
-	{"ReduceMax", "", r_reduce_max, SYM_RULE_ANY_DOMAIN},
-	{"ReduceMin", "", r_reduce_min, SYM_RULE_ANY_DOMAIN},
-	{"ReduceProd", "", r_reduce_prod, SYM_RULE_ANY_DOMAIN},
-	{"ReduceL1", "", r_reduce, 0},
-	{"ReduceL2", "", r_reduce, 0},
-	{"ReduceLogSum", "", r_reduce, 0},
-	{"ReduceLogSumExp", "", r_reduce, 0},
-	{"ReduceSumSquare", "", r_reduce, 0},
-	{"ArgMax", "", r_arg, SYM_RULE_ANY_DOMAIN},
-	{"ArgMin", "", r_arg, SYM_RULE_ANY_DOMAIN},
-	{"TopK", "", r_topk, SYM_RULE_ANY_DOMAIN},
-	{"CumSum", "", r_cumsum, SYM_RULE_ANY_DOMAIN},
+    {"ReduceSum", "", r_reduce_sum, SYM_RULE_ANY_DOMAIN},
+    {"ReduceMean", "", r_reduce, SYM_RULE_ANY_DOMAIN},
+    {"ReduceMax", "", r_reduce_max, SYM_RULE_ANY_DOMAIN},
+    {"ReduceMin", "", r_reduce_min, SYM_RULE_ANY_DOMAIN},
+    {"ReduceProd", "", r_reduce_prod, SYM_RULE_ANY_DOMAIN},
+    {"ReduceL1", "", r_reduce, 0},
+    {"ReduceL2", "", r_reduce, 0},
+    {"ReduceLogSum", "", r_reduce, 0},
+    {"ReduceLogSumExp", "", r_reduce, 0},
+    {"ReduceSumSquare", "", r_reduce, 0},
+    {"ArgMax", "", r_arg, SYM_RULE_ANY_DOMAIN},
+    {"ArgMin", "", r_arg, SYM_RULE_ANY_DOMAIN},
+    {"TopK", "", r_topk, SYM_RULE_ANY_DOMAIN},
+    {"CumSum", "", r_cumsum, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_reduce_count = sizeof(sym__rules_reduce) / sizeof(sym__rules_reduce[0]);

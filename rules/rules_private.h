@@ -96,6 +96,9 @@ typedef struct sym_infer {
 	size_t nblocks, capblocks;
 	unsigned fresh; /* counter for fresh symbols */
 	int fatal;      /* a guard was proven false: inference stops */
+	const sym_expr **fresh_syms; /* data-dependent symbols and their sources */
+	char **fresh_src;
+	size_t nfresh, capfresh;
 } sym_infer;
 
 typedef struct sym_rule_ctx {
@@ -193,6 +196,12 @@ const sym_expr *sym__rc_simplify(sym_rule_ctx *rc, const sym_expr *e);
 /* The value of e under the hints; returns 1 when every symbol is hinted. */
 int sym__rc_hint_value(sym_rule_ctx *rc, const sym_expr *e, int64_t *v);
 int sym__rc_has_hints(const sym_rule_ctx *rc);
+
+/* A fresh data-dependent dim u with lo <= u (<= hi when hi is given),
+ * exempt from the default minimum, recorded with the source "what of node
+ * N (Op)"; the runtime program takes its value as an input bound after the
+ * producing kernel ran. */
+const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sym_expr *hi, const char *what);
 
 /* Axis in [-rank, rank) normalised to [0, rank); error otherwise. */
 int sym__rc_axis(sym_rule_ctx *rc, int64_t axis, int rank, const char *what, int *out);

@@ -583,8 +583,13 @@ sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_in
 		if (sym__infer_add_hint(&r->inf, s, opt->hint_values[i]) < 0)
 			goto fail;
 	}
-	if (order_nodes(r) < 0 || run_nodes(r) < 0 || prune_guards(r, opt) < 0 || merge_keys(r) < 0 ||
-	    symbol_ranges(r) < 0)
+	if (order_nodes(r) < 0 || run_nodes(r) < 0)
+		goto fail;
+	/* data-dependent symbols made by rules, with the node as source */
+	for (i = 0; i < r->inf.nfresh; i++)
+		if (add_sym(r, r->inf.fresh_syms[i], r->inf.fresh_src[i]) < 0)
+			goto fail;
+	if (prune_guards(r, opt) < 0 || merge_keys(r) < 0 || symbol_ranges(r) < 0)
 		goto fail;
 	return r;
 fail:

@@ -4,7 +4,6 @@
 #include "program_private.h"
 #include "node_private.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,20 +13,9 @@ static const int op_arity[] = {
 #undef SYM__OP_ARITY
 };
 
-static const char *const op_names[] = {
-#define SYM__OP_NAME(name, text, arity) text,
-	SYM_OP_MAP(SYM__OP_NAME)
-#undef SYM__OP_NAME
-};
-
 int sym__op_arity(int64_t op)
 {
 	return op >= 0 && op < SYM_OP_COUNT ? op_arity[op] : -1;
-}
-
-const char *sym__op_name(int64_t op)
-{
-	return op >= 0 && op < SYM_OP_COUNT ? op_names[op] : "?";
 }
 
 /* ---- compilation ------------------------------------------------------- */
@@ -333,24 +321,7 @@ static int num_parts(const sym_num *a, int64_t *p, int64_t *q)
 	sym__num_init(&d);
 	sym__num_numer(&n, a);
 	sym__num_denom(&d, a);
-	ok = sym__num_get_si(&d, q);
-	if (ok && !sym__num_get_si(&n, p)) {
-		/* INT64_MIN is stored big; it fits */
-		mpz_t z, m;
-		mpq_t v;
-		mpq_init(v);
-		mpz_init(z);
-		mpz_init_set_si(m, -1);
-		mpz_mul_2exp(m, m, 63);
-		sym__num_get_mpq(v, &n);
-		mpz_set(z, mpq_numref(v));
-		ok = mpz_cmp(z, m) == 0;
-		if (ok)
-			*p = INT64_MIN;
-		mpz_clear(z);
-		mpz_clear(m);
-		mpq_clear(v);
-	}
+	ok = sym__num_get_si(&n, p) && sym__num_get_si(&d, q);
 	sym__num_clear(&n);
 	sym__num_clear(&d);
 	return ok;

@@ -20,7 +20,17 @@
  * time (often the constant 1), so comparisons and floor divisions need no
  * sign fix-up.  DENOM and NEGIF restore that invariant after a negative
  * power: for a candidate denominator x, the pair becomes
- * (NEGIF(n, x), DENOM(x)). */
+ * (NEGIF(n, x), DENOM(x)).  An output is EXACTDIV(n, d) unless d is the
+ * constant 1.  (MOD is in the instruction set for completeness; % lowers
+ * through its canonical form a - b*floor(a/b).)
+ *
+ * Serialised form, every word a little-endian 64-bit integer after the 8
+ * magic bytes "SYMSPROG": the version (1), ninputs, nconsts, nguards,
+ * nouts, ninsns, nregs, check_end, then the constants, the code and the
+ * output registers.  Deserialisation checks all of it: the exact length,
+ * known opcodes, SSA numbering (every operand defined before it is read),
+ * guard indices in order, check_end after the last GUARD, output
+ * registers in range. */
 #ifndef SYM_PROGRAM_PRIVATE_H
 #define SYM_PROGRAM_PRIVATE_H
 
@@ -30,8 +40,8 @@
 
 #define SYM_INSN_WORDS 5
 
-/* Opcodes with their names (as written by the C emitter's comments) and
- * the number of register operands they read. */
+/* Opcodes with their names and the number of register operands they read
+ * (GUARD's second operand is its index, not a register). */
 #define SYM_OP_MAP(X)                                                          \
 	X(ADD, "add", 2)           /* a + b */                                 \
 	X(SUB, "sub", 2)           /* a - b */                                 \
@@ -74,8 +84,6 @@ struct sym_program {
 /* Returns the number of register operands op reads (-1 when op is not an
  * opcode). */
 int sym__op_arity(int64_t op);
-/* Returns the opcode's name, "?" when unknown. */
-const char *sym__op_name(int64_t op);
 
 /* Executes the instruction w (SYM_INSN_WORDS words) with opcode op (w[0])
  * on the register file r: reads only the operands the opcode uses, writes

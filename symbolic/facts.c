@@ -73,7 +73,7 @@ void sym__facts_sym_range(const sym_facts *f, const sym_expr *s, sym_ival *out)
 {
 	const sym_syminfo *si = sym__facts_get(f, s);
 	out->lo.inf = -1, out->hi.inf = 1;
-	if (f && f->has_default_min) {
+	if (f && f->has_default_min && !(si && si->no_default)) {
 		out->lo.inf = 0;
 		sym__num_set(&out->lo.v, &f->default_min);
 	}
@@ -204,6 +204,16 @@ static sym_status set_bound(sym_facts *f, const sym_expr *s, const sym_num *v0, 
 	return st;
 }
 
+sym_status sym__facts_exempt_default(sym_facts *f, const sym_expr *s)
+{
+	sym_syminfo *si = info_for(f, s);
+	if (!si)
+		return SYM_ENOMEM;
+	si->no_default = 1;
+	f->version++;
+	return SYM_EOK;
+}
+
 sym_status sym_facts_set_range(sym_facts *f, const sym_expr *s, const sym_expr *lo, const sym_expr *hi)
 {
 	sym_status st = SYM_EOK;
@@ -211,7 +221,11 @@ sym_status sym_facts_set_range(sym_facts *f, const sym_expr *s, const sym_expr *
 		sym__error(f->ctx, SYM_EMISUSE, -1, "a range needs a symbol and constant ends");
 		return SYM_EMISUSE;
 	}
+	/* an explicit range is the symbol's whole range: the default minimum
+	 * no longer applies */
 	if (lo)
+		st = sym__facts_exempt_default(f, s);
+	if (st == SYM_EOK && lo)
 		st = set_bound(f, s, node_num(lo), 0);
 	if (st == SYM_EOK && hi)
 		st = set_bound(f, s, node_num(hi), 1);

@@ -27,6 +27,7 @@ typedef struct sym_syminfo {
 	sym_num lo, hi;
 	sym_num mod, res; /* mod == 0: no residue fact */
 	const sym_expr *def; /* the symbol equals def (no defined symbol inside) */
+	int no_default;      /* the default minimum does not apply */
 } sym_syminfo;
 
 struct sym_facts {
@@ -42,6 +43,9 @@ struct sym_facts {
 	size_t nassumed, capassumed;
 };
 
+/* Exempts s from the default minimum (a data-dependent dim may be 0 where
+ * input dims are >= 1). */
+sym_status sym__facts_exempt_default(sym_facts *f, const sym_expr *s);
 /* Returns the info of s, or NULL when nothing is recorded. */
 const sym_syminfo *sym__facts_get(const sym_facts *f, const sym_expr *s);
 /* Range of a symbol under the facts (default min included). */

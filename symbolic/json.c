@@ -52,7 +52,7 @@ static cJSON *to_json(sym_ctx *ctx, const sym_expr *e)
 		break;
 	case SYM_KIND_ADD:
 		ok = ok && put(o, "const", num_json(ctx, node_add_const(e)));
-		arr = cJSON_CreateArray();
+		arr = ok ? cJSON_CreateArray() : NULL;
 		ok = ok && put(o, "terms", arr);
 		for (i = 0; ok && i < e->n; i++) {
 			cJSON *t = cJSON_CreateObject();
@@ -61,7 +61,7 @@ static cJSON *to_json(sym_ctx *ctx, const sym_expr *e)
 		}
 		break;
 	case SYM_KIND_MUL:
-		arr = cJSON_CreateArray();
+		arr = ok ? cJSON_CreateArray() : NULL;
 		ok = ok && put(o, "factors", arr);
 		for (i = 0; ok && i < e->n; i++) {
 			cJSON *t = cJSON_CreateObject();
@@ -72,7 +72,7 @@ static cJSON *to_json(sym_ctx *ctx, const sym_expr *e)
 		}
 		break;
 	default:
-		arr = cJSON_CreateArray();
+		arr = ok ? cJSON_CreateArray() : NULL;
 		ok = ok && put(o, "args", arr);
 		for (i = 0; ok && i < e->n; i++)
 			ok = put(arr, NULL, to_json(ctx, node_kids(e)[i]));

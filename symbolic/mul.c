@@ -511,6 +511,29 @@ const sym_expr *sym_expr_div(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
 	return mul_pow(ctx, a, b, -1);
 }
 
+#define SYM_MAX_EXPAND_WORK 5e7
+
+/* Estimated cost of expanding the sum a to the power n: steps times terms
+ * of the result times the machine words of its coefficients. */
+static double expansion_work(const sym_expr *a, long long n)
+{
+	sym_lin v;
+	size_t i, bits = 1;
+	double k, terms = 1, j;
+	sym__lin_view(a, &v);
+	k = (double)v.n + (sym__num_is_zero(v.c) ? 0 : 1);
+	/* terms of (t1 + ... + tk)**n: C(n + k - 1, k - 1), capped */
+	for (j = 1; j < k && terms < 1e12; j++)
+		terms = terms * ((double)n + j) / j;
+	for (i = 0; i < v.n; i++)
+		if (sym__num_bits(&v.t[i].coef) > bits)
+			bits = sym__num_bits(&v.t[i].coef);
+	if (sym__num_bits(v.c) > bits)
+		bits = sym__num_bits(v.c);
+	/* coefficients grow like multinomials: about n*log2(k) + n*bits */
+	return (double)n * terms * (1.0 + ((double)n * (bits + 2.0)) / 64.0);
+}
+
 const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a, long long n)
 {
 	prod p;
@@ -525,8 +548,10 @@ const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a, long long n)
 		/* expand by repeated multiplication with the (small) base */
 		const sym_expr *acc = a;
 		long long i;
-		if (n > 100000)
-			return sym__error(ctx, SYM_ELIMIT, -1, "exponent %lld too large for a sum", n);
+		if (expansion_work(a, n) > SYM_MAX_EXPAND_WORK)
+			return sym__error(ctx, SYM_ELIMIT, -1,
+					  "expanding a sum of %zu terms to the power %lld is too large",
+					  (size_t)a->n + !sym__num_is_zero(node_add_const(a)), n);
 		for (i = 1; i < n && acc; i++)
 			acc = sym_expr_mul(ctx, acc, a);
 		return acc;

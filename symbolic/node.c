@@ -474,6 +474,26 @@ const sym_expr *sym_expr_symbol(sym_ctx *ctx, const char *name)
 	return sym__intern(ctx, &h, buf, (len + 8) & ~(size_t)7);
 }
 
+int sym__symbol_exists(const sym_ctx *ctx, const char *name)
+{
+	struct sym_expr h = {0};
+	char buf[256 + 8];
+	size_t len = strlen(name), j;
+	if (len > 255 || !ctx->cap)
+		return 0;
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, name, len);
+	h.kind = SYM_KIND_SYM;
+	h.n = (uint32_t)len;
+	h.hash = hash_payload(&h, buf, (len + 8) & ~(size_t)7);
+	for (j = h.hash & (ctx->cap - 1); ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
+		const sym_expr *o = ctx->table[j];
+		if (o->hash == h.hash && o->kind == SYM_KIND_SYM && o->n == len && !memcmp(node_name(o), name, len))
+			return 1;
+	}
+	return 0;
+}
+
 const sym_expr *sym_expr_bool(sym_ctx *ctx, int value)
 {
 	struct sym_expr h = {0};

@@ -112,6 +112,9 @@ static inline int sym__failed(const sym_ctx *ctx) { return ctx->err != SYM_EOK; 
 const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr,
 			    const void *payload, size_t size);
 
+/* Whether the symbol called name already exists in the context. */
+int sym__symbol_exists(const sym_ctx *ctx, const char *name);
+
 /* Leaf constructors. */
 const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v);
 const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v);

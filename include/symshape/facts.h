@@ -27,7 +27,8 @@ SYM_API sym_status sym_facts_set_default_min(sym_facts *facts, long long lo);
  * SYM_ECONTRADICTION (recorded in the context) when the facts can no longer
  * all hold, or another error code. */
 SYM_API sym_status sym_facts_assume(sym_facts *facts, const sym_expr *pred);
-/* Gives the symbol s the range [lo, hi]; NULL for an open end. */
+/* Gives the symbol s the range [lo, hi]; NULL for an open end.  A given
+ * lower end replaces the default minimum for s. */
 SYM_API sym_status sym_facts_set_range(sym_facts *facts, const sym_expr *s,
 				       const sym_expr *lo, const sym_expr *hi);
 /* Returns a number that changes whenever a fact is added. */

@@ -322,15 +322,15 @@ static void scatter_keeps_the_data_shape_and_checks_updates(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(gather_inserts_the_indices_shape_at_the_axis),
-		cmocka_unit_test(shape_then_gather_gives_symbolic_dims),
-		cmocka_unit_test(gather_out_of_range_indices_are_errors_or_guards),
-		cmocka_unit_test(gather_bad_attributes_are_errors),
-		cmocka_unit_test(gather_property_holds_at_random_dims),
-		cmocka_unit_test(gather_elements_takes_the_indices_shape),
-		cmocka_unit_test(gather_nd_follows_batch_dims),
-		cmocka_unit_test(gather_nd_bad_indices_are_errors),
-		cmocka_unit_test(scatter_keeps_the_data_shape_and_checks_updates),
+	    cmocka_unit_test(gather_inserts_the_indices_shape_at_the_axis),
+	    cmocka_unit_test(shape_then_gather_gives_symbolic_dims),
+	    cmocka_unit_test(gather_out_of_range_indices_are_errors_or_guards),
+	    cmocka_unit_test(gather_bad_attributes_are_errors),
+	    cmocka_unit_test(gather_property_holds_at_random_dims),
+	    cmocka_unit_test(gather_elements_takes_the_indices_shape),
+	    cmocka_unit_test(gather_nd_follows_batch_dims),
+	    cmocka_unit_test(gather_nd_bad_indices_are_errors),
+	    cmocka_unit_test(scatter_keeps_the_data_shape_and_checks_updates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,10 +228,12 @@ static void topk_with_a_runtime_k_gets_a_ranged_fresh_symbol(void **state)
 	u = sym_expr_symbol(t.ctx, "u0");
 	w = sym_expr_symbol(t.ctx, "w");
 	assert_int_equal(sym_prove(t.ctx, t.facts, sym_expr_rel(t.ctx, SYM_REL_LE, u, w)), SYM_TRUE);
-	assert_int_equal(sym_prove(t.ctx, t.facts, sym_expr_rel(t.ctx, SYM_REL_GE, u, sym_expr_from_si(t.ctx, 0))),
-			 SYM_TRUE);
-	assert_int_equal(sym_prove(t.ctx, t.facts, sym_expr_rel(t.ctx, SYM_REL_GE, u, sym_expr_from_si(t.ctx, 1))),
-			 SYM_UNKNOWN);
+	assert_int_equal(
+	    sym_prove(t.ctx, t.facts, sym_expr_rel(t.ctx, SYM_REL_GE, u, sym_expr_from_si(t.ctx, 0))),
+	    SYM_TRUE);
+	assert_int_equal(
+	    sym_prove(t.ctx, t.facts, sym_expr_rel(t.ctx, SYM_REL_GE, u, sym_expr_from_si(t.ctx, 1))),
+	    SYM_UNKNOWN);
 	rt_free(&t);
 }
 
@@ -260,14 +262,14 @@ static void cumsum_keeps_the_shape(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reduce_keeps_or_drops_the_reduced_dims),
-		cmocka_unit_test(reduce_bad_axes_are_errors),
-		cmocka_unit_test(shape_then_reduce_prod_is_the_element_count),
-		cmocka_unit_test(reduce_property_holds_at_random_dims),
-		cmocka_unit_test(argmax_gives_int64_and_needs_a_nonempty_axis),
-		cmocka_unit_test(topk_takes_k_from_its_input),
-		cmocka_unit_test(topk_with_a_runtime_k_gets_a_ranged_fresh_symbol),
-		cmocka_unit_test(cumsum_keeps_the_shape),
+	    cmocka_unit_test(reduce_keeps_or_drops_the_reduced_dims),
+	    cmocka_unit_test(reduce_bad_axes_are_errors),
+	    cmocka_unit_test(shape_then_reduce_prod_is_the_element_count),
+	    cmocka_unit_test(reduce_property_holds_at_random_dims),
+	    cmocka_unit_test(argmax_gives_int64_and_needs_a_nonempty_axis),
+	    cmocka_unit_test(topk_takes_k_from_its_input),
+	    cmocka_unit_test(topk_with_a_runtime_k_gets_a_ranged_fresh_symbol),
+	    cmocka_unit_test(cumsum_keeps_the_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "program_private.h"
 #include "symshape/program.h"
 #include "symshape/symshape.h"
 
@@ -196,6 +198,28 @@ static inline sym_run_status exact_expect(sym_ctx *ctx, const sym_expr *const *s
 		out[i] = v;
 	}
 	return SYM_RUN_OK;
+}
+
+/* A program written by hand through the serialised form: one instruction
+ * op over the inputs 0, 1, 2 (as many as it reads); its value is the one
+ * output, or for GUARD, guard 0 on input 0. */
+static inline sym_program *handwritten(int op)
+{
+	unsigned char b[8 + 8 * (8 + SYM_INSN_WORDS + 1)];
+	int64_t w[8 + SYM_INSN_WORDS + 1] = {1, 3, 0, 0, 1, 1, 4, 0, op, 3, 0, 0, 0, 3};
+	int i, j, ar = sym__op_arity(op), n = 8 + SYM_INSN_WORDS + 1;
+	for (i = 0; i < ar; i++)
+		w[10 + i] = i;
+	if (op == SYM_OP_GUARD) {
+		/* nguards 1, nouts 0, nregs 3, check_end 1; {GUARD, 0, 0, 0, 0} */
+		w[3] = 1, w[4] = 0, w[6] = 3, w[7] = 1, w[9] = 0;
+		n--;
+	}
+	memcpy(b, "SYMSPROG", 8);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < 8; j++)
+			b[8 + 8 * i + j] = (unsigned char)((uint64_t)w[i] >> (8 * j));
+	return sym_program_deserialize(b, 8 + 8 * (size_t)n);
 }
 
 #endif

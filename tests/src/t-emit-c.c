@@ -298,6 +298,82 @@ static void emitted_c_agrees_with_the_interpreter(void **state)
 	sym_ctx_free(ctx);
 }
 
+/* Every opcode alone (handwritten programs, MOD included) at operands
+ * around the ends of int64, emitted with the portable helpers too. */
+static void every_opcode_matches_the_interpreter(void **state)
+{
+	static const int64_t edge[] = {0, 1, -1, 2, -2, 3, -7, 7, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1,
+				       1LL << 32, -(1LL << 31)};
+	enum { NE = sizeof(edge) / sizeof(edge[0]) };
+	sym_program *p[SYM_OP_COUNT];
+	char *src = NULL, *drv = NULL, line[256], cmd[4400];
+	size_t n = 0, dn = 0;
+	int op, pass, lines = 0;
+	FILE *f;
+	(void)state;
+	cat(&drv, &dn, "#include <stdint.h>\n#include <stdio.h>\n\nstatic const int64_t e[%d] = {", NE);
+	for (op = 0; op < NE; op++) {
+		literal(&drv, &dn, edge[op]);
+		cat(&drv, &dn, op + 1 < NE ? ", " : "};\n");
+	}
+	for (op = 0; op < SYM_OP_COUNT; op++) {
+		char prefix[16], *c;
+		p[op] = handwritten(op);
+		assert_non_null(p[op]);
+		snprintf(prefix, sizeof(prefix), "op%d", op);
+		c = sym_program_emit_c(p[op], prefix, NULL);
+		assert_non_null(c);
+		cat(&src, &n, "%s\n", c);
+		free(c);
+		cat(&drv, &dn, "int op%d_check(const int64_t *dims);\nint op%d_shapes(const int64_t *dims, int64_t *out);\n",
+		    op, op);
+	}
+	cat(&drv, &dn, "int main(void)\n{\n\tint i, j, k;\n\tfor (i = 0; i < %d; i++)\n\t\tfor (j = 0; j < %d; j++)\n"
+		       "\t\t\tfor (k = 0; k < 3; k++) {\n\t\t\t\tconst int64_t d[3] = {e[i], e[j], e[k]};\n"
+		       "\t\t\t\tint64_t out[1] = {0};\n\t\t\t\tint s;\n",
+	    NE, NE);
+	for (op = 0; op < SYM_OP_COUNT; op++)
+		cat(&drv, &dn,
+		    "\t\t\t\ts = op%d_shapes(d, out);\n\t\t\t\tprintf(\"%d %%d %%d %%d %%d %%d %%lld\\n\", i, j, k, "
+		    "op%d_check(d), s, (long long)out[0]);\n",
+		    op, op, op);
+	cat(&drv, &dn, "\t\t\t}\n\treturn 0;\n}\n");
+	write_file("progs.c", src);
+	write_file("driver.c", drv);
+	build("progs.c driver.c", "drv", "");
+	build("progs.c driver.c", "drv_portable", "-Wpedantic -DSYMSHAPE_NO_BUILTINS");
+	for (pass = 0; pass < 2; pass++) {
+		snprintf(cmd, sizeof(cmd), "'%s/%s'", tmpdir, pass ? "drv_portable" : "drv");
+		f = popen(cmd, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			int o, i, j, kk, c, s;
+			long long v;
+			int64_t in[3], out[1] = {0}, scratch[8];
+			size_t failed = 0, cf = 0;
+			sym_run_status st, cs;
+			if (sscanf(line, "%d %d %d %d %d %d %lld", &o, &i, &j, &kk, &c, &s, &v) != 7 || o < 0 ||
+			    o >= SYM_OP_COUNT || i < 0 || i >= NE || j < 0 || j >= NE || kk < 0 || kk >= 3)
+				fail_msg("unexpected driver output: %s", line);
+			in[0] = edge[i], in[1] = edge[j], in[2] = edge[kk];
+			st = sym_program_run(p[o], in, out, scratch, &failed);
+			cs = sym_program_check(p[o], in, scratch, &cf);
+			if (c != code_of(cs, cf) || s != code_of(st, failed) || (st == SYM_RUN_OK && out[0] != v &&
+										 o != SYM_OP_GUARD))
+				fail_msg("opcode %d at (%lld, %lld, %lld): C %d %d %lld, interpreter %d %d %lld", o,
+					 (long long)in[0], (long long)in[1], (long long)in[2], c, s, v,
+					 code_of(cs, cf), code_of(st, failed), (long long)out[0]);
+			lines++;
+		}
+		assert_int_equal(pclose(f), 0);
+	}
+	assert_int_equal(lines, 2 * SYM_OP_COUNT * NE * NE * 3);
+	for (op = 0; op < SYM_OP_COUNT; op++)
+		sym_program_free(p[op]);
+	free(src);
+	free(drv);
+}
+
 /* One program alone, default prefix, no guard texts: the ABI of SPEC §8. */
 static void emitted_c_has_the_documented_abi(void **state)
 {
@@ -353,6 +429,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(emitted_c_agrees_with_the_interpreter),
+		cmocka_unit_test(every_opcode_matches_the_interpreter),
 		cmocka_unit_test(emitted_c_has_the_documented_abi),
 	};
 	uint64_t seed = seed_from_env();

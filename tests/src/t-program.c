@@ -218,8 +218,8 @@ typedef struct rvec {
 	long long want;
 } rvec;
 
-#define I64MIN (-9223372036854775807LL - 1)
-#define I64MAX 9223372036854775807LL
+#define I64MIN INT64_MIN
+#define I64MAX INT64_MAX
 
 static void check_rvecs(const rvec *v, size_t n)
 {
@@ -495,6 +495,86 @@ static void programs_without_inputs_or_outputs_run(void **state)
 	sym_ctx_free(ctx);
 }
 
+/* Every opcode, written by hand (the compiler does not emit MOD), on
+ * operands around the ends of int64. */
+static void handwritten_code_runs_every_opcode(void **state)
+{
+	static const struct {
+		int op;
+		int64_t a, b, c;
+		sym_run_status st;
+		int64_t want;
+	} v[] = {
+		{SYM_OP_ADD, INT64_MAX, 1, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_ADD, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_ADD, INT64_MIN, INT64_MAX, 0, SYM_RUN_OK, -1},
+		{SYM_OP_SUB, INT64_MIN, 1, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_SUB, 0, INT64_MIN, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_SUB, -1, INT64_MAX, 0, SYM_RUN_OK, INT64_MIN},
+		{SYM_OP_MUL, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_MUL, 1LL << 32, 1LL << 31, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_MUL, -(1LL << 32), 1LL << 31, 0, SYM_RUN_OK, INT64_MIN},
+		{SYM_OP_NEG, INT64_MIN, 0, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_NEG, INT64_MAX, 0, 0, SYM_RUN_OK, -INT64_MAX},
+		{SYM_OP_ABS, INT64_MIN, 0, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_ABS, -5, 0, 0, SYM_RUN_OK, 5},
+		{SYM_OP_FLOORDIV, -7, 2, 0, SYM_RUN_OK, -4},
+		{SYM_OP_FLOORDIV, 7, -2, 0, SYM_RUN_OK, -4},
+		{SYM_OP_FLOORDIV, -7, -2, 0, SYM_RUN_OK, 3},
+		{SYM_OP_FLOORDIV, 7, 0, 0, SYM_RUN_DIVZERO, 0},
+		{SYM_OP_FLOORDIV, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_FLOORDIV, INT64_MIN, -2, 0, SYM_RUN_OK, 1LL << 62},
+		{SYM_OP_MOD, -7, 3, 0, SYM_RUN_OK, 2},
+		{SYM_OP_MOD, 7, -3, 0, SYM_RUN_OK, -2},
+		{SYM_OP_MOD, -7, -3, 0, SYM_RUN_OK, -1},
+		{SYM_OP_MOD, 7, 0, 0, SYM_RUN_DIVZERO, 0},
+		{SYM_OP_MOD, INT64_MIN, -1, 0, SYM_RUN_OK, 0},
+		{SYM_OP_MOD, INT64_MIN, INT64_MAX, 0, SYM_RUN_OK, INT64_MAX - 1},
+		{SYM_OP_EXACTDIV, 12, -4, 0, SYM_RUN_OK, -3},
+		{SYM_OP_EXACTDIV, 13, 4, 0, SYM_RUN_INEXACT, 0},
+		{SYM_OP_EXACTDIV, 13, 0, 0, SYM_RUN_DIVZERO, 0},
+		{SYM_OP_EXACTDIV, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_MIN, 3, -4, 0, SYM_RUN_OK, -4},
+		{SYM_OP_MAX, 3, -4, 0, SYM_RUN_OK, 3},
+		{SYM_OP_EQ, 3, 3, 0, SYM_RUN_OK, 1},
+		{SYM_OP_NE, 3, 3, 0, SYM_RUN_OK, 0},
+		{SYM_OP_LE, 3, 3, 0, SYM_RUN_OK, 1},
+		{SYM_OP_LT, 3, 3, 0, SYM_RUN_OK, 0},
+		{SYM_OP_AND, 2, -1, 0, SYM_RUN_OK, 1},
+		{SYM_OP_AND, 2, 0, 0, SYM_RUN_OK, 0},
+		{SYM_OP_OR, 0, 0, 0, SYM_RUN_OK, 0},
+		{SYM_OP_OR, 0, 5, 0, SYM_RUN_OK, 1},
+		{SYM_OP_NEGIF, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_NEGIF, INT64_MIN, 0, 0, SYM_RUN_OK, INT64_MIN},
+		{SYM_OP_NEGIF, 5, -3, 0, SYM_RUN_OK, -5},
+		{SYM_OP_DENOM, 0, 0, 0, SYM_RUN_DIVZERO, 0},
+		{SYM_OP_DENOM, INT64_MIN, 0, 0, SYM_RUN_OVERFLOW, 0},
+		{SYM_OP_DENOM, -9, 0, 0, SYM_RUN_OK, 9},
+		{SYM_OP_SEL, 1, 7, 8, SYM_RUN_OK, 7},
+		{SYM_OP_SEL, 0, 7, 8, SYM_RUN_OK, 8},
+		{SYM_OP_GUARD, 0, 0, 0, SYM_RUN_GUARD, 0},
+		{SYM_OP_GUARD, 2, 0, 0, SYM_RUN_OK, 0},
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		sym_program *p = handwritten(v[i].op);
+		int64_t in[3] = {v[i].a, v[i].b, v[i].c}, out[1] = {0}, scratch[8];
+		size_t failed = 9;
+		sym_run_status st;
+		if (!p)
+			fail_msg("case %zu: the handwritten program is refused", i);
+		assert_true(sym_program_scratch_size(p) <= 8);
+		st = sym_program_run(p, in, out, scratch, &failed);
+		if (st != v[i].st || (st == SYM_RUN_OK && v[i].op != SYM_OP_GUARD && out[0] != v[i].want))
+			fail_msg("case %zu (op %d): got %s %lld, expected %s %lld", i, v[i].op, status_name(st),
+				 (long long)out[0], status_name(v[i].st), (long long)v[i].want);
+		if (st == SYM_RUN_GUARD)
+			assert_int_equal(failed, 0);
+		sym_program_free(p);
+	}
+}
+
 /* A random program with guards and outputs for the serialisation tests. */
 static sym_program *random_program(sym_ctx *ctx, gen *g, const sym_expr **gd, size_t *ng, const sym_expr **o,
 				   size_t *no)
@@ -665,6 +745,7 @@ int main(void)
 		cmocka_unit_test(common_subexpressions_are_computed_once),
 		cmocka_unit_test(compile_errors_name_the_problem),
 		cmocka_unit_test(programs_without_inputs_or_outputs_run),
+		cmocka_unit_test(handwritten_code_runs_every_opcode),
 		cmocka_unit_test(serialized_programs_give_identical_results),
 		cmocka_unit_test(damaged_bytes_give_null_or_a_safe_program),
 	};

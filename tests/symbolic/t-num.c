@@ -174,7 +174,7 @@ static int should_be_small(mpq_srcptr v)
 static void check_num(const char *what, const sym_num *x, mpq_srcptr v)
 {
 	mpq_t got;
-	sym_num direct;
+	sym_num direct = {{0}, 1};
 	mpq_init(got);
 	sym__num_get_mpq(got, x);
 	if (!mpq_equal(got, v))
@@ -215,15 +215,14 @@ static void check_num_si(const char *what, const sym_num *x, long v)
 	mpq_clear(q);
 }
 
+/* r holds a value already (so a big one is released by the set). */
 static void num_from_mpq(sym_num *r, mpq_srcptr v)
 {
-	sym__num_init(r);
 	sym__num_set_mpq(r, v);
 }
 
 static void num_from_str(sym_num *r, const char *s)
 {
-	sym__num_init(r);
 	if (!sym__num_set_str(r, s, strlen(s)))
 		fail_msg("set_str rejected %s", s);
 }
@@ -232,7 +231,7 @@ static void num_from_str(sym_num *r, const char *s)
 
 static void big_values_that_shrink_become_small(void **state)
 {
-	sym_num a, b, r, one;
+	sym_num a = {{0}, 1}, b = {{0}, 1}, r = {{0}, 1}, one = {{0}, 1};
 	mpq_t q;
 	(void)state;
 	mpq_init(q);
@@ -277,7 +276,7 @@ static void big_values_that_shrink_become_small(void **state)
 
 static void int64_edges_have_one_representation(void **state)
 {
-	sym_num a, b, r;
+	sym_num a = {{0}, 1}, b = {{0}, 1}, r = {{0}, 1};
 	mpq_t q;
 	(void)state;
 	mpq_init(q);
@@ -380,7 +379,7 @@ static void get_si_returns_every_int64(void **state)
 {
 	/* num.h: "Returns 1 and stores the value when a is an integer fitting
 	 * int64" -- INT64_MIN fits int64. */
-	sym_num a;
+	sym_num a = {{0}, 1};
 	int64_t v = 0;
 	(void)state;
 	sym__num_init(&a);
@@ -425,7 +424,7 @@ static void floor_and_ceil_round_toward_the_infinities(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		mpq_t q, f, c;
-		sym_num a, r;
+		sym_num a = {{0}, 1}, r = {{0}, 1};
 		mpq_inits(q, f, c, NULL);
 		assert_int_equal(mpq_set_str(q, v[i].in, 10), 0);
 		mpq_canonicalize(q);
@@ -467,7 +466,7 @@ static void gcd_and_lcm_of_integers(void **state)
 	size_t i;
 	(void)state;
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		sym_num a, b, r;
+		sym_num a = {{0}, 1}, b = {{0}, 1}, r = {{0}, 1};
 		mpq_t g, l;
 		char what[160];
 		mpq_inits(g, l, NULL);
@@ -494,7 +493,7 @@ static void gcd_and_lcm_of_integers(void **state)
 
 static void aliased_operands_with_big_values(void **state)
 {
-	sym_num a, b;
+	sym_num a = {{0}, 1}, b = {{0}, 1};
 	mpq_t x, y, e;
 	(void)state;
 	mpq_inits(x, y, e, NULL);
@@ -584,7 +583,7 @@ static void decimal_text_of_any_size(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		mpq_t q, back;
-		sym_num a, b;
+		sym_num a = {{0}, 1}, b = {{0}, 1};
 		char *s;
 		mpq_inits(q, back, NULL);
 		assert_int_equal(mpz_set_str(mpq_numref(q), v[i][0] == '+' ? v[i] + 1 : v[i], 10), 0);
@@ -602,7 +601,7 @@ static void decimal_text_of_any_size(void **state)
 		mpq_clears(q, back, NULL);
 	}
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		sym_num a;
+		sym_num a = {{0}, 1};
 		sym__num_init(&a);
 		if (sym__num_set_str(&a, bad[i], strlen(bad[i])))
 			fail_msg("set_str accepted '%s'", bad[i]);
@@ -610,7 +609,7 @@ static void decimal_text_of_any_size(void **state)
 	}
 	{
 		/* the length bounds the text: "12345" with len 3 is 123 */
-		sym_num a;
+		sym_num a = {{0}, 1};
 		sym__num_init(&a);
 		assert_int_equal(sym__num_set_str(&a, "12345", 3), 1);
 		check_num_si("len 3", &a, 123);
@@ -634,7 +633,7 @@ static void pow_respects_the_size_limit(void **state)
 	size_t i;
 	(void)state;
 	for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
-		sym_num a, r;
+		sym_num a = {{0}, 1}, r = {{0}, 1};
 		mpq_t q;
 		mpq_init(q);
 		mpq_set_str(q, bases[i], 10);
@@ -654,7 +653,7 @@ static void pow_respects_the_size_limit(void **state)
 
 static void pow_small_exponents(void **state)
 {
-	sym_num a, r;
+	sym_num a = {{0}, 1}, r = {{0}, 1};
 	mpq_t q, e;
 	long long n;
 	(void)state;
@@ -704,7 +703,7 @@ static void every_operation_agrees_with_mpq(void **state)
 	(void)state;
 	mpq_inits(x, y, e, t, NULL);
 	for (it = 0; it < iters; it++) {
-		sym_num a, b, r, a2;
+		sym_num a = {{0}, 1}, b = {{0}, 1}, r = {{0}, 1}, a2 = {{0}, 1};
 		int alias = (int)(rnd() % 3), c;
 		char what[64];
 		rnd_mpq(x);
@@ -722,7 +721,7 @@ static void every_operation_agrees_with_mpq(void **state)
 			fn(&r, &a, &b);                                                             \
 			check_num(what, &r, e);                                                     \
 		} else {                                                                            \
-			sym_num c1, c2;                                                             \
+			sym_num c1 = {{0}, 1}, c2 = {{0}, 1};                                                             \
 			num_from_mpq(&c1, x);                                                       \
 			num_from_mpq(&c2, y);                                                       \
 			if (alias == 1) {                                                           \
@@ -839,7 +838,7 @@ static void chains_cross_the_boundary_both_ways(void **state)
 {
 	long iters = iters_from_env(20000) / 4, it;
 	mpq_t acc, d;
-	sym_num s, k;
+	sym_num s = {{0}, 1}, k = {{0}, 1};
 	(void)state;
 	mpq_inits(acc, d, NULL);
 	sym__num_init(&s);

@@ -1,0 +1,416 @@
+#!/usr/bin/env python3
+"""Integration tests of the model commands of the symshape CLI (SPEC §5-§8):
+infer (text and --json), run (text and --json), emit-c and cache on the
+example models.
+
+The CLI is found in $SYMSHAPE_CLI (set by meson), else in the first argument,
+else at build/symshape.  Every check prints its name, the command and what it
+got when it fails; the last line is "N passed, M failed" and the exit status
+is nonzero when any check failed.
+"""
+
+import json
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CLI = os.environ.get("SYMSHAPE_CLI") or (sys.argv[1] if len(sys.argv) > 1 else "build/symshape")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TRANSFORMER = os.path.join(ROOT, "examples", "transformer.json")
+CNN = os.path.join(ROOT, "examples", "cnn.json")
+TIMEOUT = 60
+
+passed = 0
+failed = 0
+
+
+class Result:
+    def __init__(self, args, rc, out, err):
+        self.args, self.rc, self.out, self.err = args, rc, out, err
+
+    def describe(self):
+        cmd = " ".join(shlex.quote(a) for a in [CLI] + self.args)
+        return "\n".join(["  command: " + cmd, "  status:  %s" % self.rc,
+                          "  stdout:  %r" % self.out[:600], "  stderr:  %r" % self.err[:600]])
+
+
+def run(args):
+    try:
+        p = subprocess.run([CLI] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=TIMEOUT)
+        return Result(args, p.returncode, p.stdout.decode("utf-8", "replace"),
+                      p.stderr.decode("utf-8", "replace"))
+    except subprocess.TimeoutExpired:
+        return Result(args, "timeout", "", "")
+
+
+def report(name, ok, res=None, why=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        return
+    failed += 1
+    print("FAIL %s%s" % (name, ": " + why if why else ""))
+    if res is not None:
+        print(res.describe())
+
+
+def check(name, res, status=0, out=None, err=None, pred=None):
+    """out/err: substrings (or lists of them) expected in stdout/stderr."""
+    why = []
+    if res.rc != status:
+        why.append("status %s, expected %s" % (res.rc, status))
+    for want, got, what in ((out, res.out, "stdout"), (err, res.err, "stderr")):
+        for w in ([want] if isinstance(want, str) else want or []):
+            if w not in got:
+                why.append("%s lacks %r" % (what, w))
+    if status and res.err.count("\n") < 1:
+        why.append("no message on stderr")
+    if pred is not None and not why:
+        try:
+            r = pred(res)
+            if r is not True:
+                why.append(r or "check failed")
+        except Exception as e:  # a malformed output is a failure, not a crash
+            why.append("%s: %s" % (type(e).__name__, e))
+    report(name, not why, res, "; ".join(why))
+    return not why
+
+
+def parses_back(expr):
+    """Every expression string in any output parses back (SPEC §5)."""
+    r = run(["simplify", expr])
+    return r.rc == 0
+
+
+# --- infer -------------------------------------------------------------------
+
+def test_infer_text():
+    r = run(["infer", TRANSFORMER])
+    check("infer_transformer_text_lists_symbols_with_sources", r, 0,
+          out=["symbols:", "batch", "x.shape[0]", "mseq", "mask.shape[3]"])
+    check("infer_transformer_text_prints_symbolic_shapes", r, 0,
+          out=["[batch, seq, 3, 12, 64]", "[max(batch, mbatch), 12, seq, max(mseq, seq)]",
+               "[batch, seq, 768]"])
+    check("infer_transformer_text_prints_guards_with_kind_node_reason", r, 0,
+          out=["guards:", "assert batch == 1 || batch == mbatch || mbatch == 1",
+               "node add_mask", "node merge_heads", "mbatch <= batch"])
+    check("infer_transformer_text_prints_merge_keys", r, 0,
+          out=["merge keys:", "[batch_seq_768]: ln1, merge_heads, out_proj, residual1, ln2, fc2, residual2",
+               "[batch_12_seq_seq]: scores, scale_scores"])
+    r = run(["infer", CNN])
+    check("infer_cnn_text_prints_conv_formulas", r, 0,
+          out=["[N, 64, (H + 1)//2, (W + 1)//2]", "[N, 128, (H + 7)//16, (W + 7)//16]",
+               "assert H >= 17", "node pool2", "[N, 10]"])
+
+
+def infer_json(model, extra=()):
+    r = run(["infer", model, "--json"] + list(extra))
+    try:
+        return r, json.loads(r.out)
+    except ValueError:
+        return r, None
+
+
+def test_infer_json():
+    r, j = infer_json(TRANSFORMER)
+    check("infer_json_is_json", r, 0, pred=lambda _: j is not None or "not JSON")
+    if j is None:
+        return
+
+    def symbols_ok(_):
+        syms = {s["name"]: s for s in j["symbols"]}
+        if set(syms) != {"batch", "seq", "mbatch", "mseq"}:
+            return "symbols %s" % sorted(syms)
+        s = syms["batch"]
+        return (s["source"] == "x.shape[0]" and s["min"] == 1 and s["max"] is None
+                and syms["mseq"]["source"] == "mask.shape[3]") or "batch: %r" % s
+    check("infer_json_symbols_have_name_source_min_max", r, 0, pred=symbols_ok)
+
+    def tensors_ok(_):
+        t = j["tensors"]
+        if t["y"] != {"shape": ["batch", "seq", "768"], "dtype": "float32"}:
+            return "y: %r" % t["y"]
+        if t["qkv_5d"]["shape"] != ["batch", "seq", "3", "12", "64"]:
+            return "qkv_5d: %r" % t["qkv_5d"]
+        if t["idx0"]["dtype"] != "int64" or t["idx0"]["shape"] != []:
+            return "idx0: %r" % t["idx0"]
+        bad = [d for v in t.values() for d in (v["shape"] or []) if not parses_back(d)]
+        return not bad or "dims that do not parse back: %r" % bad[:3]
+    check("infer_json_tensors_have_shape_and_dtype", r, 0, pred=tensors_ok)
+
+    def guards_ok(_):
+        g = j["guards"]
+        want = [("batch == 1 || batch == mbatch || mbatch == 1", "assert", "add_mask"),
+                ("mseq == 1 || mseq == seq || seq == 1", "assert", "add_mask"),
+                ("mseq <= seq", "assert", "context"),
+                ("mbatch <= batch", "assert", "merge_heads")]
+        got = [(x["expr"], x["kind"], x["node"]) for x in g]
+        if got != want:
+            return "guards %r" % got
+        if not all(x["reason"] for x in g):
+            return "a guard without a reason"
+        return all(parses_back(x["expr"]) for x in g) or "a guard does not parse back"
+    check("infer_json_guards_have_expr_kind_node_reason", r, 0, pred=guards_ok)
+
+    def keys_ok(_):
+        k = j["merge_keys"]
+        return (k.get("[batch_seq_768]") == ["ln1", "merge_heads", "out_proj", "residual1", "ln2", "fc2",
+                                             "residual2"]
+                and k.get("[max(batch, mbatch)_12_seq_max(mseq, seq)]") == ["add_mask", "softmax"]) \
+            or "merge_keys %r" % k
+    check("infer_json_merge_keys_group_nodes", r, 0, pred=keys_ok)
+
+    r, j = infer_json(TRANSFORMER, ["--hint", "batch=2,mbatch=2,seq=128,mseq=128"])
+
+    def hinted_ok(_):
+        got = [(x["expr"], x["kind"], x["node"]) for x in j["guards"]]
+        return got == [("batch == mbatch", "expect", "add_mask"), ("mseq == seq", "expect", "add_mask")] \
+            or "guards %r" % got
+    check("infer_json_hints_give_expect_guards", r, 0, pred=hinted_ok)
+
+    r, j = infer_json(CNN)
+    check("infer_json_cnn_symbol_ranges_follow_guards", r, 0,
+          pred=lambda _: [(s["name"], s["min"]) for s in j["symbols"]] == [("N", 1), ("H", 17), ("W", 17)]
+          or "symbols %r" % j["symbols"])
+
+
+# --- run ---------------------------------------------------------------------
+
+def run_json(model, shapes):
+    args = ["run", model, "--json"]
+    for s in shapes:
+        args += ["--shape", s]
+    r = run(args)
+    try:
+        return r, json.loads(r.out)
+    except ValueError:
+        return r, None
+
+
+def test_run():
+    r = run(["run", TRANSFORMER, "--shape", "x=2,128,768", "--shape", "mask=2,1,1,128"])
+    check("run_text_prints_concrete_shapes", r, 0, out=["ok", "[2, 128, 3, 12, 64]", "[2, 12, 128, 128]"])
+    r, j = run_json(TRANSFORMER, ["x=2,128,768", "mask=2,1,1,128"])
+    check("run_json_ok_with_every_tensor", r, 0,
+          pred=lambda _: (j["ok"] is True and j["failed_guard"] is None and j["tensors"]["y"] == [2, 128, 768]
+                          and j["tensors"]["probs"] == [2, 12, 128, 128]
+                          and j["tensors"]["qkv_t"] == [3, 2, 12, 128, 64]) or "got %r" % j)
+    r, j = run_json(TRANSFORMER, ["x=2,128,768", "mask=1,1,1,1"])
+    check("run_json_broadcasts_a_mask_of_ones", r, 0,
+          pred=lambda _: j["tensors"]["scores_masked"] == [2, 12, 128, 128] or "got %r" % j)
+    r, j = run_json(TRANSFORMER, ["x=2,128,768", "mask=3,1,1,128"])
+    check("run_json_failed_guard_names_itself_and_its_node", r, 1,
+          pred=lambda _: (j["ok"] is False and j["failed_guard"]["expr"] ==
+                          "batch == 1 || batch == mbatch || mbatch == 1"
+                          and j["failed_guard"]["node"] == "add_mask"
+                          and j["failed_guard"]["kind"] == "assert") or "got %r" % j)
+    r = run(["run", TRANSFORMER, "--shape", "x=2,128,768", "--shape", "mask=2,1,1,64"])
+    check("run_text_failed_guard_on_stderr", r, 1, err=["guard 2 failed", "mseq == seq", "node add_mask"])
+    r = run(["run", CNN, "--shape", "x=8,3,16,16"])
+    check("run_cnn_too_small_fails_pool_guard", r, 1, err=["H >= 17", "pool2"])
+    r, j = run_json(CNN, ["x=8,3,224,224"])
+    check("run_cnn_224", r, 0, pred=lambda _: (j["tensors"]["c1"] == [8, 64, 112, 112]
+                                                and j["tensors"]["p1"] == [8, 64, 56, 56]
+                                                and j["tensors"]["c3"] == [8, 128, 27, 27]
+                                                and j["tensors"]["p2"] == [8, 128, 14, 14]
+                                                and j["tensors"]["logits"] == [8, 10]) or "got %r" % j)
+    r, j = run_json(TRANSFORMER, ["x=2,128,512", "mask=2,1,1,128"])
+    check("run_json_binding_failure_names_the_dim", r, 1,
+          pred=lambda _: (j["ok"] is False and "'x' dim 2" in j["failed_guard"]["expr"]) or "got %r" % j)
+    # concrete shapes at random sizes follow the symbolic formulas
+    rnd = random.Random(int(os.environ.get("SYM_TEST_SEED") or 1))
+    for i in range(6):
+        n, h, w = rnd.randint(1, 9), rnd.randint(17, 400), rnd.randint(17, 400)
+        r, j = run_json(CNN, ["x=%d,3,%d,%d" % (n, h, w)])
+        want = [n, 128, (h + 7) // 16, (w + 7) // 16]
+        check("run_cnn_random_%d" % i, r, 0,
+              pred=lambda _: (j["tensors"]["p2"] == want
+                              and j["tensors"]["c3"] == [n, 128, (h + 7) // 8 - 1, (w + 7) // 8 - 1])
+              or "got %r, want p2 %r" % (j and j["tensors"].get("p2"), want))
+
+
+# --- emit-c ------------------------------------------------------------------
+
+def test_emit_c():
+    cc = os.environ.get("CC") or "cc"
+    d = tempfile.mkdtemp(prefix="symshape-t-models-")
+    try:
+        src = os.path.join(d, "g.c")
+        r = run(["emit-c", TRANSFORMER, "-o", src, "--prefix", "tfm"])
+        check("emit_c_writes_file", r, 0, pred=lambda _: os.path.getsize(src) > 0 or "empty file")
+        r2 = run(["emit-c", TRANSFORMER, "--prefix", "tfm"])
+        check("emit_c_stdout_equals_file", r2, 0, pred=lambda _: r2.out == open(src).read() or "differs")
+        text = open(src).read()
+        report("emit_c_abi_names", all(s in text for s in ["int tfm_check(const int64_t *dims)",
+                                                            "int tfm_shapes(const int64_t *dims, int64_t *out)",
+                                                            "tfm_num_guards", "tfm_guard_text"]),
+               r, "ABI names missing")
+        report("emit_c_needs_no_symshape_header", "symshape/" not in text and "#include \"" not in text, r)
+        drv = os.path.join(d, "drv.c")
+        with open(drv, "w") as f:
+            f.write("""#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+int tfm_check(const int64_t *dims);
+int tfm_shapes(const int64_t *dims, int64_t *out);
+extern const int tfm_num_guards;
+extern const char *const tfm_guard_text[];
+int main(int argc, char **argv)
+{
+	int64_t d[7], out[16];
+	int i, s;
+	for (i = 0; i < 7 && i + 1 < argc; i++)
+		d[i] = strtoll(argv[i + 1], NULL, 10);
+	s = tfm_shapes(d, out);
+	printf("%d %d", tfm_check(d), s);
+	for (i = 0; s == 0 && i < 7; i++)
+		printf(" %lld", (long long)out[i]);
+	printf("\\n");
+	for (i = 0; i < tfm_num_guards; i++)
+		printf("%s\\n", tfm_guard_text[i]);
+	return 0;
+}
+""")
+        exe = os.path.join(d, "drv")
+        p = subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", exe, src, drv],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        report("emit_c_compiles_with_c11_wall_wextra_werror", p.returncode == 0, None,
+               p.stdout.decode()[:800])
+        if p.returncode:
+            return
+        _, j = infer_json(TRANSFORMER)
+        texts = [g["expr"] for g in j["guards"]]
+        cases = [("2 128 768 2 1 1 128", "0 0 2 128 768 2 12 128 128"),
+                 ("2 128 768 3 1 1 128", "1 1"),      # guard 1 (add_mask)
+                 ("2 128 768 2 1 1 64", "2 2"),        # guard 2
+                 ("2 128 768 1 1 1 129", "2 2"),
+                 ("2 128 512 2 1 1 128", "-2 -2"),    # contradicts x's 768
+                 ("2 128 768 2 2 1 128", "-2 -2"),    # mask dim 1 must be 1
+                 ("4611686018427387904 4 768 1 1 1 4", "0 0 4611686018427387904 4 768 4611686018427387904 12 4 4")]
+        for i, (dims, want) in enumerate(cases):
+            q = subprocess.run([exe] + dims.split(), stdout=subprocess.PIPE)
+            lines = q.stdout.decode().splitlines()
+            report("emit_c_return_codes_%d" % i, lines and lines[0] == want, None,
+                   "dims %s: got %r, want %r" % (dims, lines[:1], want))
+            if i == 0:
+                report("emit_c_guard_texts_in_infer_order", lines[1:] == texts, None,
+                       "got %r, infer says %r" % (lines[1:], texts))
+            if want.split()[1] == "0":
+                shapes = ["x=" + ",".join(dims.split()[:3]), "mask=" + ",".join(dims.split()[3:])]
+                rr, jj = run_json(TRANSFORMER, shapes)
+                report("emit_c_agrees_with_run_%d" % i,
+                       jj and jj["tensors"]["y"] + jj["tensors"]["probs"] == [int(v) for v in want.split()[2:]],
+                       rr)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+# --- cache -------------------------------------------------------------------
+
+def test_cache():
+    r = run(["cache", TRANSFORMER, "--jit", "--variant", "batch=2,mbatch=2,seq=128,mseq=128",
+             "--query", "x=2,128,768;mask=2,1,1,128",
+             "--query", "x=4,64,768;mask=4,1,1,64",
+             "--query", "x=2,128,768;mask=2,1,1,1",
+             "--query", "x=3,16,768;mask=3,1,1,1",
+             "--query", "x=2,128,512;mask=2,1,1,128",
+             "--query", "x=2,128,768;mask=3,1,1,128"])
+    lines = r.out.splitlines()
+
+    def session_ok(_):
+        if len(lines) != 7:
+            return "%d lines" % len(lines)
+        if not lines[0].startswith("variant 0 compiled"):
+            return "line 1: %r" % lines[0]
+        if "reuse variant 0" not in lines[1] or "reuse variant 0" not in lines[2]:
+            return "reuse: %r" % lines[1:3]
+        if not re.search(r"recompile.*variant 1", lines[3]):
+            return "recompile: %r" % lines[3]
+        if "reuse variant 1" not in lines[4]:
+            return "reuse of the new variant: %r" % lines[4]
+        if "invalid input" not in lines[5] or "dim 2" not in lines[5]:
+            return "invalid binding: %r" % lines[5]
+        if "invalid input" not in lines[6] or "add_mask" not in lines[6]:
+            return "invalid guard: %r" % lines[6]
+        return True
+    check("cache_session_reuses_recompiles_and_rejects", r, 0, pred=session_ok)
+    r = run(["cache", TRANSFORMER, "--variant", "batch=2,mbatch=2,seq=128,mseq=128",
+             "--query", "x=2,128,768;mask=2,1,1,1"])
+    check("cache_without_jit_says_recompile", r, 0, out="recompile")
+    r = run(["cache", CNN, "--variant", "", "--query", "x=1,3,8,8", "--query", "x=1,3,32,32"])
+    check("cache_cnn_generic_variant", r, 0,
+          pred=lambda _: ("invalid input" in r.out.splitlines()[1] and "pool2" in r.out.splitlines()[1]
+                          and "reuse variant 0" in r.out.splitlines()[2]) or "got %r" % r.out)
+
+
+# --- exit statuses -----------------------------------------------------------
+
+def test_statuses():
+    d = tempfile.mkdtemp(prefix="symshape-t-models-")
+    try:
+        def model(name, text):
+            p = os.path.join(d, name)
+            with open(p, "w") as f:
+                f.write(text)
+            return p
+        bad = model("bad.json", '{"inputs": [ {"name": "x", "shape": [1,2]} ], "nodes": [}')
+        check("infer_invalid_json_gives_position", run(["infer", bad]), 1, err=["invalid JSON", "byte 56"])
+        unk = model("unknown.json", '{"inputs":[{"name":"x","shape":["n",4]}],"nodes":['
+                    '{"name":"mystery","op":"FooBar","inputs":["x"],"outputs":["y"]},'
+                    '{"name":"other","op":"Relu","inputs":["x"],"outputs":["w"]}],"outputs":["w"]}')
+        r = run(["infer", unk])
+        check("infer_unknown_operator_names_node_and_goes_on", r, 1, out="[n, 4]", err=["mystery", "FooBar"])
+        r = run(["infer", unk, "--json"])
+        check("infer_json_lists_errors", r, 1,
+              pred=lambda _: json.loads(r.out)["errors"][0]["node"] == "mystery" or r.out)
+        fg = model("false.json", '{"inputs":[{"name":"a","shape":[3]},{"name":"b","shape":[4]}],"nodes":'
+                   '[{"name":"bad_add","op":"Add","inputs":["a","b"],"outputs":["c"]}],"outputs":["c"]}')
+        check("infer_guard_proven_false_names_node", run(["infer", fg]), 1, err="bad_add")
+        check("run_guard_proven_false_names_node",
+              run(["run", fg, "--shape", "a=3", "--shape", "b=4"]), 1, err="bad_add")
+        check("emit_c_guard_proven_false_names_node", run(["emit-c", fg]), 1, err="bad_add")
+        dang = model("dangling.json", '{"inputs":[{"name":"x","shape":["n"]}],"nodes":[{"name":"r","op":'
+                     '"Relu","inputs":["nope"],"outputs":["y"]}],"outputs":["y"]}')
+        check("infer_dangling_tensor_names_node", run(["infer", dang]), 1, err=["'r'", "'nope'"])
+        check("infer_missing_file", run(["infer", os.path.join(d, "none.json")]), 1, err="none.json")
+        check("run_wrong_rank", run(["run", CNN, "--shape", "x=1,2"]), 1, err="rank")
+        check("run_unknown_input", run(["run", CNN, "--shape", "x=1,3,32,32", "--shape", "z=1"]), 1, err="'z'")
+        check("run_bad_dim", run(["run", CNN, "--shape", "x=1,3,a,32"]), 1, err="'a'")
+        check("infer_without_model_is_misuse", run(["infer"]), 2)
+        check("infer_unknown_option_is_misuse", run(["infer", CNN, "--frobnicate"]), 2)
+        check("emit_c_bad_prefix_is_misuse", run(["emit-c", CNN, "--prefix", "1x"]), 2)
+        check("cache_without_query_is_misuse", run(["cache", CNN]), 2)
+        check("run_without_model_is_misuse", run(["run"]), 2)
+        for name, text in [("empty", ""), ("null", "null"), ("nodes_null", '{"inputs": [], "nodes": null}'),
+                           ("deep", "[" * 5000 + "]" * 5000), ("bad_utf8", '{"inputs": "\xff"}')]:
+            p = model(name + ".json", text)
+            for cmd in (["infer", p], ["emit-c", p], ["run", p]):
+                r = run(cmd)
+                report("no_crash_%s_%s" % (cmd[0], name), r.rc in (1, 2) and r.err.strip(), r)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def main():
+    if not os.access(CLI, os.X_OK):
+        print("cannot run %s" % CLI)
+        print("0 passed, 1 failed")
+        return 1
+    test_infer_text()
+    test_infer_json()
+    test_run()
+    test_emit_c()
+    test_cache()
+    test_statuses()
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

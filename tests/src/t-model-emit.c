@@ -1,0 +1,388 @@
+/* Emitted C of whole models (SPEC §8): the example models and the models of
+ * tests/models/ are emitted with sym_model_program_emit_c, compiled with the
+ * system compiler (cc, or $CC) under -std=c11 -Wall -Wextra -Werror -O2
+ * together with a generated driver, run on random dims (valid ones, failing
+ * guards, dims contradicting the declared shapes, overflowing ones), and
+ * compared with sym_model_program_run: return codes of P_check and
+ * P_shapes, output dims, P_num_guards and P_guard_text.  Seeded from
+ * SYM_TEST_SEED.  A missing compiler is a failure, not a skip. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "symshape/symshape.h"
+
+#ifndef SYM_TEST_ROOT
+#define SYM_TEST_ROOT "."
+#endif
+
+#define NPOINTS 300
+#define MAXDIMS 64
+
+static const char *const models[] = {
+	"examples/transformer.json",	 "examples/cnn.json",	      "tests/models/elementwise.json",
+	"tests/models/reshape_chain.json", "tests/models/concat_split.json", "tests/models/slice.json",
+	"tests/models/conv_pool.json",	 "tests/models/matmul_gemm.json", "tests/models/layernorm.json",
+	"tests/models/reduce.json",	 "tests/models/transpose_expand_tile.json",
+};
+#define NMODELS (sizeof(models) / sizeof(models[0]))
+
+static char tmpdir[4096];
+static uint64_t rng_state;
+
+static uint64_t rng_next(void)
+{
+	uint64_t x = rng_state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	rng_state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+static long long rng_range(long long lo, long long hi)
+{
+	return lo + (long long)(rng_next() % (uint64_t)(hi - lo + 1));
+}
+
+static const char *compiler(void)
+{
+	const char *cc = getenv("CC");
+	return cc && *cc ? cc : "cc";
+}
+
+/* Appends to a malloc'd string. */
+static void cat(char **s, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+	char *t;
+	va_start(ap, fmt);
+	k = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	assert_true(k >= 0);
+	t = realloc(*s, *n + (size_t)k + 1);
+	assert_non_null(t);
+	*s = t;
+	va_start(ap, fmt);
+	vsnprintf(*s + *n, (size_t)k + 1, fmt, ap);
+	va_end(ap);
+	*n += (size_t)k;
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char path[4200];
+	FILE *f;
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fail_msg("cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *read_text(const char *rel, size_t *len)
+{
+	char path[1024];
+	FILE *f;
+	long n;
+	char *buf;
+	snprintf(path, sizeof(path), "%s/%s", SYM_TEST_ROOT, rel);
+	f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = 0;
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static int setup(void **state)
+{
+	const char *t = getenv("TMPDIR"), *seed = getenv("SYM_TEST_SEED");
+	char cmd[512];
+	uint64_t v = seed && *seed ? strtoull(seed, NULL, 10) : 1;
+	(void)state;
+	rng_state = (v ? v : 1) * 0x9e3779b97f4a7c15ULL + 7;
+	snprintf(tmpdir, sizeof(tmpdir), "%s/symshape-model-emit-XXXXXX", t && *t ? t : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		fprintf(stderr, "mkdtemp %s failed\n", tmpdir);
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd), "%s --version > /dev/null 2>&1", compiler());
+	if (system(cmd) != 0) {
+		fprintf(stderr, "no C compiler: '%s' does not run (set CC)\n", compiler());
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[4300];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* One model: its program (outputs only, as emit-c builds it) and points. */
+typedef struct mcase {
+	sym_ctx *ctx;
+	sym_model *m;
+	sym_graph_result *r;
+	sym_model_program *mp;
+	size_t ndims, nout;
+	int64_t pts[NPOINTS][MAXDIMS];
+} mcase;
+
+static long long draw_dim(void)
+{
+	switch (rng_range(0, 9)) {
+	case 0:
+	case 1:
+	case 2:
+		return rng_range(1, 4);
+	case 3:
+	case 4:
+	case 5:
+	case 6:
+		return rng_range(1, 64);
+	case 7:
+		return rng_range(1, 4000);
+	case 8: /* products overflow int64 */
+		return rng_range(1LL << 20, 1LL << 62);
+	default: /* dims no declared shape allows */
+		return rng_range(-3, 0);
+	}
+}
+
+/* Random dims: symbol values (often equal to one another) put into the
+ * declared shapes, sometimes with one dim changed. */
+static void make_points(mcase *mc)
+{
+	size_t nsyms = sym_graph_num_symbols(mc->r), i, p, pt;
+	const sym_expr *syms[32], *decl[MAXDIMS];
+	long long vals[32];
+	assert_true(nsyms <= 32);
+	for (i = 0; i < nsyms; i++)
+		syms[i] = sym_graph_symbol(mc->r, i, NULL, NULL, NULL);
+	for (i = 0, p = 0; i < sym_model_num_inputs(mc->m); i++) {
+		int rank, d;
+		const sym_expr *const *dims;
+		sym_graph_tensor(mc->r, sym_graph_find_tensor(mc->r, sym_model_input_name(mc->m, i)), &rank, &dims,
+				 NULL);
+		for (d = 0; d < rank; d++)
+			decl[p++] = dims[d];
+	}
+	assert_int_equal(p, mc->ndims);
+	for (pt = 0; pt < NPOINTS; pt++) {
+		for (i = 0; i < nsyms; i++)
+			vals[i] = i && rng_range(0, 2) == 0 ? vals[rng_range(0, (long long)i - 1)] : draw_dim();
+		for (i = 0; i < mc->ndims; i++) {
+			const sym_expr *e = sym_expr_eval_si(mc->ctx, decl[i], nsyms, syms, vals);
+			long long v;
+			assert_non_null(e);
+			assert_int_equal(sym_expr_get_si(e, &v), 1);
+			mc->pts[pt][i] = v;
+		}
+		if (rng_range(0, 5) == 0)
+			mc->pts[pt][rng_range(0, (long long)mc->ndims - 1)] = draw_dim();
+	}
+}
+
+/* The ABI code of a run (SPEC §8). */
+static int abi_code(const sym_model_run *res)
+{
+	switch (res->status) {
+	case 0:
+		return 0;
+	case 1:
+		return (int)res->failed + 1;
+	case 2:
+		return -2;
+	default:
+		return -1;
+	}
+}
+
+static void emitted_model_c_agrees_with_the_program(void **state)
+{
+	static mcase mc[NMODELS];
+	char *drv = NULL, cmd[9000], line[8192], files[2048];
+	size_t dn = 0, k, pt, i, fl = 0;
+	int lines = 0, codes[8] = {0};
+	FILE *f;
+	(void)state;
+	files[0] = 0;
+	cat(&drv, &dn, "#include <inttypes.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n");
+	for (k = 0; k < NMODELS; k++) {
+		size_t len;
+		char *text = read_text(models[k], &len), *code, prefix[32], fname[64];
+		mc[k].ctx = sym_ctx_new();
+		mc[k].m = sym_model_from_json(mc[k].ctx, text, len);
+		free(text);
+		assert_non_null(mc[k].m);
+		mc[k].r = sym_model_infer(mc[k].ctx, mc[k].m, NULL);
+		assert_non_null(mc[k].r);
+		mc[k].mp = sym_graph_compile(mc[k].ctx, mc[k].r, 0);
+		if (!mc[k].mp)
+			fail_msg("%s: %s", models[k], sym_ctx_last_message(mc[k].ctx));
+		mc[k].ndims = sym_model_program_num_dims(mc[k].mp);
+		mc[k].nout = sym_model_program_num_out_dims(mc[k].mp);
+		make_points(&mc[k]);
+		snprintf(prefix, sizeof(prefix), "model%zu", k);
+		code = sym_model_program_emit_c(mc[k].mp, prefix);
+		assert_non_null(code);
+		snprintf(fname, sizeof(fname), "%s.c", prefix);
+		write_file(fname, code);
+		free(code);
+		fl += (size_t)snprintf(files + fl, sizeof(files) - fl, " %s", fname);
+		cat(&drv, &dn,
+		    "int %s_check(const int64_t *dims);\nint %s_shapes(const int64_t *dims, int64_t *out);\n"
+		    "extern const int %s_num_guards;\nextern const char *const %s_guard_text[];\n",
+		    prefix, prefix, prefix, prefix);
+		cat(&drv, &dn, "static const int64_t pts%zu[%d][%zu] = {\n", k, NPOINTS, mc[k].ndims);
+		for (pt = 0; pt < NPOINTS; pt++) {
+			cat(&drv, &dn, "\t{");
+			for (i = 0; i < mc[k].ndims; i++)
+				cat(&drv, &dn, "%sINT64_C(%lld)", i ? ", " : "", (long long)mc[k].pts[pt][i]);
+			cat(&drv, &dn, "},\n");
+		}
+		cat(&drv, &dn, "};\n\n");
+	}
+	cat(&drv, &dn, "int main(void)\n{\n\tint64_t out[256];\n\tint i, j, c, s;\n");
+	for (k = 0; k < NMODELS; k++) {
+		cat(&drv, &dn, "\tprintf(\"G %zu %%d\\n\", model%zu_num_guards);\n", k, k);
+		cat(&drv, &dn, "\tfor (i = 0; i < model%zu_num_guards; i++)\n\t\tprintf(\"T %zu %%d %%s\\n\", i, "
+			       "model%zu_guard_text[i]);\n", k, k, k);
+		cat(&drv, &dn,
+		    "\tfor (i = 0; i < %d; i++) {\n\t\tmemset(out, 0x5a, sizeof(out));\n"
+		    "\t\tc = model%zu_check(pts%zu[i]);\n\t\ts = model%zu_shapes(pts%zu[i], out);\n"
+		    "\t\tprintf(\"P %zu %%d %%d %%d\", i, c, s);\n"
+		    "\t\tfor (j = 0; s == 0 && j < %zu; j++)\n\t\t\tprintf(\" %%\" PRId64, out[j]);\n"
+		    "\t\tprintf(\"\\n\");\n\t}\n",
+		    NPOINTS, k, k, k, k, k, mc[k].nout);
+	}
+	cat(&drv, &dn, "\treturn 0;\n}\n");
+	write_file("driver.c", drv);
+	free(drv);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && %s -std=c11 -Wall -Wextra -Werror -O2 -o drv driver.c%s > cc.log 2>&1 && ./drv > out.txt",
+		 tmpdir, compiler(), files);
+	if (system(cmd) != 0) {
+		char log[4200], buf[4096];
+		size_t n;
+		snprintf(log, sizeof(log), "%s/cc.log", tmpdir);
+		f = fopen(log, "r");
+		n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		buf[n] = 0;
+		if (f)
+			fclose(f);
+		fail_msg("building or running the driver failed: %s\n%s", cmd, buf);
+	}
+	snprintf(line, sizeof(line), "%s/out.txt", tmpdir);
+	f = fopen(line, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		size_t m, idx;
+		int c, s, n, off;
+		line[strcspn(line, "\n")] = 0;
+		lines++;
+		if (line[0] == 'G') {
+			assert_int_equal(sscanf(line, "G %zu %d", &m, &n), 2);
+			assert_int_equal((size_t)n, sym_graph_num_guards(mc[m].r));
+		} else if (line[0] == 'T') {
+			char *t;
+			assert_int_equal(sscanf(line, "T %zu %zu %n", &m, &idx, &off), 2);
+			t = sym_expr_to_str(mc[m].ctx, sym_graph_guard(mc[m].r, idx, NULL, NULL, NULL));
+			if (strcmp(t, line + off))
+				fail_msg("%s: guard text %zu is '%s', infer prints '%s'", models[m], idx, line + off, t);
+			sym_str_free(mc[m].ctx, t);
+		} else {
+			int64_t out[256];
+			sym_model_run res;
+			char *p;
+			assert_int_equal(sscanf(line, "P %zu %zu %d %d %n", &m, &idx, &c, &s, &off), 4);
+			assert_true(mc[m].nout <= 256);
+			sym_model_program_run(mc[m].mp, mc[m].pts[idx], out, &res);
+			/* P_check stops after the guards: where the program
+			 * overflows it may be in the guards (-1) or in the
+			 * shapes only (0) */
+			if (s != abi_code(&res) || (c != abi_code(&res) && !(res.status >= 3 && c == 0)))
+				fail_msg("%s point %zu: emitted C returns %d/%d, the program %d (status %d: %s)", models[m],
+					 idx, c, s, abi_code(&res), res.status, res.message ? res.message : "");
+			codes[s < -2 ? 0 : s > 4 ? 7 : s + 2]++;
+			p = line + off;
+			for (i = 0; s == 0 && i < mc[m].nout; i++) {
+				long long v = strtoll(p, &p, 10);
+				if (v != out[i])
+					fail_msg("%s point %zu: output dim %zu is %lld in C, %lld in the program",
+						 models[m], idx, i, v, (long long)out[i]);
+			}
+		}
+	}
+	fclose(f);
+	assert_true(lines >= (int)(NMODELS * NPOINTS));
+	/* the points reach every kind of answer */
+	assert_true(codes[2] > 0);             /* 0: every guard holds */
+	assert_true(codes[3] + codes[4] > 0);   /* a guard fails */
+	assert_true(codes[0] > 0);             /* -2: the dims contradict the shapes */
+	assert_true(codes[1] > 0);             /* -1: overflow */
+	print_message("codes -2:%d -1:%d 0:%d 1:%d 2:%d 3+:%d\n", codes[0], codes[1], codes[2], codes[3], codes[4],
+		      codes[5] + codes[6] + codes[7]);
+	for (k = 0; k < NMODELS; k++) {
+		sym_model_program_free(mc[k].mp);
+		sym_graph_result_free(mc[k].r);
+		sym_model_free(mc[k].m);
+		sym_ctx_free(mc[k].ctx);
+	}
+}
+
+/* The emitted source is deterministic and names its ABI with the prefix. */
+static void emitted_model_c_is_deterministic_and_prefixed(void **state)
+{
+	size_t len;
+	char *text = read_text("examples/transformer.json", &len), *a, *b;
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m = sym_model_from_json(ctx, text, len);
+	sym_graph_result *r = sym_model_infer(ctx, m, NULL);
+	sym_model_program *mp = sym_graph_compile(ctx, r, 0);
+	(void)state;
+	assert_non_null(mp);
+	a = sym_model_program_emit_c(mp, "xf");
+	b = sym_model_program_emit_c(mp, "xf");
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "int xf_check(const int64_t *dims)"));
+	assert_non_null(strstr(a, "int xf_shapes(const int64_t *dims, int64_t *out)"));
+	assert_non_null(strstr(a, "const int xf_num_guards = 4;"));
+	assert_non_null(strstr(a, "\"mbatch <= batch\""));
+	assert_null(strstr(a, "symshape/"));
+	free(a), free(b), free(text);
+	sym_model_program_free(mp);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(emitted_model_c_is_deterministic_and_prefixed),
+		cmocka_unit_test(emitted_model_c_agrees_with_the_program),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
