@@ -265,7 +265,7 @@ static int memo_get(const comp *c, const sym_expr *e, vpair *out)
 	size_t j;
 	if (!c->mcap)
 		return 0;
-	for (j = mix(e->id) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
+	for (j = mix(e->hash) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
 		if (c->mkeys[j] == e) {
 			*out = c->mvals[j];
 			return 1;
@@ -288,7 +288,7 @@ static int memo_put(comp *c, const sym_expr *e, vpair v)
 		for (i = 0; i < c->mcap; i++) {
 			if (!c->mkeys[i])
 				continue;
-			for (j = mix(c->mkeys[i]->id) & (nc - 1); nk[j]; j = (j + 1) & (nc - 1))
+			for (j = mix(c->mkeys[i]->hash) & (nc - 1); nk[j]; j = (j + 1) & (nc - 1))
 				;
 			nk[j] = c->mkeys[i];
 			nv[j] = c->mvals[i];
@@ -297,7 +297,7 @@ static int memo_put(comp *c, const sym_expr *e, vpair v)
 		sym__free(c->ctx, c->mvals, c->mcap * sizeof(*c->mvals));
 		c->mkeys = nk, c->mvals = nv, c->mcap = nc;
 	}
-	for (j = mix(e->id) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
+	for (j = mix(e->hash) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
 		if (c->mkeys[j] == e)
 			return 1; /* the first binding wins */
 	c->mkeys[j] = e;

@@ -343,7 +343,7 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 		return sym__error(ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
 	if (h.depth > SYM_MAX_DEPTH)
 		return sym__error(ctx, SYM_ELIMIT, -1, "expression nested deeper than %d levels", SYM_MAX_DEPTH);
-	h.hash = hash_payload(&h, payload, size);
+	h.hash = (uint32_t)hash_payload(&h, payload, size);
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
 	j = h.hash & (ctx->cap - 1);
@@ -357,7 +357,6 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	if (!e)
 		return NULL;
 	*e = h;
-	e->id = ctx->next_id++;
 	memcpy(NODE_PAYLOAD(e), payload, size);
 	/* numbers inside the payload must be owned by the context */
 	if (h.kind == SYM_KIND_NUM) {
@@ -485,7 +484,7 @@ int sym__symbol_exists(const sym_ctx *ctx, const char *name)
 	memcpy(buf, name, len);
 	h.kind = SYM_KIND_SYM;
 	h.n = (uint32_t)len;
-	h.hash = hash_payload(&h, buf, (len + 8) & ~(size_t)7);
+	h.hash = (uint32_t)hash_payload(&h, buf, (len + 8) & ~(size_t)7);
 	for (j = h.hash & (ctx->cap - 1); ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
 		const sym_expr *o = ctx->table[j];
 		if (o->hash == h.hash && o->kind == SYM_KIND_SYM && o->n == len && !memcmp(node_name(o), name, len))

@@ -40,9 +40,8 @@ struct sym_expr {
 	uint8_t flags;
 	uint16_t depth;
 	uint32_t n;
-	uint32_t id;
 	int32_t degree; /* total degree for term ordering */
-	uint64_t hash;
+	uint32_t hash;  /* structural: equal across contexts and runs */
 };
 
 #define SYM_MAX_DEPTH 2000
@@ -82,7 +81,6 @@ struct sym_ctx {
 	const sym_expr **table; /* open addressing, power-of-two capacity */
 	size_t cap, count;
 	sym_bigref *bigs;
-	uint32_t next_id;
 	/* first error */
 	sym_status err;
 	long err_pos;
