@@ -25,6 +25,7 @@ bench:
 	@[ -f build-bench/build.ninja ] || meson setup build-bench --buildtype=release -Db_ndebug=true
 	ninja -C build-bench
 	python3 bench/compare.py build-bench/bench/bench_expr
+	python3 bench/compare_models.py build-bench
 
 clean:
 	rm -rf $(BUILD) build-bench build-san build-fuzz

@@ -204,9 +204,13 @@ static int symbolize_inputs(sym_graph_result *r)
 				const sym_expr *found[16];
 				size_t ns, j;
 				d = sym_expr_from_str(r->ctx, mt->dims[k].text);
-				if (!d)
-					return gerr(r, "model: input '%.60s' dim %d '%.60s': %s", mt->name, k, mt->dims[k].text,
-						    sym_ctx_last_message(r->ctx));
+				if (!d) {
+					char msg[256];
+					snprintf(msg, sizeof(msg), "%s", sym_ctx_last_message(r->ctx));
+					sym_ctx_clear_error(r->ctx);
+					return gerr(r, "model: input '%.60s' dim %d '%.60s': %s", mt->name, k,
+						    mt->dims[k].text, msg);
+				}
 				if (sym_expr_is_pred(d))
 					return gerr(r, "model: input '%.60s' dim %d is a predicate", mt->name, k);
 				ns = sym_expr_symbols(r->ctx, d, found, 16);
@@ -392,7 +396,10 @@ static int run_nodes(sym_graph_result *r)
 	return status;
 }
 
-/* Drops the guards implied by the symbol ranges and the other guards. */
+/* Drops the guards implied by the symbol ranges and the other guards.
+ * Guard i is tested against the guards kept before it and every guard after
+ * it; by induction from the last guard, the kept ones imply every dropped
+ * one (two guards implying each other keep the first). */
 static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
 {
 	size_t n = r->inf.nguards, i, j, w = 0;
@@ -407,19 +414,16 @@ static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
 			if (!f)
 				return -1;
 			sym_facts_set_default_min(f, opt && opt->allow_empty ? 0 : 1);
-			for (j = 0; j < n; j++)
-				if (j != i && sym_facts_assume(f, r->inf.guards[j].pred) != SYM_EOK)
+			for (j = 0; j < w; j++)
+				if (sym_facts_assume(f, r->guards[j].pred) != SYM_EOK)
+					sym_ctx_clear_error(r->ctx);
+			for (j = i + 1; j < n; j++)
+				if (sym_facts_assume(f, r->inf.guards[j].pred) != SYM_EOK)
 					sym_ctx_clear_error(r->ctx);
 			implied = sym_prove(r->ctx, f, g->pred) == SYM_TRUE;
 			sym_facts_free(f);
 			if (sym__failed(r->ctx))
 				sym_ctx_clear_error(r->ctx);
-		}
-		/* of two guards implying each other keep the first */
-		if (implied) {
-			for (j = 0; j < w; j++)
-				if (r->guards[j].pred == g->pred)
-					break;
 		}
 		if (!implied)
 			r->guards[w++] = *g;

@@ -1,5 +1,6 @@
 /* Model programs: binding of input dims to symbols, guards and shapes
  * compiled into one runtime program; run and C emission with the model ABI. */
+#include "facts_private.h"
 #include "graph_private.h"
 #include "print_private.h"
 #include "symshape/program.h"
@@ -165,6 +166,66 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 		}
 	}
 	mp->ndims = p;
+	/* a symbol that only appears inside a dim expression a*s + b (b over
+	 * bound symbols) is solved from that dim: s = (d - b)/a, checked below
+	 * by the binding of that dim and by s being an integer >= its minimum */
+	p = 0;
+	for (i = 0; i < m->ninputs; i++) {
+		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
+		for (d = 0; d < t->tv.rank; d++, p++) {
+			const sym_expr *dim = t->tv.dims[d], *found[8], *s = NULL, *rest, *sol;
+			size_t nf = sym_expr_symbols(ctx, dim, found, 8), j, nun = 0;
+			sym_lin v;
+			size_t ti;
+			if (sym_expr_kind(dim) == SYM_KIND_SYM || nf > 8)
+				continue;
+			for (j = 0; j < nf; j++) {
+				for (k = 0; k < gsyms.n && gsyms.v[k] != found[j]; k++)
+					;
+				if (k == gsyms.n)
+					s = found[j], nun++;
+			}
+			if (nun != 1)
+				continue;
+			sym__lin_view(dim, &v);
+			for (ti = 0; ti < v.n && v.t[ti].m != s; ti++)
+				;
+			if (ti == v.n)
+				continue; /* s is not a linear term */
+			rest = sym_expr_sub(ctx, dim, sym__scale(ctx, &v.t[ti].coef, s));
+			{
+				const sym_expr *rf[8];
+				size_t nr = sym_expr_symbols(ctx, rest, rf, 8), q;
+				int uses_s = 0;
+				for (q = 0; q < nr && q < 8; q++)
+					if (rf[q] == s)
+						uses_s = 1;
+				if (uses_s)
+					continue;
+			}
+			sol = sym_expr_div(ctx, sym_expr_sub(ctx, pos.v[p], sym_expr_subst(ctx, rest, gsyms.n, gsyms.v, gby.v)),
+					   sym__num_node(ctx, &v.t[ti].coef));
+			if (!sol || push(&gsyms, s) < 0 || push(&gby, sol) < 0)
+				goto fail;
+			/* s must be an integer within its range */
+			{
+				sym_ival iv;
+				const sym_expr *ok = sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_floor(ctx, sol), sol);
+				char *st = sym_expr_to_str(ctx, dim);
+				sym__ival_init(&iv);
+				if (sym__bounds(ctx, r->facts, s, &iv) && !iv.lo.inf)
+					ok = sym_expr_and(ctx, ok, sym_expr_rel(ctx, SYM_REL_GE, sol, sym__num_node(ctx, &iv.lo.v)));
+				sym__ival_clear(&iv);
+				if (push(&guards, ok) < 0 ||
+				    spush(&bind, fmt("input '%s' dim %d must be %s for an integer %s", m->inputs[i].name, d,
+						     st ? st : "?", sym_expr_symbol_name(s))) < 0) {
+					sym_str_free(ctx, st);
+					goto nomem;
+				}
+				sym_str_free(ctx, st);
+			}
+		}
+	}
 	/* binding checks: every dim equals its declared form */
 	p = 0;
 	for (i = 0; i < m->ninputs; i++) {

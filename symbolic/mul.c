@@ -534,6 +534,82 @@ static double expansion_work(const sym_expr *a, long long n)
 	return (double)n * terms * (1.0 + ((double)n * (bits + 2.0)) / 64.0);
 }
 
+/* One level of the multinomial expansion: every exponent a_i of term i
+ * for a remaining total rem, the coefficient carrying
+ * C(rem, a_i) * c_i**a_i and the monomial m_i**a_i. */
+typedef struct mexp {
+	sym_ctx *ctx;
+	sym_lin v;
+	size_t k; /* terms, the constant counted last when nonzero */
+	sym_sumb *b;
+} mexp;
+
+static void mexp_level(mexp *x, size_t i, long long rem, const sym_num *coef, const sym_expr *mono)
+{
+	const sym_num *ci = i < x->v.n ? &x->v.t[i].coef : x->v.c;
+	const sym_expr *mi = i < x->v.n ? x->v.t[i].m : NULL;
+	sym_num c, binom, t;
+	long long e;
+	if (sym__failed(x->ctx))
+		return;
+	if (i + 1 == x->k) {
+		/* the last term takes what remains */
+		const sym_expr *m = mono;
+		sym__num_init(&c);
+		sym__num_pow(&c, ci, rem, SYM_MAX_BITS);
+		sym__num_mul(&c, &c, coef);
+		if (mi && rem) {
+			sym_factor f;
+			f.base = mi, f.exp = rem;
+			m = mi->kind == SYM_KIND_MUL ? sym_expr_pow_si(x->ctx, mi, rem) : sym__monomial(x->ctx, &f, 1);
+			m = sym__mono_mul(x->ctx, mono, m);
+		}
+		if (m)
+			sym__sumb_add(x->b, &c, m);
+		sym__num_clear(&c);
+		return;
+	}
+	sym__num_init(&c);
+	sym__num_init(&binom);
+	sym__num_init(&t);
+	sym__num_set(&c, coef);
+	sym__num_set_si(&binom, 1);
+	for (e = 0; e <= rem && mono; e++) {
+		sym__num_mul(&t, &c, &binom);
+		mexp_level(x, i + 1, rem - e, &t, mono);
+		/* next exponent: C(rem, e+1) = C(rem, e)*(rem - e)/(e + 1) */
+		sym__num_set_si(&t, rem - e);
+		sym__num_mul(&binom, &binom, &t);
+		sym__num_set_si(&t, e + 1);
+		sym__num_div(&binom, &binom, &t);
+		sym__num_mul(&c, &c, ci);
+		if (mi)
+			mono = sym__mono_mul(x->ctx, mono, mi);
+	}
+	sym__num_clear(&c);
+	sym__num_clear(&binom);
+	sym__num_clear(&t);
+}
+
+/* (t_1 + ... + t_k)**n by the multinomial theorem: every term is built
+ * once and the sum is sorted once. */
+static const sym_expr *multinomial(sym_ctx *ctx, const sym_expr *a, long long n)
+{
+	mexp x;
+	sym_sumb b;
+	sym_num one;
+	x.ctx = ctx;
+	sym__lin_view(a, &x.v);
+	x.k = x.v.n + !sym__num_is_zero(x.v.c);
+	sym__sumb_init(&b, ctx);
+	x.b = &b;
+	sym__num_init(&one);
+	sym__num_set_si(&one, 1);
+	mexp_level(&x, 0, n, &one, ctx->one);
+	sym__num_clear(&one);
+	return sym__sumb_finish(&b);
+}
+
 const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a, long long n)
 {
 	prod p;
@@ -545,16 +621,11 @@ const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a, long long n)
 	if (n > SYM_MAX_EXP || n < -SYM_MAX_EXP)
 		return sym__error(ctx, SYM_ELIMIT, -1, "exponent %lld too large", n);
 	if (is_sum(a) && n > 1) {
-		/* expand by repeated multiplication with the (small) base */
-		const sym_expr *acc = a;
-		long long i;
 		if (expansion_work(a, n) > SYM_MAX_EXPAND_WORK)
 			return sym__error(ctx, SYM_ELIMIT, -1,
 					  "expanding a sum of %zu terms to the power %lld is too large",
 					  (size_t)a->n + !sym__num_is_zero(node_add_const(a)), n);
-		for (i = 1; i < n && acc; i++)
-			acc = sym_expr_mul(ctx, acc, a);
-		return acc;
+		return multinomial(ctx, a, n);
 	}
 	prod_init(&p, ctx);
 	if (is_sum(a)) {

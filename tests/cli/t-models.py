@@ -402,12 +402,11 @@ def main():
         print("cannot run %s" % CLI)
         print("0 passed, 1 failed")
         return 1
-    test_infer_text()
-    test_infer_json()
-    test_run()
-    test_emit_c()
-    test_cache()
-    test_statuses()
+    for t in (test_infer_text, test_infer_json, test_run, test_emit_c, test_cache, test_statuses):
+        try:
+            t()
+        except Exception as e:  # an unexpected output fails the group, the run goes on
+            report(t.__name__, False, None, "%s: %s" % (type(e).__name__, e))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -458,6 +458,9 @@ static void floor_relations_lose_their_floor(void **state)
 		{NONE, 0, "x // 2 < 3", "x <= 5"},
 		{NONE, 0, "x // 2 == 3", "x//2 == 3"},
 		{{"x >= 0"}, 0, "x // 2 <= -1", "false"},
+		{NONE, 0, "x - 4*((x + 2)//4) <= 0", "(x + 2) % 4 <= 2"},
+		{NONE, 0, "(x + 1) % 3 == 1", "(x + 1) % 3 == 1"},
+		{NONE, 0, "(x + 1) % 3 == 0", "(x + 1) % 3 == 0"},
 	};
 	(void)state;
 	CHECK(check_simplify, v);
@@ -667,6 +670,9 @@ static void tvm_rewrite_simplifier_cases_match(void **state)
 		{NONE, 0, "x//2 <= -1", "x <= -1", "x <= -1"},
 		{NONE, 0, "(x//4)*4 < x", "x % 4 >= 1", "0 < x % 4"},
 		{NONE, 0, "(x//4)*4 < x - y", "-y + x % 4 >= 1", "y < x % 4"},
+		{NONE, 0, "(x + 2)//4*4 >= x", "(x + 2) % 4 <= 2", "(x + 2) % 4 <= 2"},
+		{NONE, 0, "(x + 2)//4*4 >= x + y", "y + (x + 2) % 4 <= 2", "(x + 2) % 4 + y <= 2"},
+		{NONE, 0, "(x + 2)//4*4 >= x - y", "-y + (x + 2) % 4 <= 2", "(x + 2) % 4 <= y + 2"},
 		{NONE, 0, "min(x, 8) < 10", "true", "true"},
 		{{"x <= 10"}, 0, "x < 11", "true", "true"},
 		{{"x <= 10", "y <= 0"}, 0, "x + y <= 10", "true", "true"},
