@@ -24,8 +24,9 @@ void sym__sumb_init(sym_sumb *b, sym_ctx *ctx)
 {
 	b->ctx = ctx;
 	sym__num_init(&b->c);
-	b->t = NULL;
-	b->n = b->cap = 0;
+	b->t = b->inl;
+	b->n = 0;
+	b->cap = SYM_SUMB_INLINE;
 	b->sorted = 1;
 }
 
@@ -35,9 +36,11 @@ void sym__sumb_clear(sym_sumb *b)
 	for (i = 0; i < b->n; i++)
 		sym__num_clear(&b->t[i].coef);
 	sym__num_clear(&b->c);
-	sym__free(b->ctx, b->t, b->cap * sizeof(*b->t));
-	b->t = NULL;
-	b->n = b->cap = 0;
+	if (b->t != b->inl)
+		sym__free(b->ctx, b->t, b->cap * sizeof(*b->t));
+	b->t = b->inl;
+	b->n = 0;
+	b->cap = SYM_SUMB_INLINE;
 }
 
 int sym__sumb_add_term(sym_sumb *b, const sym_num *k, const sym_expr *m)
@@ -50,7 +53,13 @@ int sym__sumb_add_term(sym_sumb *b, const sym_num *k, const sym_expr *m)
 			sym__error(b->ctx, SYM_ELIMIT, -1, "expression has more than %d terms", SYM_MAX_TERMS);
 			return 0;
 		}
-		nt = sym__realloc(b->ctx, b->t, b->cap * sizeof(*b->t), nc * sizeof(*nt));
+		if (b->t == b->inl) {
+			nt = sym__alloc(b->ctx, nc * sizeof(*nt));
+			if (nt)
+				memcpy(nt, b->inl, b->n * sizeof(*nt));
+		} else {
+			nt = sym__realloc(b->ctx, b->t, b->cap * sizeof(*b->t), nc * sizeof(*nt));
+		}
 		if (!nt)
 			return 0;
 		b->t = nt, b->cap = nc;
@@ -137,8 +146,19 @@ const sym_expr *sym__sumb_finish(sym_sumb *b)
 		sym__sumb_clear(b);
 		return NULL;
 	}
-	if (!b->sorted)
-		qsort(b->t, b->n, sizeof(*b->t), term_qcmp);
+	if (!b->sorted) {
+		if (b->n <= 24) {
+			/* insertion sort: few terms, no allocation */
+			for (i = 1; i < b->n; i++) {
+				sym_term x = b->t[i];
+				for (j = i; j > 0 && sym__term_cmp(b->t[j - 1].m, x.m) > 0; j--)
+					b->t[j] = b->t[j - 1];
+				b->t[j] = x;
+			}
+		} else {
+			qsort(b->t, b->n, sizeof(*b->t), term_qcmp);
+		}
+	}
 	for (i = 0, j = 0; i < b->n; i++) {
 		if (j > 0 && b->t[j - 1].m == b->t[i].m) {
 			sym__num_add(&b->t[j - 1].coef, &b->t[j - 1].coef, &b->t[i].coef);

@@ -486,12 +486,69 @@ static const sym_expr *mul_pow(sym_ctx *ctx, const sym_expr *a, const sym_expr *
 	return r;
 }
 
+/* Whether no monomial of e has a reciprocal of a sum as a factor: then a
+ * product needs no cancellation and distributes directly. */
+static int polynomial_like(const sym_expr *e)
+{
+	sym_lin v;
+	size_t i, j;
+	sym__lin_view(e, &v);
+	for (i = 0; i < v.n; i++) {
+		const sym_expr *m = v.t[i].m;
+		if (m->kind != SYM_KIND_MUL)
+			continue;
+		for (j = 0; j < m->n; j++)
+			if (node_factors(m)[j].exp < 0 && node_factors(m)[j].base->kind == SYM_KIND_ADD)
+				return 0;
+	}
+	return 1;
+}
+
+/* a*b for polynomial-like operands: every pair of terms once, one sort. */
+static const sym_expr *distribute(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	sym_lin va, vb;
+	sym_sumb s;
+	sym_num t;
+	size_t i, j;
+	sym__lin_view(a, &va);
+	sym__lin_view(b, &vb);
+	if ((unsigned long long)(va.n + 1) * (vb.n + 1) > SYM_MAX_WORK)
+		return sym__error(ctx, SYM_ELIMIT, -1, "expansion too large");
+	sym__sumb_init(&s, ctx);
+	sym__num_init(&t);
+	sym__num_mul(&s.c, va.c, vb.c);
+	for (i = 0; i < va.n; i++) {
+		if (!sym__num_is_zero(vb.c)) {
+			sym__num_mul(&t, &va.t[i].coef, vb.c);
+			sym__sumb_add_term(&s, &t, va.t[i].m);
+		}
+		for (j = 0; j < vb.n; j++) {
+			const sym_expr *m = sym__mono_mul(ctx, va.t[i].m, vb.t[j].m);
+			if (!m)
+				break;
+			sym__num_mul(&t, &va.t[i].coef, &vb.t[j].coef);
+			sym__sumb_add(&s, &t, m);
+		}
+	}
+	if (!sym__num_is_zero(va.c))
+		for (j = 0; j < vb.n; j++) {
+			sym__num_mul(&t, va.c, &vb.t[j].coef);
+			sym__sumb_add_term(&s, &t, vb.t[j].m);
+		}
+	sym__num_clear(&t);
+	return sym__sumb_finish(&s);
+}
+
 const sym_expr *sym_expr_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
 {
 	if (a && b && a->kind == SYM_KIND_NUM)
 		return sym__scale(ctx, node_num(a), b);
 	if (a && b && b->kind == SYM_KIND_NUM)
 		return sym__scale(ctx, node_num(b), a);
+	if (a && b && !((a->flags | b->flags) & SYM_F_PRED) && !sym__failed(ctx) && polynomial_like(a) &&
+	    polynomial_like(b))
+		return distribute(ctx, a, b);
 	return mul_pow(ctx, a, b, 1);
 }
 

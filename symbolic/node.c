@@ -144,11 +144,25 @@ void sym_ctx_free(sym_ctx *ctx)
 	}
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
+/* One multiply per word; the final avalanche happens once per node. */
+static inline uint64_t mix(uint64_t h, uint64_t v)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return h ^ (h >> 31);
+	return (h ^ v) * 0x100000001b3ULL + (h >> 29);
+}
+
+static inline uint64_t num_word(const sym_num *a)
+{
+	if (!SYM_NUM_IS_BIG(a))
+		return (uint64_t)a->p * 0x9e3779b97f4a7c15ULL ^ (uint64_t)a->q;
+	return sym__num_hash(a);
+}
+
+static inline uint64_t avalanche(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
 }
 
 static uint64_t hash_payload(const struct sym_expr *h, const void *pl, size_t size)
@@ -158,33 +172,33 @@ static uint64_t hash_payload(const struct sym_expr *h, const void *pl, size_t si
 	size_t i;
 	switch (h->kind) {
 	case SYM_KIND_NUM:
-		return mix(x, sym__num_hash(pl));
+		return avalanche(mix(x, num_word(pl)));
 	case SYM_KIND_SYM: {
 		const unsigned char *s = pl;
 		for (i = 0; i < h->n; i++)
 			x = (x ^ s[i]) * 0x100000001b3ULL;
-		return mix(x, h->n);
+		return avalanche(mix(x, h->n));
 	}
 	case SYM_KIND_ADD: {
 		const sym_term *t = (const sym_term *)((const char *)pl + sizeof(sym_num));
-		x = mix(x, sym__num_hash(pl));
+		x = mix(x, num_word(pl));
 		for (i = 0; i < h->n; i++)
-			x = mix(mix(x, sym__num_hash(&t[i].coef)), t[i].m->hash);
-		return x;
+			x = mix(mix(x, num_word(&t[i].coef)), t[i].m->hash);
+		return avalanche(x);
 	}
 	case SYM_KIND_MUL: {
 		const sym_factor *f = pl;
 		for (i = 0; i < h->n; i++)
 			x = mix(mix(x, f[i].base->hash), (uint64_t)f[i].exp);
-		return x;
+		return avalanche(x);
 	}
 	case SYM_KIND_BOOL:
-		return mix(x, *(const int64_t *)pl);
+		return avalanche(mix(x, *(const int64_t *)pl));
 	default:
 		(void)size;
 		for (i = 0; i < h->n; i++)
 			x = mix(x, kids[i]->hash);
-		return x;
+		return avalanche(x);
 	}
 }
 
@@ -315,17 +329,23 @@ static void node_props(struct sym_expr *h, const void *pl)
 }
 
 /* Numbers stored in nodes stay below the size limit. */
+static int num_in_limit(const sym_num *v)
+{
+	/* small numbers (at most 128 bits) never reach the limit */
+	return !SYM_NUM_IS_BIG(v) || sym__num_bits(v) <= SYM_MAX_BITS;
+}
+
 static int nums_in_limit(const struct sym_expr *h, const void *pl)
 {
 	size_t i;
 	if (h->kind == SYM_KIND_NUM)
-		return sym__num_bits(pl) <= SYM_MAX_BITS;
+		return num_in_limit(pl);
 	if (h->kind == SYM_KIND_ADD) {
 		const sym_term *t = (const sym_term *)((const char *)pl + sizeof(sym_num));
-		if (sym__num_bits(pl) > SYM_MAX_BITS)
+		if (!num_in_limit(pl))
 			return 0;
 		for (i = 0; i < h->n; i++)
-			if (sym__num_bits(&t[i].coef) > SYM_MAX_BITS)
+			if (!num_in_limit(&t[i].coef))
 				return 0;
 	}
 	return 1;

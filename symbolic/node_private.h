@@ -133,12 +133,15 @@ typedef struct sym_lin {
 void sym__lin_view(const sym_expr *e, sym_lin *v);
 
 /* Sum construction (add.c). */
+#define SYM_SUMB_INLINE 16
+
 typedef struct sym_sumb {
 	sym_ctx *ctx;
 	sym_num c;
 	sym_term *t;
 	size_t n, cap;
 	int sorted;
+	sym_term inl[SYM_SUMB_INLINE]; /* terms before the first allocation */
 } sym_sumb;
 void sym__sumb_init(sym_sumb *b, sym_ctx *ctx);
 void sym__sumb_clear(sym_sumb *b);
