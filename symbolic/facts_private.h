@@ -66,6 +66,10 @@ const sym_expr *sym__common_factor(sym_ctx *ctx, const sym_expr *e, int ignore_c
 /* Proves "d <= 0" for an integer-valued d by Fourier-Motzkin elimination
  * over the linear facts, symbol bounds and atom inequalities. */
 int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d);
+/* The same with the relations given[] (integer "d <= 0" and "d == 0"
+ * nodes; others are ignored) as extra facts. */
+int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, size_t ngiven,
+			   const sym_expr *const *given);
 /* Decides "d KIND 0" from bounds: SYM_TRUE, SYM_FALSE or SYM_UNKNOWN. */
 sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d);
 

@@ -297,6 +297,12 @@ static int infeasible(lp *p)
 
 int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d)
 {
+	return sym__fm_prove_le_given(ctx, f, d, 0, NULL);
+}
+
+int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, size_t ngiven,
+			   const sym_expr *const *given)
+{
 	static const sym_num one = {{1}, 1}, mone = {{-1}, 1};
 	lp p;
 	size_t i;
@@ -309,6 +315,13 @@ int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d)
 		goto done;
 	for (i = 0; f && i < f->nlin; i++)
 		add_le(&p, node_kid(f->lin[i]), &one, NULL);
+	for (i = 0; i < ngiven; i++)
+		if (given[i]->kind == SYM_KIND_LE)
+			add_le(&p, node_kid(given[i]), &one, NULL);
+		else if (given[i]->kind == SYM_KIND_EQ) {
+			add_le(&p, node_kid(given[i]), &one, NULL);
+			add_le(&p, node_kid(given[i]), &mone, NULL);
+		}
 	while (p.done < p.nv && !p.overflow)
 		add_atom_facts(&p, p.var[p.done++]);
 	if (!p.overflow && !sym__failed(ctx))

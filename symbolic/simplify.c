@@ -292,9 +292,67 @@ static const sym_expr *rw_rel(simp *s, const sym_expr *e)
 	return rw_rel_factor(s, e);
 }
 
+/* Whether the relation r (integer "d <= 0" or "d == 0") follows from the
+ * relations given[] and the facts. */
+static int implied_by(simp *s, const sym_expr *r, size_t n, const sym_expr *const *given)
+{
+	const sym_expr *d = node_kid(r);
+	if (!sym__is_int(d))
+		return 0;
+	if (r->kind == SYM_KIND_LE)
+		return sym__fm_prove_le_given(s->ctx, s->f, d, n, given);
+	if (r->kind == SYM_KIND_EQ)
+		return sym__fm_prove_le_given(s->ctx, s->f, d, n, given) &&
+		       sym__fm_prove_le_given(s->ctx, s->f, sym_expr_neg(s->ctx, d), n, given);
+	return 0;
+}
+
+#define MAX_CONJ 12
+
+/* p && q: false when the relations cannot hold together, and a relation
+ * implied by the others is dropped.  p || q: true when the negations
+ * cannot hold together (x <= y || y < x), and a relation implying another
+ * is dropped. */
+static const sym_expr *rw_conn(simp *s, const sym_expr *e)
+{
+	const sym_expr *v[MAX_CONJ], *neg[MAX_CONJ], *r;
+	size_t n = e->n, i, j, m = 0;
+	int is_and = e->kind == SYM_KIND_AND;
+	if (n > MAX_CONJ)
+		return e;
+	for (i = 0; i < n; i++) {
+		v[i] = node_kids(e)[i];
+		/* reason on the negations for a disjunction */
+		neg[i] = is_and ? v[i] : sym_expr_not(s->ctx, v[i]);
+		if (!neg[i])
+			return NULL;
+	}
+	/* all together impossible? 1 <= 0 follows */
+	if (sym__fm_prove_le_given(s->ctx, s->f, s->ctx->one, n, neg))
+		return s->ctx->bfalse == NULL ? NULL : (is_and ? s->ctx->bfalse : s->ctx->btrue);
+	for (i = 0; i < n; i++) {
+		const sym_expr *others[MAX_CONJ];
+		size_t k = 0;
+		if (neg[i]->kind != SYM_KIND_LE && neg[i]->kind != SYM_KIND_EQ)
+			continue;
+		for (j = 0; j < n; j++)
+			if (j != i && neg[j])
+				others[k++] = neg[j];
+		if (k && implied_by(s, neg[i], k, others))
+			neg[i] = NULL, v[i] = NULL; /* redundant (by the others still kept) */
+	}
+	r = is_and ? s->ctx->btrue : s->ctx->bfalse;
+	for (i = 0; i < n && r; i++)
+		if (v[i])
+			r = is_and ? sym_expr_and(s->ctx, r, v[i]) : sym_expr_or(s->ctx, r, v[i]), m++;
+	return r;
+}
+
 static const sym_expr *rewrite(simp *s, const sym_expr *e)
 {
 	switch (e->kind) {
+	case SYM_KIND_AND:
+	case SYM_KIND_OR: return rw_conn(s, e);
 	case SYM_KIND_FLOOR: return rw_floor(s, e);
 	case SYM_KIND_ABS: return rw_abs(s, e);
 	case SYM_KIND_MIN:

@@ -894,14 +894,26 @@ static void known_gaps_in_decisions_answer_unknown(void **state)
 	static const dvec v[] = {
 		/* false: max(s0, s1) - s0 - s1 == -min(s0, s1) <= -1 */
 		{NONE, 1, "max(s0, s1) >= s0 + s1", NULL, SYM_UNKNOWN},
-		/* false: no integer lies strictly between 0 and 1 */
-		{NONE, 0, "x < 1 && 0 < x", NULL, SYM_UNKNOWN},
 		/* true: a remainder stays below a symbolic divisor */
 		{{"n >= 1"}, 0, "x % n < n", NULL, SYM_UNKNOWN},
 		/* true: min(x, y)//10 for both */
 		{NONE, 0, "min(x//10, y//10)", "min(x, y)//10", SYM_UNKNOWN},
-		/* false: the conjunction has no solution */
-		{NONE, 0, "x < 1 && 0 < x", "false", SYM_UNKNOWN},
+	};
+	(void)state;
+	CHECK(check_decisions, v);
+}
+
+/* The linear prover sees the relations of a conjunction together. */
+static void conjunctions_without_solutions_are_decided(void **state)
+{
+	static const dvec v[] = {
+		/* no integer lies strictly between 0 and 1 */
+		{NONE, 0, "x < 1 && 0 < x", NULL, SYM_FALSE},
+		{NONE, 0, "x < 1 && 0 < x", "false", SYM_TRUE},
+		{NONE, 0, "x < y && y < z && z < x", NULL, SYM_FALSE},
+		{NONE, 0, "x <= y || y < x", NULL, SYM_TRUE},
+		/* satisfiable: stays unknown */
+		{NONE, 0, "x < 2 && 0 < x", NULL, SYM_UNKNOWN},
 	};
 	(void)state;
 	CHECK(check_decisions, v);
@@ -956,6 +968,7 @@ int main(void)
 		cmocka_unit_test(prove_answers_true_false_or_unknown),
 		cmocka_unit_test(prove_is_false_only_when_every_assignment_fails),
 		cmocka_unit_test(known_gaps_in_decisions_answer_unknown),
+		cmocka_unit_test(conjunctions_without_solutions_are_decided),
 		cmocka_unit_test(equal_gives_witnesses_that_evaluation_confirms),
 	};
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed_from_env());
