@@ -20,6 +20,30 @@ void sym__lin_view(const sym_expr *e, sym_lin *v)
 	}
 }
 
+void sym__lin_denom(const sym_lin *v, sym_num *d)
+{
+	sym_num t;
+	size_t i;
+	sym__num_init(&t);
+	sym__num_denom(d, v->c);
+	for (i = 0; i < v->n; i++) {
+		sym__num_denom(&t, &v->t[i].coef);
+		sym__num_lcm(d, d, &t);
+	}
+	sym__num_clear(&t);
+}
+
+int sym__check_num(sym_ctx *ctx, const sym_expr *e)
+{
+	if (!e || sym__failed(ctx))
+		return 0;
+	if (e->flags & SYM_F_PRED) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
+		return 0;
+	}
+	return 1;
+}
+
 void sym__sumb_init(sym_sumb *b, sym_ctx *ctx)
 {
 	b->ctx = ctx;

@@ -4,16 +4,7 @@
 static const sym_num num_one = {{1}, 1};
 static const sym_num num_mone = {{-1}, 1};
 
-static int check_num(sym_ctx *ctx, const sym_expr *e)
-{
-	if (!e || sym__failed(ctx))
-		return 0;
-	if (e->flags & SYM_F_PRED) {
-		sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
-		return 0;
-	}
-	return 1;
-}
+#define check_num sym__check_num
 
 static const sym_expr *floor_node(sym_ctx *ctx, const sym_expr *arg)
 {
@@ -187,11 +178,7 @@ const sym_expr *sym_expr_ceil(sym_ctx *ctx, const sym_expr *e)
 		const sym_expr *r;
 		sym__num_init(&d);
 		sym__num_init(&t);
-		sym__num_denom(&d, v.c);
-		for (i = 0; i < v.n; i++) {
-			sym__num_denom(&t, &v.t[i].coef);
-			sym__num_lcm(&d, &d, &t);
-		}
+		sym__lin_denom(&v, &d);
 		sym__num_sub(&t, &d, &num_one);
 		sym__num_div(&t, &t, &d);
 		r = sym_expr_floor(ctx, sym__add_num(ctx, e, &t));

@@ -413,16 +413,7 @@ static const sym_expr *prod_finish(prod *p)
 	return acc;
 }
 
-static int check_num_operand(sym_ctx *ctx, const sym_expr *e)
-{
-	if (!e)
-		return 0;
-	if (e->flags & SYM_F_PRED) {
-		sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
-		return 0;
-	}
-	return !sym__failed(ctx);
-}
+#define check_num_operand sym__check_num
 
 /* A sum each of whose terms has the reciprocal of the primitive sum s as a
  * factor, times s: the factor cancels termwise instead of expanding, so

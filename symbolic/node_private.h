@@ -131,6 +131,12 @@ typedef struct sym_lin {
 	sym_num zero;
 } sym_lin;
 void sym__lin_view(const sym_expr *e, sym_lin *v);
+/* Sets d to the lcm of the denominators of the term coefficients and of
+ * the constant: d*e has integer coefficients. */
+void sym__lin_denom(const sym_lin *v, sym_num *d);
+/* Checks that e is a number (not a predicate) and that no error is
+ * recorded; records the error otherwise. */
+int sym__check_num(sym_ctx *ctx, const sym_expr *e);
 
 /* Sum construction (add.c). */
 #define SYM_SUMB_INLINE 16

@@ -123,11 +123,7 @@ int sym__quotient_form(sym_ctx *ctx, const sym_expr *e, const sym_expr **P, cons
 	sym__lin_view(e, &v);
 	sym__num_init(&d);
 	sym__num_init(&t);
-	sym__num_denom(&d, v.c);
-	for (i = 0; i < v.n; i++) {
-		sym__num_denom(&t, &v.t[i].coef);
-		sym__num_lcm(&d, &d, &t);
-	}
+	sym__lin_denom(&v, &d);
 	if (sym__num_is_zero(v.c) && v.n) {
 		f = mono_view(v.t[0].m, &one, &n);
 		for (j = 0; j < n && nc < 16; j++)

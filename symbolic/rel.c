@@ -6,16 +6,7 @@
 
 static const sym_num num_one = {{1}, 1};
 
-static int check_num(sym_ctx *ctx, const sym_expr *e)
-{
-	if (!e || sym__failed(ctx))
-		return 0;
-	if (e->flags & SYM_F_PRED) {
-		sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
-		return 0;
-	}
-	return 1;
-}
+#define check_num sym__check_num
 
 static int check_pred(sym_ctx *ctx, const sym_expr *e)
 {
@@ -166,13 +157,7 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 	if (all_int) {
 		/* integer-valued after clearing denominators: tighten */
 		const sym_expr *D, *P;
-		sym__num_set_si(&l, 1);
-		for (i = 0; i < v.n; i++) {
-			sym__num_denom(&t, &v.t[i].coef);
-			sym__num_lcm(&l, &l, &t);
-		}
-		sym__num_denom(&t, v.c);
-		sym__num_lcm(&l, &l, &t);
+		sym__lin_denom(&v, &l);
 		D = sym__scale(ctx, &l, d);
 		if (!D)
 			goto done;

@@ -32,18 +32,13 @@ static const sym_expr *rw_floor_residue(simp *s, const sym_expr *e)
 {
 	sym_lin v;
 	sym_num d, t, m, r;
-	size_t i;
 	const sym_expr *res = e, *N;
 	sym__lin_view(node_kid(e), &v);
 	sym__num_init(&d);
 	sym__num_init(&t);
 	sym__num_init(&m);
 	sym__num_init(&r);
-	sym__num_denom(&d, v.c);
-	for (i = 0; i < v.n; i++) {
-		sym__num_denom(&t, &v.t[i].coef);
-		sym__num_lcm(&d, &d, &t);
-	}
+	sym__lin_denom(&v, &d);
 	N = sym__scale(s->ctx, &d, node_kid(e));
 	if (N && !sym__num_is_one(&d) && sym__residue(s->f, N, &m, &r) && !sym__num_is_zero(&m)) {
 		sym__num_div(&t, &m, &d);
