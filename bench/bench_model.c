@@ -8,9 +8,9 @@
  *   --program MODEL  time the runtime program and the emitted C of MODEL
  *
  * Output lines ("key value" pairs, parsed by compare_models.py):
- *   infer PATH nodes N load_ms X infer_ms Y total_ms Z ns_per_node W guards G
- *   program MODEL guards G dims D outs O instructions I
- *   call interp_check_ns X interp_run_ns Y emitted_check_ns Z emitted_shapes_ns W
+ *   infer PATH nodes N load_ms X infer_ms Y total_ms Z ns_per_node W guards G unknown_dims U
+ *   program MODEL guards G dims D outs O
+ *   call interp_run_ns X emitted_check_ns Y emitted_shapes_ns Z
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -44,7 +44,7 @@ static double median(double *v, int n)
 static int bench_infer(const char *path, int reps)
 {
 	double tl[64], ti[64], tt[64];
-	size_t nodes = 0, guards = 0;
+	size_t nodes = 0, guards = 0, unknown = 0;
 	int k;
 	for (k = 0; k < reps; k++) {
 		sym_ctx *ctx = sym_ctx_new();
@@ -61,7 +61,7 @@ static int bench_infer(const char *path, int reps)
 		t2 = now_ns();
 		if (!r || sym_graph_num_errors(r)) {
 			fprintf(stderr, "bench_model: %s: %s\n", path,
-				r ? sym_graph_error(r, 0, NULL) : sym_ctx_last_message(ctx));
+			        r ? sym_graph_error(r, 0, NULL) : sym_ctx_last_message(ctx));
 			sym_graph_result_free(r);
 			sym_model_free(m);
 			sym_ctx_free(ctx);
@@ -79,6 +79,16 @@ static int bench_infer(const char *path, int reps)
 			}
 		}
 		guards = sym_graph_num_guards(r);
+		/* a tensor of unknown rank or not inferred counts as one unknown dim */
+		unknown = 0;
+		{
+			size_t i;
+			for (i = 0; i < sym_graph_num_tensors(r); i++) {
+				int rank;
+				sym_graph_tensor(r, i, &rank, NULL, NULL);
+				unknown += rank < 0;
+			}
+		}
 		tl[k] = (t1 - t0) / 1e6, ti[k] = (t2 - t1) / 1e6, tt[k] = (t2 - t0) / 1e6;
 		sym_graph_result_free(r);
 		sym_model_free(m);
@@ -86,8 +96,9 @@ static int bench_infer(const char *path, int reps)
 	}
 	{
 		double l = median(tl, reps), i = median(ti, reps), t = median(tt, reps);
-		printf("infer %s nodes %zu load_ms %.3f infer_ms %.3f total_ms %.3f ns_per_node %.0f guards %zu\n", path,
-		       nodes, l, i, t, t * 1e6 / (double)(nodes ? nodes : 1), guards);
+		printf("infer %s nodes %zu load_ms %.3f infer_ms %.3f total_ms %.3f ns_per_node %.0f guards "
+		       "%zu unknown_dims %zu\n",
+		       path, nodes, l, i, t, t * 1e6 / (double)(nodes ? nodes : 1), guards, unknown);
 	}
 	fflush(stdout);
 	return 0;
@@ -133,7 +144,8 @@ static int bench_program(const char *path, int reps, long calls)
 		for (i = 0; i < sym_model_num_inputs(m); i++) {
 			int rank, d;
 			const sym_expr *const *dims;
-			sym_graph_tensor(r, sym_graph_find_tensor(r, sym_model_input_name(m, i)), &rank, &dims, NULL);
+			sym_graph_tensor(r, sym_graph_find_tensor(r, sym_model_input_name(m, i)), &rank,
+			                 &dims, NULL);
 			for (d = 0; d < rank; d++)
 				decl[q++] = dims[d];
 		}
@@ -190,29 +202,32 @@ static int bench_program(const char *path, int reps, long calls)
 	free(code);
 	snprintf(file, sizeof(file), "%s/drv.c", dir);
 	f = fopen(file, "w");
-	fprintf(f, "#define _POSIX_C_SOURCE 200809L\n#include <stdint.h>\n#include <stdio.h>\n#include <time.h>\n"
-		   "int bm_check(const int64_t *dims);\nint bm_shapes(const int64_t *dims, int64_t *out);\n"
-		   "static const int64_t pts[%d][%zu] = {\n",
-		NPTS, nd);
+	fprintf(
+	    f,
+	    "#define _POSIX_C_SOURCE 200809L\n#include <stdint.h>\n#include <stdio.h>\n#include <time.h>\n"
+	    "int bm_check(const int64_t *dims);\nint bm_shapes(const int64_t *dims, int64_t *out);\n"
+	    "static const int64_t pts[%d][%zu] = {\n",
+	    NPTS, nd);
 	for (p = 0; p < NPTS; p++) {
 		fprintf(f, "\t{");
 		for (i = 0; i < nd; i++)
 			fprintf(f, "%s%lld", i ? ", " : "", (long long)pts[p][i]);
 		fprintf(f, "},\n");
 	}
-	fprintf(f,
-		"};\nstatic double now(void)\n{\n\tstruct timespec ts;\n\tclock_gettime(CLOCK_MONOTONIC, &ts);\n"
-		"\treturn (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;\n}\n"
-		"int main(void)\n{\n\tstatic int64_t out[%zu];\n\tvolatile long sink = 0;\n\tint k;\n"
-		"\tfor (k = 0; k < %d; k++) {\n\t\tlong c;\n\t\tdouble t0 = now(), t1, t2;\n"
-		"\t\tfor (c = 0; c < %ld; c++)\n\t\t\tsink += bm_check(pts[c %% %d]);\n\t\tt1 = now();\n"
-		"\t\tfor (c = 0; c < %ld; c++)\n\t\t\tsink += bm_shapes(pts[c %% %d], out) + out[0];\n"
-		"\t\tt2 = now();\n\t\tprintf(\"%%.3f %%.3f\\n\", (t1 - t0) / %ld, (t2 - t1) / %ld);\n\t}\n"
-		"\treturn sink == 42;\n}\n",
-		no + 1, reps, calls, NPTS, calls, NPTS, calls, calls);
+	fprintf(
+	    f,
+	    "};\nstatic double now(void)\n{\n\tstruct timespec ts;\n\tclock_gettime(CLOCK_MONOTONIC, &ts);\n"
+	    "\treturn (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;\n}\n"
+	    "int main(void)\n{\n\tstatic int64_t out[%zu];\n\tvolatile long sink = 0;\n\tint k;\n"
+	    "\tfor (k = 0; k < %d; k++) {\n\t\tlong c;\n\t\tdouble t0 = now(), t1, t2;\n"
+	    "\t\tfor (c = 0; c < %ld; c++)\n\t\t\tsink += bm_check(pts[c %% %d]);\n\t\tt1 = now();\n"
+	    "\t\tfor (c = 0; c < %ld; c++)\n\t\t\tsink += bm_shapes(pts[c %% %d], out) + out[0];\n"
+	    "\t\tt2 = now();\n\t\tprintf(\"%%.3f %%.3f\\n\", (t1 - t0) / %ld, (t2 - t1) / %ld);\n\t}\n"
+	    "\treturn sink == 42;\n}\n",
+	    no + 1, reps, calls, NPTS, calls, NPTS, calls, calls);
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "cd %s && %s -std=c11 -O2 -o drv bm.c drv.c 2> cc.log && ./drv", dir,
-		 getenv("CC") && *getenv("CC") ? getenv("CC") : "cc");
+	         getenv("CC") && *getenv("CC") ? getenv("CC") : "cc");
 	f = popen(cmd, "r");
 	if (f) {
 		double ec[64], es[64];
@@ -264,7 +279,8 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--reps") || !strcmp(argv[i], "--calls") || !strcmp(argv[i], "--program")) {
+		if (!strcmp(argv[i], "--reps") || !strcmp(argv[i], "--calls") ||
+		    !strcmp(argv[i], "--program")) {
 			i++;
 			continue;
 		}

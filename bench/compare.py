@@ -1,13 +1,15 @@
 #!/usr/bin/python3
-"""Runs bench_expr (and bench_program when it is built beside it) and
-sympy_bench.py, and prints them side by side.
+"""Runs bench_expr (and bench_program and bench_simplify when they are built
+beside it), sympy_bench.py and sympy_simplify.py, and prints them side by
+side.
 
 Usage: compare.py [BENCH_EXPR] [--reps N] [--quick]
   BENCH_EXPR  the C driver (default build/bench/bench_expr, then
               build-bench/bench/bench_expr; looked up in the current directory
               and then in the source tree's root)
   --reps N    repetitions of each symshape workload (median reported)
-  --quick     fewer SymPy iterations (its checksums are then not checked)
+  --quick     fewer SymPy iterations (its checksums are then not checked;
+              W6 simplifies the first 200 expressions instead of 1,000)
 
 The exit status is 0 when every checksum of both drivers holds, 1 otherwise
 (targets that are missed are reported but do not fail the run).
@@ -16,6 +18,7 @@ The exit status is 0 when every checksum of both drivers holds, 1 otherwise
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -90,6 +93,17 @@ ROWS = [
     ("W5 build pair", ("W5", "build_pair_us"), "us", "", None),
     ("W5 equality test", ("W5", "eq_ns"), "ns", "one pointer comparison",
      None),
+    ("W6 simplify, all 1,000", ("W6", "simplify_us"), "us", "", None),
+    ("W6 simplify, first 200", ("W6", "simplify_sub_us"), "us", "", None),
+    ("W6 construction (parse)", ("W6", "parse_us"), "us", "", None),
+    ("W6 smaller than input, of 1,000", ("W6", "smaller"), "n", "", None),
+    ("W6 smaller than input, of 200", ("W6", "smaller_sub"), "n", "", None),
+    ("W6 no floor/mod left, of 1,000", ("W6", "no_floor"), "n", "", None),
+    ("W6 no floor/mod left, of 200", ("W6", "no_floor_sub"), "n", "", None),
+    ("W6 kept a floor/mod the other removed",
+     (("W6", "symshape_left_floor"), ("W6", "sympy_left_floor")), "n", "",
+     None),
+    ("W6 timeouts (2 s cap)", (None, ("W6", "timeouts")), "n", "", None),
     ("bytes per node after W1", ("mem W1", "bytes_per_node"), "B", "< 100",
      lambda c, s: c < 100),
     ("bytes per node after W3", ("mem W3", "bytes_per_node"), "B", "< 100",
@@ -102,8 +116,9 @@ def table(cv, sv, have_sympy):
             "target", "met")
     rows = [head]
     for label, key, unit, tdesc, test in ROWS:
-        ckey, skey = key if isinstance(key[0], tuple) else (key, key)
-        c = num(cv.get(ckey))
+        pair = isinstance(key[0], tuple) or key[0] is None
+        ckey, skey = key if pair else (key, key)
+        c = num(cv.get(ckey)) if ckey else None
         s = num(sv.get(skey)) if have_sympy and skey else None
         if key == ("W2", "simplify64_us") or key == ("W2", "simplify16_us"):
             s_text = "skipped" if have_sympy else "-"
@@ -111,6 +126,8 @@ def table(cv, sv, have_sympy):
             s_text = "%.4g" % s if s is not None else "-"
         c_text = "%.4g" % c if c is not None else "-"
         ratio = "%.0fx" % (s / c) if c and s is not None else "-"
+        if unit == "n":  # counts, not times
+            ratio = "-"
         if key == ("W2", "simplify64_us"):
             floors = cv.get(("W2", "floors64"))
             met = "-" if floors is None or c is None else (
@@ -129,10 +146,10 @@ def table(cv, sv, have_sympy):
             print("  ".join("-" * w for w in widths))
 
 
-def run_symshape(binary, reps):
+def run_symshape(binary, reps, extra=()):
     """Runs one symshape driver, prints its checks and notes, and returns
     (values, whether it succeeded)."""
-    cmd = [binary] + (["--reps", reps] if reps else [])
+    cmd = [binary] + (["--reps", reps] if reps else []) + list(extra)
     p, err = run(cmd)
     if p is None:
         print("symshape: cannot run %s: %s" % (binary, err))
@@ -171,6 +188,8 @@ def main():
         i += 1
 
     status = 0
+    fd, w6_dump = tempfile.mkstemp(prefix="w6-", suffix=".tsv")
+    os.close(fd)
     binary = find_binary(binary_arg, default)
     cv = {}
     if binary is None:
@@ -178,14 +197,18 @@ def main():
               % binary_arg)
         status = 1
     else:
-        # bench_program (W4 through the runtime program and emitted C) sits
-        # beside bench_expr when it is built.
+        # bench_program (W4 through the runtime program and emitted C) and
+        # bench_simplify (W6) sit beside bench_expr when they are built.
         drivers = [binary]
-        prog = os.path.join(os.path.dirname(binary), "bench_program")
-        if os.path.isfile(prog) and os.access(prog, os.X_OK):
-            drivers.append(prog)
+        for name in ("bench_program", "bench_simplify"):
+            drv = os.path.join(os.path.dirname(binary), name)
+            if os.path.isfile(drv) and os.access(drv, os.X_OK):
+                drivers.append(drv)
         for drv in drivers:
-            vals, ok = run_symshape(drv, reps)
+            # bench_simplify's results go to sympy_simplify.py (W6).
+            extra = (["--dump", w6_dump] if drv.endswith("bench_simplify")
+                     else [])
+            vals, ok = run_symshape(drv, reps, extra)
             if not ok:
                 status = 1
             for k, v in vals.items():
@@ -214,6 +237,30 @@ def main():
         if p.returncode != 0:
             print("  sympy_bench.py exited with status %d" % p.returncode)
             status = 1
+        cmd = [PYTHON, os.path.join(HERE, "sympy_simplify.py")] + (
+            ["--n", "200"] if quick else [])
+        if os.path.getsize(w6_dump):
+            cmd += ["--symshape", w6_dump]
+        p, err = run(cmd)
+        w6, schecks, sother = parse(p.stdout)
+        print("== SymPy W6 (%s)" % " ".join(cmd))
+        for line in schecks + sother:
+            print("  " + line)
+        if p.returncode != 0:
+            print("  sympy_simplify.py exited with status %d" % p.returncode)
+            status = 1
+        # Counted by sympy_simplify.py from both results; symshape's column.
+        if ("W6", "symshape_left_floor") in w6:
+            cv[("W6", "symshape_left_floor")] = w6.pop(
+                ("W6", "symshape_left_floor"))
+        sv.update(w6)
+        a, b = cv.get(("W6", "texts_fnv")), w6.get(("W6", "texts_fnv"))
+        if a and b:
+            print("  check W6 same_expressions %s %s"
+                  % (b, "ok" if a == b else "FAIL(symshape %s)" % a))
+            if a != b:
+                status = 1
+    os.unlink(w6_dump)
 
     print()
     table(cv, sv, have_sympy)
@@ -221,6 +268,10 @@ def main():
         print()
         print("W2 64-deep simplified: " + cv[("W2", "result64")])
         print("W2 16-deep simplified: " + cv.get(("W2", "result16"), "-"))
+    if ("W6", "slowest") in cv:
+        print("W6 slowest for symshape: " + cv[("W6", "slowest")])
+    if have_sympy and ("W6", "slowest") in sv:
+        print("W6 slowest for SymPy: " + sv[("W6", "slowest")])
     return status
 
 
