@@ -26,6 +26,7 @@ bench:
 	ninja -C build-bench
 	python3 bench/compare.py build-bench/bench/bench_expr
 	python3 bench/compare_models.py build-bench
+	@sh tools/install-deps.sh python3-onnx && python3 bench/bench_onnx.py build-bench
 
 clean:
 	rm -rf $(BUILD) build-bench build-san build-fuzz

@@ -83,6 +83,8 @@ void sym__infer_clear(sym_infer *inf)
 	sym__free(inf->ctx, inf->hint_syms, inf->caphints * sizeof(*inf->hint_syms));
 	sym__free(inf->ctx, inf->fresh_syms, inf->capfresh * sizeof(*inf->fresh_syms));
 	sym__free(inf->ctx, inf->fresh_src, inf->capfresh * sizeof(*inf->fresh_src));
+	sym__free(inf->ctx, inf->fresh_lo, inf->capfresh * sizeof(*inf->fresh_lo));
+	sym__free(inf->ctx, inf->fresh_hi, inf->capfresh * sizeof(*inf->fresh_hi));
 	sym__free(inf->ctx, inf->hint_vals, inf->caphints * sizeof(*inf->hint_vals));
 	memset(inf, 0, sizeof(*inf));
 }
@@ -187,10 +189,20 @@ const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sy
 		if (!nsrc)
 			return NULL;
 		inf->fresh_src = nsrc;
+		ns = sym__realloc(ctx, inf->fresh_lo, inf->capfresh * sizeof(*ns), nc * sizeof(*ns));
+		if (!ns)
+			return NULL;
+		inf->fresh_lo = ns;
+		ns = sym__realloc(ctx, inf->fresh_hi, inf->capfresh * sizeof(*ns), nc * sizeof(*ns));
+		if (!ns)
+			return NULL;
+		inf->fresh_hi = ns;
 		inf->capfresh = nc;
 	}
 	snprintf(src, sizeof(src), "%.80s of node '%.60s' (%.30s)", what, rc->node, rc->op);
 	inf->fresh_syms[inf->nfresh] = u;
+	inf->fresh_lo[inf->nfresh] = lo;
+	inf->fresh_hi[inf->nfresh] = hi;
 	if (!(inf->fresh_src[inf->nfresh] = sym__infer_strdup(inf, src)))
 		return NULL;
 	inf->nfresh++;

@@ -48,6 +48,26 @@ static int r_bool_unary(sym_rule_ctx *rc)
 	return sym__rc_set_dtype(rc, 0, SYM_DT_BOOL);
 }
 
+/* A floating-point value cast to an integer type rounds toward zero. */
+static const sym_expr *trunc1(sym_ctx *ctx, const sym_expr *a)
+{
+	const sym_expr *neg = sym_expr_rel(ctx, SYM_REL_LT, a, ctx->zero);
+	if (!neg)
+		return NULL;
+	return neg == ctx->btrue ? sym_expr_ceil(ctx, a) : sym_expr_floor(ctx, a);
+}
+
+/* Whether every element of a floating-point value is a constant (only
+ * then is the value of a cast to an integer type known). */
+static int all_constants(const sym_tval *x)
+{
+	size_t i;
+	for (i = 0; x->has_value && i < x->nvalue; i++)
+		if (sym_expr_kind(x->value[i]) != SYM_KIND_NUM)
+			return 0;
+	return 1;
+}
+
 static int r_cast(sym_rule_ctx *rc)
 {
 	int64_t to;
@@ -56,7 +76,10 @@ static int r_cast(sym_rule_ctx *rc)
 		return -1;
 	if (to <= 0 || to >= SYM_DT_COUNT)
 		return sym__rc_error(rc, "attribute 'to' (%lld) is not a known element type", (long long)to);
-	if (unary_value(rc, sym__dtype_is_int((int)to) ? id1 : NULL) < 0)
+	if (unary_value(rc, !sym__dtype_is_int((int)to) ? NULL
+			    : sym__dtype_is_int(x->dtype) ? id1
+			    : all_constants(x)		  ? trunc1
+							  : NULL) < 0)
 		return -1;
 	if (!sym__dtype_is_int((int)to))
 		rc->out[0].has_value = 0;
@@ -201,6 +224,35 @@ static int r_variadic(sym_rule_ctx *rc) { return broadcast_op(rc, rc->nin, -1, N
 static int r_binary(sym_rule_ctx *rc) { return broadcast_op(rc, 2, -1, NULL); }
 static int r_compare(sym_rule_ctx *rc) { return broadcast_op(rc, 2, SYM_DT_BOOL, NULL); }
 
+static const sym_expr *v_order(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const char *op = rc->op;
+	sym_relop rel = !strcmp(op, "Less")	      ? SYM_REL_LT
+			: !strcmp(op, "LessOrEqual") ? SYM_REL_LE
+			: !strcmp(op, "Greater")     ? SYM_REL_GT
+						     : SYM_REL_GE;
+	/* a value is known only when the comparison is decided */
+	sym_truth t = sym__rc_prove(rc, sym_expr_rel(ctx, rel, a, b));
+	if (t == SYM_TRUE || t == SYM_FALSE)
+		return sym_expr_from_si(ctx, t == SYM_TRUE);
+	return NULL;
+}
+
+/* Less, LessOrEqual, Greater, GreaterOrEqual: on shape values the result
+ * is known where every comparison is decided (torch exports max(a, b) of
+ * shapes as Greater -> Where). */
+static int r_order(sym_rule_ctx *rc)
+{
+	if (broadcast_op(rc, 2, SYM_DT_BOOL, NULL) < 0)
+		return -1;
+	if (broadcast_values(rc, 2, v_order) < 0) {
+		sym_ctx_clear_error(sym__rc_ctx(rc));
+		rc->out[0].has_value = 0;
+	}
+	return 0;
+}
+
 static int r_div(sym_rule_ctx *rc)
 {
 	const sym_tval *a = sym__rc_in(rc, 0);
@@ -325,10 +377,10 @@ const sym_rule_entry sym__rules_elementwise[] = {
 	{"Sum", "", r_variadic, 0},
 	{"Mean", "", r_variadic, 0},
 	{"Equal", "", r_equal, 0},
-	{"Less", "", r_compare, 0},
-	{"LessOrEqual", "", r_compare, 0},
-	{"Greater", "", r_compare, 0},
-	{"GreaterOrEqual", "", r_compare, 0},
+	{"Less", "", r_order, 0},
+	{"LessOrEqual", "", r_order, 0},
+	{"Greater", "", r_order, 0},
+	{"GreaterOrEqual", "", r_order, 0},
 	{"And", "", r_compare, 0},
 	{"Or", "", r_compare, 0},
 	{"Xor", "", r_compare, 0},

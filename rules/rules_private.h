@@ -98,6 +98,7 @@ typedef struct sym_infer {
 	int fatal;      /* a guard was proven false: inference stops */
 	const sym_expr **fresh_syms; /* data-dependent symbols and their sources */
 	char **fresh_src;
+	const sym_expr **fresh_lo, **fresh_hi; /* the range each was given (hi NULL: open) */
 	size_t nfresh, capfresh;
 } sym_infer;
 

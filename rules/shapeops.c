@@ -6,6 +6,7 @@
 
 /* Integer tensors up to this many elements carry their value. */
 #define VALUE_LIMIT 4096
+#define FLOAT_VALUE_LIMIT 64
 
 static const sym_expr *const *dims_or_empty(const sym_tval *t)
 {
@@ -64,7 +65,9 @@ static int tensor_value(sym_rule_ctx *rc, const sym_tval *t)
 	if (sym_expr_get_si(e, &numel) == 1 && (size_t)numel != t->nvalue)
 		return sym__rc_error(rc, "the value tensor has %zu elements, its shape needs %lld", t->nvalue,
 		                     numel);
-	if (!sym__dtype_is_int(t->dtype) || t->nvalue > VALUE_LIMIT)
+	/* floating-point values (at most FLOAT_VALUE_LIMIT, exact rationals
+	 * from an ONNX Constant) are what Resize reads its scales from */
+	if (t->nvalue > (sym__dtype_is_int(t->dtype) ? VALUE_LIMIT : FLOAT_VALUE_LIMIT))
 		return 0;
 	return sym__rc_set_value(rc, 0, t->nvalue, t->value);
 }

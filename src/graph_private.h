@@ -49,6 +49,7 @@ struct sym_graph_result {
 	size_t *order; /* topological order of nodes */
 	size_t norder;
 	char **node_keys; /* merge key of each node (model order) */
+	struct sym_graph_ext *ext; /* storage shapes, byte sizes, ranges */
 };
 
 /* Index of the tensor called name, or (size_t)-1. */

@@ -3,6 +3,7 @@
 #include "facts_private.h"
 #include "graph_private.h"
 #include "print_private.h"
+#include "storage_private.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -258,6 +259,15 @@ static int add_initializers(sym_graph_result *r)
 			for (j = 0; j < mt->ndata; j++)
 				v[j] = sym_expr_from_si(r->ctx, mt->data[j]);
 			t->tv.has_value = 1, t->tv.nvalue = mt->ndata, t->tv.value = v;
+		} else if (mt->fdata) {
+			/* small floating-point tensors (Resize scales) as exact rationals */
+			const sym_expr **v = sym__infer_alloc(&r->inf, (mt->nfdata ? mt->nfdata : 1) * sizeof(*v));
+			if (!v)
+				return fail_nomem(r);
+			for (j = 0; j < mt->nfdata; j++)
+				if (!(v[j] = sym__expr_from_double(r->ctx, mt->fdata[j])))
+					return -1;
+			t->tv.has_value = 1, t->tv.nvalue = mt->nfdata, t->tv.value = v;
 		}
 	}
 	return sym__failed(r->ctx) ? -1 : 0;
@@ -333,6 +343,24 @@ static int order_nodes(sym_graph_result *r)
 	return sym__failed(r->ctx) ? -1 : 0;
 }
 
+/* ONNX operators are read for opsets 7 to 21; other domains than ONNX and
+ * CANN have no rules.  Returns 1 with an error entry for the node, 0 when
+ * the node can be run, -1 on a fatal error. */
+static int unsupported_domain_or_opset(sym_graph_result *r, const sym_mnode *nd)
+{
+	char msg[240];
+	int opset = r->model->opset;
+	if (*nd->domain && strcmp(nd->domain, "cann"))
+		snprintf(msg, sizeof(msg), "node '%.60s' (%.40s): unsupported domain '%.60s'", nd->name, nd->op,
+			 nd->domain);
+	else if (!*nd->domain && (opset < 7 || opset > 21))
+		snprintf(msg, sizeof(msg), "node '%.60s' (%.40s): unsupported opset %d (7 to 21 are read)", nd->name,
+			 nd->op, opset);
+	else
+		return 0;
+	return add_error(r, nd->name, msg) < 0 ? -1 : 1;
+}
+
 static int run_nodes(sym_graph_result *r)
 {
 	const sym_model *m = r->model;
@@ -368,10 +396,15 @@ static int run_nodes(sym_graph_result *r)
 				blocked = nd->in[j];
 		}
 		if (blocked) {
-			char msg[200];
-			snprintf(msg, sizeof(msg), "not inferred: input '%.60s' is unknown", blocked);
+			char msg[300];
+			snprintf(msg, sizeof(msg), "node '%.60s' (%.40s): not inferred: input '%.60s' is unknown", nd->name,
+				 nd->op, blocked);
 			if (add_error(r, nd->name, msg) < 0)
 				status = -1;
+			continue;
+		}
+		if (unsupported_domain_or_opset(r, nd) != 0) {
+			status = sym__failed(r->ctx) ? -1 : 0;
 			continue;
 		}
 		if (sym__rule_run(&r->inf, nd->domain, nd->op, nd->name, m->opset, nd->nin, ins, nd->nattr, nd->attrs,
@@ -396,6 +429,71 @@ static int run_nodes(sym_graph_result *r)
 	return status;
 }
 
+/* A declared dim contradicts the inferred one when the two are different
+ * constants, or when the inferred dim is proven to differ from a declared
+ * constant. */
+static int dim_contradicts(sym_graph_result *r, const sym_dimspec *ds, const sym_expr *d)
+{
+	const sym_expr *c;
+	sym_truth t;
+	if (ds->kind != SYM_DIM_CONST)
+		return 0;
+	if (!(c = sym_expr_from_si(r->ctx, ds->value)))
+		return -1;
+	t = sym_prove(r->ctx, r->facts, sym_expr_rel(r->ctx, SYM_REL_EQ, d, c));
+	if (sym__failed(r->ctx)) {
+		if (sym_ctx_last_error(r->ctx) == SYM_ENOMEM)
+			return -1;
+		sym_ctx_clear_error(r->ctx);
+		return 0;
+	}
+	return t == SYM_FALSE;
+}
+
+/* Compares the shapes the model declares (ONNX value_info and outputs)
+ * with the inferred ones; a contradiction is an error entry naming the
+ * tensor. */
+static int check_declared(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t i;
+	for (i = 0; i < m->ndeclared; i++) {
+		const sym_mtensor *dt = &m->declared[i];
+		size_t t = sym__graph_find(r, dt->name);
+		const sym_tval *tv;
+		char msg[300], *text;
+		const char *node;
+		int k, c;
+		if (t == (size_t)-1 || dt->rank < 0)
+			continue;
+		tv = &r->tensors[t].tv;
+		node = r->tensors[t].producer >= 0 ? m->nodes[r->tensors[t].producer].name : dt->name;
+		if (tv->rank < 0)
+			continue;
+		if (tv->rank != dt->rank) {
+			snprintf(msg, sizeof(msg), "tensor '%.60s': declared rank %d, inferred rank %d", dt->name, dt->rank,
+				 tv->rank);
+			if (add_error(r, node, msg) < 0)
+				return -1;
+			continue;
+		}
+		for (k = 0; k < tv->rank; k++) {
+			if ((c = dim_contradicts(r, &dt->dims[k], tv->dims[k])) < 0)
+				return -1;
+			if (!c)
+				continue;
+			text = sym_expr_to_str(r->ctx, tv->dims[k]);
+			snprintf(msg, sizeof(msg), "tensor '%.60s': dim %d is declared %lld, inferred %.80s", dt->name, k,
+				 (long long)dt->dims[k].value, text ? text : "?");
+			sym_str_free(r->ctx, text);
+			if (add_error(r, node, msg) < 0)
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* Drops the guards implied by the symbol ranges and the other guards.
  * Guard i is tested against the guards kept before it and every guard after
  * it; by induction from the last guard, the kept ones imply every dropped
@@ -414,6 +512,7 @@ static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
 			if (!f)
 				return -1;
 			sym_facts_set_default_min(f, opt && opt->allow_empty ? 0 : 1);
+			sym__graph_assume_into(r, f);
 			for (j = 0; j < w; j++)
 				if (sym_facts_assume(f, r->guards[j].pred) != SYM_EOK)
 					sym_ctx_clear_error(r->ctx);
@@ -553,6 +652,7 @@ void sym_graph_result_free(sym_graph_result *r)
 	free(r->errors);
 	free(r->order);
 	free(r->node_keys);
+	sym__graph_ext_free(r);
 	free(r);
 }
 
@@ -587,13 +687,14 @@ sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_in
 		if (sym__infer_add_hint(&r->inf, s, opt->hint_values[i]) < 0)
 			goto fail;
 	}
-	if (order_nodes(r) < 0 || run_nodes(r) < 0)
+	if (sym__graph_assume(r, opt) < 0 || order_nodes(r) < 0 || run_nodes(r) < 0 || check_declared(r) < 0)
 		goto fail;
 	/* data-dependent symbols made by rules, with the node as source */
 	for (i = 0; i < r->inf.nfresh; i++)
 		if (add_sym(r, r->inf.fresh_syms[i], r->inf.fresh_src[i]) < 0)
 			goto fail;
-	if (prune_guards(r, opt) < 0 || merge_keys(r) < 0 || symbol_ranges(r) < 0)
+	if (sym__graph_fresh_bounds(r) < 0 || prune_guards(r, opt) < 0 || merge_keys(r) < 0 ||
+	    symbol_ranges(r) < 0 || sym__graph_storage(r, opt) < 0)
 		goto fail;
 	return r;
 fail:

@@ -149,8 +149,8 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 		t->dims = sym__model_alloc(l->m, (size_t)(t->rank ? t->rank : 1) * sizeof(*t->dims));
 		if (!t->dims)
 			return nomem(l);
-		for (k = 0; k < t->rank; k++) {
-			const cJSON *d = cJSON_GetArrayItem(shape, k);
+		const cJSON *d = shape->child;
+		for (k = 0; k < t->rank; k++, d = d->next) {
 			snprintf(where, sizeof(where), "tensor '%.60s' dim %d", t->name, k);
 			if (cJSON_IsNull(d) || (cJSON_IsString(d) && !strcmp(d->valuestring, "?"))) {
 				if (is_init)
@@ -164,8 +164,12 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 				t->dims[k].kind = SYM_DIM_CONST;
 			} else if (cJSON_IsString(d) && *d->valuestring) {
 				char *end;
-				long long v = strtoll(d->valuestring, &end, 10);
-				if (!*end && v >= 0) {
+				long long v;
+				errno = 0;
+				v = strtoll(d->valuestring, &end, 10);
+				if (!*end && (errno == ERANGE || v < 0))
+					return lerr(l, "%s: '%.40s' is not a dim (0 to 2**63-1)", where, d->valuestring);
+				if (!*end) {
 					t->dims[k].kind = SYM_DIM_CONST;
 					t->dims[k].value = v;
 				} else {
@@ -197,10 +201,13 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 		t->data = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*t->data));
 		if (!t->data)
 			return nomem(l);
-		for (i = 0; i < n; i++) {
-			snprintf(where, sizeof(where), "initializer '%.60s' data[%zu]", t->name, i);
-			if (get_int(l, cJSON_GetArrayItem(data, (int)i), where, &t->data[i]) < 0)
-				return -1;
+		{
+			const cJSON *x = data->child;
+			for (i = 0; i < n; i++, x = x->next) {
+				snprintf(where, sizeof(where), "initializer '%.60s' data[%zu]", t->name, i);
+				if (get_int(l, x, where, &t->data[i]) < 0)
+					return -1;
+			}
 		}
 		t->has_data = 1;
 		t->ndata = n;
@@ -265,27 +272,30 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, sym_attr *out)
 				return lerr(l, "%s: list elements must be numbers or strings", where);
 			}
 		}
-		if (all_int && (all_num || !all_str || n == 0)) {
+		if (all_int) {
 			int64_t *v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
-			for (i = 0; i < n; i++)
-				if (get_int(l, cJSON_GetArrayItem(a, (int)i), where, &v[i]) < 0)
+			x = a->child;
+			for (i = 0; i < n; i++, x = x->next)
+				if (get_int(l, x, where, &v[i]) < 0)
 					return -1;
 			out->type = SYM_ATTR_INTS, out->n = n, out->ints = v;
 		} else if (all_num) {
 			double *v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
-			for (i = 0; i < n; i++)
-				v[i] = cJSON_GetArrayItem(a, (int)i)->valuedouble;
+			x = a->child;
+			for (i = 0; i < n; i++, x = x->next)
+				v[i] = x->valuedouble;
 			out->type = SYM_ATTR_FLOATS, out->n = n, out->floats = v;
 		} else if (all_str) {
 			const char **v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
-			for (i = 0; i < n; i++)
-				if (!(v[i] = sym__model_strdup(l->m, cJSON_GetArrayItem(a, (int)i)->valuestring)))
+			x = a->child;
+			for (i = 0; i < n; i++, x = x->next)
+				if (!(v[i] = sym__model_strdup(l->m, x->valuestring)))
 					return nomem(l);
 			out->type = SYM_ATTR_STRINGS, out->n = n, out->strs = v;
 		} else {
@@ -340,8 +350,8 @@ static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char
 	*out = sym__model_alloc(l->m, (*n ? *n : 1) * sizeof(**out));
 	if (!*out)
 		return nomem(l);
-	for (i = 0; i < *n; i++) {
-		const cJSON *s = cJSON_GetArrayItem(arr, (int)i);
+	const cJSON *s = arr->child;
+	for (i = 0; i < *n; i++, s = s->next) {
 		if (!cJSON_IsString(s) || (!allow_empty && !*s->valuestring))
 			return lerr(l, "%s[%zu] must be a%s tensor name", what, i, allow_empty ? "" : " non-empty");
 		if (!((*out)[i] = sym__model_strdup(l->m, s->valuestring)))
@@ -429,10 +439,13 @@ static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, 
 	*out = sym__model_alloc(l->m, (*n ? *n : 1) * sizeof(**out));
 	if (!*out)
 		return nomem(l);
-	for (i = 0; i < *n; i++) {
-		snprintf(w, sizeof(w), "%s[%zu]", what, i);
-		if (load_tensor(l, cJSON_GetArrayItem(arr, (int)i), w, is_init, &(*out)[i]) < 0)
-			return -1;
+	{
+		const cJSON *x = arr->child;
+		for (i = 0; i < *n; i++, x = x->next) {
+			snprintf(w, sizeof(w), "%s[%zu]", what, i);
+			if (load_tensor(l, x, w, is_init, &(*out)[i]) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -513,9 +526,12 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 		nomem(&l);
 		goto fail;
 	}
-	for (i = 0; i < l.m->nnodes; i++)
-		if (load_node(&l, cJSON_GetArrayItem(nodes, (int)i), i, &l.m->nodes[i]) < 0)
-			goto fail;
+	{
+		const cJSON *x = nodes->child;
+		for (i = 0; i < l.m->nnodes; i++, x = x->next)
+			if (load_node(&l, x, i, &l.m->nodes[i]) < 0)
+				goto fail;
+	}
 	x = field(root, "outputs");
 	if (!x) {
 		lerr(&l, "missing \"outputs\" (a list of tensor names)");
@@ -533,15 +549,14 @@ fail:
 	return NULL;
 }
 
-sym_model *sym_model_load(sym_ctx *ctx, const char *path)
+int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
-	sym_model *m;
 	if (!f) {
 		sym__error(ctx, SYM_EDOMAIN, -1, "cannot open '%.200s': %s", path, strerror(errno));
-		return NULL;
+		return -1;
 	}
 	for (;;) {
 		size_t r;
@@ -552,7 +567,7 @@ sym_model *sym_model_load(sym_ctx *ctx, const char *path)
 				free(buf);
 				fclose(f);
 				sym__error(ctx, SYM_ELIMIT, -1, "'%.200s' is too large", path);
-				return NULL;
+				return -1;
 			}
 			buf = nb;
 		}
@@ -561,8 +576,43 @@ sym_model *sym_model_load(sym_ctx *ctx, const char *path)
 		if (r == 0)
 			break;
 	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		sym__error(ctx, SYM_EDOMAIN, -1, "cannot read '%.200s'", path);
+		return -1;
+	}
 	fclose(f);
-	m = sym_model_from_json(ctx, buf, n);
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* An ONNX file: named .onnx, or (any other name but .json) not starting
+ * with the '{' of a JSON object. */
+static int looks_onnx(const char *path, const char *buf, size_t n)
+{
+	size_t pl = strlen(path), i;
+	if (pl >= 5 && !strcmp(path + pl - 5, ".onnx"))
+		return 1;
+	if (pl >= 5 && !strcmp(path + pl - 5, ".json"))
+		return 0;
+	for (i = 0; i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'); i++)
+		;
+	return i < n && buf[i] != '{';
+}
+
+sym_model *sym_model_load(sym_ctx *ctx, const char *path)
+{
+	char *buf;
+	size_t n;
+	sym_model *m;
+	if (sym__failed(ctx) || sym__model_read_file(ctx, path, &buf, &n) < 0)
+		return NULL;
+	if (looks_onnx(path, buf, n))
+		m = sym_model_from_onnx(ctx, buf, n);
+	else
+		m = sym_model_from_json(ctx, buf, n);
 	free(buf);
 	return m;
 }

@@ -26,6 +26,9 @@ typedef struct sym_mtensor {
 	int has_data; /* integer initializer data */
 	size_t ndata;
 	int64_t *data;
+	/* small floating-point data (Resize scales), exact as doubles */
+	size_t nfdata;
+	double *fdata;
 } sym_mtensor;
 
 typedef struct sym_mnode {
@@ -46,6 +49,10 @@ struct sym_model {
 	sym_mnode *nodes;
 	char **outputs;
 	sym_mformat *formats;
+	/* shapes the model declares for tensors other than its inputs (ONNX
+	 * value_info and outputs), checked against the inferred ones */
+	size_t ndeclared;
+	sym_mtensor *declared;
 	/* every allocation of the model, freed together */
 	void **blocks;
 	size_t nblocks, capblocks;
@@ -53,5 +60,11 @@ struct sym_model {
 
 void *sym__model_alloc(sym_model *m, size_t n);
 char *sym__model_strdup(sym_model *m, const char *s);
+/* Reads a whole file (at most 2 GiB) into a malloc'd buffer; -1 with an
+ * error in ctx. */
+int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len);
+/* The exact rational value of a finite double; NULL with an error for an
+ * infinity or a NaN. */
+const sym_expr *sym__expr_from_double(sym_ctx *ctx, double v);
 
 #endif

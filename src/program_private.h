@@ -64,12 +64,12 @@
 	X(SEL, "sel", 3)           /* a != 0 ? b : c */                        \
 	X(GUARD, "guard", 1)       /* a == 0: guard b fails */
 
-typedef enum sym_op {
+typedef enum sym_opcode {
 #define SYM__OP_ENUM(name, text, arity) SYM_OP_##name,
 	SYM_OP_MAP(SYM__OP_ENUM)
 #undef SYM__OP_ENUM
 	SYM_OP_COUNT
-} sym_op;
+} sym_opcode;
 
 /* Inputs beyond this count are refused (compile and deserialize). */
 #define SYM_PROG_MAX_INPUTS (1u << 24)

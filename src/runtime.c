@@ -3,6 +3,7 @@
 #include "facts_private.h"
 #include "graph_private.h"
 #include "print_private.h"
+#include "storage_private.h"
 #include "symshape/program.h"
 
 #include <stdarg.h>
@@ -19,6 +20,7 @@ struct sym_model_program {
 	char **tnames;
 	int *tranks;
 	int64_t *scratch_proto; /* unused: runs use a stack or heap scratch */
+	sym_model_ext *ext;     /* storage shapes, byte sizes, bound symbols */
 };
 
 static char *xstrdup(const char *s)
@@ -36,6 +38,7 @@ void sym_model_program_free(sym_model_program *mp)
 	if (!mp)
 		return;
 	sym_program_free(mp->prog);
+	sym__ext_free(mp->ext);
 	for (i = 0; i < mp->nbind; i++)
 		free(mp->bind_text[i]);
 	for (i = 0; i < mp->nguards; i++) {
@@ -165,7 +168,12 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 			}
 		}
 	}
-	mp->ndims = p;
+	/* data-dependent dims follow the input dims, bound once their
+	 * producing kernel has run */
+	for (i = 0; i < r->inf.nfresh; i++)
+		if (push(&pos, r->inf.fresh_syms[i]) < 0)
+			goto nomem;
+	mp->ndims = pos.n;
 	/* a symbol that only appears inside a dim expression a*s + b (b over
 	 * bound symbols) is solved from that dim: s = (d - b)/a, checked below
 	 * by the binding of that dim and by s being an integer >= its minimum */
@@ -264,6 +272,22 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 				goto nomem;
 		}
 	}
+	/* the ranges the caller assumed and those of data-dependent dims */
+	{
+		size_t nx, j;
+		const sym_expr **xp;
+		char **xt;
+		if (sym__ext_bind_checks(ctx, r, gsyms.n, gsyms.v, gby.v, &nx, &xp, &xt) < 0)
+			goto fail;
+		for (j = 0; j < nx; j++)
+			if (push(&guards, xp[j]) < 0 || spush(&bind, xt[j]) < 0)
+				break;
+		for (k = j + 1; k < nx; k++)
+			free(xt[k]);
+		free(xp), free(xt);
+		if (j < nx)
+			goto nomem;
+	}
 	mp->nbind = guards.n;
 	/* the graph's guards */
 	mp->nguards = r->nguards;
@@ -308,6 +332,9 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 	mp->prog = sym_program_compile(ctx, pos.n, pos.v, guards.n, guards.v, outs.n, outs.v);
 	if (!mp->prog)
 		goto fail;
+	mp->ext = sym__ext_compile(ctx, r, all_tensors, pos.n, pos.v, gsyms.n, gsyms.v, gby.v);
+	if (!mp->ext)
+		goto fail;
 	mp->bind_text = bind.v;
 	free(pos.v), free(gsyms.v), free(gby.v), free(guards.v), free(outs.v);
 	return mp;
@@ -324,7 +351,22 @@ fail:
 	return NULL;
 }
 
+static void run_or_check(const sym_model_program *mp, const int64_t *dims, int64_t *out, sym_model_run *res);
+
 void sym_model_program_run(const sym_model_program *mp, const int64_t *dims, int64_t *out, sym_model_run *res)
+{
+	run_or_check(mp, dims, out, res);
+}
+
+void sym__model_program_check(const sym_model_program *mp, const int64_t *dims, sym_model_run *res)
+{
+	run_or_check(mp, dims, NULL, res);
+}
+
+const sym_model_ext *sym__model_program_ext(const sym_model_program *mp) { return mp->ext; }
+
+/* Runs the program, or checks its guards alone when out is NULL. */
+static void run_or_check(const sym_model_program *mp, const int64_t *dims, int64_t *out, sym_model_run *res)
 {
 	int64_t stack[4096], *scratch = stack;
 	size_t need = sym_program_scratch_size(mp->prog), failed = 0;
@@ -338,7 +380,8 @@ void sym_model_program_run(const sym_model_program *mp, const int64_t *dims, int
 			return;
 		}
 	}
-	st = sym_program_run(mp->prog, dims, out, scratch, &failed);
+	st = out ? sym_program_run(mp->prog, dims, out, scratch, &failed)
+		 : sym_program_check(mp->prog, dims, scratch, &failed);
 	if (scratch != stack)
 		free(scratch);
 	switch (st) {
@@ -427,6 +470,7 @@ char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 		c_string(&b, mp->guard_text[i]);
 	}
 	sym__sbuf_puts(&b, mp->nguards ? ",\n\t0\n};\n" : "0};\n");
+	sym__ext_emit_c(mp->ext, prefix, &b);
 	if (!b.fail)
 		res = xstrdup(b.s);
 	sym__sbuf_clear(&b);

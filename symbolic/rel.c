@@ -67,17 +67,20 @@ static const sym_expr *floor_rel(sym_ctx *ctx, const sym_expr *P)
 	size_t i, fi = 0, nf = 0;
 	const sym_expr *R;
 	sym__lin_view(P, &v);
-	/* one floor with coefficient +-1; every other term integer-valued */
+	sym__num_init(&t);
+	/* one floor with coefficient +-1; every other term integer-valued
+	 * (t is scratch: v.zero may be the view's constant) */
 	for (i = 0; i < v.n; i++) {
 		if (v.t[i].m->kind == SYM_KIND_FLOOR && int_monos(node_kid(v.t[i].m))) {
-			sym__num_abs(&v.zero, &v.t[i].coef);
-			if (sym__num_is_one(&v.zero))
+			sym__num_abs(&t, &v.t[i].coef);
+			if (sym__num_is_one(&t))
 				fi = i, nf++;
 		}
 	}
-	if (nf != 1)
+	if (nf != 1) {
+		sym__num_clear(&t);
 		return rel_node(ctx, SYM_KIND_LE, P);
-	sym__num_init(&t);
+	}
 	/* R: everything but the floor, constant included */
 	R = sym_expr_sub(ctx, P, sym__scale(ctx, &v.t[fi].coef, v.t[fi].m));
 	if (sym__num_is_one(&v.t[fi].coef)) {

@@ -20,7 +20,12 @@ typedef struct sym_graph_result sym_graph_result;
  * ctx naming the field or node on malformed input.  Free with
  * sym_model_free. */
 SYM_API SYM_GIVE sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len);
-/* Loads a model file (.json). */
+/* Loads an ONNX ModelProto from len bytes.  Returns NULL with a message in
+ * ctx ("not an ONNX model (truncated or corrupt)", or one naming the
+ * tensor, node or attribute at fault).  Free with sym_model_free. */
+SYM_API SYM_GIVE sym_model *sym_model_from_onnx(sym_ctx *ctx, const void *data, size_t len);
+/* Loads a model file: ONNX when it is named .onnx or does not start like a
+ * JSON object, JSON otherwise. */
 SYM_API SYM_GIVE sym_model *sym_model_load(sym_ctx *ctx, const char *path);
 SYM_API void sym_model_free(SYM_TAKE sym_model *m);
 SYM_API size_t sym_model_num_inputs(const sym_model *m);
@@ -36,6 +41,11 @@ typedef struct sym_infer_options {
 	size_t nhints;             /* hints NAME=VALUE for specialisation */
 	const char *const *hint_names;
 	const long long *hint_values;
+	size_t nranges;            /* ranges lo <= NAME <= hi of input symbols */
+	const char *const *range_names;
+	const sym_expr *const *range_lo; /* NULL entries: open ends */
+	const sym_expr *const *range_hi;
+	long long align;           /* byte sizes align up to this (0: 32) */
 } sym_infer_options;
 
 /* Runs inference over the whole graph.  Returns NULL only on a fatal error
@@ -69,6 +79,20 @@ SYM_API const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, siz
 /* Nodes that could not be inferred, with the reason. */
 SYM_API size_t sym_graph_num_errors(const sym_graph_result *r);
 SYM_API const char *sym_graph_error(const sym_graph_result *r, size_t i, const char **node);
+
+/* Returns the ONNX model of len bytes again with the inference result
+ * written in: a value_info with the inferred shape for every tensor a node
+ * produces, the shapes of the graph inputs and outputs, symbolic dims as
+ * dim_param in the expression syntax, and the guards and symbols as
+ * metadata_props ("symshape.guard.0", "symshape.symbol.NAME").  Fields the
+ * result does not touch are kept as they are.  Caller frees with free();
+ * NULL with an error in ctx. */
+SYM_API SYM_GIVE unsigned char *sym_graph_to_onnx(sym_ctx *ctx, const sym_graph_result *r, const void *model,
+						  size_t len, size_t *out_len);
+/* Reads the ONNX model at model_path, writes it with the result to
+ * out_path (see sym_graph_to_onnx).  Returns 0, or -1 with an error. */
+SYM_API int sym_graph_save_onnx(sym_ctx *ctx, const sym_graph_result *r, const char *model_path,
+				const char *out_path);
 
 /* ---- runtime ----------------------------------------------------------- */
 

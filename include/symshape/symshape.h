@@ -7,5 +7,7 @@
 #include "symshape/model.h"
 #include "symshape/program.h"
 #include "symshape/cache.h"
+#include "symshape/storage.h"
+#include "symshape/rules.h"
 
 #endif

@@ -1,5 +1,6 @@
 /* The model commands: infer (and, with the runtime program, run and emit-c). */
 #include "cli.h"
+#include "storage_cli.h"
 #include "symshape/cache.h"
 #include "symshape/model.h"
 
@@ -10,6 +11,7 @@
 
 typedef struct mopts {
 	const char *model;
+	const char *out_file; /* infer -o: the ONNX model with the shapes */
 	int json;
 	int allow_empty;
 	const char **hint_names;
@@ -17,6 +19,7 @@ typedef struct mopts {
 	size_t nhints;
 	char **owned;
 	size_t nowned;
+	cli_extra x; /* --range, --align */
 } mopts;
 
 static void mopts_free(mopts *o)
@@ -27,6 +30,7 @@ static void mopts_free(mopts *o)
 	free(o->owned);
 	free(o->hint_names);
 	free(o->hint_values);
+	cli_extra_free(&o->x);
 }
 
 /* Parses "NAME=INT,NAME=INT". */
@@ -58,7 +62,7 @@ static int add_hints(mopts *o, const char *arg, int argc)
 
 static int parse_mopts(int argc, char **argv, mopts *o)
 {
-	int i;
+	int i, xs;
 	memset(o, 0, sizeof(*o));
 	o->hint_names = calloc((size_t)argc * 16 + 1, sizeof(*o->hint_names));
 	o->hint_values = calloc((size_t)argc * 16 + 1, sizeof(*o->hint_values));
@@ -73,6 +77,13 @@ static int parse_mopts(int argc, char **argv, mopts *o)
 			o->json = 1;
 		} else if (!strcmp(a, "--allow-empty")) {
 			o->allow_empty = 1;
+		} else if ((xs = cli_extra_parse(&o->x, argc, argv, &i, 0)) >= 0) {
+			if (xs != CLI_OK)
+				return xs;
+		} else if (!strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return cli_usage("-o needs a file name");
+			o->out_file = argv[++i];
 		} else if (!strcmp(a, "--hint") || !strncmp(a, "--hint=", 7)) {
 			const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
 			int st;
@@ -112,7 +123,7 @@ static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 	for (i = 0; i < sym_graph_num_symbols(r); i++) {
 		const char *src;
 		const sym_expr *lo, *hi, *s = sym_graph_symbol(r, i, &src, &lo, &hi);
-		char *l = lo ? text_of(ctx, lo) : NULL, *h = hi ? text_of(ctx, hi) : NULL;
+		char *l = lo ? text_of(ctx, lo) : NULL, *h = hi ? text_of(ctx, hi) : cli_extra_symbol_bound(ctx, r, i);
 		printf("  %-12s %-24s [%s, %s%s\n", sym_expr_symbol_name(s), src, l ? l : "-inf", h ? h : "inf",
 		       h ? "]" : ")");
 		free(l), free(h);
@@ -138,6 +149,7 @@ static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 			free(t);
 		}
 		printf("]\n");
+		cli_extra_tensor_text(ctx, r, i);
 	}
 	n = sym_graph_num_guards(r);
 	printf("guards:%s\n", n ? "" : " (none)");
@@ -157,6 +169,7 @@ static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 			printf("%s %s", k ? "," : "", nodes[k]);
 		printf("\n");
 	}
+	cli_extra_total_text(ctx, r);
 }
 
 static cJSON *expr_json(sym_ctx *ctx, const sym_expr *e)
@@ -186,6 +199,7 @@ static void print_json(sym_ctx *ctx, const sym_graph_result *r)
 		cJSON_AddStringToObject(o, "source", src);
 		cJSON_AddItemToObject(o, "min", lo ? expr_json(ctx, lo) : cJSON_CreateNull());
 		cJSON_AddItemToObject(o, "max", hi ? expr_json(ctx, hi) : cJSON_CreateNull());
+		cli_extra_symbol_json(ctx, r, i, o);
 		cJSON_AddItemToArray(arr, o);
 	}
 	obj = cJSON_AddObjectToObject(root, "tensors");
@@ -208,6 +222,7 @@ static void print_json(sym_ctx *ctx, const sym_graph_result *r)
 			}
 		}
 		cJSON_AddStringToObject(o, "dtype", dt);
+		cli_extra_tensor_json(ctx, r, i, o);
 		cJSON_AddItemToObject(obj, name, o);
 	}
 	arr = cJSON_AddArrayToObject(root, "guards");
@@ -232,6 +247,7 @@ static void print_json(sym_ctx *ctx, const sym_graph_result *r)
 			cJSON_AddItemToArray(a, cJSON_CreateString(nodes[k]));
 		cJSON_AddItemToObject(obj, key, a);
 	}
+	cli_extra_total_json(ctx, r, root);
 	if (sym_graph_num_errors(r)) {
 		arr = cJSON_AddArrayToObject(root, "errors");
 		for (i = 0; i < sym_graph_num_errors(r); i++) {
@@ -276,6 +292,8 @@ int cli_infer(int argc, char **argv)
 	opt.nhints = o.nhints;
 	opt.hint_names = o.hint_names;
 	opt.hint_values = o.hint_values;
+	if (cli_extra_apply(&o.x, ctx, &opt) != CLI_OK)
+		goto out;
 	r = sym_model_infer(ctx, m, &opt);
 	if (!r) {
 		cli_error("%s: %s", o.model, sym_ctx_last_message(ctx));
@@ -291,6 +309,10 @@ int cli_infer(int argc, char **argv)
 		(void)node;
 	}
 	st = sym_graph_num_errors(r) ? CLI_FAIL : CLI_OK;
+	if (o.out_file && sym_graph_save_onnx(ctx, r, o.model, o.out_file) < 0) {
+		cli_error("%s: %s", o.out_file, sym_ctx_last_message(ctx));
+		st = CLI_FAIL;
+	}
 out:
 	sym_graph_result_free(r);
 	sym_model_free(m);
@@ -310,11 +332,12 @@ typedef struct ropts {
 	char **shape_names;
 	char **shape_dims;
 	size_t nshapes;
+	cli_extra x; /* --range, --align, --bind */
 } ropts;
 
 static int parse_ropts(int argc, char **argv, ropts *o, int emit)
 {
-	int i;
+	int i, xs;
 	memset(o, 0, sizeof(*o));
 	o->prefix = "symshape";
 	o->shape_names = calloc((size_t)argc + 1, sizeof(char *));
@@ -329,6 +352,9 @@ static int parse_ropts(int argc, char **argv, ropts *o, int emit)
 			o->json = 1;
 		} else if (!strcmp(a, "--allow-empty")) {
 			o->allow_empty = 1;
+		} else if ((xs = cli_extra_parse(&o->x, argc, argv, &i, !emit)) >= 0) {
+			if (xs != CLI_OK)
+				return xs;
 		} else if (!emit && (!strcmp(a, "--shape") || !strncmp(a, "--shape=", 8))) {
 			const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
 			const char *eq = v ? strchr(v, '=') : NULL;
@@ -375,11 +401,12 @@ static void ropts_free(ropts *o)
 	}
 	free(o->shape_names);
 	free(o->shape_dims);
+	cli_extra_free(&o->x);
 }
 
 /* Loads, infers and compiles; returns the program or NULL (message printed). */
 static sym_model_program *load_program(sym_ctx *ctx, const char *path, int allow_empty, int all, sym_model **m,
-				       sym_graph_result **r)
+				       sym_graph_result **r, cli_extra *x)
 {
 	sym_infer_options opt;
 	sym_model_program *mp;
@@ -391,6 +418,8 @@ static sym_model_program *load_program(sym_ctx *ctx, const char *path, int allow
 	}
 	memset(&opt, 0, sizeof(opt));
 	opt.allow_empty = allow_empty;
+	if (cli_extra_apply(x, ctx, &opt) != CLI_OK)
+		return NULL;
 	*r = sym_model_infer(ctx, *m, &opt);
 	if (!*r) {
 		cli_error("%s: %s", path, sym_ctx_last_message(ctx));
@@ -414,13 +443,14 @@ int cli_run(int argc, char **argv)
 	int64_t *dims = NULL, *out = NULL;
 	size_t i, p = 0;
 	sym_model_run res;
+	int xst = CLI_OK;
 	int st = parse_ropts(argc, argv, &o, 0);
 	if (st != CLI_OK)
 		goto done;
 	st = CLI_FAIL;
 	if (!(ctx = sym_ctx_new()))
 		goto done;
-	mp = load_program(ctx, o.model, o.allow_empty, 1, &m, &r);
+	mp = load_program(ctx, o.model, o.allow_empty, 1, &m, &r, &o.x);
 	if (!mp)
 		goto done;
 	dims = calloc(sym_model_program_num_dims(mp) + 1, sizeof(*dims));
@@ -469,6 +499,8 @@ int cli_run(int argc, char **argv)
 			goto done;
 		}
 	}
+	if (cli_extra_fill_binds(&o.x, mp, dims + p) != CLI_OK)
+		goto done;
 	sym_model_program_run(mp, dims, out, &res);
 	if (o.json) {
 		cJSON *root = cJSON_CreateObject(), *t;
@@ -499,6 +531,7 @@ int cli_run(int argc, char **argv)
 					cJSON_AddItemToArray(a, cJSON_CreateNumber((double)out[q++]));
 				cJSON_AddItemToObject(t, name, a);
 			}
+			xst = cli_extra_run_json(mp, dims, root);
 		}
 		s = cJSON_PrintUnformatted(root);
 		if (s)
@@ -516,12 +549,13 @@ int cli_run(int argc, char **argv)
 				printf("%s%lld", d ? ", " : "", (long long)out[q++]);
 			printf("]\n");
 		}
+		xst = cli_extra_run_text(mp, dims);
 	}
 	if (res.status == 1)
 		cli_error("guard %zu failed: %s (%s, node %s)", res.failed + 1, res.message, res.kind, res.node);
 	else if (res.status)
 		cli_error("%s", res.message);
-	st = res.status == 0 ? CLI_OK : CLI_FAIL;
+	st = res.status == 0 && xst == CLI_OK ? CLI_OK : CLI_FAIL;
 done:
 	free(dims);
 	free(out);
@@ -547,7 +581,7 @@ int cli_emit_c(int argc, char **argv)
 	st = CLI_FAIL;
 	if (!(ctx = sym_ctx_new()))
 		goto done;
-	mp = load_program(ctx, o.model, o.allow_empty, 0, &m, &r);
+	mp = load_program(ctx, o.model, o.allow_empty, 0, &m, &r, &o.x);
 	if (!mp)
 		goto done;
 	code = sym_model_program_emit_c(mp, o.prefix);
@@ -629,7 +663,7 @@ out:
 }
 
 /* Compiles a variant with hints "a=1,b=2" ("" for none). */
-static sym_model_program *compile_variant(sym_ctx *ctx, const sym_model *m, const char *hints)
+static sym_model_program *compile_variant(sym_ctx *ctx, const sym_model *m, const char *hints, cli_extra *x)
 {
 	mopts o;
 	char *argv[3];
@@ -650,10 +684,21 @@ static sym_model_program *compile_variant(sym_ctx *ctx, const sym_model *m, cons
 	opt.nhints = o.nhints;
 	opt.hint_names = o.hint_names;
 	opt.hint_values = o.hint_values;
+	if (cli_extra_apply(x, ctx, &opt) != CLI_OK) {
+		mopts_free(&o);
+		return NULL;
+	}
 	r = sym_model_infer(ctx, m, &opt);
 	if (r) {
 		mp = sym_graph_compile(ctx, r, 0);
 		sym_graph_result_free(r);
+	}
+	if (mp && sym_model_program_num_bound(mp)) {
+		cli_error("variant '%s': the model has data-dependent dims (%s): the guard cache takes input dims only",
+			  hints, sym_model_program_bound(mp, 0, NULL));
+		sym_model_program_free(mp);
+		mopts_free(&o);
+		return NULL;
 	}
 	if (!mp)
 		cli_error("variant '%s': %s", hints, sym_ctx_last_message(ctx));
@@ -698,11 +743,13 @@ int cli_cache(int argc, char **argv)
 	sym_guard_cache *c = NULL;
 	const char *model = NULL;
 	size_t capacity = 4, nq = 0, i;
-	int jit = 0, st = CLI_FAIL, k;
+	int jit = 0, st = CLI_FAIL, k, xs;
+	cli_extra cx;
 	const char **variants = calloc((size_t)argc + 1, sizeof(char *));
 	const char **queries = calloc((size_t)argc + 1, sizeof(char *));
 	size_t nv = 0;
 	int64_t *dims = NULL;
+	memset(&cx, 0, sizeof(cx));
 	if (!variants || !queries)
 		goto out;
 	for (k = 0; k < argc; k++) {
@@ -719,8 +766,13 @@ int cli_cache(int argc, char **argv)
 			capacity = (size_t)v;
 		} else if (!strcmp(argv[k], "--jit")) {
 			jit = 1;
+		} else if ((xs = cli_extra_parse(&cx, argc, argv, &k, 0)) >= 0) {
+			if (xs != CLI_OK) {
+				st = xs;
+				goto out;
+			}
 		} else if (argv[k][0] == '-' && argv[k][1] == '-') {
-			st = cli_usage("cache takes --variant HINTS, --query DIMS, --capacity N, --jit");
+			st = cli_usage("cache takes --variant HINTS, --query DIMS, --capacity N, --jit, --range NAME=LO:HI");
 			goto out;
 		} else if (!model) {
 			model = argv[k];
@@ -740,12 +792,12 @@ int cli_cache(int argc, char **argv)
 		goto out;
 	}
 	{
-		sym_model_program *generic = compile_variant(ctx, m, "");
+		sym_model_program *generic = compile_variant(ctx, m, "", &cx);
 		if (!generic || sym_guard_cache_set_validity(c, generic) < 0)
 			goto out;
 	}
 	for (i = 0; i < nv; i++) {
-		sym_model_program *mp = compile_variant(ctx, m, variants[i]);
+		sym_model_program *mp = compile_variant(ctx, m, variants[i], &cx);
 		long id;
 		if (!mp)
 			goto out;
@@ -775,7 +827,7 @@ int cli_cache(int argc, char **argv)
 			printf("recompile\n");
 		} else {
 			char *h = hints_of(ctx, m, dims);
-			sym_model_program *mp = h ? compile_variant(ctx, m, h) : NULL;
+			sym_model_program *mp = h ? compile_variant(ctx, m, h, &cx) : NULL;
 			if (!mp) {
 				free(h);
 				goto out;
@@ -790,6 +842,7 @@ out:
 	free(dims);
 	free(variants);
 	free(queries);
+	cli_extra_free(&cx);
 	sym_guard_cache_free(c);
 	sym_model_free(m);
 	sym_ctx_free(ctx);

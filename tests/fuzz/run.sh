@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the libFuzzer targets for SECONDS each on a copy of their seed corpus.
-# Usage: sh tests/fuzz/run.sh SECONDS [TARGET...]   (default target: fuzz_parse)
+# Usage: sh tests/fuzz/run.sh SECONDS [TARGET...]   (default targets: fuzz_parse fuzz_onnx)
 # Builds in build-fuzz (clang, -Dfuzz=true), installing clang when it is absent.
 # Exits nonzero when a target crashes; the crashing input is saved under
 # build-fuzz/fuzz-artifacts/.
@@ -14,7 +14,7 @@ case "$secs" in
 	;;
 esac
 shift
-[ $# -gt 0 ] || set -- fuzz_parse
+[ $# -gt 0 ] || set -- fuzz_parse fuzz_onnx
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"

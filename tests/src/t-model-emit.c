@@ -27,10 +27,17 @@
 #define MAXDIMS 64
 
 static const char *const models[] = {
-	"examples/transformer.json",	 "examples/cnn.json",	      "tests/models/elementwise.json",
-	"tests/models/reshape_chain.json", "tests/models/concat_split.json", "tests/models/slice.json",
-	"tests/models/conv_pool.json",	 "tests/models/matmul_gemm.json", "tests/models/layernorm.json",
-	"tests/models/reduce.json",	 "tests/models/transpose_expand_tile.json",
+    "examples/transformer.json",
+    "examples/cnn.json",
+    "tests/models/elementwise.json",
+    "tests/models/reshape_chain.json",
+    "tests/models/concat_split.json",
+    "tests/models/slice.json",
+    "tests/models/conv_pool.json",
+    "tests/models/matmul_gemm.json",
+    "tests/models/layernorm.json",
+    "tests/models/reduce.json",
+    "tests/models/transpose_expand_tile.json",
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]))
 
@@ -183,15 +190,16 @@ static void make_points(mcase *mc)
 	for (i = 0, p = 0; i < sym_model_num_inputs(mc->m); i++) {
 		int rank, d;
 		const sym_expr *const *dims;
-		sym_graph_tensor(mc->r, sym_graph_find_tensor(mc->r, sym_model_input_name(mc->m, i)), &rank, &dims,
-				 NULL);
+		sym_graph_tensor(mc->r, sym_graph_find_tensor(mc->r, sym_model_input_name(mc->m, i)), &rank,
+		                 &dims, NULL);
 		for (d = 0; d < rank; d++)
 			decl[p++] = dims[d];
 	}
 	assert_int_equal(p, mc->ndims);
 	for (pt = 0; pt < NPOINTS; pt++) {
 		for (i = 0; i < nsyms; i++)
-			vals[i] = i && rng_range(0, 2) == 0 ? vals[rng_range(0, (long long)i - 1)] : draw_dim();
+			vals[i] =
+			    i && rng_range(0, 2) == 0 ? vals[rng_range(0, (long long)i - 1)] : draw_dim();
 		for (i = 0; i < mc->ndims; i++) {
 			const sym_expr *e = sym_expr_eval_si(mc->ctx, decl[i], nsyms, syms, vals);
 			long long v;
@@ -228,7 +236,8 @@ static void emitted_model_c_agrees_with_the_program(void **state)
 	FILE *f;
 	(void)state;
 	files[0] = 0;
-	cat(&drv, &dn, "#include <inttypes.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n");
+	cat(&drv, &dn,
+	    "#include <inttypes.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n");
 	for (k = 0; k < NMODELS; k++) {
 		size_t len;
 		char *text = read_text(models[k], &len), *code, prefix[32], fname[64];
@@ -267,8 +276,10 @@ static void emitted_model_c_agrees_with_the_program(void **state)
 	cat(&drv, &dn, "int main(void)\n{\n\tint64_t out[256];\n\tint i, j, c, s;\n");
 	for (k = 0; k < NMODELS; k++) {
 		cat(&drv, &dn, "\tprintf(\"G %zu %%d\\n\", model%zu_num_guards);\n", k, k);
-		cat(&drv, &dn, "\tfor (i = 0; i < model%zu_num_guards; i++)\n\t\tprintf(\"T %zu %%d %%s\\n\", i, "
-			       "model%zu_guard_text[i]);\n", k, k, k);
+		cat(&drv, &dn,
+		    "\tfor (i = 0; i < model%zu_num_guards; i++)\n\t\tprintf(\"T %zu %%d %%s\\n\", i, "
+		    "model%zu_guard_text[i]);\n",
+		    k, k, k);
 		cat(&drv, &dn,
 		    "\tfor (i = 0; i < %d; i++) {\n\t\tmemset(out, 0x5a, sizeof(out));\n"
 		    "\t\tc = model%zu_check(pts%zu[i]);\n\t\ts = model%zu_shapes(pts%zu[i], out);\n"
@@ -281,8 +292,9 @@ static void emitted_model_c_agrees_with_the_program(void **state)
 	write_file("driver.c", drv);
 	free(drv);
 	snprintf(cmd, sizeof(cmd),
-		 "cd '%s' && %s -std=c11 -Wall -Wextra -Werror -O2 -o drv driver.c%s > cc.log 2>&1 && ./drv > out.txt",
-		 tmpdir, compiler(), files);
+	         "cd '%s' && %s -std=c11 -Wall -Wextra -Werror -O2 -o drv driver.c%s > cc.log 2>&1 && ./drv "
+	         "> out.txt",
+	         tmpdir, compiler(), files);
 	if (system(cmd) != 0) {
 		char log[4200], buf[4096];
 		size_t n;
@@ -310,7 +322,8 @@ static void emitted_model_c_agrees_with_the_program(void **state)
 			assert_int_equal(sscanf(line, "T %zu %zu %n", &m, &idx, &off), 2);
 			t = sym_expr_to_str(mc[m].ctx, sym_graph_guard(mc[m].r, idx, NULL, NULL, NULL));
 			if (strcmp(t, line + off))
-				fail_msg("%s: guard text %zu is '%s', infer prints '%s'", models[m], idx, line + off, t);
+				fail_msg("%s: guard text %zu is '%s', infer prints '%s'", models[m], idx,
+				         line + off, t);
 			sym_str_free(mc[m].ctx, t);
 		} else {
 			int64_t out[256];
@@ -323,27 +336,30 @@ static void emitted_model_c_agrees_with_the_program(void **state)
 			 * overflows it may be in the guards (-1) or in the
 			 * shapes only (0) */
 			if (s != abi_code(&res) || (c != abi_code(&res) && !(res.status >= 3 && c == 0)))
-				fail_msg("%s point %zu: emitted C returns %d/%d, the program %d (status %d: %s)", models[m],
-					 idx, c, s, abi_code(&res), res.status, res.message ? res.message : "");
+				fail_msg(
+				    "%s point %zu: emitted C returns %d/%d, the program %d (status %d: %s)",
+				    models[m], idx, c, s, abi_code(&res), res.status,
+				    res.message ? res.message : "");
 			codes[s < -2 ? 0 : s > 4 ? 7 : s + 2]++;
 			p = line + off;
 			for (i = 0; s == 0 && i < mc[m].nout; i++) {
 				long long v = strtoll(p, &p, 10);
 				if (v != out[i])
-					fail_msg("%s point %zu: output dim %zu is %lld in C, %lld in the program",
-						 models[m], idx, i, v, (long long)out[i]);
+					fail_msg(
+					    "%s point %zu: output dim %zu is %lld in C, %lld in the program",
+					    models[m], idx, i, v, (long long)out[i]);
 			}
 		}
 	}
 	fclose(f);
 	assert_true(lines >= (int)(NMODELS * NPOINTS));
 	/* the points reach every kind of answer */
-	assert_true(codes[2] > 0);             /* 0: every guard holds */
-	assert_true(codes[3] + codes[4] > 0);   /* a guard fails */
-	assert_true(codes[0] > 0);             /* -2: the dims contradict the shapes */
-	assert_true(codes[1] > 0);             /* -1: overflow */
-	print_message("codes -2:%d -1:%d 0:%d 1:%d 2:%d 3+:%d\n", codes[0], codes[1], codes[2], codes[3], codes[4],
-		      codes[5] + codes[6] + codes[7]);
+	assert_true(codes[2] > 0);            /* 0: every guard holds */
+	assert_true(codes[3] + codes[4] > 0); /* a guard fails */
+	assert_true(codes[0] > 0);            /* -2: the dims contradict the shapes */
+	assert_true(codes[1] > 0);            /* -1: overflow */
+	print_message("codes -2:%d -1:%d 0:%d 1:%d 2:%d 3+:%d\n", codes[0], codes[1], codes[2], codes[3],
+	              codes[4], codes[5] + codes[6] + codes[7]);
 	for (k = 0; k < NMODELS; k++) {
 		sym_model_program_free(mc[k].mp);
 		sym_graph_result_free(mc[k].r);
@@ -381,8 +397,8 @@ static void emitted_model_c_is_deterministic_and_prefixed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(emitted_model_c_is_deterministic_and_prefixed),
-		cmocka_unit_test(emitted_model_c_agrees_with_the_program),
+	    cmocka_unit_test(emitted_model_c_is_deterministic_and_prefixed),
+	    cmocka_unit_test(emitted_model_c_agrees_with_the_program),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -188,7 +188,8 @@ static void expect_merge_groups(fixture *fx, const char *const *want)
 			sym_graph_merge_key(fx->r, i, &nn, &nodes);
 			got[0] = 0;
 			for (j = 0; j < nn; j++)
-				len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s", j ? ", " : "", nodes[j]);
+				len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s", j ? ", " : "",
+				                        nodes[j]);
 			found = !strcmp(got, want[k]);
 		}
 		if (!found)
@@ -219,10 +220,11 @@ static void expect_symbols(fixture *fx, const char *const *want)
 	for (i = 0; i < n; i++) {
 		const char *src;
 		const sym_expr *lo, *hi, *s = sym_graph_symbol(fx->r, i, &src, &lo, &hi);
-		char *l = lo ? sym_expr_to_str(fx->ctx, lo) : NULL, *h = hi ? sym_expr_to_str(fx->ctx, hi) : NULL;
+		char *l = lo ? sym_expr_to_str(fx->ctx, lo) : NULL,
+		     *h = hi ? sym_expr_to_str(fx->ctx, hi) : NULL;
 		char got[512];
 		snprintf(got, sizeof(got), "%s | %s | %s | %s", sym_expr_symbol_name(s), src, l ? l : "-inf",
-			 h ? h : "inf");
+		         h ? h : "inf");
 		sym_str_free(fx->ctx, l);
 		sym_str_free(fx->ctx, h);
 		if (strcmp(got, want[i]))
@@ -235,33 +237,30 @@ static void expect_symbols(fixture *fx, const char *const *want)
 static void transformer_gets_symbolic_shapes_guards_and_merge_keys(void **state)
 {
 	static const char *const syms[] = {"batch | x.shape[0] | 1 | inf", "seq | x.shape[1] | 1 | inf",
-					   "mbatch | mask.shape[0] | 1 | inf", "mseq | mask.shape[3] | 1 | inf",
-					   NULL};
-	static const char *const shapes[] = {
-		"x: [batch, seq, 768]",
-		"qkv: [batch, seq, 2304]",
-		"x_shape: [3]",
-		"batch_v: []",
-		"qkv_shape: [5]",
-		"qkv_5d: [batch, seq, 3, 12, 64]",
-		"qkv_t: [3, batch, 12, seq, 64]",
-		"q5: [1, batch, 12, seq, 64]",
-		"q: [batch, 12, seq, 64]",
-		"kt: [batch, 12, 64, seq]",
-		"scores: [batch, 12, seq, seq]",
-		"scores_masked: [max(batch, mbatch), 12, seq, max(mseq, seq)]",
-		"probs: [max(batch, mbatch), 12, seq, max(mseq, seq)]",
-		"ctx_t: [max(batch, mbatch), seq, 12, 64]",
-		"ctx_r: [batch, seq, 768]",
-		"h1_act: [batch, seq, 3072]",
-		"y: [batch, seq, 768]",
-		NULL};
+	                                   "mbatch | mask.shape[0] | 1 | inf",
+	                                   "mseq | mask.shape[3] | 1 | inf", NULL};
+	static const char *const shapes[] = {"x: [batch, seq, 768]",
+	                                     "qkv: [batch, seq, 2304]",
+	                                     "x_shape: [3]",
+	                                     "batch_v: []",
+	                                     "qkv_shape: [5]",
+	                                     "qkv_5d: [batch, seq, 3, 12, 64]",
+	                                     "qkv_t: [3, batch, 12, seq, 64]",
+	                                     "q5: [1, batch, 12, seq, 64]",
+	                                     "q: [batch, 12, seq, 64]",
+	                                     "kt: [batch, 12, 64, seq]",
+	                                     "scores: [batch, 12, seq, seq]",
+	                                     "scores_masked: [max(batch, mbatch), 12, seq, max(mseq, seq)]",
+	                                     "probs: [max(batch, mbatch), 12, seq, max(mseq, seq)]",
+	                                     "ctx_t: [max(batch, mbatch), seq, 12, 64]",
+	                                     "ctx_r: [batch, seq, 768]",
+	                                     "h1_act: [batch, seq, 3072]",
+	                                     "y: [batch, seq, 768]",
+	                                     NULL};
 	static const char *const guards[] = {
-		"batch == 1 || batch == mbatch || mbatch == 1 | assert | add_mask",
-		"mseq == 1 || mseq == seq || seq == 1 | assert | add_mask",
-		"mseq <= seq | assert | context",
-		"mbatch <= batch | assert | merge_heads",
-		NULL};
+	    "batch == 1 || batch == mbatch || mbatch == 1 | assert | add_mask",
+	    "mseq == 1 || mseq == seq || seq == 1 | assert | add_mask", "mseq <= seq | assert | context",
+	    "mbatch <= batch | assert | merge_heads", NULL};
 	fixture fx;
 	(void)state;
 	open_model(&fx, "examples/transformer.json");
@@ -272,11 +271,23 @@ static void transformer_gets_symbolic_shapes_guards_and_merge_keys(void **state)
 	expect_merge_key(&fx, "[1_batch_12_seq_64][1_batch_12_seq_64][1_batch_12_seq_64]", "qkv_split");
 	{
 		static const char *const groups[] = {
-			"batch_1d, seq_1d", "qkv_split", "shape_x, ctx_shape", "qkv_perm", "qkv_shape",
-			"get_batch, get_seq", "k_t", "q_sq, k_sq, v_sq", "scores, scale_scores",
-			"qkv_proj, qkv_bias", "fc1, gelu", "qkv_split_heads",
-			"ln1, merge_heads, out_proj, residual1, ln2, fc2, residual2", "context", "add_mask, softmax",
-			"ctx_perm", NULL};
+		    "batch_1d, seq_1d",
+		    "qkv_split",
+		    "shape_x, ctx_shape",
+		    "qkv_perm",
+		    "qkv_shape",
+		    "get_batch, get_seq",
+		    "k_t",
+		    "q_sq, k_sq, v_sq",
+		    "scores, scale_scores",
+		    "qkv_proj, qkv_bias",
+		    "fc1, gelu",
+		    "qkv_split_heads",
+		    "ln1, merge_heads, out_proj, residual1, ln2, fc2, residual2",
+		    "context",
+		    "add_mask, softmax",
+		    "ctx_perm",
+		    NULL};
 		expect_merge_groups(&fx, groups);
 	}
 	close_model(&fx);
@@ -285,20 +296,19 @@ static void transformer_gets_symbolic_shapes_guards_and_merge_keys(void **state)
 static void cnn_gets_conv_and_pool_formulas(void **state)
 {
 	static const char *const syms[] = {"N | x.shape[0] | 1 | inf", "H | x.shape[2] | 17 | inf",
-					   "W | x.shape[3] | 17 | inf", NULL};
-	static const char *const shapes[] = {
-		"c1: [N, 64, (H + 1)//2, (W + 1)//2]",
-		"p1: [N, 64, (H + 3)//4, (W + 3)//4]",
-		"c2: [N, 128, (H + 3)//4, (W + 3)//4]",
-		"c3: [N, 128, (H + 7)//8 - 1, (W + 7)//8 - 1]",
-		"p2: [N, 128, (H + 7)//16, (W + 7)//16]",
-		"g: [N, 128, 1, 1]",
-		"f: [N, 128]",
-		"logits: [N, 10]",
-		NULL};
+	                                   "W | x.shape[3] | 17 | inf", NULL};
+	static const char *const shapes[] = {"c1: [N, 64, (H + 1)//2, (W + 1)//2]",
+	                                     "p1: [N, 64, (H + 3)//4, (W + 3)//4]",
+	                                     "c2: [N, 128, (H + 3)//4, (W + 3)//4]",
+	                                     "c3: [N, 128, (H + 7)//8 - 1, (W + 7)//8 - 1]",
+	                                     "p2: [N, 128, (H + 7)//16, (W + 7)//16]",
+	                                     "g: [N, 128, 1, 1]",
+	                                     "f: [N, 128]",
+	                                     "logits: [N, 10]",
+	                                     NULL};
 	static const char *const guards[] = {"H >= 17 | assert | pool2", "W >= 17 | assert | pool2", NULL};
-	static const char *const groups[] = {"fc", "flatten", "conv2, relu2", "pool2", "conv3, relu3", "gap",
-					     "conv1, relu1", "pool1", NULL};
+	static const char *const groups[] = {"fc",  "flatten",      "conv2, relu2", "pool2", "conv3, relu3",
+	                                     "gap", "conv1, relu1", "pool1",        NULL};
 	fixture fx;
 	(void)state;
 	open_model(&fx, "examples/cnn.json");
@@ -314,17 +324,16 @@ static void cnn_gets_conv_and_pool_formulas(void **state)
 
 static void elementwise_broadcasts_with_guards(void **state)
 {
-	static const char *const shapes[] = {
-		"ab: [n, c]", "r2: [n, c]", "xy: [max(p, q), 4]", "s: [max(p, q), 4]",
-		"cond: [1, cond_1]", "w: [max(p, q), max(4, cond_1)]", "lt: [n, c]", NULL};
-	static const char *const guards[] = {
-		"p == 1 || p == q || q == 1 | assert | add_xy",
-		"q == 1 || max(p, q) == 1 || p <= q | assert | pick",
-		"cond_1 == 4 || cond_1 == 1 | assert | pick",
-		NULL};
-	static const char *const syms[] = {"n | a.shape[0] | 1 | inf",  "c | a.shape[1] | 1 | inf",
-					   "p | x.shape[0] | 1 | inf",  "q | y.shape[0] | 1 | inf",
-					   "cond_1 | cond.shape[1] | 1 | inf", NULL};
+	static const char *const shapes[] = {"ab: [n, c]",         "r2: [n, c]",
+	                                     "xy: [max(p, q), 4]", "s: [max(p, q), 4]",
+	                                     "cond: [1, cond_1]",  "w: [max(p, q), max(4, cond_1)]",
+	                                     "lt: [n, c]",         NULL};
+	static const char *const guards[] = {"p == 1 || p == q || q == 1 | assert | add_xy",
+	                                     "q == 1 || max(p, q) == 1 || p <= q | assert | pick",
+	                                     "cond_1 == 4 || cond_1 == 1 | assert | pick", NULL};
+	static const char *const syms[] = {"n | a.shape[0] | 1 | inf",         "c | a.shape[1] | 1 | inf",
+	                                   "p | x.shape[0] | 1 | inf",         "q | y.shape[0] | 1 | inf",
+	                                   "cond_1 | cond.shape[1] | 1 | inf", NULL};
 	static const char *const groups[] = {"add_xy, sig", "pick", "add_ab, relu, scale, cmp", NULL};
 	fixture fx;
 	(void)state;
@@ -343,13 +352,13 @@ static void elementwise_broadcasts_with_guards(void **state)
 
 static void reshape_follows_shape_gather_unsqueeze_concat_chains(void **state)
 {
-	static const char *const shapes[] = {"sh: [3]",	  "bv: []",	     "b1: [1]",
-					     "t4: [4]",	  "x4: [b, s, 4, 16]", "bs1: [1]",
-					     "x2: [b*s, 64]", "xb: [b, 64*s]",   "xf: [b*s, 64]",
-					     NULL};
+	static const char *const shapes[] = {
+	    "sh: [3]",  "bv: []",        "b1: [1]",       "t4: [4]",       "x4: [b, s, 4, 16]",
+	    "bs1: [1]", "x2: [b*s, 64]", "xb: [b, 64*s]", "xf: [b*s, 64]", NULL};
 	static const char *const guards[] = {NULL};
-	static const char *const groups[] = {"b_1d, s_1d, bs", "flat_shape", "shape", "split_shape", "get_b, get_s",
-					     "flat_rows, flatten", "keep_batch", "split_heads", NULL};
+	static const char *const groups[] = {"b_1d, s_1d, bs", "flat_shape",   "shape",
+	                                     "split_shape",    "get_b, get_s", "flat_rows, flatten",
+	                                     "keep_batch",     "split_heads",  NULL};
 	fixture fx;
 	(void)state;
 	open_model(&fx, "tests/models/reshape_chain.json");
@@ -361,16 +370,13 @@ static void reshape_follows_shape_gather_unsqueeze_concat_chains(void **state)
 
 static void concat_and_split_add_and_divide_dims(void **state)
 {
-	static const char *const shapes[] = {"ab: [n, k + 3]",
-					     "ac: [m + n, k]",
-					     "x4: [n, 4]",
-					     "x8: [n, 8]",
-					     "z0: [n, (w + 1)//2]",
-					     "z1: [n, w - (w + 1)//2]",
-					     "zz: [n, w]",
-					     NULL};
-	static const char *const guards[] = {"k == k2 | assert | cat_rows", "w >= 2 | assert | split_even", NULL};
-	static const char *const groups[] = {"cat_rows", "split_even", "split_fixed", "cat_cols", "cat_back", NULL};
+	static const char *const shapes[] = {
+	    "ab: [n, k + 3]",      "ac: [m + n, k]",          "x4: [n, 4]", "x8: [n, 8]",
+	    "z0: [n, (w + 1)//2]", "z1: [n, w - (w + 1)//2]", "zz: [n, w]", NULL};
+	static const char *const guards[] = {"k == k2 | assert | cat_rows", "w >= 2 | assert | split_even",
+	                                     NULL};
+	static const char *const groups[] = {"cat_rows", "split_even", "split_fixed",
+	                                     "cat_cols", "cat_back",   NULL};
 	fixture fx;
 	(void)state;
 	open_model(&fx, "tests/models/concat_split.json");
@@ -383,15 +389,14 @@ static void concat_and_split_add_and_divide_dims(void **state)
 
 static void slice_clamps_int64_ends_and_symbolic_ends(void **state)
 {
-	static const char *const shapes[] = {
-		"a: [n, L - 1]",
-		"b: [n, L - 1]",
-		"r: [n, L]",
-		"e: [n, (L + 1)//2]",
-		"Lm2: []",
-		"m: [n, max(0, max(0, L + min(0, L*max(0, -L + 2) - 2)) - 1)]",
-		"rr: [max(0, max(0, min(n, n*max(0, -L + 2) + L - 2)) - 1), L]",
-		NULL};
+	static const char *const shapes[] = {"a: [n, L - 1]",
+	                                     "b: [n, L - 1]",
+	                                     "r: [n, L]",
+	                                     "e: [n, (L + 1)//2]",
+	                                     "Lm2: []",
+	                                     "m: [n, max(0, max(0, L + min(0, L*max(0, -L + 2) - 2)) - 1)]",
+	                                     "rr: [max(0, max(0, min(n, n*max(0, -L + 2) + L - 2)) - 1), L]",
+	                                     NULL};
 	static const char *const guards[] = {NULL};
 	fixture fx;
 	long long v;
@@ -429,15 +434,14 @@ static void slice_clamps_int64_ends_and_symbolic_ends(void **state)
 
 static void conv_and_pool_follow_ceil_mode_dilation_and_auto_pad(void **state)
 {
-	static const char *const shapes[] = {"c: [N, 8, (H + 1)//2, (W + 1)//2]",
-					     "p: [N, 8, (H + 1)//4 + 1, (W + 1)//4 + 1]",
-					     "q: [N, 8, (H + 1)//4, (W + 1)//4]",
-					     "d: [N, 8, (H + 1)//4 - 3, (W + 1)//4 - 3]",
-					     "s: [N, 8, (H + 2)//3, (W + 2)//3]",
-					     NULL};
-	static const char *const guards[] = {"H >= 15 | assert | dilated", "W >= 15 | assert | dilated", NULL};
+	static const char *const shapes[] = {
+	    "c: [N, 8, (H + 1)//2, (W + 1)//2]", "p: [N, 8, (H + 1)//4 + 1, (W + 1)//4 + 1]",
+	    "q: [N, 8, (H + 1)//4, (W + 1)//4]", "d: [N, 8, (H + 1)//4 - 3, (W + 1)//4 - 3]",
+	    "s: [N, 8, (H + 2)//3, (W + 2)//3]", NULL};
+	static const char *const guards[] = {"H >= 15 | assert | dilated", "W >= 15 | assert | dilated",
+	                                     NULL};
 	static const char *const syms[] = {"N | x.shape[0] | 1 | inf", "H | x.shape[2] | 15 | inf",
-					   "W | x.shape[3] | 15 | inf", NULL};
+	                                   "W | x.shape[3] | 15 | inf", NULL};
 	fixture fx;
 	(void)state;
 	open_model(&fx, "tests/models/conv_pool.json");
@@ -449,8 +453,8 @@ static void conv_and_pool_follow_ceil_mode_dilation_and_auto_pad(void **state)
 
 static void matmul_and_gemm_broadcast_batches_and_check_contraction(void **state)
 {
-	static const char *const shapes[] = {"o4: [b, h, m, 5]", "av: [b, m]", "xy: [r, 4]", "g: [k, 4]",
-					     "ww: [7, 7]", NULL};
+	static const char *const shapes[] = {"o4: [b, h, m, 5]", "av: [b, m]", "xy: [r, 4]",
+	                                     "g: [k, 4]",        "ww: [7, 7]", NULL};
 	static const char *const guards[] = {"k1 == k2 | assert | mm_check", "k == r | assert | gemm", NULL};
 	fixture fx;
 	(void)state;
@@ -462,10 +466,9 @@ static void matmul_and_gemm_broadcast_batches_and_check_contraction(void **state
 
 static void layer_norm_gives_mean_and_variance_shapes(void **state)
 {
-	static const char *const shapes[] = {"y: [b, s, 32]",   "mean: [b, s, 1]",  "istd: [b, s, 1]",
-					     "y1: [b, s, 32]",  "mean1: [b, 1, 1]", "y2: [b, s, 32]",
-					     "mean2: [b, s, 1]", "var2: [b, s, 1]", "ib: [n, 16, h, w]",
-					     NULL};
+	static const char *const shapes[] = {
+	    "y: [b, s, 32]",  "mean: [b, s, 1]",  "istd: [b, s, 1]", "y1: [b, s, 32]",    "mean1: [b, 1, 1]",
+	    "y2: [b, s, 32]", "mean2: [b, s, 1]", "var2: [b, s, 1]", "ib: [n, 16, h, w]", NULL};
 	static const char *const guards[] = {NULL};
 	static const char *const groups[] = {"ln_from1", "ln_last, cann_ln", "bn", NULL};
 	fixture fx;
@@ -479,8 +482,8 @@ static void layer_norm_gives_mean_and_variance_shapes(void **state)
 
 static void reduce_keeps_or_drops_axes(void **state)
 {
-	static const char *const shapes[] = {"a: [b, 1, d]", "m: [b]", "all: []", "same: [b, s, d]", "am: [b, s]",
-					     NULL};
+	static const char *const shapes[] = {"a: [b, 1, d]",    "m: [b]",     "all: []",
+	                                     "same: [b, s, d]", "am: [b, s]", NULL};
 	static const char *const guards[] = {NULL};
 	fixture fx;
 	const char *dt;
@@ -495,8 +498,8 @@ static void reduce_keeps_or_drops_axes(void **state)
 
 static void transpose_expand_and_tile_permute_and_multiply(void **state)
 {
-	static const char *const shapes[] = {"xt: [5, n, c]",	  "xr: [5, c, n]", "grid: [a, b2]", "xt3: [2*n, c, 15]",
-					     "gt: [a, b2**2]", NULL};
+	static const char *const shapes[] = {"xt: [5, n, c]",     "xr: [5, c, n]",  "grid: [a, b2]",
+	                                     "xt3: [2*n, c, 15]", "gt: [a, b2**2]", NULL};
 	static const char *const guards[] = {NULL};
 	fixture fx;
 	(void)state;
@@ -529,7 +532,8 @@ static void merge_keys_do_not_depend_on_node_order(void **state)
 		/* reverse the node list: the graph is ordered topologically anyway */
 		cJSON *rev = cJSON_CreateArray();
 		while (cJSON_GetArraySize(nodes))
-			cJSON_AddItemToArray(rev, cJSON_DetachItemFromArray(nodes, cJSON_GetArraySize(nodes) - 1));
+			cJSON_AddItemToArray(rev,
+			                     cJSON_DetachItemFromArray(nodes, cJSON_GetArraySize(nodes) - 1));
 		cJSON_ReplaceItemInObject(root, "nodes", rev);
 	}
 	text = cJSON_PrintUnformatted(root);
@@ -558,85 +562,91 @@ static void merge_keys_do_not_depend_on_node_order(void **state)
 typedef struct bad_case {
 	const char *name;
 	const char *json;
-	const char *want; /* substring of the error */
+	const char *want;  /* substring of the error */
 	const char *want2; /* a second substring, or NULL */
 } bad_case;
 
 static const bad_case bad_cases[] = {
-	{"invalid_json", "{\"inputs\": [ {\"name\": \"x\", \"shape\": [1,2]} ], \"nodes\": [}", "invalid JSON",
-	 "byte 56"},
-	{"dangling_tensor",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\","
-	 "\"inputs\":[\"nope\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
-	 "node 'r'", "'nope'"},
-	{"cycle",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Add\","
-	 "\"inputs\":[\"x\",\"c\"],\"outputs\":[\"b\"]},{\"name\":\"b2\",\"op\":\"Relu\",\"inputs\":[\"b\"],"
-	 "\"outputs\":[\"c\"]}],\"outputs\":[\"b\"]}",
-	 "cycle", "node 'a'"},
-	{"duplicate_output",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
-	 "\"inputs\":[\"x\"],\"outputs\":[\"y\"]},{\"name\":\"b\",\"op\":\"Relu\",\"inputs\":[\"x\"],"
-	 "\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
-	 "'y' is defined twice", "node 'b'"},
-	{"output_redefines_input",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
-	 "\"inputs\":[\"x\"],\"outputs\":[\"x\"]}],\"outputs\":[\"x\"]}",
-	 "'x' is defined twice", "node 'a'"},
-	{"missing_graph_output", "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[],\"outputs\":[\"q\"]}",
-	 "output 'q'", NULL},
-	{"shape_not_a_list", "{\"inputs\":[{\"name\":\"x\",\"shape\":\"n\"}],\"nodes\":[],\"outputs\":[\"x\"]}",
-	 "tensor 'x'", "\"shape\""},
-	{"inputs_not_a_list",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
-	 "\"inputs\":\"x\",\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
-	 "node 'a'", "\"inputs\""},
-	{"op_not_a_string",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":7,"
-	 "\"inputs\":[\"x\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
-	 "node 'a'", "\"op\""},
-	{"attrs_not_an_object",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
-	 "\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":[1]}],\"outputs\":[\"y\"]}",
-	 "node 'a'", "\"attrs\""},
-	{"unknown_dtype", "{\"inputs\":[{\"name\":\"x\",\"dtype\":\"float7\",\"shape\":[1]}],\"nodes\":[],"
-			  "\"outputs\":[\"x\"]}",
-	 "tensor 'x'", "dtype"},
-	{"dim_not_an_integer",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 1.5]}],\"nodes\":[],\"outputs\":[\"x\"]}",
-	 "tensor 'x' dim 1", "not an exact integer"},
-	{"data_not_an_integer",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":\"int64\","
-	 "\"shape\":[2],\"data\":[2, 1.5]}],\"nodes\":[],\"outputs\":[\"x\"]}",
-	 "initializer 's' data[1]", "not an exact integer"},
-	{"int64_max_as_a_json_number",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":\"int64\","
-	 "\"shape\":[1],\"data\":[9223372036854775807]}],\"nodes\":[],\"outputs\":[\"x\"]}",
-	 "initializer 's' data[0]", "strings"},
-	{"decimal_string_beyond_int64",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":\"int64\","
-	 "\"shape\":[1],\"data\":[\"9223372036854775808\"]}],\"nodes\":[],\"outputs\":[\"x\"]}",
-	 "initializer 's' data[0]", "64-bit"},
-	{"data_count_differs_from_shape",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":\"int64\","
-	 "\"shape\":[3],\"data\":[1, 2]}],\"nodes\":[],\"outputs\":[\"x\"]}",
-	 "initializer 's'", "elements"},
-	{"negative_dim", "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", -3]}],\"nodes\":[],\"outputs\":[\"x\"]}",
-	 "tensor 'x' dim 1", "negative"},
-	{"top_level_not_an_object", "[1, 2]", "top level", NULL},
-	{"bad_domain",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
-	 "\"domain\":\"com.example\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
-	 "node 'a'", "domain"},
-	{"guard_proven_false",
-	 "{\"inputs\":[{\"name\":\"a\",\"shape\":[3]},{\"name\":\"b\",\"shape\":[4]}],\"nodes\":[{\"name\":"
-	 "\"bad_add\",\"op\":\"Add\",\"inputs\":[\"a\",\"b\"],\"outputs\":[\"c\"]}],\"outputs\":[\"c\"]}",
-	 "node 'bad_add'", "never holds"},
-	{"reshape_count_proven_false",
-	 "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
-	 "\"int64\",\"shape\":[2],\"data\":[0, 4]}],\"nodes\":[{\"name\":\"rs\",\"op\":\"Reshape\",\"inputs\":"
-	 "[\"x\",\"s\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
-	 "node 'rs'", NULL},
+    {"invalid_json", "{\"inputs\": [ {\"name\": \"x\", \"shape\": [1,2]} ], \"nodes\": [}", "invalid JSON",
+     "byte 56"},
+    {"dangling_tensor",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\","
+     "\"inputs\":[\"nope\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "node 'r'", "'nope'"},
+    {"cycle",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Add\","
+     "\"inputs\":[\"x\",\"c\"],\"outputs\":[\"b\"]},{\"name\":\"b2\",\"op\":\"Relu\",\"inputs\":[\"b\"],"
+     "\"outputs\":[\"c\"]}],\"outputs\":[\"b\"]}",
+     "cycle", "node 'a'"},
+    {"duplicate_output",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
+     "\"inputs\":[\"x\"],\"outputs\":[\"y\"]},{\"name\":\"b\",\"op\":\"Relu\",\"inputs\":[\"x\"],"
+     "\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "'y' is defined twice", "node 'b'"},
+    {"output_redefines_input",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
+     "\"inputs\":[\"x\"],\"outputs\":[\"x\"]}],\"outputs\":[\"x\"]}",
+     "'x' is defined twice", "node 'a'"},
+    {"missing_graph_output",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[],\"outputs\":[\"q\"]}", "output 'q'",
+     NULL},
+    {"shape_not_a_list", "{\"inputs\":[{\"name\":\"x\",\"shape\":\"n\"}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "tensor 'x'", "\"shape\""},
+    {"inputs_not_a_list",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
+     "\"inputs\":\"x\",\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "node 'a'", "\"inputs\""},
+    {"op_not_a_string",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":7,"
+     "\"inputs\":[\"x\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "node 'a'", "\"op\""},
+    {"attrs_not_an_object",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
+     "\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":[1]}],\"outputs\":[\"y\"]}",
+     "node 'a'", "\"attrs\""},
+    {"unknown_dtype",
+     "{\"inputs\":[{\"name\":\"x\",\"dtype\":\"float7\",\"shape\":[1]}],\"nodes\":[],"
+     "\"outputs\":[\"x\"]}",
+     "tensor 'x'", "dtype"},
+    {"dim_not_an_integer",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 1.5]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "tensor 'x' dim 1", "not an exact integer"},
+    {"data_not_an_integer",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
+     "\"int64\","
+     "\"shape\":[2],\"data\":[2, 1.5]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "initializer 's' data[1]", "not an exact integer"},
+    {"int64_max_as_a_json_number",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
+     "\"int64\","
+     "\"shape\":[1],\"data\":[9223372036854775807]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "initializer 's' data[0]", "strings"},
+    {"decimal_string_beyond_int64",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
+     "\"int64\","
+     "\"shape\":[1],\"data\":[\"9223372036854775808\"]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "initializer 's' data[0]", "64-bit"},
+    {"data_count_differs_from_shape",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
+     "\"int64\","
+     "\"shape\":[3],\"data\":[1, 2]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "initializer 's'", "elements"},
+    {"negative_dim", "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", -3]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "tensor 'x' dim 1", "negative"},
+    {"top_level_not_an_object", "[1, 2]", "top level", NULL},
+    {"bad_domain",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
+     "\"domain\":\"com.example\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "node 'a'", "domain"},
+    {"guard_proven_false",
+     "{\"inputs\":[{\"name\":\"a\",\"shape\":[3]},{\"name\":\"b\",\"shape\":[4]}],\"nodes\":[{\"name\":"
+     "\"bad_add\",\"op\":\"Add\",\"inputs\":[\"a\",\"b\"],\"outputs\":[\"c\"]}],\"outputs\":[\"c\"]}",
+     "node 'bad_add'", "never holds"},
+    {"reshape_count_proven_false",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
+     "\"int64\",\"shape\":[2],\"data\":[0, 4]}],\"nodes\":[{\"name\":\"rs\",\"op\":\"Reshape\",\"inputs\":"
+     "[\"x\",\"s\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "node 'rs'", NULL},
 };
 
 /* Loads and infers; returns the error message (NULL when it succeeds). */
@@ -669,8 +679,8 @@ static void bad_models_give_errors_naming_node_or_field(void **state)
 			fail_msg("%s: no error", c->name);
 		snprintf(copy, sizeof(copy), "%s", msg);
 		if (!strstr(copy, c->want) || (c->want2 && !strstr(copy, c->want2)))
-			fail_msg("%s: error '%s' lacks '%s'%s%s", c->name, copy, c->want, c->want2 ? " / " : "",
-				 c->want2 ? c->want2 : "");
+			fail_msg("%s: error '%s' lacks '%s'%s%s", c->name, copy, c->want,
+			         c->want2 ? " / " : "", c->want2 ? c->want2 : "");
 		if (!strcmp(c->name, "invalid_json"))
 			assert_int_equal(sym_ctx_last_position(ctx), 56);
 		sym_graph_result_free(r);
@@ -685,15 +695,19 @@ static void wrong_attribute_types_are_reported_per_node(void **state)
 	static const struct {
 		const char *json, *node, *want;
 	} cases[] = {
-		{"{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3]}],\"nodes\":[{\"name\":\"t\",\"op\":\"Transpose\","
-		 "\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"perm\":\"01\"}}],\"outputs\":[\"y\"]}",
-		 "t", "'perm'"},
-		{"{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3]}],\"nodes\":[{\"name\":\"c\",\"op\":\"Concat\","
-		 "\"inputs\":[\"x\",\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"axis\":\"one\"}}],\"outputs\":[\"y\"]}",
-		 "c", "'axis'"},
-		{"{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3]}],\"nodes\":[{\"name\":\"c\",\"op\":\"Concat\","
-		 "\"inputs\":[\"x\",\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"axis\":1.5}}],\"outputs\":[\"y\"]}",
-		 "c", "'axis'"},
+	    {"{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", "
+	     "3]}],\"nodes\":[{\"name\":\"t\",\"op\":\"Transpose\","
+	     "\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"perm\":\"01\"}}],\"outputs\":[\"y\"]}",
+	     "t", "'perm'"},
+	    {"{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", "
+	     "3]}],\"nodes\":[{\"name\":\"c\",\"op\":\"Concat\","
+	     "\"inputs\":[\"x\",\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"axis\":\"one\"}}],\"outputs\":[\"y\"]"
+	     "}",
+	     "c", "'axis'"},
+	    {"{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", "
+	     "3]}],\"nodes\":[{\"name\":\"c\",\"op\":\"Concat\","
+	     "\"inputs\":[\"x\",\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"axis\":1.5}}],\"outputs\":[\"y\"]}",
+	     "c", "'axis'"},
 	};
 	size_t i;
 	(void)state;
@@ -718,11 +732,11 @@ static void wrong_attribute_types_are_reported_per_node(void **state)
 static void unknown_operator_is_reported_and_inference_continues(void **state)
 {
 	static const char *json =
-		"{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",4]}],\"nodes\":["
-		"{\"name\":\"mystery\",\"op\":\"FooBar\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]},"
-		"{\"name\":\"after\",\"op\":\"Relu\",\"inputs\":[\"y\"],\"outputs\":[\"z\"]},"
-		"{\"name\":\"other\",\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"w\"]}],"
-		"\"outputs\":[\"z\",\"w\"]}";
+	    "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",4]}],\"nodes\":["
+	    "{\"name\":\"mystery\",\"op\":\"FooBar\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]},"
+	    "{\"name\":\"after\",\"op\":\"Relu\",\"inputs\":[\"y\"],\"outputs\":[\"z\"]},"
+	    "{\"name\":\"other\",\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"w\"]}],"
+	    "\"outputs\":[\"z\",\"w\"]}";
 	sym_ctx *ctx = sym_ctx_new();
 	sym_model *m;
 	sym_graph_result *r;
@@ -760,9 +774,10 @@ static void unknown_operator_is_reported_and_inference_continues(void **state)
 static void int64_max_as_decimal_string_is_exact(void **state)
 {
 	static const char *json =
-		"{\"opset\": 9, \"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", \"L\"]}],\"nodes\":[{\"name\":\"s\","
-		"\"op\":\"Slice\",\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"starts\":[1, 0],"
-		"\"ends\":[-1, \"9223372036854775807\"],\"axes\":[1, 0]}}],\"outputs\":[\"y\"]}";
+	    "{\"opset\": 9, \"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", "
+	    "\"L\"]}],\"nodes\":[{\"name\":\"s\","
+	    "\"op\":\"Slice\",\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"starts\":[1, 0],"
+	    "\"ends\":[-1, \"9223372036854775807\"],\"axes\":[1, 0]}}],\"outputs\":[\"y\"]}";
 	sym_ctx *ctx = sym_ctx_new();
 	sym_model *m;
 	sym_graph_result *r;
@@ -780,10 +795,17 @@ static void int64_max_as_decimal_string_is_exact(void **state)
 /* ---- runtime program against concrete inference -------------------------- */
 
 static const char *const all_models[] = {
-	"examples/transformer.json",	 "examples/cnn.json",	      "tests/models/elementwise.json",
-	"tests/models/reshape_chain.json", "tests/models/concat_split.json", "tests/models/slice.json",
-	"tests/models/conv_pool.json",	 "tests/models/matmul_gemm.json", "tests/models/layernorm.json",
-	"tests/models/reduce.json",	 "tests/models/transpose_expand_tile.json",
+    "examples/transformer.json",
+    "examples/cnn.json",
+    "tests/models/elementwise.json",
+    "tests/models/reshape_chain.json",
+    "tests/models/concat_split.json",
+    "tests/models/slice.json",
+    "tests/models/conv_pool.json",
+    "tests/models/matmul_gemm.json",
+    "tests/models/layernorm.json",
+    "tests/models/reduce.json",
+    "tests/models/transpose_expand_tile.json",
 };
 
 #define MAXDIMS 64
@@ -820,8 +842,8 @@ static void declared_dims(fixture *fx, decl *dc)
 	for (i = 0; i < sym_model_num_inputs(fx->m); i++) {
 		int rank, d;
 		const sym_expr *const *dims;
-		sym_graph_tensor(fx->r, sym_graph_find_tensor(fx->r, sym_model_input_name(fx->m, i)), &rank, &dims,
-				 NULL);
+		sym_graph_tensor(fx->r, sym_graph_find_tensor(fx->r, sym_model_input_name(fx->m, i)), &rank,
+		                 &dims, NULL);
 		for (d = 0; d < rank; d++) {
 			assert_true(dc->n < MAXDIMS);
 			dc->dim[dc->n++] = dims[d];
@@ -865,7 +887,7 @@ static void describe_point(char *buf, size_t cap, const int64_t *dims, size_t n)
 
 /* Returns 1 when the program and concrete inference agreed at dims. */
 static void check_point(fixture *fx, const sym_model_program *mp, const decl *dc, const int64_t *dims,
-			int consistent, int64_t *out, int counts[4])
+                        int consistent, int64_t *out, int counts[4])
 {
 	sym_model_run res;
 	char where[512];
@@ -873,8 +895,8 @@ static void check_point(fixture *fx, const sym_model_program *mp, const decl *dc
 	sym_model_program_run(mp, dims, out, &res);
 	if (!consistent) {
 		if (res.status != 2)
-			fail_msg("%s at %s: dims contradict the declared shapes, program status %d (%s)", fx->name,
-				 where, res.status, res.message ? res.message : "");
+			fail_msg("%s at %s: dims contradict the declared shapes, program status %d (%s)",
+			         fx->name, where, res.status, res.message ? res.message : "");
 		counts[2]++;
 		return;
 	}
@@ -890,21 +912,21 @@ static void check_point(fixture *fx, const sym_model_program *mp, const decl *dc
 		size_t i, q = 0;
 		if (!m)
 			fail_msg("%s at %s: concrete model does not load: %s", fx->name, where,
-				 sym_ctx_last_message(ctx));
+			         sym_ctx_last_message(ctx));
 		r = sym_model_infer(ctx, m, NULL);
 		if (r && sym_graph_num_errors(r)) {
 			const char *node, *msg = sym_graph_error(r, 0, &node);
-			fail_msg("%s at %s: concrete inference fails at node %s: %s (program status %d)", fx->name,
-				 where, node, msg, res.status);
+			fail_msg("%s at %s: concrete inference fails at node %s: %s (program status %d)",
+			         fx->name, where, node, msg, res.status);
 		}
 		if (!r) {
 			if (res.status != 1)
-				fail_msg("%s at %s: concrete inference fails (%s), the program says ok", fx->name, where,
-					 sym_ctx_last_message(ctx));
+				fail_msg("%s at %s: concrete inference fails (%s), the program says ok",
+				         fx->name, where, sym_ctx_last_message(ctx));
 			counts[1]++;
 		} else if (res.status == 1) {
-			fail_msg("%s at %s: guard '%s' (node %s) fails, concrete inference succeeds", fx->name, where,
-				 res.message, res.node);
+			fail_msg("%s at %s: guard '%s' (node %s) fails, concrete inference succeeds",
+			         fx->name, where, res.message, res.node);
 		} else {
 			assert_int_equal(sym_graph_num_guards(r), 0);
 			for (i = 0; i < sym_model_program_num_tensors(mp); i++) {
@@ -915,16 +937,17 @@ static void check_point(fixture *fx, const sym_model_program *mp, const decl *dc
 				assert_true(t != (size_t)-1);
 				sym_graph_tensor(r, t, &crank, &cd, NULL);
 				if (crank != rank)
-					fail_msg("%s at %s: tensor %s rank %d, concrete %d", fx->name, where, name, rank,
-						 crank);
+					fail_msg("%s at %s: tensor %s rank %d, concrete %d", fx->name, where,
+					         name, rank, crank);
 				for (d = 0; d < rank; d++, q++) {
 					long long v;
 					if (sym_expr_get_si(cd[d], &v) != 1)
-						fail_msg("%s at %s: tensor %s dim %d is not concrete", fx->name, where,
-							 name, d);
+						fail_msg("%s at %s: tensor %s dim %d is not concrete",
+						         fx->name, where, name, d);
 					if (v != out[q])
-						fail_msg("%s at %s: tensor %s dim %d: program %lld, concrete %lld",
-							 fx->name, where, name, d, (long long)out[q], v);
+						fail_msg(
+						    "%s at %s: tensor %s dim %d: program %lld, concrete %lld",
+						    fx->name, where, name, d, (long long)out[q], v);
 				}
 			}
 			counts[0]++;
@@ -967,7 +990,8 @@ static void program_agrees_with_concrete_inference_at_random_dims(void **state)
 			/* symbols often take equal values, so that equality
 			 * guards hold at some points */
 			for (i = 0; i < nsyms; i++)
-				vals[i] = i && rng_range(0, 2) == 0 ? vals[rng_range(0, (long long)i - 1)] : draw_dim();
+				vals[i] = i && rng_range(0, 2) == 0 ? vals[rng_range(0, (long long)i - 1)]
+				                                    : draw_dim();
 			for (i = 0; i < dc.n; i++) {
 				const sym_expr *e = sym_expr_eval_si(fx.ctx, dc.dim[i], nsyms, syms, vals);
 				long long v;
@@ -1002,7 +1026,7 @@ static void program_agrees_with_concrete_inference_at_random_dims(void **state)
 		close_model(&fx);
 	}
 	print_message("agreed at %d valid points, %d failing guards, %d contradicting bindings\n", total[0],
-		      total[1], total[2]);
+	              total[1], total[2]);
 }
 
 /* The runtime program itself: shapes at a known point, and the failing guard
@@ -1049,24 +1073,24 @@ static void transformer_program_reports_failing_guard_and_node(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(transformer_gets_symbolic_shapes_guards_and_merge_keys),
-		cmocka_unit_test(cnn_gets_conv_and_pool_formulas),
-		cmocka_unit_test(elementwise_broadcasts_with_guards),
-		cmocka_unit_test(reshape_follows_shape_gather_unsqueeze_concat_chains),
-		cmocka_unit_test(concat_and_split_add_and_divide_dims),
-		cmocka_unit_test(slice_clamps_int64_ends_and_symbolic_ends),
-		cmocka_unit_test(conv_and_pool_follow_ceil_mode_dilation_and_auto_pad),
-		cmocka_unit_test(matmul_and_gemm_broadcast_batches_and_check_contraction),
-		cmocka_unit_test(layer_norm_gives_mean_and_variance_shapes),
-		cmocka_unit_test(reduce_keeps_or_drops_axes),
-		cmocka_unit_test(transpose_expand_and_tile_permute_and_multiply),
-		cmocka_unit_test(merge_keys_do_not_depend_on_node_order),
-		cmocka_unit_test(bad_models_give_errors_naming_node_or_field),
-		cmocka_unit_test(wrong_attribute_types_are_reported_per_node),
-		cmocka_unit_test(unknown_operator_is_reported_and_inference_continues),
-		cmocka_unit_test(int64_max_as_decimal_string_is_exact),
-		cmocka_unit_test(transformer_program_reports_failing_guard_and_node),
-		cmocka_unit_test(program_agrees_with_concrete_inference_at_random_dims),
+	    cmocka_unit_test(transformer_gets_symbolic_shapes_guards_and_merge_keys),
+	    cmocka_unit_test(cnn_gets_conv_and_pool_formulas),
+	    cmocka_unit_test(elementwise_broadcasts_with_guards),
+	    cmocka_unit_test(reshape_follows_shape_gather_unsqueeze_concat_chains),
+	    cmocka_unit_test(concat_and_split_add_and_divide_dims),
+	    cmocka_unit_test(slice_clamps_int64_ends_and_symbolic_ends),
+	    cmocka_unit_test(conv_and_pool_follow_ceil_mode_dilation_and_auto_pad),
+	    cmocka_unit_test(matmul_and_gemm_broadcast_batches_and_check_contraction),
+	    cmocka_unit_test(layer_norm_gives_mean_and_variance_shapes),
+	    cmocka_unit_test(reduce_keeps_or_drops_axes),
+	    cmocka_unit_test(transpose_expand_and_tile_permute_and_multiply),
+	    cmocka_unit_test(merge_keys_do_not_depend_on_node_order),
+	    cmocka_unit_test(bad_models_give_errors_naming_node_or_field),
+	    cmocka_unit_test(wrong_attribute_types_are_reported_per_node),
+	    cmocka_unit_test(unknown_operator_is_reported_and_inference_continues),
+	    cmocka_unit_test(int64_max_as_decimal_string_is_exact),
+	    cmocka_unit_test(transformer_program_reports_failing_guard_and_node),
+	    cmocka_unit_test(program_agrees_with_concrete_inference_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,429 @@
+/* The model commands' storage shapes, byte sizes, shape ranges and
+ * data-dependent dims: --range, --align, --bind and their output. */
+#include "storage_cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int grow(void **p, size_t n, size_t size)
+{
+	void *np = realloc(*p, (n + 1) * size);
+	if (!np)
+		return -1;
+	*p = np;
+	return 0;
+}
+
+static int parse_int(const char *s, long long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return *s && !*end && !errno;
+}
+
+/* NAME=LO:HI, either end empty for an open end. */
+static int add_range(cli_extra *x, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *colon = eq ? strchr(eq, ':') : NULL;
+	char *name, *lo, *hi;
+	if (!eq || eq == arg || !colon)
+		return cli_usage("--range takes NAME=LO:HI (either end may be empty)");
+	if (grow((void **)&x->range_names, x->nranges, sizeof(char *)) < 0 ||
+	    grow((void **)&x->range_lo, x->nranges, sizeof(char *)) < 0 ||
+	    grow((void **)&x->range_hi, x->nranges, sizeof(char *)) < 0) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	name = strndup(arg, (size_t)(eq - arg));
+	lo = colon > eq + 1 ? strndup(eq + 1, (size_t)(colon - eq - 1)) : NULL;
+	hi = colon[1] ? strdup(colon + 1) : NULL;
+	x->range_names[x->nranges] = name;
+	x->range_lo[x->nranges] = lo;
+	x->range_hi[x->nranges++] = hi;
+	if (!name) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+static int add_binds(cli_extra *x, const char *arg)
+{
+	char *s = strdup(arg), *tok, *save = NULL;
+	int st = CLI_OK;
+	if (!s)
+		return CLI_FAIL;
+	for (tok = strtok_r(s, ",", &save); tok && st == CLI_OK; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		long long v;
+		if (!eq || eq == tok) {
+			st = cli_usage("--bind takes NAME=INT[,NAME=INT...]");
+			break;
+		}
+		*eq = 0;
+		if (!parse_int(eq + 1, &v) || v < 0) {
+			cli_error("--bind %s: '%s' is not a nonnegative integer", tok, eq + 1);
+			st = CLI_FAIL;
+			break;
+		}
+		if (grow((void **)&x->bind_names, x->nbinds, sizeof(char *)) < 0 ||
+		    grow((void **)&x->bind_values, x->nbinds, sizeof(long long)) < 0 ||
+		    !(x->bind_names[x->nbinds] = strdup(tok))) {
+			st = CLI_FAIL;
+			break;
+		}
+		x->bind_values[x->nbinds++] = v;
+	}
+	free(s);
+	return st;
+}
+
+int cli_extra_parse(cli_extra *x, int argc, char **argv, int *i, int binds)
+{
+	const char *a = argv[*i], *v;
+	static const char *const names[] = {"--range", "--align", "--bind"};
+	size_t k, n;
+	for (k = 0; k < 3; k++) {
+		n = strlen(names[k]);
+		if (!strncmp(a, names[k], n) && (a[n] == 0 || a[n] == '='))
+			break;
+	}
+	if (k == 3 || (k == 2 && !binds))
+		return -1;
+	v = a[n] == '=' ? a + n + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+	if (!v) {
+		char msg[64];
+		snprintf(msg, sizeof(msg), "%s needs a value", names[k]);
+		return cli_usage(msg);
+	}
+	if (k == 0)
+		return add_range(x, v);
+	if (k == 2)
+		return add_binds(x, v);
+	if (!parse_int(v, &x->align) || x->align < 1) {
+		cli_error("--align: '%s' is not a positive integer", v);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+void cli_extra_free(cli_extra *x)
+{
+	size_t i;
+	for (i = 0; i < x->nranges; i++) {
+		free(x->range_names[i]);
+		free(x->range_lo[i]);
+		free(x->range_hi[i]);
+	}
+	for (i = 0; i < x->nbinds; i++)
+		free(x->bind_names[i]);
+	free(x->range_names), free(x->range_lo), free(x->range_hi);
+	free(x->lo_e), free(x->hi_e);
+	free(x->bind_names), free(x->bind_values);
+	memset(x, 0, sizeof(*x));
+}
+
+static const sym_expr *end_expr(sym_ctx *ctx, const char *name, const char *text)
+{
+	const sym_expr *e;
+	if (!text)
+		return NULL;
+	e = sym_expr_from_str(ctx, text);
+	if (!e || sym_expr_is_pred(e)) {
+		cli_error("--range %s: '%s' is not an expression%s%s", name, text, e ? "" : ": ",
+		          e ? "" : sym_ctx_last_message(ctx));
+		return NULL;
+	}
+	return e;
+}
+
+int cli_extra_apply(cli_extra *x, sym_ctx *ctx, sym_infer_options *opt)
+{
+	size_t i;
+	opt->align = x->align;
+	if (!x->nranges)
+		return CLI_OK;
+	free(x->lo_e), free(x->hi_e);
+	x->lo_e = calloc(x->nranges, sizeof(*x->lo_e));
+	x->hi_e = calloc(x->nranges, sizeof(*x->hi_e));
+	if (!x->lo_e || !x->hi_e) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	for (i = 0; i < x->nranges; i++) {
+		if ((x->range_lo[i] && !(x->lo_e[i] = end_expr(ctx, x->range_names[i], x->range_lo[i]))) ||
+		    (x->range_hi[i] && !(x->hi_e[i] = end_expr(ctx, x->range_names[i], x->range_hi[i]))))
+			return CLI_FAIL;
+	}
+	opt->nranges = x->nranges;
+	opt->range_names = (const char *const *)x->range_names;
+	opt->range_lo = x->lo_e;
+	opt->range_hi = x->hi_e;
+	return CLI_OK;
+}
+
+/* ---- infer output -------------------------------------------------------- */
+
+static char *text_of(sym_ctx *ctx, const sym_expr *e)
+{
+	char *t = sym_expr_to_str(ctx, e), *r;
+	if (!t)
+		return NULL;
+	r = strdup(t);
+	sym_str_free(ctx, t);
+	return r;
+}
+
+static cJSON *expr_json(sym_ctx *ctx, const sym_expr *e)
+{
+	long long v;
+	char *t;
+	cJSON *j;
+	if (!e)
+		return cJSON_CreateNull();
+	if (sym_expr_get_si(e, &v) == 1 && v > -(1LL << 53) && v < (1LL << 53))
+		return cJSON_CreateNumber((double)v);
+	t = text_of(ctx, e);
+	j = cJSON_CreateString(t ? t : "?");
+	free(t);
+	return j;
+}
+
+static cJSON *expr_str_json(sym_ctx *ctx, const sym_expr *e)
+{
+	char *t = text_of(ctx, e);
+	cJSON *j = cJSON_CreateString(t ? t : "?");
+	free(t);
+	return j;
+}
+
+char *cli_extra_symbol_bound(sym_ctx *ctx, const sym_graph_result *r, size_t i)
+{
+	const sym_expr *b = sym_graph_symbol_bound(r, i);
+	return b ? text_of(ctx, b) : NULL;
+}
+
+void cli_extra_symbol_json(sym_ctx *ctx, const sym_graph_result *r, size_t i, cJSON *o)
+{
+	const sym_expr *b = sym_graph_symbol_bound(r, i);
+	if (b)
+		cJSON_AddItemToObject(o, "max_expr", expr_str_json(ctx, b));
+}
+
+static void print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims)
+{
+	int d;
+	printf("[");
+	for (d = 0; d < rank; d++) {
+		char *t = text_of(ctx, dims[d]);
+		printf("%s%s", d ? ", " : "", t ? t : "?");
+		free(t);
+	}
+	printf("]");
+}
+
+void cli_extra_tensor_text(sym_ctx *ctx, const sym_graph_result *r, size_t i)
+{
+	int rank, d;
+	const sym_expr *const *dims, *bytes = sym_graph_tensor_bytes(r, i);
+	const char *sf, *of = sym_graph_tensor_format(r, i, &sf);
+	sym_graph_tensor(r, i, &rank, NULL, NULL);
+	if (rank > 0) {
+		printf("%19s%-9s", "", "ranges");
+		for (d = 0; d < rank; d++) {
+			const sym_expr *lo, *hi;
+			char *l, *h;
+			sym_graph_dim_range(r, i, d, &lo, &hi);
+			l = lo ? text_of(ctx, lo) : NULL, h = hi ? text_of(ctx, hi) : NULL;
+			if (lo && lo == hi)
+				printf("%s%s", d ? ", " : "", l ? l : "?");
+			else
+				printf("%s[%s, %s%s", d ? ", " : "", l ? l : "-inf", h ? h : "inf",
+				       h ? "]" : ")");
+			free(l), free(h);
+		}
+		printf("\n");
+	}
+	if (of) {
+		int sr = sym_graph_tensor_storage(r, i, &dims);
+		printf("%19s%-9s%s -> %s ", "", "storage", of, sf);
+		if (sr >= 0)
+			print_dims(ctx, sr, dims);
+		else
+			printf("(unknown)");
+		printf("\n");
+	}
+	if (bytes) {
+		char *t = text_of(ctx, bytes);
+		printf("%19s%-9s%s\n", "", "bytes", t ? t : "?");
+		free(t);
+	}
+}
+
+void cli_extra_tensor_json(sym_ctx *ctx, const sym_graph_result *r, size_t i, cJSON *o)
+{
+	int rank, d;
+	const sym_expr *const *dims, *bytes = sym_graph_tensor_bytes(r, i);
+	const char *sf, *of = sym_graph_tensor_format(r, i, &sf);
+	sym_graph_tensor(r, i, &rank, NULL, NULL);
+	if (rank >= 0) {
+		cJSON *a = cJSON_AddArrayToObject(o, "range");
+		for (d = 0; d < rank; d++) {
+			const sym_expr *lo = NULL, *hi = NULL;
+			cJSON *p = cJSON_CreateArray();
+			sym_graph_dim_range(r, i, d, &lo, &hi);
+			cJSON_AddItemToArray(p, expr_json(ctx, lo));
+			cJSON_AddItemToArray(p, expr_json(ctx, hi));
+			cJSON_AddItemToArray(a, p);
+		}
+	}
+	if (of) {
+		int sr = sym_graph_tensor_storage(r, i, &dims);
+		cJSON_AddStringToObject(o, "format", of);
+		cJSON_AddStringToObject(o, "storage_format", sf);
+		if (sr >= 0) {
+			cJSON *a = cJSON_AddArrayToObject(o, "storage_shape");
+			for (d = 0; d < sr; d++)
+				cJSON_AddItemToArray(a, expr_str_json(ctx, dims[d]));
+		} else {
+			cJSON_AddNullToObject(o, "storage_shape");
+		}
+	}
+	cJSON_AddItemToObject(o, "bytes", bytes ? expr_str_json(ctx, bytes) : cJSON_CreateNull());
+}
+
+void cli_extra_total_text(sym_ctx *ctx, const sym_graph_result *r)
+{
+	const sym_expr *t = sym_graph_total_bytes(r);
+	char *s = t ? text_of(ctx, t) : NULL;
+	printf("memory:\n  total bytes: %s\n", s ? s : "unknown (a tensor has no known size)");
+	free(s);
+}
+
+void cli_extra_total_json(sym_ctx *ctx, const sym_graph_result *r, cJSON *root)
+{
+	const sym_expr *t = sym_graph_total_bytes(r);
+	cJSON_AddItemToObject(root, "total_bytes", t ? expr_str_json(ctx, t) : cJSON_CreateNull());
+}
+
+/* ---- run ----------------------------------------------------------------- */
+
+int cli_extra_fill_binds(const cli_extra *x, const sym_model_program *mp, int64_t *out)
+{
+	size_t i, k, n = sym_model_program_num_bound(mp);
+	for (k = 0; k < x->nbinds; k++) {
+		for (i = 0; i < n && strcmp(sym_model_program_bound(mp, i, NULL), x->bind_names[k]); i++)
+			;
+		if (i == n) {
+			cli_error("--bind %s: the model has no data-dependent symbol '%s'%s",
+			          x->bind_names[k], x->bind_names[k], n ? "" : " (it has none)");
+			return CLI_FAIL;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const char *src, *name = sym_model_program_bound(mp, i, &src);
+		for (k = x->nbinds; k-- > 0 && strcmp(x->bind_names[k], name);)
+			;
+		if (k == (size_t)-1) {
+			cli_error("missing --bind %s=INT: %s is %s, known once that kernel has run", name,
+			          name, src);
+			return CLI_FAIL;
+		}
+		out[i] = x->bind_values[k];
+	}
+	return CLI_OK;
+}
+
+/* Runs the storage and bytes programs; returns CLI_OK or CLI_FAIL. */
+static int run_parts(const sym_model_program *mp, const int64_t *dims, int64_t **sto, int64_t **bytes)
+{
+	sym_model_run res;
+	*sto = calloc(sym_model_program_num_storage_dims(mp) + 1, sizeof(**sto));
+	*bytes = calloc(sym_model_program_num_tensors(mp) + 2, sizeof(**bytes));
+	if (!*sto || !*bytes) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	sym_model_program_run_storage(mp, dims, *sto, &res);
+	if (res.status) {
+		cli_error("storage shapes: %s", res.message ? res.message : "failed");
+		return CLI_FAIL;
+	}
+	sym_model_program_run_bytes(mp, dims, *bytes, &res);
+	if (res.status) {
+		cli_error("byte sizes: %s", res.message ? res.message : "failed");
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+int cli_extra_run_text(const sym_model_program *mp, const int64_t *dims)
+{
+	int64_t *sto = NULL, *bytes = NULL;
+	size_t i, q = 0, n = sym_model_program_num_tensors(mp);
+	int st = run_parts(mp, dims, &sto, &bytes), header = 0;
+	if (st == CLI_OK) {
+		for (i = 0; i < n; i++) {
+			int sr, d;
+			const char *name = sym_model_program_tensor(mp, i, NULL);
+			const char *sf = sym_model_program_tensor_storage(mp, i, &sr);
+			if (sf) {
+				if (!header++)
+					printf("storage shapes:\n");
+				printf("  %-16s %-10s [", name, sf);
+				for (d = 0; d < sr; d++)
+					printf("%s%lld", d ? ", " : "", (long long)sto[q + (size_t)d]);
+				printf("]\n");
+			}
+			q += (size_t)sr;
+		}
+		printf("bytes:\n");
+		for (i = 0; i < n; i++) {
+			if (bytes[i] < 0)
+				printf("  %-16s unknown\n", sym_model_program_tensor(mp, i, NULL));
+			else
+				printf("  %-16s %lld\n", sym_model_program_tensor(mp, i, NULL),
+				       (long long)bytes[i]);
+		}
+		if (bytes[n] < 0)
+			printf("total bytes: unknown\n");
+		else
+			printf("total bytes: %lld\n", (long long)bytes[n]);
+	}
+	free(sto), free(bytes);
+	return st;
+}
+
+int cli_extra_run_json(const sym_model_program *mp, const int64_t *dims, cJSON *root)
+{
+	int64_t *sto = NULL, *bytes = NULL;
+	size_t i, q = 0, n = sym_model_program_num_tensors(mp);
+	int st = run_parts(mp, dims, &sto, &bytes);
+	if (st == CLI_OK) {
+		cJSON *so = cJSON_AddObjectToObject(root, "storage_shapes"),
+		      *bo = cJSON_AddObjectToObject(root, "bytes");
+		for (i = 0; i < n; i++) {
+			int sr, d;
+			const char *name = sym_model_program_tensor(mp, i, NULL);
+			const char *sf = sym_model_program_tensor_storage(mp, i, &sr);
+			if (sf) {
+				cJSON *a = cJSON_CreateArray();
+				for (d = 0; d < sr; d++)
+					cJSON_AddItemToArray(a,
+					                     cJSON_CreateNumber((double)sto[q + (size_t)d]));
+				cJSON_AddItemToObject(so, name, a);
+			}
+			q += (size_t)sr;
+			cJSON_AddItemToObject(bo, name,
+			                      bytes[i] < 0 ? cJSON_CreateNull()
+			                                   : cJSON_CreateNumber((double)bytes[i]));
+		}
+		cJSON_AddItemToObject(root, "total_bytes",
+		                      bytes[n] < 0 ? cJSON_CreateNull()
+		                                   : cJSON_CreateNumber((double)bytes[n]));
+	}
+	free(sto), free(bytes);
+	return st;
+}

@@ -1,0 +1,943 @@
+/* The ONNX model loader: a ModelProto read with protobuf-c into the graph IR
+ * of model_private.h.  Every malformed input gives an error naming the
+ * tensor, the node or the attribute; nothing in the file is trusted. */
+#include "model_private.h"
+#include "onnx_private.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Integer data is kept up to this many elements, floating-point data
+ * (Resize scales) up to FLOAT_LIMIT. */
+#define INT_LIMIT 65536
+#define FLOAT_LIMIT 64
+
+enum { ONNX_EXTERNAL = 1 };
+
+typedef struct ld {
+	sym_ctx *ctx;
+	sym_model *m;
+	/* dim_param names that are not identifiers, with the symbol names
+	 * given to them */
+	char **raw_names, **sym_names;
+	size_t nnames, capnames;
+} ld;
+
+static int oerr(ld *l, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int oerr(ld *l, const char *fmt, ...)
+{
+	char msg[240];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sym__error(l->ctx, SYM_EDOMAIN, -1, "onnx: %s", msg);
+	return -1;
+}
+
+static int nomem(ld *l)
+{
+	sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
+	return -1;
+}
+
+const sym_expr *sym__expr_from_double(sym_ctx *ctx, double v)
+{
+	int e;
+	double m;
+	long long mi;
+	if (!isfinite(v)) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "%s is not a finite number", isnan(v) ? "NaN" : "infinity");
+		return NULL;
+	}
+	m = frexp(v, &e); /* v = m * 2**e, 0.5 <= |m| < 1 */
+	mi = (long long)ldexp(m, 53);
+	return sym_expr_mul(ctx, sym_expr_from_si(ctx, mi),
+	                    sym_expr_pow_si(ctx, sym_expr_from_si(ctx, 2), e - 53));
+}
+
+/* Names appear in messages of one line and in the printed shapes: a
+ * control character in one is an error. */
+static int has_control(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+static int check_name(ld *l, const char *s, const char *what)
+{
+	if (has_control(s))
+		return oerr(l, "%s: a name contains a control character", what);
+	return 0;
+}
+
+/* ---- element data --------------------------------------------------------- */
+
+static uint64_t le_bytes(const uint8_t *p, int size)
+{
+	uint64_t v = 0;
+	int k;
+	for (k = size - 1; k >= 0; k--)
+		v = (v << 8) | p[k];
+	return v;
+}
+
+/* The integer value of a little-endian element of an integer dtype. */
+static int64_t int_of_bits(int dt, uint64_t bits)
+{
+	switch (dt) {
+	case SYM_DT_INT8:
+		return (int8_t)(uint8_t)bits;
+	case SYM_DT_INT16:
+		return (int16_t)(uint16_t)bits;
+	case SYM_DT_INT32:
+		return (int32_t)(uint32_t)bits;
+	case SYM_DT_BOOL:
+		return bits != 0;
+	default:
+		return (int64_t)bits;
+	}
+}
+
+static double half_to_double(uint32_t h)
+{
+	int e = (int)((h >> 10) & 0x1f);
+	double m = (double)(h & 0x3ff), v;
+	if (e == 0)
+		v = ldexp(m, -24);
+	else if (e == 31)
+		v = m ? NAN : INFINITY;
+	else
+		v = ldexp(m + 1024.0, e - 25);
+	return (h & 0x8000) ? -v : v;
+}
+
+static double float_of_bits(int dt, uint64_t bits)
+{
+	union {
+		uint32_t u;
+		float f;
+	} f32;
+	union {
+		uint64_t u;
+		double d;
+	} f64;
+	switch (dt) {
+	case SYM_DT_FLOAT32:
+		f32.u = (uint32_t)bits;
+		return f32.f;
+	case SYM_DT_FLOAT64:
+		f64.u = bits;
+		return f64.d;
+	case SYM_DT_FLOAT16:
+		return half_to_double((uint32_t)bits & 0xffff);
+	default: /* bfloat16: the high half of a float32 */
+		f32.u = ((uint32_t)bits & 0xffff) << 16;
+		return f32.f;
+	}
+}
+
+static int is_float_dt(int dt)
+{
+	return dt == SYM_DT_FLOAT32 || dt == SYM_DT_FLOAT64 || dt == SYM_DT_FLOAT16 || dt == SYM_DT_BFLOAT16;
+}
+
+/* Reads the data of an integer or floating-point tensor of numel elements
+ * from raw_data or the typed field that ONNX uses for its dtype.  Absent
+ * data (external, or stored nowhere) leaves t without data. */
+static int load_data(ld *l, const OnnxTensor *tp, const char *what, int64_t numel, sym_mtensor *t)
+{
+	int dt = t->dtype, isint = sym__dtype_is_int(dt), size = sym__dtype_size(dt);
+	size_t n = (size_t)numel, i, have;
+	if (tp->has_data_location && tp->data_location == ONNX_EXTERNAL)
+		return 0;
+	if (!isint && !is_float_dt(dt))
+		return 0;
+	if (numel > (isint ? INT_LIMIT : FLOAT_LIMIT))
+		return 0; /* weights: never copied */
+	if (tp->has_raw_data) {
+		if (tp->raw_data.len != n * (size_t)size)
+			return oerr(l, "%s: raw_data has %zu bytes, %lld elements of %s need %zu", what,
+			            tp->raw_data.len, (long long)numel, sym__dtype_name(dt),
+			            n * (size_t)size);
+		have = n;
+	} else {
+		switch (dt) {
+		case SYM_DT_INT64:
+			have = tp->n_int64_data;
+			break;
+		case SYM_DT_UINT32:
+		case SYM_DT_UINT64:
+			have = tp->n_uint64_data;
+			break;
+		case SYM_DT_FLOAT32:
+			have = tp->n_float_data;
+			break;
+		case SYM_DT_FLOAT64:
+			have = tp->n_double_data;
+			break;
+		default:
+			have = tp->n_int32_data;
+			break;
+		}
+		if (have == 0 && n > 0)
+			return 0; /* no data stored */
+		if (have != n)
+			return oerr(l, "%s: %zu values, the shape needs %lld", what, have, (long long)numel);
+	}
+	if (isint) {
+		t->data = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*t->data));
+		if (!t->data)
+			return nomem(l);
+		for (i = 0; i < n; i++) {
+			if (tp->has_raw_data) {
+				uint64_t b = le_bytes(tp->raw_data.data + i * (size_t)size, size);
+				if (dt == SYM_DT_UINT64 && b > (uint64_t)INT64_MAX)
+					return 0; /* beyond int64: not kept */
+				t->data[i] = int_of_bits(dt, b);
+			} else if (dt == SYM_DT_INT64) {
+				t->data[i] = tp->int64_data[i];
+			} else if (dt == SYM_DT_UINT32 || dt == SYM_DT_UINT64) {
+				if (tp->uint64_data[i] > (uint64_t)INT64_MAX)
+					return 0;
+				t->data[i] = (int64_t)tp->uint64_data[i];
+			} else {
+				t->data[i] = int_of_bits(dt, (uint32_t)tp->int32_data[i]);
+			}
+		}
+		t->has_data = 1;
+		t->ndata = n;
+		return 0;
+	}
+	t->fdata = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*t->fdata));
+	if (!t->fdata)
+		return nomem(l);
+	for (i = 0; i < n; i++) {
+		double v;
+		if (tp->has_raw_data)
+			v = float_of_bits(dt, le_bytes(tp->raw_data.data + i * (size_t)size, size));
+		else if (dt == SYM_DT_FLOAT32)
+			v = tp->float_data[i];
+		else if (dt == SYM_DT_FLOAT64)
+			v = tp->double_data[i];
+		else
+			v = float_of_bits(dt, (uint32_t)tp->int32_data[i]);
+		if (!isfinite(v)) {
+			t->fdata = NULL; /* not a usable scale: no value */
+			return 0;
+		}
+		t->fdata[i] = v;
+	}
+	t->nfdata = n;
+	return 0;
+}
+
+/* A TensorProto: name, dtype, concrete dims and the data kept as values. */
+static int load_tensor(ld *l, const OnnxTensor *tp, const char *what, sym_mtensor *t)
+{
+	size_t k;
+	int64_t numel = 1;
+	int dt = tp->has_data_type ? tp->data_type : 0;
+	if (dt <= 0 || dt >= SYM_DT_COUNT)
+		return oerr(l, "%s: data_type %d is not a supported element type", what, dt);
+	t->dtype = dt;
+	if (tp->n_dims > 64)
+		return oerr(l, "%s: rank %zu is over the limit of 64", what, tp->n_dims);
+	t->rank = (int)tp->n_dims;
+	t->dims = sym__model_alloc(l->m, (tp->n_dims ? tp->n_dims : 1) * sizeof(*t->dims));
+	if (!t->dims)
+		return nomem(l);
+	for (k = 0; k < tp->n_dims; k++) {
+		int64_t d = tp->dims[k];
+		if (d < 0)
+			return oerr(l, "%s: dim %zu is negative (%lld)", what, k, (long long)d);
+		t->dims[k].kind = SYM_DIM_CONST;
+		t->dims[k].value = d;
+		if (numel >= 0 && d && numel > (INT64_C(1) << 62) / d)
+			numel = -1; /* too large to hold any data we keep */
+		else if (numel >= 0)
+			numel *= d;
+	}
+	if (numel < 0)
+		return 0;
+	return load_data(l, tp, what, numel, t);
+}
+
+/* ---- dims and value infos ------------------------------------------------- */
+
+static int is_ident(const char *s)
+{
+	const char *p;
+	if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		return 0;
+	for (p = s; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			return 0;
+	return 1;
+}
+
+/* The text of a dim_param: a name that parses as a symbol stays itself;
+ * an expression in the SPEC syntax ("2*seq") stays an expression; any other
+ * text ("batch size", "max", "1-dim") gets an identifier of its own, the
+ * same one wherever the same text occurs. */
+static const char *param_text(ld *l, const char *raw)
+{
+	const sym_expr *e;
+	char buf[160];
+	size_t i, n = 0;
+	for (i = 0; i < l->nnames; i++)
+		if (!strcmp(l->raw_names[i], raw))
+			return l->sym_names[i];
+	e = has_control(raw) ? NULL : sym_expr_from_str(l->ctx, raw);
+	if (e && !sym_expr_is_pred(e) &&
+	    (sym_expr_kind(e) != SYM_KIND_SYM || !strcmp(sym_expr_symbol_name(e), raw)))
+		return raw;
+	if (!e)
+		sym_ctx_clear_error(l->ctx);
+	for (i = 0; raw[i] && n < 100; i++) {
+		char c = raw[i];
+		buf[n++] =
+		    (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+		        ? c
+		        : '_';
+	}
+	buf[n] = 0;
+	if (!n || (buf[0] >= '0' && buf[0] <= '9')) {
+		memmove(buf + 2, buf, n + 1);
+		buf[0] = 'd', buf[1] = '_';
+	}
+	/* a keyword of the syntax, or a name already taken by another text */
+	for (;;) {
+		int taken = 0;
+		e = is_ident(buf) ? sym_expr_from_str(l->ctx, buf) : NULL;
+		if (!e)
+			sym_ctx_clear_error(l->ctx);
+		for (i = 0; i < l->nnames; i++)
+			if (!strcmp(l->sym_names[i], buf))
+				taken = 1;
+		if (e && sym_expr_kind(e) == SYM_KIND_SYM && !taken)
+			break;
+		if (strlen(buf) > 140)
+			return NULL;
+		strcat(buf, "_");
+	}
+	if (l->nnames == l->capnames) {
+		size_t nc = l->capnames ? l->capnames * 2 : 8;
+		char **a = sym__model_alloc(l->m, nc * sizeof(*a)),
+		     **b = sym__model_alloc(l->m, nc * sizeof(*b));
+		if (!a || !b)
+			return NULL;
+		if (l->nnames) {
+			memcpy(a, l->raw_names, l->nnames * sizeof(*a));
+			memcpy(b, l->sym_names, l->nnames * sizeof(*b));
+		}
+		l->raw_names = a, l->sym_names = b, l->capnames = nc;
+	}
+	l->raw_names[l->nnames] = sym__model_strdup(l->m, raw);
+	l->sym_names[l->nnames] = sym__model_strdup(l->m, buf);
+	if (!l->raw_names[l->nnames] || !l->sym_names[l->nnames])
+		return NULL;
+	return l->sym_names[l->nnames++];
+}
+
+/* A ValueInfoProto: the name, the element type and the shape (dim_value,
+ * dim_param or unknown); no tensor type or no shape is an unknown rank. */
+static int load_value_info(ld *l, const OnnxValueInfo *vi, const char *what, sym_mtensor *t)
+{
+	const OnnxTensorType *tt;
+	size_t k;
+	if (!vi->name || !*vi->name)
+		return oerr(l, "%s: missing name", what);
+	if (check_name(l, vi->name, what) < 0)
+		return -1;
+	if (!(t->name = sym__model_strdup(l->m, vi->name)))
+		return nomem(l);
+	t->rank = -1;
+	t->dtype = SYM_DT_UNDEFINED;
+	if (!vi->type || vi->type->value_case != SYMSHAPE_ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
+		return 0;
+	tt = vi->type->tensor_type;
+	if (tt->has_elem_type && tt->elem_type > 0 && tt->elem_type < SYM_DT_COUNT)
+		t->dtype = tt->elem_type;
+	if (!tt->shape)
+		return 0;
+	if (tt->shape->n_dim > 64)
+		return oerr(l, "%s '%.60s': rank %zu is over the limit of 64", what, vi->name,
+		            tt->shape->n_dim);
+	t->rank = (int)tt->shape->n_dim;
+	t->dims = sym__model_alloc(l->m, (tt->shape->n_dim ? tt->shape->n_dim : 1) * sizeof(*t->dims));
+	if (!t->dims)
+		return nomem(l);
+	for (k = 0; k < tt->shape->n_dim; k++) {
+		const OnnxDim *d = tt->shape->dim[k];
+		sym_dimspec *ds = &t->dims[k];
+		if (d->value_case == SYMSHAPE_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+		    d->dim_value >= 0) {
+			ds->kind = SYM_DIM_CONST;
+			ds->value = d->dim_value;
+		} else if (d->value_case == SYMSHAPE_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+		           d->dim_param && *d->dim_param) {
+			const char *text = param_text(l, d->dim_param);
+			if (!text || !(ds->text = sym__model_strdup(l->m, text)))
+				return nomem(l);
+			ds->kind = SYM_DIM_EXPR;
+		} else {
+			ds->kind = SYM_DIM_ANON; /* unknown, or a negative dim_value */
+		}
+	}
+	return 0;
+}
+
+/* ---- nodes ------------------------------------------------------------------ */
+
+static char *bytes_str(ld *l, const ProtobufCBinaryData *b)
+{
+	char *s = sym__model_alloc(l->m, b->len + 1);
+	if (s && b->len)
+		memcpy(s, b->data, b->len);
+	return s;
+}
+
+/* A TENSOR attribute as rules see it: concrete dims and, for small
+ * integer or floating-point tensors, the value. */
+static int tensor_attr(ld *l, const OnnxTensor *tp, const char *what, sym_attr *out)
+{
+	sym_mtensor t;
+	sym_tval *tv;
+	size_t i;
+	int k;
+	memset(&t, 0, sizeof(t));
+	if (load_tensor(l, tp, what, &t) < 0)
+		return -1;
+	if (!(tv = sym__model_alloc(l->m, sizeof(*tv))))
+		return nomem(l);
+	tv->present = 1;
+	tv->rank = t.rank;
+	tv->dtype = t.dtype;
+	if (t.rank > 0) {
+		const sym_expr **d = sym__model_alloc(l->m, (size_t)t.rank * sizeof(*d));
+		if (!d)
+			return nomem(l);
+		for (k = 0; k < t.rank; k++)
+			if (!(d[k] = sym_expr_from_si(l->ctx, t.dims[k].value)))
+				return -1;
+		tv->dims = d;
+	}
+	if (t.has_data || t.fdata) {
+		size_t n = t.has_data ? t.ndata : t.nfdata;
+		const sym_expr **v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+		if (!v)
+			return nomem(l);
+		for (i = 0; i < n; i++)
+			if (!(v[i] = t.has_data ? sym_expr_from_si(l->ctx, t.data[i])
+			                        : sym__expr_from_double(l->ctx, t.fdata[i])))
+				return -1;
+		tv->has_value = 1, tv->nvalue = n, tv->value = v;
+	}
+	out->type = SYM_ATTR_TENSOR, out->n = 1, out->tensor = tv;
+	return 0;
+}
+
+enum {
+	AT_FLOAT = 1,
+	AT_INT,
+	AT_STRING,
+	AT_TENSOR,
+	AT_GRAPH,
+	AT_FLOATS,
+	AT_INTS,
+	AT_STRINGS,
+	AT_TENSORS,
+	AT_GRAPHS,
+	AT_SPARSE_TENSOR,
+	AT_SPARSE_TENSORS,
+	AT_TYPE_PROTO,
+	AT_TYPE_PROTOS
+};
+
+/* The type of an attribute written without one (IR version 1): the field
+ * that holds a value. */
+static int guess_type(const OnnxAttr *a)
+{
+	if (a->n_floats)
+		return AT_FLOATS;
+	if (a->n_ints)
+		return AT_INTS;
+	if (a->n_strings)
+		return AT_STRINGS;
+	if (a->t)
+		return AT_TENSOR;
+	if (a->has_s)
+		return AT_STRING;
+	if (a->has_f)
+		return AT_FLOAT;
+	if (a->has_i)
+		return AT_INT;
+	return 0;
+}
+
+/* Returns 1 when the attribute is stored, 0 when its type is one rules
+ * never read (graphs, sparse tensors, type protos), -1 on error. */
+static int load_attr(ld *l, const sym_mnode *nd, const OnnxAttr *a, sym_attr *out)
+{
+	char where[200];
+	int type = a->has_type ? a->type : guess_type(a);
+	size_t i;
+	if (!a->name || !*a->name)
+		return oerr(l, "node '%.60s': an attribute has no name", nd->name);
+	snprintf(where, sizeof(where), "node '%.60s' attribute '%.40s'", nd->name, a->name);
+	if (!(out->name = sym__model_strdup(l->m, a->name)))
+		return nomem(l);
+	if (a->ref_attr_name && *a->ref_attr_name)
+		return oerr(l, "%s refers to a function attribute ('%.40s'), which only functions may", where,
+		            a->ref_attr_name);
+	switch (type) {
+	case AT_INT: {
+		int64_t *v = sym__model_alloc(l->m, sizeof(*v));
+		if (!v)
+			return nomem(l);
+		*v = a->i;
+		out->type = SYM_ATTR_INT, out->n = 1, out->ints = v;
+		return 1;
+	}
+	case AT_FLOAT: {
+		double *v = sym__model_alloc(l->m, sizeof(*v));
+		if (!v)
+			return nomem(l);
+		*v = a->f;
+		out->type = SYM_ATTR_FLOAT, out->n = 1, out->floats = v;
+		return 1;
+	}
+	case AT_STRING: {
+		const char **v = sym__model_alloc(l->m, sizeof(*v));
+		if (!v || !(v[0] = bytes_str(l, &a->s)))
+			return nomem(l);
+		out->type = SYM_ATTR_STRING, out->n = 1, out->strs = v;
+		return 1;
+	}
+	case AT_INTS: {
+		int64_t *v = sym__model_alloc(l->m, (a->n_ints ? a->n_ints : 1) * sizeof(*v));
+		if (!v)
+			return nomem(l);
+		if (a->n_ints)
+			memcpy(v, a->ints, a->n_ints * sizeof(*v));
+		out->type = SYM_ATTR_INTS, out->n = a->n_ints, out->ints = v;
+		return 1;
+	}
+	case AT_FLOATS: {
+		double *v = sym__model_alloc(l->m, (a->n_floats ? a->n_floats : 1) * sizeof(*v));
+		if (!v)
+			return nomem(l);
+		for (i = 0; i < a->n_floats; i++)
+			v[i] = a->floats[i];
+		out->type = SYM_ATTR_FLOATS, out->n = a->n_floats, out->floats = v;
+		return 1;
+	}
+	case AT_STRINGS: {
+		const char **v = sym__model_alloc(l->m, (a->n_strings ? a->n_strings : 1) * sizeof(*v));
+		if (!v)
+			return nomem(l);
+		for (i = 0; i < a->n_strings; i++)
+			if (!(v[i] = bytes_str(l, &a->strings[i])))
+				return nomem(l);
+		out->type = SYM_ATTR_STRINGS, out->n = a->n_strings, out->strs = v;
+		return 1;
+	}
+	case AT_TENSOR:
+		if (!a->t)
+			return oerr(l, "%s: of type TENSOR without a tensor", where);
+		return tensor_attr(l, a->t, where, out) < 0 ? -1 : 1;
+	case AT_GRAPH:
+	case AT_TENSORS:
+	case AT_GRAPHS:
+	case AT_SPARSE_TENSOR:
+	case AT_SPARSE_TENSORS:
+	case AT_TYPE_PROTO:
+	case AT_TYPE_PROTOS:
+		return 0;
+	default:
+		return oerr(l, "%s: unknown attribute type %d", where, type);
+	}
+}
+
+static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd)
+{
+	size_t i;
+	char buf[120];
+	snprintf(buf, sizeof(buf), "node %zu", idx);
+	if (check_name(l, np->name, buf) < 0 || check_name(l, np->op_type, buf) < 0 ||
+	    check_name(l, np->domain, buf) < 0)
+		return -1;
+	for (i = 0; i < np->n_input; i++)
+		if (check_name(l, np->input[i], buf) < 0)
+			return -1;
+	for (i = 0; i < np->n_output; i++)
+		if (check_name(l, np->output[i], buf) < 0)
+			return -1;
+	for (i = 0; i < np->n_attribute; i++)
+		if (check_name(l, np->attribute[i]->name, buf) < 0)
+			return -1;
+	if (!np->op_type || !*np->op_type)
+		return oerr(l, "node %zu%s%.60s%s: missing op_type", idx, np->name ? " ('" : "",
+		            np->name ? np->name : "", np->name ? "')" : "");
+	if (np->name && *np->name) {
+		nd->name = sym__model_strdup(l->m, np->name);
+	} else {
+		snprintf(buf, sizeof(buf), "%.60s_%zu", np->op_type, idx);
+		nd->name = sym__model_strdup(l->m, buf);
+	}
+	nd->op = sym__model_strdup(l->m, np->op_type);
+	nd->domain = sym__model_strdup(l->m, np->domain && strcmp(np->domain, "ai.onnx") ? np->domain : "");
+	if (!nd->name || !nd->op || !nd->domain)
+		return nomem(l);
+	nd->nin = np->n_input;
+	nd->in = sym__model_alloc(l->m, (np->n_input ? np->n_input : 1) * sizeof(*nd->in));
+	nd->nout = np->n_output;
+	nd->out = sym__model_alloc(l->m, (np->n_output ? np->n_output : 1) * sizeof(*nd->out));
+	if (!nd->in || !nd->out)
+		return nomem(l);
+	for (i = 0; i < np->n_input; i++)
+		if (!(nd->in[i] = sym__model_strdup(l->m, np->input[i] ? np->input[i] : "")))
+			return nomem(l);
+	if (np->n_output == 0)
+		return oerr(l, "node '%.60s': no outputs", nd->name);
+	for (i = 0; i < np->n_output; i++) {
+		/* an omitted optional output gets a name of its own, which no
+		 * ONNX tensor name can have */
+		if (np->output[i] && *np->output[i]) {
+			nd->out[i] = sym__model_strdup(l->m, np->output[i]);
+		} else {
+			snprintf(buf, sizeof(buf), "%.60s:unused%zu", nd->name, i);
+			nd->out[i] = sym__model_strdup(l->m, buf);
+		}
+		if (!nd->out[i])
+			return nomem(l);
+	}
+	nd->attrs = sym__model_alloc(l->m, (np->n_attribute ? np->n_attribute : 1) * sizeof(*nd->attrs));
+	if (!nd->attrs)
+		return nomem(l);
+	for (i = 0; i < np->n_attribute; i++) {
+		int st = load_attr(l, nd, np->attribute[i], &nd->attrs[nd->nattr]);
+		if (st < 0)
+			return -1;
+		nd->nattr += (size_t)st;
+	}
+	return 0;
+}
+
+/* ---- the model ------------------------------------------------------------ */
+
+/* A set of names (open addressing); the initializer names. */
+typedef struct nameset {
+	const char **slot;
+	size_t cap;
+} nameset;
+
+static size_t name_hash(const char *s)
+{
+	size_t h = 5381;
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static int nameset_has(const nameset *s, const char *name)
+{
+	size_t j;
+	if (!s->cap)
+		return 0;
+	for (j = name_hash(name) & (s->cap - 1); s->slot[j]; j = (j + 1) & (s->cap - 1))
+		if (!strcmp(s->slot[j], name))
+			return 1;
+	return 0;
+}
+
+static void nameset_add(nameset *s, const char *name)
+{
+	size_t j;
+	for (j = name_hash(name) & (s->cap - 1); s->slot[j]; j = (j + 1) & (s->cap - 1))
+		if (!strcmp(s->slot[j], name))
+			return;
+	s->slot[j] = name;
+}
+
+static int load_graph(ld *l, const OnnxGraph *g)
+{
+	sym_model *m = l->m;
+	nameset inits = {NULL, 0};
+	size_t i, k;
+	char what[96];
+	int st = -1;
+	for (inits.cap = 16; inits.cap < 2 * g->n_initializer + 2; inits.cap *= 2)
+		;
+	inits.slot = calloc(inits.cap, sizeof(*inits.slot));
+	m->inits = sym__model_alloc(m, (g->n_initializer ? g->n_initializer : 1) * sizeof(*m->inits));
+	m->inputs = sym__model_alloc(m, (g->n_input ? g->n_input : 1) * sizeof(*m->inputs));
+	m->nodes = sym__model_alloc(m, (g->n_node ? g->n_node : 1) * sizeof(*m->nodes));
+	m->outputs = sym__model_alloc(m, (g->n_output ? g->n_output : 1) * sizeof(*m->outputs));
+	m->declared = sym__model_alloc(m, (g->n_output + g->n_value_info + 1) * sizeof(*m->declared));
+	if (!inits.slot || !m->inits || !m->inputs || !m->nodes || !m->outputs || !m->declared) {
+		nomem(l);
+		goto out;
+	}
+	for (i = 0; i < g->n_initializer; i++) {
+		const OnnxTensor *tp = g->initializer[i];
+		snprintf(what, sizeof(what), "initializer %zu", i);
+		if (!tp->name || !*tp->name) {
+			oerr(l, "initializer %zu: missing name", i);
+			goto out;
+		}
+		if (check_name(l, tp->name, what) < 0)
+			goto out;
+		snprintf(what, sizeof(what), "initializer '%.60s'", tp->name);
+		if (!(m->inits[i].name = sym__model_strdup(m, tp->name))) {
+			nomem(l);
+			goto out;
+		}
+		if (load_tensor(l, tp, what, &m->inits[i]) < 0)
+			goto out;
+		nameset_add(&inits, tp->name);
+	}
+	m->ninits = g->n_initializer;
+	/* graph inputs that an initializer gives a default (IR < 4 lists
+	 * every initializer as an input) are not inputs of the model */
+	for (i = 0; i < g->n_input; i++) {
+		if (g->input[i]->name && nameset_has(&inits, g->input[i]->name))
+			continue;
+		snprintf(what, sizeof(what), "graph input %zu", i);
+		if (load_value_info(l, g->input[i], what, &m->inputs[m->ninputs]) < 0)
+			goto out;
+		m->ninputs++;
+	}
+	for (i = 0; i < g->n_node; i++)
+		if (load_node(l, g->node[i], i, &m->nodes[i]) < 0)
+			goto out;
+	m->nnodes = g->n_node;
+	for (i = 0; i < g->n_output; i++) {
+		snprintf(what, sizeof(what), "graph output %zu", i);
+		if (load_value_info(l, g->output[i], what, &m->declared[m->ndeclared]) < 0)
+			goto out;
+		m->outputs[i] = m->declared[m->ndeclared].name;
+		m->ndeclared++;
+	}
+	m->noutputs = g->n_output;
+	for (i = 0; i < g->n_value_info; i++) {
+		snprintf(what, sizeof(what), "value_info %zu", i);
+		if (load_value_info(l, g->value_info[i], what, &m->declared[m->ndeclared]) < 0)
+			goto out;
+		m->ndeclared++;
+	}
+	/* declared shapes with nothing to compare are dropped */
+	for (i = k = 0; i < m->ndeclared; i++)
+		if (m->declared[i].rank >= 0)
+			m->declared[k++] = m->declared[i];
+	m->ndeclared = k;
+	st = 0;
+out:
+	free(inits.slot);
+	return st;
+}
+
+/* ---- what is wrong with a file protobuf-c rejects --------------------------
+ *
+ * A walk over the wire format along the messages of the subset: the first
+ * field whose wire type is not the declared one, or whose length runs past
+ * its message, is named in the error. */
+
+enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
+
+typedef struct wfield {
+	unsigned num;
+	int wt;
+	const char *name;
+	const struct wmsg *child;
+} wfield;
+
+typedef struct wmsg {
+	const char *name;
+	size_t n;
+	const wfield *f;
+} wmsg;
+
+#define WMSG(var, name, ...)                                                                                 \
+	static const wfield var##_f[] = {__VA_ARGS__};                                                       \
+	static const wmsg var = {name, sizeof(var##_f) / sizeof(var##_f[0]), var##_f}
+
+WMSG(w_entry, "StringStringEntryProto", {1, WT_LEN, "key", NULL}, {2, WT_LEN, "value", NULL});
+WMSG(w_opset, "OperatorSetIdProto", {1, WT_LEN, "domain", NULL}, {2, WT_VARINT, "version", NULL});
+WMSG(w_dim, "TensorShapeProto.Dimension", {1, WT_VARINT, "dim_value", NULL}, {2, WT_LEN, "dim_param", NULL},
+     {3, WT_LEN, "denotation", NULL});
+WMSG(w_shape, "TensorShapeProto", {1, WT_LEN, "dim", &w_dim});
+WMSG(w_ttype, "TypeProto.Tensor", {1, WT_VARINT, "elem_type", NULL}, {2, WT_LEN, "shape", &w_shape});
+WMSG(w_type, "TypeProto", {1, WT_LEN, "tensor_type", &w_ttype}, {6, WT_LEN, "denotation", NULL});
+WMSG(w_vinfo, "ValueInfoProto", {1, WT_LEN, "name", NULL}, {2, WT_LEN, "type", &w_type},
+     {3, WT_LEN, "doc_string", NULL});
+WMSG(w_tensor, "TensorProto", {1, -1, "dims", NULL}, {2, WT_VARINT, "data_type", NULL},
+     {4, -1, "float_data", NULL}, {5, -1, "int32_data", NULL}, {6, WT_LEN, "string_data", NULL},
+     {7, -1, "int64_data", NULL}, {8, WT_LEN, "name", NULL}, {9, WT_LEN, "raw_data", NULL},
+     {10, -1, "double_data", NULL}, {11, -1, "uint64_data", NULL}, {12, WT_LEN, "doc_string", NULL},
+     {13, WT_LEN, "external_data", &w_entry}, {14, WT_VARINT, "data_location", NULL});
+WMSG(w_attr, "AttributeProto", {1, WT_LEN, "name", NULL}, {2, WT_I32, "f", NULL}, {3, WT_VARINT, "i", NULL},
+     {4, WT_LEN, "s", NULL}, {5, WT_LEN, "t", &w_tensor}, {7, -1, "floats", NULL}, {8, -1, "ints", NULL},
+     {9, WT_LEN, "strings", NULL}, {10, WT_LEN, "tensors", &w_tensor}, {13, WT_LEN, "doc_string", NULL},
+     {20, WT_VARINT, "type", NULL}, {21, WT_LEN, "ref_attr_name", NULL});
+WMSG(w_node, "NodeProto", {1, WT_LEN, "input", NULL}, {2, WT_LEN, "output", NULL}, {3, WT_LEN, "name", NULL},
+     {4, WT_LEN, "op_type", NULL}, {5, WT_LEN, "attribute", &w_attr}, {6, WT_LEN, "doc_string", NULL},
+     {7, WT_LEN, "domain", NULL});
+WMSG(w_graph, "GraphProto", {1, WT_LEN, "node", &w_node}, {2, WT_LEN, "name", NULL},
+     {5, WT_LEN, "initializer", &w_tensor}, {10, WT_LEN, "doc_string", NULL}, {11, WT_LEN, "input", &w_vinfo},
+     {12, WT_LEN, "output", &w_vinfo}, {13, WT_LEN, "value_info", &w_vinfo});
+WMSG(w_model, "ModelProto", {1, WT_VARINT, "ir_version", NULL}, {2, WT_LEN, "producer_name", NULL},
+     {3, WT_LEN, "producer_version", NULL}, {4, WT_LEN, "domain", NULL},
+     {5, WT_VARINT, "model_version", NULL}, {6, WT_LEN, "doc_string", NULL}, {7, WT_LEN, "graph", &w_graph},
+     {8, WT_LEN, "opset_import", &w_opset}, {14, WT_LEN, "metadata_props", &w_entry});
+
+static int read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
+{
+	int shift = 0;
+	*v = 0;
+	while (*pos < len && shift < 64) {
+		uint8_t b = p[(*pos)++];
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return 0;
+		shift += 7;
+	}
+	return -1;
+}
+
+static const char *wt_name(int wt)
+{
+	switch (wt) {
+	case WT_VARINT:
+		return "varint";
+	case WT_I64:
+		return "64-bit";
+	case WT_LEN:
+		return "length-delimited";
+	case WT_I32:
+		return "32-bit";
+	default:
+		return "invalid";
+	}
+}
+
+/* Writes what is wrong into why (empty when the walk finds nothing);
+ * base is the offset of the message in the file. */
+static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, char *why, size_t cap)
+{
+	size_t pos = 0;
+	while (pos < len && !*why) {
+		size_t at = pos, k, flen = 0;
+		uint64_t tag, v;
+		int wt;
+		const wfield *f = NULL;
+		if (read_varint(p, len, &pos, &tag) < 0) {
+			snprintf(why, cap, "%s: a field tag at byte %zu is cut off", m->name, base + at);
+			return;
+		}
+		wt = (int)(tag & 7);
+		for (k = 0; k < m->n; k++)
+			if (m->f[k].num == tag >> 3)
+				f = &m->f[k];
+		if (tag >> 3 == 0) {
+			snprintf(why, cap, "%s: field number 0 at byte %zu", m->name, base + at);
+			return;
+		}
+		if (f && f->wt >= 0 && f->wt != wt) {
+			snprintf(why, cap, "%s field %u (%s) at byte %zu has wire type %d (%s), expected %s",
+			         m->name, f->num, f->name, base + at, wt, wt_name(wt), wt_name(f->wt));
+			return;
+		}
+		switch (wt) {
+		case WT_VARINT:
+			if (read_varint(p, len, &pos, &v) < 0) {
+				snprintf(why, cap, "%s: the value of field %u at byte %zu is cut off",
+				         m->name, (unsigned)(tag >> 3), base + at);
+				return;
+			}
+			continue;
+		case WT_I64:
+		case WT_I32:
+			flen = wt == WT_I64 ? 8 : 4;
+			break;
+		case WT_LEN:
+			if (read_varint(p, len, &pos, &v) < 0 || v > len - pos) {
+				snprintf(why, cap,
+				         "%s field %u (%s) at byte %zu runs past the end of its message "
+				         "(truncated)",
+				         m->name, (unsigned)(tag >> 3), f ? f->name : "unknown", base + at);
+				return;
+			}
+			flen = (size_t)v;
+			if (f && f->child)
+				diagnose(f->child, p + pos, flen, base + pos, why, cap);
+			break;
+		default:
+			snprintf(why, cap, "%s: field %u at byte %zu has the invalid wire type %d", m->name,
+			         (unsigned)(tag >> 3), base + at, wt);
+			return;
+		}
+		if (flen > len - pos) {
+			snprintf(why, cap, "%s field %u at byte %zu is cut off (truncated)", m->name,
+			         (unsigned)(tag >> 3), base + at);
+			return;
+		}
+		pos += flen;
+	}
+}
+
+sym_model *sym_model_from_onnx(sym_ctx *ctx, const void *data, size_t len)
+{
+	OnnxModel *mp;
+	ld l;
+	size_t i;
+	int64_t opset = -1;
+	if (sym__failed(ctx))
+		return NULL;
+	memset(&l, 0, sizeof(l));
+	l.ctx = ctx;
+	mp = symshape_onnx__model_proto__unpack(NULL, len, data);
+	if (!mp) {
+		char why[200] = "";
+		diagnose(&w_model, data, len, 0, why, sizeof(why));
+		sym__error(ctx, SYM_ESYNTAX, -1, "onnx: not an ONNX model (truncated or corrupt)%s%s",
+		           *why ? ": " : "", why);
+		return NULL;
+	}
+	l.m = calloc(1, sizeof(*l.m));
+	if (!l.m) {
+		symshape_onnx__model_proto__free_unpacked(mp, NULL);
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+		return NULL;
+	}
+	if (!mp->graph) {
+		oerr(&l, "the model has no graph (ModelProto field 7)");
+		goto fail;
+	}
+	for (i = 0; i < mp->n_opset_import; i++) {
+		const OnnxOpset *o = mp->opset_import[i];
+		if ((!o->domain || !*o->domain || !strcmp(o->domain, "ai.onnx")) && o->has_version)
+			opset = o->version;
+	}
+	/* an absent or out-of-range opset is reported on every ONNX node by
+	 * inference; 0 stands for "none" */
+	l.m->opset = opset < 0 || opset > 1000 ? 0 : (int)opset;
+	if (load_graph(&l, mp->graph) < 0)
+		goto fail;
+	symshape_onnx__model_proto__free_unpacked(mp, NULL);
+	return l.m;
+fail:
+	symshape_onnx__model_proto__free_unpacked(mp, NULL);
+	sym_model_free(l.m);
+	return NULL;
+}

@@ -1,0 +1,21 @@
+/* Short names for the protobuf-c messages generated from
+ * src/onnx/onnx-subset.proto. */
+#ifndef SYM_ONNX_PRIVATE_H
+#define SYM_ONNX_PRIVATE_H
+
+#include "onnx-subset.pb-c.h"
+
+typedef SymshapeOnnx__ModelProto OnnxModel;
+typedef SymshapeOnnx__GraphProto OnnxGraph;
+typedef SymshapeOnnx__NodeProto OnnxNode;
+typedef SymshapeOnnx__AttributeProto OnnxAttr;
+typedef SymshapeOnnx__TensorProto OnnxTensor;
+typedef SymshapeOnnx__ValueInfoProto OnnxValueInfo;
+typedef SymshapeOnnx__TypeProto OnnxType;
+typedef SymshapeOnnx__TypeProto__Tensor OnnxTensorType;
+typedef SymshapeOnnx__TensorShapeProto OnnxShape;
+typedef SymshapeOnnx__TensorShapeProto__Dimension OnnxDim;
+typedef SymshapeOnnx__OperatorSetIdProto OnnxOpset;
+typedef SymshapeOnnx__StringStringEntryProto OnnxEntry;
+
+#endif

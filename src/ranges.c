@@ -1,0 +1,149 @@
+/* Shape ranges: the caller's ranges of input symbols become facts; every
+ * dim's exact [min, max] follows from the bound analysis; data-dependent
+ * symbols get the bounds their linear facts imply. */
+#include "facts_private.h"
+#include "storage_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int nomem(sym_graph_result *r)
+{
+	sym__error(r->ctx, SYM_ENOMEM, -1, "out of memory");
+	return -1;
+}
+
+static long sym_index(const sym_graph_result *r, const sym_expr *s)
+{
+	size_t i;
+	for (i = 0; i < r->nsyms; i++)
+		if (r->syms[i].sym == s)
+			return (long)i;
+	return -1;
+}
+
+int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
+{
+	sym_ctx *ctx = r->ctx;
+	size_t i;
+	if (!opt || !opt->nranges)
+		return 0;
+	if (!r->ext && !(r->ext = calloc(1, sizeof(*r->ext))))
+		return nomem(r);
+	r->ext->ranges = calloc(opt->nranges, sizeof(*r->ext->ranges));
+	if (!r->ext->ranges)
+		return nomem(r);
+	for (i = 0; i < opt->nranges; i++) {
+		const sym_expr *s = sym_expr_symbol(ctx, opt->range_names[i]);
+		const sym_expr *lo = opt->range_lo ? opt->range_lo[i] : NULL;
+		const sym_expr *hi = opt->range_hi ? opt->range_hi[i] : NULL;
+		sym_grange *g;
+		if (!s)
+			return -1;
+		if (sym_index(r, s) < 0) {
+			sym__error(ctx, SYM_EDOMAIN, -1,
+			           "range of '%.60s': not a symbol of the model's inputs",
+			           opt->range_names[i]);
+			return -1;
+		}
+		if ((lo && sym_expr_is_pred(lo)) || (hi && sym_expr_is_pred(hi))) {
+			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%.60s': an end is a predicate",
+			           opt->range_names[i]);
+			return -1;
+		}
+		if (sym_facts_set_range(r->facts, s, lo, hi) != SYM_EOK) {
+			char msg[200];
+			snprintf(msg, sizeof(msg), "%s", sym_ctx_last_message(ctx));
+			sym_ctx_clear_error(ctx);
+			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%.60s': %s", opt->range_names[i], msg);
+			return -1;
+		}
+		g = &r->ext->ranges[r->ext->nranges++];
+		g->sym = s, g->lo = lo, g->hi = hi;
+	}
+	return 0;
+}
+
+void sym__graph_assume_into(const sym_graph_result *r, sym_facts *f)
+{
+	sym_ctx *ctx = r->ctx;
+	size_t i;
+	/* the ranges and the data-dependent dims' ranges, not the driver's
+	 * facts: those hold the guards themselves */
+	for (i = 0; r->ext && i < r->ext->nranges; i++)
+		if (sym_facts_set_range(f, r->ext->ranges[i].sym, r->ext->ranges[i].lo,
+		                        r->ext->ranges[i].hi) != SYM_EOK)
+			sym_ctx_clear_error(ctx);
+	for (i = 0; i < r->inf.nfresh; i++) {
+		const sym_expr *u = r->inf.fresh_syms[i], *p;
+		if (sym__facts_exempt_default(f, u) != SYM_EOK)
+			sym_ctx_clear_error(ctx);
+		p = sym_expr_rel(ctx, SYM_REL_GE, u, r->inf.fresh_lo[i]);
+		if (r->inf.fresh_hi[i])
+			p = sym_expr_and(ctx, p, sym_expr_rel(ctx, SYM_REL_LE, u, r->inf.fresh_hi[i]));
+		if (sym_facts_assume(f, p) != SYM_EOK)
+			sym_ctx_clear_error(ctx);
+	}
+}
+
+int sym__graph_fresh_bounds(sym_graph_result *r)
+{
+	sym_ctx *ctx = r->ctx;
+	size_t i;
+	if (!r->inf.nfresh)
+		return 0;
+	if (!r->ext && !(r->ext = calloc(1, sizeof(*r->ext))))
+		return nomem(r);
+	r->ext->fresh_max = calloc(r->nsyms + 1, sizeof(*r->ext->fresh_max));
+	if (!r->ext->fresh_max)
+		return nomem(r);
+	for (i = 0; i < r->inf.nfresh; i++) {
+		const sym_expr *u = r->inf.fresh_syms[i], *best;
+		long k = sym_index(r, u);
+		sym_ival iv;
+		if (k < 0 || !r->inf.fresh_hi[i])
+			continue;
+		if (!(best = sym_simplify(ctx, r->facts, r->inf.fresh_hi[i])))
+			return -1;
+		r->ext->fresh_max[k] = best;
+		/* a constant bound of the expression bounds the symbol (u0 <=
+		 * 4*n with n <= 64 gives u0 <= 256) */
+		sym__ival_init(&iv);
+		if (sym__bounds(ctx, r->facts, best, &iv) && !iv.hi.inf) {
+			const sym_expr *h = sym__num_node(ctx, &iv.hi.v);
+			if (!h || sym_facts_set_range(r->facts, u, NULL, h) != SYM_EOK) {
+				sym__ival_clear(&iv);
+				return -1;
+			}
+		}
+		sym__ival_clear(&iv);
+	}
+	return sym__failed(ctx) ? -1 : 0;
+}
+
+const sym_expr *sym_graph_symbol_bound(const sym_graph_result *r, size_t i)
+{
+	if (!r->ext || !r->ext->fresh_max || i >= r->nsyms)
+		return NULL;
+	if (r->syms[i].max && r->ext->fresh_max[i] &&
+	    sym_expr_get_si(r->ext->fresh_max[i], &(long long){0}) == 1)
+		return NULL; /* the constant end says it */
+	return r->ext->fresh_max[i];
+}
+
+int sym_graph_dim_range(const sym_graph_result *r, size_t i, int d, const sym_expr **min,
+                        const sym_expr **max)
+{
+	sym_ival iv;
+	int ok;
+	if (i >= r->ntensors || d < 0 || d >= r->tensors[i].tv.rank)
+		return -1;
+	sym__ival_init(&iv);
+	ok = sym__bounds(r->ctx, r->facts, r->tensors[i].tv.dims[d], &iv);
+	if (min)
+		*min = ok && !iv.lo.inf ? sym__num_node(r->ctx, &iv.lo.v) : NULL;
+	if (max)
+		*max = ok && !iv.hi.inf ? sym__num_node(r->ctx, &iv.hi.v) : NULL;
+	sym__ival_clear(&iv);
+	return ok && !sym__failed(r->ctx) ? 0 : -1;
+}

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""The ONNX front end through the CLI, on the fixtures of tests/fixtures/onnx/
+(written by gen.py there, with their truth shapes):
+
+- `infer --json` on every fixture: every tensor has a known rank and every
+  dim is an expression over the input symbols (no unknown dims: no symbol
+  that is not an input dim, no unreached tensor);
+- `run --json` for every recorded case gives every recorded shape;
+- `infer MODEL -o OUT.onnx` writes a model that symshape loads again with the
+  same shapes, and that python3-onnx loads and onnx.checker accepts (skipped
+  with the reason printed only when no Python with python3-onnx exists);
+- the bad files of bad/ give the recorded status and message.
+
+The CLI is found in $SYMSHAPE_CLI (set by meson), else in the first argument,
+else at build/symshape.  The last line is "N passed, M failed".
+"""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+CLI = os.environ.get("SYMSHAPE_CLI") or (sys.argv[1] if len(sys.argv) > 1 else "build/symshape")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIX = os.path.join(ROOT, "tests", "fixtures", "onnx")
+TIMEOUT = 60
+
+passed = failed = 0
+
+
+def run(args):
+    try:
+        p = subprocess.run([CLI] + args, capture_output=True, timeout=TIMEOUT)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return "timeout", "", ""
+
+
+def report(name, ok, why=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s%s" % (name, ": " + why if why else ""))
+
+
+def fixtures():
+    return sorted(f[:-5] for f in os.listdir(FIX) if f.endswith(".json"))
+
+
+SYMBOL = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+FUNCS = {"min", "max", "abs", "floor", "ceil"}
+
+
+def symbols_of(text):
+    return {s for s in SYMBOL.findall(text) if s not in FUNCS}
+
+
+def check_infer(name, path, truth):
+    rc, out, err = run(["infer", path, "--json"])
+    if rc != 0:
+        report(name + " infer", False, "status %s: %s" % (rc, err.strip()[:400]))
+        return None
+    res = json.loads(out)
+    inputs = set(truth["cases"][0]["inputs"])
+    syms = {s["name"] for s in res["symbols"]}
+    bad = [s for s in res["symbols"] if not re.fullmatch(r"(%s)\.shape\[\d+\]" % "|".join(map(re.escape, inputs)),
+                                                        s["source"])]
+    report(name + " symbols are input dims", not bad, "symbols %s" % bad)
+    unknown = []
+    for t in truth["cases"][0]["tensors"]:
+        info = res["tensors"].get(t)
+        if info is None or info["shape"] is None:
+            unknown.append(t)
+            continue
+        for d in info["shape"]:
+            if not symbols_of(d) <= syms:
+                unknown.append("%s %s" % (t, info["shape"]))
+    report(name + " infer leaves no unknown dims", not unknown, "unknown: %s" % unknown[:5])
+    return res
+
+
+def check_run(name, path, truth):
+    for k, case in enumerate(truth["cases"]):
+        args = ["run", path, "--json"]
+        for inp, dims in case["inputs"].items():
+            args += ["--shape", "%s=%s" % (inp, ",".join(map(str, dims)))]
+        rc, out, err = run(args)
+        if rc != 0:
+            report("%s run case %d" % (name, k), False, "status %s: %s %s" % (rc, out[:300], err[:300]))
+            continue
+        got = json.loads(out)["tensors"]
+        wrong = ["%s: got %s, truth %s" % (t, got.get(t), dims) for t, dims in case["tensors"].items()
+                 if got.get(t) != dims]
+        report("%s run case %d %s" % (name, k, case["inputs"]), not wrong, "; ".join(wrong[:4]))
+
+
+def onnx_python():
+    """A Python that imports onnx: this one, or the system one."""
+    for py in (sys.executable, "/usr/bin/python3"):
+        if py and os.path.exists(py):
+            p = subprocess.run([py, "-c", "import onnx, onnx.checker"], capture_output=True)
+            if p.returncode == 0:
+                return py
+    return None
+
+
+CHECKER = r"""
+import json, sys
+import onnx
+out = {}
+for path, checkable in json.loads(sys.argv[1]):
+    m = onnx.load(path)
+    if checkable:
+        onnx.checker.check_model(m)
+    shapes = {}
+    for vi in list(m.graph.value_info) + list(m.graph.output):
+        t = vi.type.tensor_type
+        shapes[vi.name] = [d.dim_param if d.HasField("dim_param") else d.dim_value for d in t.shape.dim] \
+            if t.HasField("shape") else None
+    meta = {p.key: p.value for p in m.metadata_props}
+    out[path] = {"shapes": shapes, "meta": meta, "nodes": len(m.graph.node)}
+print(json.dumps(out))
+"""
+
+
+def check_write_back(items):
+    """items: (name, written path, infer result, truth)."""
+    py = onnx_python()
+    for name, path, res, truth in items:
+        # symshape reads its own output with the same shapes, and the
+        # declared shapes now in value_info agree with inference
+        rc, out, err = run(["infer", path, "--json"])
+        ok = rc == 0
+        if ok:
+            back = json.loads(out)["tensors"]
+            diff = [t for t in res["tensors"] if back.get(t, {}).get("shape") != res["tensors"][t]["shape"]]
+            ok = not diff
+            err = "shapes differ: %s" % diff[:5]
+        report(name + " write-back reloads", ok, err.strip()[:400])
+    if py is None:
+        print("SKIP write-back checker: no Python with python3-onnx (sh tools/install-deps.sh python3-onnx)")
+        return
+    arg = json.dumps([(p, t.get("checkable", True)) for _, p, _, t in items])
+    p = subprocess.run([py, "-c", CHECKER, arg], capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        report("write-back passes onnx.checker", False, p.stderr.strip()[-800:])
+        return
+    seen = json.loads(p.stdout)
+    for name, path, res, truth in items:
+        got = seen[path]
+        missing = []
+        for t in truth["cases"][0]["tensors"]:
+            shape = res["tensors"][t]["shape"]
+            want = [int(d) if re.fullmatch(r"\d+", d) else d for d in shape]
+            if got["shapes"].get(t) != want:
+                missing.append("%s: %s, inferred %s" % (t, got["shapes"].get(t), want))
+        report(name + " write-back has every shape in value_info", not missing, "; ".join(missing[:4]))
+        guards = [k for k in got["meta"] if k.startswith("symshape.guard.")]
+        report(name + " write-back has the guards", len(guards) == len(res["guards"]),
+               "%d guard entries for %d guards" % (len(guards), len(res["guards"])))
+        for k, g in enumerate(res["guards"]):
+            want = "%s %s: %s (%s)" % (g["kind"], g["node"], g["expr"], g["reason"])
+            report("%s guard %d in metadata" % (name, k), got["meta"].get("symshape.guard.%d" % k) == want,
+                   "%r" % got["meta"].get("symshape.guard.%d" % k))
+    report("write-back passes onnx.checker", True)
+
+
+def check_bad():
+    bad = os.path.join(FIX, "bad")
+    with open(os.path.join(bad, "expected.json")) as f:
+        expected = json.load(f)
+    for name, want in sorted(expected.items()):
+        rc, out, err = run(["infer", os.path.join(bad, name)])
+        ok = rc == want["status"] and want["message"] in err
+        report("bad file %s" % name, ok, "status %s, stderr %r (want %r)" % (rc, err, want["message"]))
+
+
+def check_cli_misc():
+    # sym_model_load dispatches on content: an ONNX file under another name
+    with tempfile.TemporaryDirectory() as d:
+        other = os.path.join(d, "model.bin")
+        with open(os.path.join(FIX, "mlp.onnx"), "rb") as f, open(other, "wb") as g:
+            g.write(f.read())
+        rc, out, err = run(["infer", other])
+        report("an ONNX file named .bin loads", rc == 0, err)
+        rc, out, err = run(["infer", os.path.join(ROOT, "examples", "cnn.json"), "-o", os.path.join(d, "x.onnx")])
+        report("-o on a JSON model is an error", rc == 1 and "not an ONNX model" in err, "%s %r" % (rc, err))
+        rc, out, err = run(["emit-c", os.path.join(FIX, "transformer.onnx"), "-o", os.path.join(d, "g.c")])
+        report("emit-c on an ONNX model", rc == 0 and os.path.getsize(os.path.join(d, "g.c")) > 0, err)
+
+
+def main():
+    written = []
+    with tempfile.TemporaryDirectory() as d:
+        for name in fixtures():
+            with open(os.path.join(FIX, name + ".json")) as f:
+                truth = json.load(f)
+            path = os.path.join(FIX, truth["model"])
+            res = check_infer(name, path, truth)
+            check_run(name, path, truth)
+            out = os.path.join(d, name + ".out.onnx")
+            rc, _, err = run(["infer", path, "-o", out])
+            report(name + " infer -o", rc == 0 and os.path.exists(out), "%s %s" % (rc, err.strip()[:300]))
+            if res is not None and rc == 0:
+                written.append((name, out, res, truth))
+        check_write_back(written)
+    check_bad()
+    check_cli_misc()
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
