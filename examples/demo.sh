@@ -57,3 +57,18 @@ echo "== the guard cache: a variant specialised for mask sequence == sequence"
 	--query 'x=2,64,768;mask=2,1,1,1' \
 	--query 'x=2,128,512;mask=2,1,1,128' \
 	--query 'x=2,128,768;mask=3,1,1,128'
+
+echo
+echo "== storage formats and byte sizes (examples/storage.json)"
+"$S" infer "$DIR/storage.json" | grep -E '^  (x|w|m) |storage|bytes|total' | head -12
+"$S" run "$DIR/storage.json" --shape x=8,3,224,224 --shape w=16,3,3,3 --shape b=16 \
+	--shape m=2,100,40 --shape q=8,3,224,224 --shape v=8,3,4,224,224 --shape z=8,224,224,3 |
+	sed -n '/^storage shapes:/,/^  m /p;/^total/p'
+
+echo
+echo "== an exported ONNX model (tests/fixtures/onnx/transformer.onnx)"
+ONNX="$DIR/../tests/fixtures/onnx/transformer.onnx"
+if [ -f "$ONNX" ]; then
+	"$S" infer "$ONNX" | sed -n '/^symbols:/,/^tensors:/p' | head -8
+	"$S" infer "$ONNX" --json | grep -c '"shape"' | sed 's/^/  tensors with a shape: /'
+fi
