@@ -148,7 +148,10 @@ static const sym_expr *eff_kernel(sym_rule_ctx *rc, const spatial *sp, int i)
 /* Output size of a convolution or pooling window along spatial dim i:
  * SAME: ceil(in/s); otherwise floor((in + pads - eff)/s) + 1, or with
  * ceil_mode the ceiling, dropping a last window that starts in the right
- * padding.  Guards that the padded input covers the dilated kernel. */
+ * padding.  Guards that there is a window: the padded input covers the
+ * dilated kernel, or with ceil_mode falls short of it by less than a stride
+ * (ceil((in + pads - eff)/s) + 1 >= 1, as ONNX and torch compute it: a
+ * MaxPool of kernel 3 and stride 2 on 2 elements gives 1). */
 static const sym_expr *window_out(sym_rule_ctx *rc, const spatial *sp, int i, const sym_expr *in,
                                   int ceil_mode)
 {
@@ -159,8 +162,12 @@ static const sym_expr *window_out(sym_rule_ctx *rc, const spatial *sp, int i, co
 		return ceildiv(rc, in, s);
 	eff = eff_kernel(rc, sp, i);
 	padded = addi(rc, addi(rc, in, pb), pe);
-	if (sym__rc_require(rc, rel(rc, SYM_REL_GE, padded, eff), SYM_GUARD_ASSERT,
-	                    "input must cover the dilated kernel") < 0)
+	if (!ceil_mode && sym__rc_require(rc, rel(rc, SYM_REL_GE, padded, eff), SYM_GUARD_ASSERT,
+	                                  "input must cover the dilated kernel") < 0)
+		return NULL;
+	if (ceil_mode &&
+	    sym__rc_require(rc, rel(rc, SYM_REL_GE, addi(rc, padded, s - 1), eff), SYM_GUARD_ASSERT,
+	                    "with ceil_mode, input must reach the dilated kernel within a stride") < 0)
 		return NULL;
 	span = sym_expr_sub(ctx, padded, eff);
 	if (!ceil_mode)

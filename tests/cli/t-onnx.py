@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The ONNX front end through the CLI, on the fixtures of tests/fixtures/onnx/
-(written by gen.py there, with their truth shapes):
+(written by gen.py and, for torch_*, gen_torch.py there, with their truth
+shapes):
 
 - `infer --json` on every fixture: every tensor has a known rank and every
   dim is an expression over the input symbols (no unknown dims: no symbol
