@@ -290,7 +290,72 @@ static void mod_bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_
 	sym__num_clear(&mp.k);
 }
 
+void sym__bcache_clear(sym_facts *f)
+{
+	size_t i;
+	for (i = 0; i < f->bcap; i++)
+		if (f->bc[i].key)
+			sym__ival_clear(&f->bc[i].iv);
+	sym__free(f->ctx, f->bc, f->bcap * sizeof(*f->bc));
+	f->bc = NULL;
+	f->bcap = f->bcount = 0;
+}
+
+#define BCACHE_CAP 8192
+
+/* The cached bounds of e, or NULL.  The cache belongs to the facts and is
+ * dropped whenever they change (their version moves). */
+static sym_bcache *bcache_slot(const sym_facts *cf, const sym_expr *e, int insert)
+{
+	sym_facts *f = (sym_facts *)cf; /* the cache is not part of the facts' value */
+	size_t j;
+	if (f->bversion != f->version) {
+		sym__bcache_clear(f);
+		f->bversion = f->version;
+	}
+	if (!f->bcap) {
+		if (!insert)
+			return NULL;
+		f->bc = sym__alloc(f->ctx, BCACHE_CAP * sizeof(*f->bc));
+		if (!f->bc) {
+			sym_ctx_clear_error(f->ctx); /* the cache is optional */
+			return NULL;
+		}
+		memset(f->bc, 0, BCACHE_CAP * sizeof(*f->bc));
+		f->bcap = BCACHE_CAP;
+	}
+	for (j = e->hash & (f->bcap - 1); f->bc[j].key; j = (j + 1) & (f->bcap - 1))
+		if (f->bc[j].key == e)
+			return &f->bc[j];
+	if (!insert || f->bcount * 2 >= f->bcap)
+		return NULL;
+	f->bc[j].key = e;
+	sym__ival_init(&f->bc[j].iv);
+	f->bcount++;
+	return &f->bc[j];
+}
+
+static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out);
+
 int sym__bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out)
+{
+	sym_bcache *c;
+	if (!e || sym__failed(ctx))
+		return 0;
+	if (!f || e->kind == SYM_KIND_NUM || e->kind == SYM_KIND_SYM || e->n < 2)
+		return bounds(ctx, f, e, out);
+	if ((c = bcache_slot(f, e, 0))) {
+		sym__ival_set(out, &c->iv);
+		return 1;
+	}
+	if (!bounds(ctx, f, e, out))
+		return 0;
+	if ((c = bcache_slot(f, e, 1)))
+		sym__ival_set(&c->iv, out);
+	return 1;
+}
+
+static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out)
 {
 	sym_ival a, b;
 	size_t i;

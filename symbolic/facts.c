@@ -31,6 +31,7 @@ void sym_facts_free(sym_facts *f)
 	sym__free(f->ctx, f->info, f->capinfo * sizeof(*f->info));
 	sym__free(f->ctx, f->assumed, f->capassumed * sizeof(*f->assumed));
 	sym__free(f->ctx, f->lin, f->caplin * sizeof(*f->lin));
+	sym__bcache_clear(f);
 	sym__free(f->ctx, f, sizeof(*f));
 }
 

@@ -41,7 +41,19 @@ struct sym_facts {
 	size_t nlin, caplin;
 	const sym_expr **assumed; /* every assumption, for checking witnesses */
 	size_t nassumed, capassumed;
+	/* bounds already computed under this version of the facts */
+	struct sym_bcache *bc;
+	size_t bcap, bcount;
+	unsigned long bversion;
 };
+
+typedef struct sym_bcache {
+	const sym_expr *key;
+	sym_ival iv;
+} sym_bcache;
+
+/* Frees the bounds cache of f. */
+void sym__bcache_clear(sym_facts *f);
 
 /* Exempts s from the default minimum (a data-dependent dim may be 0 where
  * input dims are >= 1). */

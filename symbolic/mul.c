@@ -559,7 +559,7 @@ const sym_expr *sym_expr_div(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
 	return mul_pow(ctx, a, b, -1);
 }
 
-#define SYM_MAX_EXPAND_WORK 5e7
+#define SYM_MAX_EXPAND_WORK 2e7
 
 /* Estimated cost of expanding the sum a to the power n: steps times terms
  * of the result times the machine words of its coefficients. */

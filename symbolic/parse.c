@@ -275,12 +275,19 @@ static const sym_expr *parse_term(ps *p)
 	return a;
 }
 
+/* A sum of n operands is gathered and canonicalised once (n log n), not
+ * rebuilt at every operator. */
 static const sym_expr *parse_sum(ps *p)
 {
+	static const sym_num mone = {{-1}, 1};
 	const sym_expr *a = parse_term(p);
-	while (a) {
+	sym_sumb b;
+	int many = 0;
+	if (!a)
+		return NULL;
+	for (;;) {
 		size_t opos;
-		const sym_expr *b;
+		const sym_expr *t;
 		int neg;
 		skip_ws(p);
 		opos = p->pos;
@@ -291,12 +298,26 @@ static const sym_expr *parse_sum(ps *p)
 		else
 			break;
 		p->pos++;
-		b = parse_term(p);
-		if (!b)
+		t = parse_term(p);
+		if (!t) {
+			if (many)
+				sym__sumb_clear(&b);
 			return NULL;
-		a = at(p, opos, neg ? sym_expr_sub(p->ctx, a, b) : sym_expr_add(p->ctx, a, b));
+		}
+		if (!many) {
+			sym__sumb_init(&b, p->ctx);
+			many = 1;
+			if (!sym__sumb_add(&b, NULL, a)) {
+				sym__sumb_clear(&b);
+				return at(p, opos, NULL);
+			}
+		}
+		if (!sym__sumb_add(&b, neg ? &mone : NULL, t)) {
+			sym__sumb_clear(&b);
+			return at(p, opos, NULL);
+		}
 	}
-	return a;
+	return many ? sym__sumb_finish(&b) : a;
 }
 
 static const sym_expr *parse_rel(ps *p)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the libFuzzer targets for SECONDS each on a copy of their seed corpus.
-# Usage: sh tests/fuzz/run.sh SECONDS [TARGET...]   (default targets: fuzz_parse fuzz_onnx)
+# Usage: [FUZZ_RUNS=N] sh tests/fuzz/run.sh SECONDS [TARGET...]   (default targets: fuzz_parse fuzz_onnx)
 # Builds in build-fuzz (clang, -Dfuzz=true), installing clang when it is absent.
 # Exits nonzero when a target crashes; the crashing input is saved under
 # build-fuzz/fuzz-artifacts/.
@@ -35,7 +35,10 @@ for target in "$@"; do
 	work=$(mktemp -d "${TMPDIR:-/tmp}/symshape-$target.XXXXXX")
 	cp "$seeds"/* "$work"/
 	echo "fuzzing $target for ${secs}s on a copy of $seeds ($work)"
+	# FUZZ_RUNS=N makes the run reproducible: N executions from seed 1
+	# (SECONDS still caps it), as CI uses; otherwise fuzz for SECONDS
 	if ! "$build/tests/fuzz/$target" -max_total_time="$secs" -max_len=4096 \
+		${FUZZ_RUNS:+-runs=$FUZZ_RUNS -seed=1} \
 		-timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" \
 		"$work"; then
 		echo "$target: crash; the input is in $artifacts/" >&2
