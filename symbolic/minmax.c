@@ -167,6 +167,17 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 		if (v[i])
 			v[j++] = v[i];
 	m = j;
+	if (m > 1) {
+		/* min(floor(a), floor(b)) == floor(min(a, b)): floor is monotone */
+		for (i = 0; i < m && v[i]->kind == SYM_KIND_FLOOR; i++)
+			;
+		if (i == m) {
+			for (i = 0; i < m; i++)
+				v[i] = node_kid(v[i]);
+			r = sym_expr_floor(ctx, minmax(ctx, kind, m, v));
+			goto out;
+		}
+	}
 	if (m > 1 && (r = extract_common(ctx, kind, v, m)) != NULL)
 		goto out;
 	if (sym__failed(ctx))

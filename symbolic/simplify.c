@@ -158,11 +158,71 @@ static const sym_expr *rw_floor_range(simp *s, const sym_expr *e)
 }
 
 /* floor(E) is constant when E's bounds lie within one unit step. */
+/* floor((g*A + B)/(g*m)) == floor(A/m) when A is integer-valued and
+ * 0 <= B < g is proven: the part B below a common factor g of the divisor
+ * and of the other terms cannot carry.  (32*x + y)//64 is x//2 for
+ * 0 <= y < 32.  g runs over the gcds of the divisor with each coefficient. */
+static const sym_expr *rw_floor_small_part(simp *s, const sym_expr *e)
+{
+	sym_ctx *ctx = s->ctx;
+	sym_lin v;
+	sym_num d, g, t;
+	size_t i, j;
+	const sym_expr *N, *r = e;
+	sym__lin_view(node_kid(e), &v);
+	for (i = 0; i < v.n; i++)
+		if (!sym__is_int(v.t[i].m))
+			return e;
+	sym__num_init(&d);
+	sym__num_init(&g);
+	sym__num_init(&t);
+	sym__lin_denom(&v, &d);
+	N = sym__scale(ctx, &d, node_kid(e)); /* N/d, integer coefficients */
+	if (!N || sym__num_is_one(&d))
+		goto done;
+	sym__lin_view(N, &v);
+	for (i = 0; i < v.n && r == e; i++) {
+		sym_sumb big;
+		const sym_expr *B, *A;
+		sym__num_gcd(&g, &d, &v.t[i].coef);
+		if (sym__num_is_one(&g))
+			continue;
+		/* B: the terms (and constant) whose coefficient g does not divide */
+		sym__sumb_init(&big, ctx);
+		for (j = 0; j < v.n; j++) {
+			sym__num_div(&t, &v.t[j].coef, &g);
+			if (sym__num_is_int(&t))
+				sym__sumb_add_term(&big, &v.t[j].coef, v.t[j].m);
+		}
+		sym__num_div(&t, v.c, &g);
+		if (sym__num_is_int(&t))
+			sym__num_set(&big.c, v.c);
+		A = sym__sumb_finish(&big);
+		B = sym_expr_sub(ctx, N, A);
+		if (!A || !B || B == ctx->zero)
+			continue;
+		/* 0 <= B <= g - 1 */
+		sym__num_sub(&t, &g, &(sym_num){{1}, 1});
+		if (sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, B)) == SYM_TRUE &&
+		    sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_sub(ctx, B, sym__num_node(ctx, &t))) == SYM_TRUE) {
+			sym__num_div(&t, &(sym_num){{1}, 1}, &d);
+			r = sym_expr_floor(ctx, sym__scale(ctx, &t, A));
+		}
+	}
+done:
+	sym__num_clear(&d);
+	sym__num_clear(&g);
+	sym__num_clear(&t);
+	return r ? r : e;
+}
+
 static const sym_expr *rw_floor(simp *s, const sym_expr *e)
 {
 	sym_ival iv;
 	const sym_expr *r = e;
 	if (s->f && (r = rw_floor_residue(s, e)) != e)
+		return r;
+	if ((r = rw_floor_small_part(s, e)) != e)
 		return r;
 	if ((r = rw_floor_nested(s, e)) != e)
 		return r;

@@ -430,6 +430,21 @@ static void floor_range_elimination_with_a_symbolic_divisor_needs_both_bounds(vo
 	CHECK(check_simplify, v);
 }
 
+static void a_part_below_a_common_factor_of_the_divisor_cannot_carry(void **state)
+{
+	static const svec v[] = {
+		{{"y >= 0", "y < 32"}, 0, "(32*x + y)//64", "x//2"},
+		{{"y >= 0", "y < 32"}, 0, "(32*x + y) % 64", "y + 32*(x % 2)"},
+		{{"y >= 0", "y < 32", "z >= 0", "z < 4"}, 0, "(128*x + 4*y + z)//512", "x//4"},
+		/* must not fire: y may reach 32, or be negative */
+		{{"y >= 0", "y < 33"}, 0, "(32*x + y)//64", "(32*x + y)//64"},
+		{{"y >= -1", "y < 32"}, 0, "(32*x + y)//64", "(32*x + y)//64"},
+		{NONE, 0, "(32*x + y)//64", "(32*x + y)//64"},
+	};
+	(void)state;
+	CHECK(check_simplify, v);
+}
+
 static void relations_are_divided_by_a_positive_common_factor_only(void **state)
 {
 	static const svec v[] = {
@@ -896,8 +911,6 @@ static void known_gaps_in_decisions_answer_unknown(void **state)
 		{NONE, 1, "max(s0, s1) >= s0 + s1", NULL, SYM_UNKNOWN},
 		/* true: a remainder stays below a symbolic divisor */
 		{{"n >= 1"}, 0, "x % n < n", NULL, SYM_UNKNOWN},
-		/* true: min(x, y)//10 for both */
-		{NONE, 0, "min(x//10, y//10)", "min(x, y)//10", SYM_UNKNOWN},
 	};
 	(void)state;
 	CHECK(check_decisions, v);
@@ -914,6 +927,9 @@ static void conjunctions_without_solutions_are_decided(void **state)
 		{NONE, 0, "x <= y || y < x", NULL, SYM_TRUE},
 		/* satisfiable: stays unknown */
 		{NONE, 0, "x < 2 && 0 < x", NULL, SYM_UNKNOWN},
+		/* floor is monotone: a min of floors is the floor of the min */
+		{NONE, 0, "min(x//10, y//10)", "min(x, y)//10", SYM_TRUE},
+		{NONE, 0, "max(x//10, y//10)", "max(x, y)//10", SYM_TRUE},
 	};
 	(void)state;
 	CHECK(check_decisions, v);
@@ -954,6 +970,7 @@ int main(void)
 		cmocka_unit_test(residue_facts_fix_remainders_and_make_quotients_exact),
 		cmocka_unit_test(nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive),
 		cmocka_unit_test(floor_range_elimination_with_a_symbolic_divisor_needs_both_bounds),
+		cmocka_unit_test(a_part_below_a_common_factor_of_the_divisor_cannot_carry),
 		cmocka_unit_test(relations_are_divided_by_a_positive_common_factor_only),
 		cmocka_unit_test(floor_relations_lose_their_floor),
 		cmocka_unit_test(defining_equalities_substitute_the_defined_symbol),
