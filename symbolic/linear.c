@@ -166,6 +166,29 @@ static void add_atom_facts(lp *p, const sym_expr *x)
 		add_le(p, sym_expr_sub(ctx, node_kid(x), x), &one, NULL);
 		add_le(p, sym_expr_add(ctx, node_kid(x), x), &mone, NULL);
 		break;
+	case SYM_KIND_MUL: {
+		/* M = R*floor(P/R) with an integer-valued R >= 1 and P:
+		 * P - R + 1 <= M <= P (the quotient times a symbolic divisor,
+		 * as in x % y = x - y*(x//y)) */
+		const sym_expr *F = NULL, *R, *P;
+		sym_ival rb;
+		for (i = 0; i < x->n && !F; i++)
+			if (node_factors(x)[i].base->kind == SYM_KIND_FLOOR && node_factors(x)[i].exp == 1)
+				F = node_factors(x)[i].base;
+		if (!F)
+			break;
+		R = sym_expr_div(ctx, x, F);
+		P = R ? sym_expr_mul(ctx, node_kid(F), R) : NULL;
+		if (!P || !sym__is_int(R) || !sym__is_int(P))
+			break;
+		sym__ival_init(&rb);
+		if (sym__bounds(ctx, p->f, R, &rb) && !rb.lo.inf && sym__num_cmp(&rb.lo.v, &one) >= 0) {
+			add_le(p, sym_expr_sub(ctx, x, P), &one, NULL);
+			add_le(p, sym_expr_sub(ctx, sym_expr_sub(ctx, P, x), R), &one, &one);
+		}
+		sym__ival_clear(&rb);
+		break;
+	}
 	default:
 		break;
 	}

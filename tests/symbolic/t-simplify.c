@@ -909,8 +909,6 @@ static void known_gaps_in_decisions_answer_unknown(void **state)
 	static const dvec v[] = {
 		/* false: max(s0, s1) - s0 - s1 == -min(s0, s1) <= -1 */
 		{NONE, 1, "max(s0, s1) >= s0 + s1", NULL, SYM_UNKNOWN},
-		/* true: a remainder stays below a symbolic divisor */
-		{{"n >= 1"}, 0, "x % n < n", NULL, SYM_UNKNOWN},
 	};
 	(void)state;
 	CHECK(check_decisions, v);
@@ -930,6 +928,20 @@ static void conjunctions_without_solutions_are_decided(void **state)
 		/* floor is monotone: a min of floors is the floor of the min */
 		{NONE, 0, "min(x//10, y//10)", "min(x, y)//10", SYM_TRUE},
 		{NONE, 0, "max(x//10, y//10)", "max(x, y)//10", SYM_TRUE},
+	};
+	(void)state;
+	CHECK(check_decisions, v);
+}
+
+/* The linear prover knows n*(x//n) lies in [x - n + 1, x] for n >= 1. */
+static void remainders_by_positive_symbolic_divisors_are_bounded(void **state)
+{
+	static const dvec v[] = {
+		/* a remainder by a positive symbolic divisor is in [0, n - 1] */
+		{{"n >= 1"}, 0, "x % n < n", NULL, SYM_TRUE},
+		{{"n >= 1"}, 0, "x % n >= 0", NULL, SYM_TRUE},
+		{NONE, 0, "x % n < n", NULL, SYM_UNKNOWN}, /* n may be negative */
+		{{"n >= 1"}, 0, "x % n < n - 1", NULL, SYM_UNKNOWN},
 	};
 	(void)state;
 	CHECK(check_decisions, v);
@@ -986,6 +998,7 @@ int main(void)
 		cmocka_unit_test(prove_is_false_only_when_every_assignment_fails),
 		cmocka_unit_test(known_gaps_in_decisions_answer_unknown),
 		cmocka_unit_test(conjunctions_without_solutions_are_decided),
+		cmocka_unit_test(remainders_by_positive_symbolic_divisors_are_bounded),
 		cmocka_unit_test(equal_gives_witnesses_that_evaluation_confirms),
 	};
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed_from_env());
