@@ -259,6 +259,78 @@ done:
 	return found && !sym__failed(ctx);
 }
 
+/* d times B, term by term: a term holding B**-k keeps one power fewer
+ * (the factor cancels), any other term is multiplied out. */
+static const sym_expr *mul_termwise(sym_ctx *ctx, const sym_expr *d, const sym_expr *B)
+{
+	sym_lin v;
+	sym_sumb s;
+	size_t i, j;
+	sym__lin_view(d, &v);
+	sym__sumb_init(&s, ctx);
+	sym__sumb_add(&s, v.c, B);
+	for (i = 0; i < v.n; i++) {
+		const sym_expr *m = v.t[i].m;
+		int has = 0;
+		if (m->kind == SYM_KIND_MUL)
+			for (j = 0; j < m->n; j++)
+				if (node_factors(m)[j].base == B && node_factors(m)[j].exp < 0)
+					has = 1;
+		if (has)
+			sym__sumb_add(&s, &v.t[i].coef, sym__mono_mul(ctx, m, B));
+		else
+			sym__sumb_add(&s, &v.t[i].coef, sym_expr_mul(ctx, m, B));
+	}
+	return sym__sumb_finish(&s);
+}
+
+#define MAX_DENOMS 16
+
+/* Whether D*d is identically 0 for D the product of every reciprocal factor
+ * of d: wherever both sides of d = a - b are defined, D is nonzero, so d is
+ * 0 there.  Decides rational identities such as x/(y*(y + 1)) ==
+ * x*(y + 1)**-1/y that the canonical form leaves apart. */
+static int denominators_cancel(sym_ctx *ctx, const sym_expr *d)
+{
+	sym_factor den[MAX_DENOMS];
+	size_t nd = 0, i, j, k;
+	sym_lin v;
+	int64_t e;
+	if (!d)
+		return 0;
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n; i++) {
+		const sym_expr *m = v.t[i].m;
+		if (m->kind != SYM_KIND_MUL)
+			continue;
+		for (j = 0; j < m->n; j++) {
+			const sym_factor *fa = &node_factors(m)[j];
+			if (fa->exp >= 0)
+				continue;
+			for (k = 0; k < nd && den[k].base != fa->base; k++)
+				;
+			if (k == nd) {
+				if (nd == MAX_DENOMS)
+					return 0;
+				den[nd].base = fa->base, den[nd++].exp = 0;
+			}
+			if (-fa->exp > den[k].exp)
+				den[k].exp = -fa->exp;
+		}
+	}
+	if (!nd)
+		return 0;
+	for (i = 0; i < nd && d; i++)
+		for (e = 0; e < den[i].exp && e < 8 && d; e++)
+			d = mul_termwise(ctx, d, den[i].base);
+	if (!d) {
+		if (sym_ctx_last_error(ctx) == SYM_ELIMIT)
+			sym_ctx_clear_error(ctx); /* too large to decide: unknown */
+		return 0;
+	}
+	return d == ctx->zero;
+}
+
 sym_truth sym_equal(sym_ctx *ctx, sym_facts *f, const sym_expr *a, const sym_expr *b, sym_witness *w)
 {
 	const sym_expr *sa, *sb, *eq;
@@ -289,6 +361,10 @@ sym_truth sym_equal(sym_ctx *ctx, sym_facts *f, const sym_expr *a, const sym_exp
 	t = sym_prove(ctx, f, eq);
 	if (t == SYM_TRUE || t == SYM_ERROR)
 		return t;
+	if (!(a->flags & SYM_F_PRED) && denominators_cancel(ctx, sym_expr_sub(ctx, sa, sb)))
+		return SYM_TRUE;
+	if (sym__failed(ctx))
+		return SYM_ERROR;
 	if (find_witness(ctx, f, a, b, w))
 		return SYM_FALSE;
 	return sym__failed(ctx) ? SYM_ERROR : SYM_UNKNOWN;

@@ -947,6 +947,19 @@ static void remainders_by_positive_symbolic_divisors_are_bounded(void **state)
 	CHECK(check_decisions, v);
 }
 
+/* equal multiplies a - b by every reciprocal factor it holds. */
+static void rational_identities_are_decided_by_clearing_denominators(void **state)
+{
+	static const dvec v[] = {
+		{NONE, 0, "x/(y*(y + 1))", "x*(y + 1)**-1/y", SYM_TRUE},
+		{NONE, 0, "1/(x + 1) + 1/(x + 2)", "(2*x + 3)/((x + 1)*(x + 2))", SYM_TRUE},
+		{NONE, 0, "x/(x + 1)", "1 - 1/(x + 1)", SYM_TRUE},
+		{NONE, 0, "1/(x + 1)", "1/(x + 2)", SYM_FALSE},
+	};
+	(void)state;
+	CHECK(check_decisions, v);
+}
+
 static void equal_gives_witnesses_that_evaluation_confirms(void **state)
 {
 	static const dvec v[] = {
@@ -999,6 +1012,7 @@ int main(void)
 		cmocka_unit_test(known_gaps_in_decisions_answer_unknown),
 		cmocka_unit_test(conjunctions_without_solutions_are_decided),
 		cmocka_unit_test(remainders_by_positive_symbolic_divisors_are_bounded),
+		cmocka_unit_test(rational_identities_are_decided_by_clearing_denominators),
 		cmocka_unit_test(equal_gives_witnesses_that_evaluation_confirms),
 	};
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed_from_env());
