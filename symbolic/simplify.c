@@ -339,11 +339,68 @@ done:
 	return r ? r : e;
 }
 
+/* g*A + B + c <= 0 with 0 <= B <= g - 1 proven and -c == g*q + g - 1:
+ * the relation is A <= q (B cannot carry past the multiple of g), so
+ * 8*x + y < 16 is x <= 1 for 0 <= y < 8.  g runs over the term
+ * coefficients; B holds the terms g does not divide. */
+static const sym_expr *rw_rel_small_part(simp *s, const sym_expr *e)
+{
+	sym_ctx *ctx = s->ctx;
+	const sym_expr *d = node_kid(e);
+	sym_lin v;
+	sym_num g, t, q;
+	size_t i, j;
+	const sym_expr *r = e;
+	if (e->kind != SYM_KIND_LE || !sym__is_int(d))
+		return e;
+	sym__lin_view(d, &v);
+	if (v.n < 2)
+		return e;
+	sym__num_init(&g);
+	sym__num_init(&t);
+	sym__num_init(&q);
+	for (i = 0; i < v.n && r == e; i++) {
+		sym_sumb big;
+		const sym_expr *A, *B;
+		sym__num_abs(&g, &v.t[i].coef);
+		if (sym__num_is_one(&g))
+			continue;
+		sym__sumb_init(&big, ctx);
+		for (j = 0; j < v.n; j++) {
+			sym__num_div(&t, &v.t[j].coef, &g);
+			if (sym__num_is_int(&t))
+				sym__sumb_add_term(&big, &t, v.t[j].m);
+		}
+		A = sym__sumb_finish(&big); /* the multiples of g, divided by g */
+		B = sym_expr_sub(ctx, sym_expr_sub(ctx, d, sym__scale(ctx, &g, A)), sym__num_node(ctx, v.c));
+		if (!A || !B || B->kind == SYM_KIND_NUM)
+			continue;
+		/* -c == g*q + g - 1 */
+		sym__num_neg(&t, v.c);
+		sym__num_add(&t, &t, &(sym_num){{1}, 1});
+		sym__num_div(&q, &t, &g); /* (-c + 1)/g = q + 1 */
+		if (!sym__num_is_int(&q))
+			continue;
+		sym__num_sub(&q, &q, &(sym_num){{1}, 1});
+		sym__num_sub(&t, &g, &(sym_num){{1}, 1});
+		if (sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, B)) == SYM_TRUE &&
+		    sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_sub(ctx, B, sym__num_node(ctx, &t))) == SYM_TRUE)
+			r = sym_expr_rel(ctx, SYM_REL_LE, A, sym__num_node(ctx, &q));
+	}
+	sym__num_clear(&g);
+	sym__num_clear(&t);
+	sym__num_clear(&q);
+	return r ? r : e;
+}
+
 static const sym_expr *rw_rel(simp *s, const sym_expr *e)
 {
+	const sym_expr *r;
 	sym_truth t = sym__decide_rel(s->ctx, s->f, (sym_kind)e->kind, node_kid(e));
 	if (t == SYM_TRUE || t == SYM_FALSE)
 		return sym_expr_bool(s->ctx, t == SYM_TRUE);
+	if ((r = rw_rel_small_part(s, e)) != e)
+		return r;
 	return rw_rel_factor(s, e);
 }
 

@@ -445,6 +445,22 @@ static void a_part_below_a_common_factor_of_the_divisor_cannot_carry(void **stat
 	CHECK(check_simplify, v);
 }
 
+static void relations_drop_a_part_that_cannot_carry_past_a_multiple(void **state)
+{
+	static const svec v[] = {
+		{{"y >= 0", "y < 8"}, 0, "8*x + y < 16", "x <= 1"},
+		{{"z >= 0", "z < 2"}, 0, "8*x + 4*z < 16", "x <= 1"},
+		{{"y >= 0", "y < 8"}, 0, "-8*x + y < 16", "x >= -1"},
+		{{"y >= 0", "y < 1024"}, 0, "1024*x + y < 7168*z", "x <= 7*z - 1"},
+		/* must not fire: y may carry, or the bound is not one below a multiple */
+		{{"y >= 0", "y < 9"}, 0, "8*x + y < 16", "8*x + y <= 15"},
+		{{"y >= 0", "y < 8"}, 0, "8*x + y < 15", "8*x + y <= 14"},
+		{{"y >= -1", "y < 8"}, 0, "8*x + y < 16", "8*x + y <= 15"},
+	};
+	(void)state;
+	CHECK(check_simplify, v);
+}
+
 static void relations_are_divided_by_a_positive_common_factor_only(void **state)
 {
 	static const svec v[] = {
@@ -996,6 +1012,7 @@ int main(void)
 		cmocka_unit_test(nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive),
 		cmocka_unit_test(floor_range_elimination_with_a_symbolic_divisor_needs_both_bounds),
 		cmocka_unit_test(a_part_below_a_common_factor_of_the_divisor_cannot_carry),
+		cmocka_unit_test(relations_drop_a_part_that_cannot_carry_past_a_multiple),
 		cmocka_unit_test(relations_are_divided_by_a_positive_common_factor_only),
 		cmocka_unit_test(floor_relations_lose_their_floor),
 		cmocka_unit_test(defining_equalities_substitute_the_defined_symbol),
