@@ -750,27 +750,13 @@ static void mlir_affine_simplification_cases_match(void **state)
 static void known_gaps_against_peers_stay_equivalent(void **state)
 {
 	static const gvec v[] = {
-		/* TVM canonical: ours 2*d + i - 8*((16*d + 8*i + v)//64) */
+		/* TVM canonical: ours i + 2*(d % 4) */
 		{{"d >= 0", "d <= 7", "i >= 0", "i <= 1", "v >= 0", "v <= 7"}, 0, "((d*16 + i*8 + v) % 64)//8",
 		 "(d*2 + i) % 8", 1},
-		/* TVM canonical: ours 8*x + y <= 15 */
-		{{"y >= 0", "y < 8"}, 0, "x*8 + y < 16", "x < 2", 0},
-		/* TVM canonical: ours 2*x + z <= 3 */
-		{{"z >= 0", "z < 2"}, 0, "x*8 + z*4 < 16", "x < 2", 0},
-		/* TVM canonical: ours y <= 8*x + 15 */
-		{{"y >= 0", "y < 8"}, 0, "x*-8 + y < 16", "-2 < x", 0},
-		/* TVM canonical: ours 1024*x + y <= 7168*z - 1 */
-		{{"y >= 0", "y < 1024"}, 0, "x*1024 + y < z*7168", "x - z*7 < 0", 0},
 		/* TVM rewrite: ours min(y, 6*x)//2 */
 		{NONE, 0, "min(x*6, y)//2", "min(x*3, y//2)", 0},
 		/* TVM rewrite: ours max(y, 6*x)//2 */
 		{NONE, 0, "max(x*6, y)//2", "max(x*3, y//2)", 0},
-		/* TVM rewrite: ours (32*x + y)//64 */
-		{{"y >= 0", "y < 32"}, 0, "(x*32 + y)//64", "x//2", 1},
-		/* TVM rewrite: ours (128*x + 4*y + z)//512 */
-		{{"y >= 0", "y < 32", "z >= 0", "z < 4"}, 0, "(x*128 + y*4 + z)//512", "x//4", 1},
-		/* TVM rewrite: ours (32*x + y) % 64 */
-		{{"y >= 0", "y < 32"}, 0, "(x*32 + y) % 64", "(x % 2)*32 + y", 1},
 		/* TVM rewrite: ours 2*x - 2*(x//2) - 2*((x + 1)//2) + 1 */
 		{NONE, 0, "x % 2 + (x + 1) % 2", "1", 1},
 		/* TVM rewrite: ours -(x//2) + (x + 1)//2 */
@@ -795,10 +781,6 @@ static void known_gaps_against_peers_stay_equivalent(void **state)
 		{NONE, 0, "min(x - y, x - z)", "x - max(y, z)", 0},
 		/* TVM rewrite: ours min(4*((x + 3)//4), max(4, x)) */
 		{{"x >= 1"}, 0, "min((x + 3)//4*4, max(x, 4))", "max(x, 4)", 0},
-		/* TVM rewrite: ours min(x//10, y//10) */
-		{NONE, 0, "min(x//10, y//10)", "min(x, y)//10", 0},
-		/* TVM rewrite: ours max(x//10, y//10) */
-		{NONE, 0, "max(x//10, y//10)", "max(x, y)//10", 0},
 		/* TVM rewrite: ours min(max(x, y), max(x, z)) */
 		{NONE, 0, "min(max(x, y), max(x, z))", "max(min(y, z), x)", 0},
 		/* TVM rewrite: ours x % 4 <= 0 (same set, other normal form) */
