@@ -24,54 +24,6 @@ static int same_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, cons
 	return 0;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t r = a % b;
-		a = b, b = r;
-	}
-	return a < 0 ? -a : a;
-}
-
-/* Content of an integer-valued e: the gcd of its coefficients (1 when
- * unknown). */
-static int64_t content(const sym_expr *e)
-{
-	sym_lin v;
-	int64_t g;
-	size_t i;
-	if (!sym__is_int(e))
-		return 1;
-	sym__lin_view(e, &v);
-	if (!sym__num_is_small_int(v.c))
-		return 1;
-	g = v.c->p < 0 ? -v.c->p : v.c->p;
-	for (i = 0; i < v.n; i++) {
-		if (!sym__num_is_small_int(&v.t[i].coef))
-			return 1;
-		g = gcd64(g, v.t[i].coef.p);
-	}
-	return g > 0 ? g : 1;
-}
-
-/* Requires d % k == 0 (k > 1 a constant), in the reduced form: with c the
- * content of d, (d/c) % (k/gcd(c, k)) == 0. */
-static int require_divisible(sym_rule_ctx *rc, const sym_expr *d, int64_t k, const char *reason)
-{
-	sym_ctx *ctx = sym__rc_ctx(rc);
-	int64_t c = content(d);
-	const sym_expr *q = sym__rc_simplify(rc, sym_expr_div(ctx, d, sym__rc_num(rc, k)));
-	if (!q)
-		return -1;
-	if (sym__is_int(q))
-		return 0;
-	k /= gcd64(c, k);
-	d = sym_expr_div(ctx, d, sym__rc_num(rc, c));
-	return sym__rc_require(
-	    rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, d, sym__rc_num(rc, k)), ctx->zero),
-	    SYM_GUARD_ASSERT, reason);
-}
-
 /* Concat(inputs..., axis): equal ranks, equal non-axis dims, the axis dim
  * is the sum. */
 static int r_concat(sym_rule_ctx *rc)
@@ -256,7 +208,7 @@ static int r_split(sym_rule_ctx *rc)
 		return 0;
 	}
 	n = rc->nout;
-	if (n > 1 && require_divisible(rc, d, (int64_t)n, "the dim must split into equal parts") < 0)
+	if (n > 1 && sym__rc_require_divisible(rc, d, sym__rc_num(rc, (int64_t)n), "the dim must split into equal parts") < 0)
 		return -1;
 	for (off = ctx->zero, i = 0; i < n; i++) {
 		const sym_expr *part = sym_expr_div(ctx, d, sym__rc_num(rc, (int64_t)n));

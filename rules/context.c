@@ -364,6 +364,45 @@ int sym__rc_in_ints(sym_rule_ctx *rc, size_t i, size_t *n, int64_t **v)
 	return 0;
 }
 
+int sym__rc_require_divisible(sym_rule_ctx *rc, const sym_expr *d, const sym_expr *k, const char *reason)
+{
+	sym_ctx *ctx = rc->inf->ctx;
+	return sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, d, k), ctx->zero),
+			       SYM_GUARD_ASSERT, reason);
+}
+
+/* ---- axes ------------------------------------------------------------- */
+
+int sym__rc_axes(sym_rule_ctx *rc, size_t in, size_t *n, const int64_t **v)
+{
+	const sym_tval *a = sym__rc_in(rc, in);
+	int64_t *iv;
+	if (a) {
+		if (a->rank > 1)
+			return sym__rc_error(rc, "the axes input must be 1-D, not of rank %d", a->rank);
+		if (sym__rc_in_ints(rc, in, n, &iv) < 0)
+			return -1;
+		*v = iv;
+		return 1;
+	}
+	return sym__rc_attr_ints(rc, "axes", n, v);
+}
+
+int sym__rc_axes_mask(sym_rule_ctx *rc, size_t n, const int64_t *v, int rank, char *mask)
+{
+	size_t i;
+	int a = 0;
+	memset(mask, 0, (size_t)(rank ? rank : 1));
+	for (i = 0; i < n; i++) {
+		if (sym__rc_axis(rc, v[i], rank, "axis", &a) < 0)
+			return -1;
+		if (mask[a])
+			return sym__rc_error(rc, "axis %lld is repeated", (long long)v[i]);
+		mask[a] = 1;
+	}
+	return 0;
+}
+
 /* ---- outputs ------------------------------------------------------------ */
 
 static int check_out(sym_rule_ctx *rc, size_t i)

@@ -213,8 +213,7 @@ static int r_conv(sym_rule_ctx *rc)
 	                    "input channels must equal group * W.shape[1]") < 0)
 		return -1;
 	if (group > 1 &&
-	    sym__rc_require(rc, rel(rc, SYM_REL_EQ, sym_expr_mod(ctx, m, g), ctx->zero), SYM_GUARD_ASSERT,
-	                    "output channels W.shape[0] must be divisible by group") < 0)
+	    sym__rc_require_divisible(rc, m, g, "output channels W.shape[0] must be divisible by group") < 0)
 		return -1;
 	b = sym__rc_in(rc, 2);
 	if (b && b->rank >= 0) {
@@ -279,8 +278,7 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 	if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, x->dims[1], w->dims[0]), SYM_GUARD_ASSERT,
 	                    "input channels must equal W.shape[0]") < 0)
 		return -1;
-	if (group > 1 && sym__rc_require(rc, rel(rc, SYM_REL_EQ, sym_expr_mod(ctx, x->dims[1], g), ctx->zero),
-	                                 SYM_GUARD_ASSERT, "input channels must be divisible by group") < 0)
+	if (group > 1 && sym__rc_require_divisible(rc, x->dims[1], g, "input channels must be divisible by group") < 0)
 		return -1;
 	dims = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*dims));
 	if (!dims)

@@ -387,20 +387,15 @@ static int block_rule(sym_rule_ctx *rc, int to_space)
 	bb = sym_expr_mul(ctx, b, b);
 	d[0] = x->dims[0];
 	if (to_space) {
-		if (sym__rc_require(
-		        rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, x->dims[1], bb), zero_of(rc)),
-		        SYM_GUARD_ASSERT, "DepthToSpace channels must be divisible by blocksize**2") < 0)
+		if (sym__rc_require_divisible(rc, x->dims[1], bb, "DepthToSpace channels must be divisible by blocksize**2") < 0)
 			return -1;
 		d[1] = sym_expr_floordiv(ctx, x->dims[1], bb);
 		d[2] = sym_expr_mul(ctx, x->dims[2], b);
 		d[3] = sym_expr_mul(ctx, x->dims[3], b);
 	} else {
 		for (k = 2; k < 4; k++)
-			if (sym__rc_require(
-			        rc,
-			        sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, x->dims[k], b), zero_of(rc)),
-			        SYM_GUARD_ASSERT,
-			        "SpaceToDepth height and width must be divisible by blocksize") < 0)
+			if (sym__rc_require_divisible(rc, x->dims[k], b,
+			                              "SpaceToDepth height and width must be divisible by blocksize") < 0)
 				return -1;
 		d[1] = sym_expr_mul(ctx, x->dims[1], bb);
 		d[2] = sym_expr_floordiv(ctx, x->dims[2], b);

@@ -204,7 +204,6 @@ static int r_instance_norm(sym_rule_ctx *rc)
  * elements before opset 21 and C from 21 on. */
 static int r_group_norm(sym_rule_ctx *rc)
 {
-	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_tval *x = sym__rc_need(rc, 0);
 	const sym_expr *g, *per;
 	int64_t groups;
@@ -222,8 +221,7 @@ static int r_group_norm(sym_rule_ctx *rc)
 			return sym__rc_error(rc, "input must have rank at least 2 (N and C), not %d",
 			                     x->rank);
 		g = sym__rc_num(rc, groups);
-		if (sym__rc_require(rc, eq(rc, sym_expr_mod(ctx, x->dims[1], g), ctx->zero), SYM_GUARD_ASSERT,
-		                    "channels must be divisible by num_groups") < 0)
+		if (sym__rc_require_divisible(rc, x->dims[1], g, "channels must be divisible by num_groups") < 0)
 			return -1;
 		per = rc->opset >= 21 ? x->dims[1] : g;
 		if (per_channel(rc, sym__rc_in(rc, 1), per, "scale") < 0 ||

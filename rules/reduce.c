@@ -5,40 +5,6 @@
 
 typedef enum fold { FOLD_NONE, FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN } fold;
 
-/* The axes: from input 1 when the node carries it (ReduceSum from opset
- * 13, the others from 18), else the 'axes' attribute.  Returns 1 with
- * *n, *v set, 0 when there are none, -1 on error. */
-static int axes_of(sym_rule_ctx *rc, size_t *n, const int64_t **v)
-{
-	const sym_tval *a = sym__rc_in(rc, 1);
-	int64_t *iv;
-	if (a) {
-		if (a->rank > 1)
-			return sym__rc_error(rc, "the axes input must be 1-D, not of rank %d", a->rank);
-		if (sym__rc_in_ints(rc, 1, n, &iv) < 0)
-			return -1;
-		*v = iv;
-		return 1;
-	}
-	return sym__rc_attr_ints(rc, "axes", n, v);
-}
-
-/* Normalises axes against rank into mask; a repeated axis is an error. */
-static int axes_mask(sym_rule_ctx *rc, size_t n, const int64_t *v, int rank, char *mask)
-{
-	size_t i;
-	int a;
-	memset(mask, 0, (size_t)(rank ? rank : 1));
-	for (i = 0; i < n; i++) {
-		if (sym__rc_axis(rc, v[i], rank, "axis", &a) < 0)
-			return -1;
-		if (mask[a])
-			return sym__rc_error(rc, "axis %lld is repeated", (long long)v[i]);
-		mask[a] = 1;
-	}
-	return 0;
-}
-
 /* The value of reducing every element of x; none for an empty Max/Min. */
 static int fold_value(sym_rule_ctx *rc, const sym_tval *x, fold f)
 {
@@ -76,7 +42,7 @@ static int reduce(sym_rule_ctx *rc, fold f)
 	size_t n;
 	int has, k, r, m = 0, all = 1;
 	if (!x || sym__rc_attr_int(rc, "keepdims", 1, &keep) < 0 ||
-	    sym__rc_attr_int(rc, "noop_with_empty_axes", 0, &noop) < 0 || (has = axes_of(rc, &n, &axes)) < 0)
+	    sym__rc_attr_int(rc, "noop_with_empty_axes", 0, &noop) < 0 || (has = sym__rc_axes(rc, 1, &n, &axes)) < 0)
 		return -1;
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
@@ -96,7 +62,7 @@ static int reduce(sym_rule_ctx *rc, fold f)
 		return -1;
 	if (n == 0)
 		memset(mask, 1, (size_t)(r ? r : 1));
-	else if (axes_mask(rc, n, axes, r, mask) < 0)
+	else if (sym__rc_axes_mask(rc, n, axes, r, mask) < 0)
 		return -1;
 	for (k = 0; k < r; k++) {
 		if (!mask[k]) {

@@ -4,74 +4,6 @@
  * not provable. */
 #include "rules_private.h"
 
-/* Largest positive integer c with e/c still an integer polynomial: the gcd
- * of the coefficients of an integer-valued e (1 when unknown). */
-static int64_t content(const sym_expr *e)
-{
-	sym_lin v;
-	int64_t g = 0, x;
-	size_t i;
-	if (!sym__is_int(e))
-		return 1;
-	sym__lin_view(e, &v);
-	if (!sym__num_is_small_int(v.c))
-		return 1;
-	g = v.c->p < 0 ? -v.c->p : v.c->p;
-	for (i = 0; i < v.n; i++) {
-		if (!sym__num_is_small_int(&v.t[i].coef) || v.t[i].coef.p == INT64_MIN)
-			return 1;
-		x = v.t[i].coef.p < 0 ? -v.t[i].coef.p : v.t[i].coef.p;
-		while (x) {
-			int64_t r = g % x;
-			g = x, x = r;
-		}
-	}
-	return g > 0 ? g : 1;
-}
-
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t r = a % b;
-		a = b, b = r;
-	}
-	return a;
-}
-
-/* Requires that the product of n factors is divisible by the product known
- * (nonzero).  A constant divisor is reduced by the factors' contents first,
- * so [s0, 7] / 2 asks s0 % 2 == 0 rather than 7*s0 % 2 == 0. */
-static int require_divisible(sym_rule_ctx *rc, size_t n, const sym_expr *const *f, const sym_expr *known,
-                             const char *reason)
-{
-	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_expr *prod = ctx->one, *q, *pred;
-	long long k;
-	size_t i;
-	for (i = 0; i < n; i++)
-		prod = sym_expr_mul(ctx, prod, f[i]);
-	q = sym__rc_simplify(rc, sym_expr_div(ctx, prod, known));
-	if (!q)
-		return -1;
-	if (sym__is_int(q))
-		return 0;
-	if (sym_expr_get_si(known, &k) == 1 && k > 0) {
-		const sym_expr *m = ctx->one;
-		for (i = 0; i < n; i++) {
-			int64_t c = content(f[i]), g = gcd64(c, k);
-			k /= g;
-			/* c/g is prime to the remaining k: dividing all of c out keeps the condition */
-			m = sym_expr_mul(ctx, m, sym_expr_div(ctx, f[i], sym__rc_num(rc, c)));
-		}
-		if (k == 1)
-			return 0;
-		pred = sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, m, sym__rc_num(rc, k)), ctx->zero);
-	} else {
-		pred = sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, prod, known), ctx->zero);
-	}
-	return sym__rc_require(rc, pred, SYM_GUARD_ASSERT, reason);
-}
-
 /* The target shape: input 1 (opset 5+) or the 'shape' attribute (opset 1). */
 static int target_of(sym_rule_ctx *rc, size_t *n, const sym_expr *const **v)
 {
@@ -173,8 +105,8 @@ static int r_reshape(sym_rule_ctx *rc)
 			return -1;
 		known = sym__rc_simplify(rc, known);
 		if (!known ||
-		    require_divisible(rc, (size_t)x->rank, x->dims, known,
-		                      "the element count must be divisible by the known target dims") < 0)
+		    sym__rc_require_divisible(rc, numel, known,
+		                              "the element count must be divisible by the known target dims") < 0)
 			return -1;
 		d[infer] = sym_expr_div(ctx, numel, known);
 	}

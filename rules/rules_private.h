@@ -181,6 +181,14 @@ int sym__rc_in_value(sym_rule_ctx *rc, size_t i, size_t *n, const sym_expr *cons
 /* The value as int64 constants; error when an element is symbolic. */
 int sym__rc_in_ints(sym_rule_ctx *rc, size_t i, size_t *n, int64_t **v);
 
+/* The axes of a node: from input `in` when the node carries it (opsets that
+ * moved them to an input), else the 'axes' attribute.  Returns 1 with n, v
+ * set, 0 when there are none, -1 on error. */
+int sym__rc_axes(sym_rule_ctx *rc, size_t in, size_t *n, const int64_t **v);
+/* Normalises axes against rank into mask (rank bytes); a repeated axis is
+ * an error. */
+int sym__rc_axes_mask(sym_rule_ctx *rc, size_t n, const int64_t *v, int rank, char *mask);
+
 /* Outputs (copied into the session). */
 int sym__rc_set_shape(sym_rule_ctx *rc, size_t i, int rank, const sym_expr *const *dims);
 int sym__rc_set_unknown_rank(sym_rule_ctx *rc, size_t i);
@@ -193,6 +201,9 @@ int sym__rc_copy_shape(sym_rule_ctx *rc, size_t i, const sym_tval *in);
  * reason; otherwise it is recorded with its kind. */
 int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind, const char *reason);
 sym_truth sym__rc_prove(sym_rule_ctx *rc, const sym_expr *pred);
+/* The assert guard d % k == 0.  The canonical form states it reduced
+ * ([s0, 7] split by 2 asks s0 % 2 == 0) and drops it when it is proven. */
+int sym__rc_require_divisible(sym_rule_ctx *rc, const sym_expr *d, const sym_expr *k, const char *reason);
 const sym_expr *sym__rc_simplify(sym_rule_ctx *rc, const sym_expr *e);
 /* The value of e under the hints; returns 1 when every symbol is hinted. */
 int sym__rc_hint_value(sym_rule_ctx *rc, const sym_expr *e, int64_t *v);

@@ -3,38 +3,6 @@
  * values pass through unchanged: the element order does not move. */
 #include "rules_private.h"
 
-/* The axes: returns 1 with *n, *v set, 0 when the node has none. */
-static int axes_of(sym_rule_ctx *rc, size_t *n, const int64_t **v)
-{
-	const sym_tval *a = sym__rc_in(rc, 1);
-	int64_t *iv;
-	if (a) {
-		if (a->rank > 1)
-			return sym__rc_error(rc, "the axes input must be 1-D, not of rank %d", a->rank);
-		if (sym__rc_in_ints(rc, 1, n, &iv) < 0)
-			return -1;
-		*v = iv;
-		return 1;
-	}
-	return sym__rc_attr_ints(rc, "axes", n, v);
-}
-
-/* Normalises the axes against rank into a mask; duplicates are an error. */
-static int axes_mask(sym_rule_ctx *rc, size_t n, const int64_t *v, int rank, char *mask)
-{
-	size_t i;
-	int a;
-	memset(mask, 0, (size_t)(rank ? rank : 1));
-	for (i = 0; i < n; i++) {
-		if (sym__rc_axis(rc, v[i], rank, "axis", &a) < 0)
-			return -1;
-		if (mask[a])
-			return sym__rc_error(rc, "axis %lld is repeated", (long long)v[i]);
-		mask[a] = 1;
-	}
-	return 0;
-}
-
 static int pass_value(sym_rule_ctx *rc, const sym_tval *x)
 {
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
@@ -82,7 +50,7 @@ static int r_squeeze(sym_rule_ctx *rc)
 	char *mask;
 	size_t n;
 	int has, k, r = 0;
-	if (!x || (has = axes_of(rc, &n, &axes)) < 0)
+	if (!x || (has = sym__rc_axes(rc, 1, &n, &axes)) < 0)
 		return -1;
 	if (x->rank < 0) {
 		if (sym__rc_set_unknown_rank(rc, 0) < 0)
@@ -93,7 +61,7 @@ static int r_squeeze(sym_rule_ctx *rc)
 	d = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1) * sizeof(*d));
 	if (!mask || !d)
 		return -1;
-	if (has && axes_mask(rc, n, axes, x->rank, mask) < 0)
+	if (has && sym__rc_axes_mask(rc, n, axes, x->rank, mask) < 0)
 		return -1;
 	for (k = 0; k < x->rank; k++) {
 		int drop = mask[k];
@@ -120,7 +88,7 @@ static int r_unsqueeze(sym_rule_ctx *rc)
 	char *mask;
 	size_t n;
 	int has, k, j = 0, r;
-	if (!x || (has = axes_of(rc, &n, &axes)) < 0)
+	if (!x || (has = sym__rc_axes(rc, 1, &n, &axes)) < 0)
 		return -1;
 	if (!has)
 		return sym__rc_error(rc, "the axes (input 1, or the attribute before opset 13) are required");
@@ -134,7 +102,7 @@ static int r_unsqueeze(sym_rule_ctx *rc)
 	r = x->rank + (int)n;
 	mask = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1));
 	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
-	if (!mask || !d || axes_mask(rc, n, axes, r, mask) < 0)
+	if (!mask || !d || sym__rc_axes_mask(rc, n, axes, r, mask) < 0)
 		return -1;
 	for (k = 0; k < r; k++)
 		d[k] = mask[k] ? sym__rc_ctx(rc)->one : x->dims[j++];
