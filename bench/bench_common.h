@@ -1,10 +1,12 @@
 /* What the benchmark drivers share: the MT19937 generator BENCH.md fixes
  * (init_genrand seeded 0, raw 32-bit outputs, rand(lo, hi) = lo + g() %
- * (hi - lo + 1)), a monotonic clock and the median of repetitions. */
+ * (hi - lo + 1)), a monotonic clock, the median of repetitions and the
+ * `check` lines whose failure sets the exit status. */
 #ifndef SYM_BENCH_COMMON_H
 #define SYM_BENCH_COMMON_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -71,6 +73,22 @@ static inline double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Set by a failed check (or any driver-specific failure); the drivers
+ * return it as their exit status. */
+static int failed;
+
+static inline void check_si(const char *workload, const char *name,
+			    long long got, long long want)
+{
+	if (got == want) {
+		printf("check %s %s %lld ok\n", workload, name, got);
+	} else {
+		printf("check %s %s %lld FAIL(want %lld)\n", workload, name,
+		       got, want);
+		failed = 1;
+	}
 }
 
 #endif

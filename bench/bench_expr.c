@@ -29,20 +29,7 @@
 #define W5_PAIRS 10000
 #define MAX_REPS 101
 
-static int failed;
 static int reps = 11;
-
-static void check_si(const char *workload, const char *name, long long got,
-		     long long want)
-{
-	if (got == want) {
-		printf("check %s %s %lld ok\n", workload, name, got);
-	} else {
-		printf("check %s %s %lld FAIL(want %lld)\n", workload, name,
-		       got, want);
-		failed = 1;
-	}
-}
 
 static void target(const char *what, int met)
 {

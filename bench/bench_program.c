@@ -34,18 +34,7 @@
 #define PASSES 200
 #define MAX_REPS 101
 
-static int failed;
 static int reps = 11;
-
-static void check_si(const char *name, long long got, long long want)
-{
-	if (got == want) {
-		printf("check W4 %s %lld ok\n", name, got);
-	} else {
-		printf("check W4 %s %lld FAIL(want %lld)\n", name, got, want);
-		failed = 1;
-	}
-}
 
 static void die(const char *what, const char *msg)
 {
@@ -148,7 +137,7 @@ static void time_programs(void)
 			die("sym_program_run", "not OK");
 		sum += out;
 	}
-	check_si("program_value_sum", sum, W4_SUM);
+	check_si("W4", "program_value_sum", sum, W4_SUM);
 	for (int r = 0; r < reps; r++) {
 		double t0 = now_sec();
 
@@ -161,7 +150,7 @@ static void time_programs(void)
 		t[r] = now_sec() - t0;
 	}
 	if (sink != W4_SUM * PASSES * reps)
-		check_si("program_sink", sink, W4_SUM * PASSES * reps);
+		check_si("W4", "program_sink", sink, W4_SUM * PASSES * reps);
 	printf("W4 program_ns %.3g\n", median(t, reps) / ((double)PASSES * W4_EXPRS) * 1e9);
 	free(scratch);
 }
@@ -246,7 +235,7 @@ static void time_emitted_c(void)
 
 		if (sscanf(line, "%lld %lld %lf", &sum, &sink, &ns) != 3)
 			die("emitted C driver", line);
-		check_si("emitted_c_value_sum", sum, W4_SUM);
+		check_si("W4", "emitted_c_value_sum", sum, W4_SUM);
 		printf("W4 emitted_c_ns %.3g\n", ns);
 	}
 	if (f)
