@@ -91,14 +91,12 @@ const char *sym_guard_cache_label(const sym_guard_cache *c, long id)
 long sym_guard_cache_add(sym_guard_cache *c, sym_model_program *mp, const char *label)
 {
 	variant nv;
-	size_t need;
 	if (!mp)
 		return -1;
 	if (c->n && sym_model_program_num_dims(c->v[0].mp) != sym_model_program_num_dims(mp)) {
 		sym_model_program_free(mp);
 		return -1;
 	}
-	(void)need;
 	if (reserve_out(c, mp) < 0) {
 		sym_model_program_free(mp);
 		return -1;
@@ -122,6 +120,18 @@ long sym_guard_cache_add(sym_guard_cache *c, sym_model_program *mp, const char *
 	return nv.id;
 }
 
+/* States why run res rejected the input, for the caller's *reason. */
+static sym_cache_answer invalid(sym_guard_cache *c, const sym_model_run *res, const char **reason)
+{
+	if (res->status == 1)
+		snprintf(c->reason, sizeof(c->reason), "guard %s failed (node %s)", res->message, res->node);
+	else
+		snprintf(c->reason, sizeof(c->reason), "%s", res->message ? res->message : "invalid input");
+	if (reason)
+		*reason = c->reason;
+	return SYM_CACHE_INVALID;
+}
+
 sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims, long *id, const char **reason)
 {
 	size_t i;
@@ -143,27 +153,14 @@ sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims,
 		if (c->validity && res.status != 2)
 			continue; /* a specialised variant's asserts may lean on its
 				     expects: the validity program decides below */
-		if (res.status == 1)
-			snprintf(c->reason, sizeof(c->reason), "guard %s failed (node %s)", res.message, res.node);
-		else
-			snprintf(c->reason, sizeof(c->reason), "%s", res.message ? res.message : "invalid input");
-		if (reason)
-			*reason = c->reason;
-		return SYM_CACHE_INVALID;
+		return invalid(c, &res, reason);
 	}
 	if (c->validity) {
 		/* no specialisation fits: is the input valid at all? */
 		sym_model_run res;
 		sym_model_program_run(c->validity, dims, c->out, &res);
-		if (res.status != 0) {
-			if (res.status == 1)
-				snprintf(c->reason, sizeof(c->reason), "guard %s failed (node %s)", res.message, res.node);
-			else
-				snprintf(c->reason, sizeof(c->reason), "%s", res.message ? res.message : "invalid input");
-			if (reason)
-				*reason = c->reason;
-			return SYM_CACHE_INVALID;
-		}
+		if (res.status != 0)
+			return invalid(c, &res, reason);
 	}
 	return SYM_CACHE_RECOMPILE;
 }

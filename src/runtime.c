@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct sym_model_program {
 	sym_program *prog;
@@ -19,18 +20,8 @@ struct sym_model_program {
 	int *guard_kind;
 	char **tnames;
 	int *tranks;
-	int64_t *scratch_proto; /* unused: runs use a stack or heap scratch */
 	sym_model_ext *ext;     /* storage shapes, byte sizes, bound symbols */
 };
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = malloc(n);
-	if (r)
-		memcpy(r, s, n);
-	return r;
-}
 
 void sym_model_program_free(sym_model_program *mp)
 {
@@ -126,7 +117,7 @@ static char *fmt(const char *f, ...)
 	va_start(ap, f);
 	vsnprintf(buf, sizeof(buf), f, ap);
 	va_end(ap);
-	return xstrdup(buf);
+	return strdup(buf);
 }
 
 sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, int all_tensors)
@@ -299,10 +290,10 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 		goto nomem;
 	for (i = 0; i < r->nguards; i++) {
 		char *t = sym_expr_to_str(ctx, r->guards[i].pred);
-		mp->guard_text[i] = xstrdup(t ? t : "?");
+		mp->guard_text[i] = strdup(t ? t : "?");
 		sym_str_free(ctx, t);
-		mp->guard_node[i] = xstrdup(r->guards[i].node);
-		mp->guard_reason[i] = xstrdup(r->guards[i].reason);
+		mp->guard_node[i] = strdup(r->guards[i].node);
+		mp->guard_reason[i] = strdup(r->guards[i].reason);
 		mp->guard_kind[i] = r->guards[i].kind;
 		if (push(&guards, sym_expr_subst(ctx, r->guards[i].pred, gsyms.n, gsyms.v, gby.v)) < 0)
 			goto fail;
@@ -322,7 +313,7 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 			}
 			continue;
 		}
-		mp->tnames[mp->ntensors] = xstrdup(t->name);
+		mp->tnames[mp->ntensors] = strdup(t->name);
 		mp->tranks[mp->ntensors++] = t->tv.rank;
 		for (d = 0; d < t->tv.rank; d++)
 			if (push(&outs, sym_expr_subst(ctx, t->tv.dims[d], gsyms.n, gsyms.v, gby.v)) < 0)
@@ -472,7 +463,7 @@ char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 	sym__sbuf_puts(&b, mp->nguards ? ",\n\t0\n};\n" : "0};\n");
 	sym__ext_emit_c(mp->ext, prefix, &b);
 	if (!b.fail)
-		res = xstrdup(b.s);
+		res = strdup(b.s);
 	sym__sbuf_clear(&b);
 	sym_ctx_free(tmp);
 	free(code);

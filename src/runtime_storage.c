@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct sym_model_ext {
 	sym_program *storage, *bytes;
@@ -19,18 +20,9 @@ struct sym_model_ext {
 	size_t nstorage;
 };
 
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = malloc(n);
-	if (r)
-		memcpy(r, s, n);
-	return r;
-}
-
 static char *text(sym_ctx *ctx, const sym_expr *e)
 {
-	char *t = sym_expr_to_str(ctx, e), *r = xstrdup(t ? t : "?");
+	char *t = sym_expr_to_str(ctx, e), *r = strdup(t ? t : "?");
 	sym_str_free(ctx, t);
 	return r;
 }
@@ -65,8 +57,8 @@ int sym__ext_bind_checks(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst,
 	for (i = 0; i < nr; i++) {
 		const sym_grange *g = &r->ext->ranges[i];
 		const sym_expr *p = sym_expr_bool(ctx, 1);
-		char *lo = g->lo ? text(ctx, g->lo) : xstrdup("-inf"),
-		     *hi = g->hi ? text(ctx, g->hi) : xstrdup("inf");
+		char *lo = g->lo ? text(ctx, g->lo) : strdup("-inf"),
+		     *hi = g->hi ? text(ctx, g->hi) : strdup("inf");
 		if (g->lo)
 			p = sym_expr_and(ctx, p, sym_expr_rel(ctx, SYM_REL_GE, g->sym, g->lo));
 		if (g->hi)
@@ -76,7 +68,7 @@ int sym__ext_bind_checks(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst,
 			char buf[300];
 			snprintf(buf, sizeof(buf), "%s must be in the range %s%.100s, %.100s%s",
 			         sym_expr_symbol_name(g->sym), g->lo ? "[" : "(", lo, hi, g->hi ? "]" : ")");
-			(*texts)[k] = xstrdup(buf);
+			(*texts)[k] = strdup(buf);
 		}
 		free(lo), free(hi);
 		if (!(*preds)[k] || !(*texts)[k++])
@@ -91,11 +83,11 @@ int sym__ext_bind_checks(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst,
 			p = sym_expr_and(ctx, p, sym_expr_rel(ctx, SYM_REL_LE, u, hi));
 		(*preds)[k] = sym_expr_subst(ctx, p, nsubst, from, to);
 		lt = text(ctx, lo);
-		ht = hi ? text(ctx, hi) : xstrdup("inf");
+		ht = hi ? text(ctx, hi) : strdup("inf");
 		snprintf(buf, sizeof(buf), "data-dependent %s must be in the range [%.100s, %.100s%s",
 		         sym_expr_symbol_name(u), lt ? lt : "?", ht ? ht : "?", hi ? "]" : ")");
 		free(lt), free(ht);
-		(*texts)[k] = xstrdup(buf);
+		(*texts)[k] = strdup(buf);
 		if (!(*preds)[k] || !(*texts)[k++])
 			goto fail;
 	}
@@ -131,8 +123,8 @@ sym_model_ext *sym__ext_compile(sym_ctx *ctx, const sym_graph_result *r, int all
 	if (!x->bound_names || !x->bound_src || !x->sfmt || !x->srank)
 		goto nomem;
 	for (i = 0; i < x->nbound; i++) {
-		x->bound_names[i] = xstrdup(sym_expr_symbol_name(r->inf.fresh_syms[i]));
-		x->bound_src[i] = xstrdup(r->inf.fresh_src[i]);
+		x->bound_names[i] = strdup(sym_expr_symbol_name(r->inf.fresh_syms[i]));
+		x->bound_src[i] = strdup(r->inf.fresh_src[i]);
 		if (!x->bound_names[i] || !x->bound_src[i])
 			goto nomem;
 	}
