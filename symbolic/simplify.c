@@ -157,7 +157,40 @@ static const sym_expr *rw_floor_range(simp *s, const sym_expr *e)
 	return e;
 }
 
-/* floor(E) is constant when E's bounds lie within one unit step. */
+/* The terms of v whose coefficient g divides, divided by g, plus v's
+ * constant divided by g when with_const and g divides it. */
+static const sym_expr *multiples_of(sym_ctx *ctx, const sym_lin *v, const sym_num *g, int with_const)
+{
+	sym_sumb sb;
+	sym_num t;
+	size_t j;
+	sym__num_init(&t);
+	sym__sumb_init(&sb, ctx);
+	for (j = 0; j < v->n; j++) {
+		sym__num_div(&t, &v->t[j].coef, g);
+		if (sym__num_is_int(&t))
+			sym__sumb_add_term(&sb, &t, v->t[j].m);
+	}
+	sym__num_div(&t, v->c, g);
+	if (with_const && sym__num_is_int(&t))
+		sym__num_set(&sb.c, &t);
+	sym__num_clear(&t);
+	return sym__sumb_finish(&sb);
+}
+
+/* Whether 0 <= B <= g - 1 is proven. */
+static int below_step(simp *s, const sym_expr *B, const sym_num *g)
+{
+	sym_num t;
+	int ok;
+	sym__num_init(&t);
+	sym__num_sub(&t, g, &(sym_num){{1}, 1});
+	ok = sym__decide_rel(s->ctx, s->f, SYM_KIND_LE, sym_expr_neg(s->ctx, B)) == SYM_TRUE &&
+	     sym__decide_rel(s->ctx, s->f, SYM_KIND_LE, sym_expr_sub(s->ctx, B, sym__num_node(s->ctx, &t))) == SYM_TRUE;
+	sym__num_clear(&t);
+	return ok;
+}
+
 /* floor((g*A + B)/(g*m)) == floor(A/m) when A is integer-valued and
  * 0 <= B < g is proven: the part B below a common factor g of the divisor
  * and of the other terms cannot carry.  (32*x + y)//64 is x//2 for
@@ -167,7 +200,7 @@ static const sym_expr *rw_floor_small_part(simp *s, const sym_expr *e)
 	sym_ctx *ctx = s->ctx;
 	sym_lin v;
 	sym_num d, g, t;
-	size_t i, j;
+	size_t i;
 	const sym_expr *N, *r = e;
 	sym__lin_view(node_kid(e), &v);
 	for (i = 0; i < v.n; i++)
@@ -182,30 +215,17 @@ static const sym_expr *rw_floor_small_part(simp *s, const sym_expr *e)
 		goto done;
 	sym__lin_view(N, &v);
 	for (i = 0; i < v.n && r == e; i++) {
-		sym_sumb big;
 		const sym_expr *B, *A;
 		sym__num_gcd(&g, &d, &v.t[i].coef);
 		if (sym__num_is_one(&g))
 			continue;
-		/* B: the terms (and constant) whose coefficient g does not divide */
-		sym__sumb_init(&big, ctx);
-		for (j = 0; j < v.n; j++) {
-			sym__num_div(&t, &v.t[j].coef, &g);
-			if (sym__num_is_int(&t))
-				sym__sumb_add_term(&big, &v.t[j].coef, v.t[j].m);
-		}
-		sym__num_div(&t, v.c, &g);
-		if (sym__num_is_int(&t))
-			sym__num_set(&big.c, v.c);
-		A = sym__sumb_finish(&big);
-		B = sym_expr_sub(ctx, N, A);
+		/* A: the multiples of g (constant included) over g; B the rest */
+		A = multiples_of(ctx, &v, &g, 1);
+		B = sym_expr_sub(ctx, N, sym__scale(ctx, &g, A));
 		if (!A || !B || B == ctx->zero)
 			continue;
-		/* 0 <= B <= g - 1 */
-		sym__num_sub(&t, &g, &(sym_num){{1}, 1});
-		if (sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, B)) == SYM_TRUE &&
-		    sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_sub(ctx, B, sym__num_node(ctx, &t))) == SYM_TRUE) {
-			sym__num_div(&t, &(sym_num){{1}, 1}, &d);
+		if (below_step(s, B, &g)) {
+			sym__num_div(&t, &g, &d);
 			r = sym_expr_floor(ctx, sym__scale(ctx, &t, A));
 		}
 	}
@@ -349,7 +369,7 @@ static const sym_expr *rw_rel_small_part(simp *s, const sym_expr *e)
 	const sym_expr *d = node_kid(e);
 	sym_lin v;
 	sym_num g, t, q;
-	size_t i, j;
+	size_t i;
 	const sym_expr *r = e;
 	if (e->kind != SYM_KIND_LE || !sym__is_int(d))
 		return e;
@@ -360,18 +380,11 @@ static const sym_expr *rw_rel_small_part(simp *s, const sym_expr *e)
 	sym__num_init(&t);
 	sym__num_init(&q);
 	for (i = 0; i < v.n && r == e; i++) {
-		sym_sumb big;
 		const sym_expr *A, *B;
 		sym__num_abs(&g, &v.t[i].coef);
 		if (sym__num_is_one(&g))
 			continue;
-		sym__sumb_init(&big, ctx);
-		for (j = 0; j < v.n; j++) {
-			sym__num_div(&t, &v.t[j].coef, &g);
-			if (sym__num_is_int(&t))
-				sym__sumb_add_term(&big, &t, v.t[j].m);
-		}
-		A = sym__sumb_finish(&big); /* the multiples of g, divided by g */
+		A = multiples_of(ctx, &v, &g, 0);
 		B = sym_expr_sub(ctx, sym_expr_sub(ctx, d, sym__scale(ctx, &g, A)), sym__num_node(ctx, v.c));
 		if (!A || !B || B->kind == SYM_KIND_NUM)
 			continue;
@@ -382,9 +395,7 @@ static const sym_expr *rw_rel_small_part(simp *s, const sym_expr *e)
 		if (!sym__num_is_int(&q))
 			continue;
 		sym__num_sub(&q, &q, &(sym_num){{1}, 1});
-		sym__num_sub(&t, &g, &(sym_num){{1}, 1});
-		if (sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, B)) == SYM_TRUE &&
-		    sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_sub(ctx, B, sym__num_node(ctx, &t))) == SYM_TRUE)
+		if (below_step(s, B, &g))
 			r = sym_expr_rel(ctx, SYM_REL_LE, A, sym__num_node(ctx, &q));
 	}
 	sym__num_clear(&g);
