@@ -9,89 +9,27 @@ else at build/symshape.  The last line is "N passed, M failed"; the exit
 status is nonzero when any check failed.
 """
 
-import json
 import os
 import random
-import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 
-CLI = os.environ.get("SYMSHAPE_CLI") or (sys.argv[1] if len(sys.argv) > 1 else "build/symshape")
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from clitest import ROOT, Result, check, main, parses_back, run
+
 MODELS = os.path.join(ROOT, "tests", "models", "issue7")
 SEED = os.path.join(MODELS, "seed.json")
 STORAGE = os.path.join(MODELS, "storage.json")
 GUARD = os.path.join(MODELS, "guard_range.json")
 UNKNOWN = os.path.join(MODELS, "unknown_rank.json")
 NONZERO = os.path.join(MODELS, "nonzero.json")
-TIMEOUT = 60
-
-passed = 0
-failed = 0
-
-
-class Result:
-    def __init__(self, args, rc, out, err):
-        self.args, self.rc, self.out, self.err = args, rc, out, err
-
-    def describe(self):
-        cmd = " ".join(shlex.quote(a) for a in [CLI] + self.args)
-        return "\n".join(["  command: " + cmd, "  status:  %s" % self.rc,
-                          "  stdout:  %r" % self.out[:800], "  stderr:  %r" % self.err[:600]])
-
-    def json(self):
-        try:
-            return json.loads(self.out)
-        except ValueError:
-            return None
-
-
-def run(args):
-    try:
-        p = subprocess.run([CLI] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
-        return Result(args, p.returncode, p.stdout.decode("utf-8", "replace"),
-                      p.stderr.decode("utf-8", "replace"))
-    except subprocess.TimeoutExpired:
-        return Result(args, "timeout", "", "")
-
-
-def check(name, res, status=0, out=None, err=None, pred=None):
-    """out/err: substrings (or lists of them) expected in stdout/stderr."""
-    global passed, failed
-    why = []
-    if res.rc != status:
-        why.append("status %s, expected %s" % (res.rc, status))
-    for want, got, what in ((out, res.out, "stdout"), (err, res.err, "stderr")):
-        for w in ([want] if isinstance(want, str) else want or []):
-            if w not in got:
-                why.append("%s lacks %r" % (what, w))
-    if status and res.err.count("\n") < 1:
-        why.append("no message on stderr")
-    if pred is not None and not why:
-        try:
-            r = pred(res)
-            if r is not True:
-                why.append(r or "check failed")
-        except Exception as e:  # a malformed output is a failure, not a crash
-            why.append("%s: %s" % (type(e).__name__, e))
-    if why:
-        failed += 1
-        print("FAIL %s: %s" % (name, "; ".join(why)))
-        print(res.describe())
-    else:
-        passed += 1
 
 
 def value(expr, env):
     """An expression of the output syntax evaluated with Python's integer
     semantics (the same // and % as symshape)."""
     return eval(expr, {"__builtins__": {}, "min": min, "max": max}, dict(env))
-
-
-def parses_back(expr):
-    return run(["simplify", expr]).rc == 0
 
 
 # --- storage shapes and byte sizes ----------------------------------------------
@@ -366,13 +304,6 @@ def test_emit_c():
               pred=lambda res: res.out.startswith("shapes -2") or res.out)
 
 
-def main():
-    for t in (test_seed_example, test_storage_model, test_align, test_ranges, test_unknown_rank, test_nonzero,
-              test_emit_c):
-        t()
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main([test_seed_example, test_storage_model, test_align, test_ranges, test_unknown_rank,
+                   test_nonzero, test_emit_c]))
