@@ -32,5 +32,10 @@ void cli_error(const char *fmt, ...)
 	;
 /* Prints the usage of every command on stderr and returns CLI_USAGE. */
 int cli_usage(const char *why);
+/* cli_usage for an option the command does not know. */
+int cli_unknown_option(const char *arg);
+/* The printed form of e in memory of the caller's (free), NULL when out of
+ * memory. */
+char *cli_expr_text(sym_ctx *ctx, const sym_expr *e);
 
 #endif

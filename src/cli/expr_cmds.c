@@ -35,9 +35,7 @@ static int parse_opts(int argc, char **argv, opts *o, int want)
 		} else if (!end && !strncmp(a, "--assume=", 9)) {
 			o->assume[o->nassume++] = a + 9;
 		} else if (!end && a[0] == '-' && a[1] == '-') {
-			char msg[128];
-			snprintf(msg, sizeof(msg), "unknown option '%.80s'", a);
-			return cli_usage(msg);
+			return cli_unknown_option(a);
 		} else {
 			if (o->npos == 2)
 				return cli_usage("too many arguments");

@@ -35,6 +35,23 @@ int cli_usage(const char *why)
 	return CLI_USAGE;
 }
 
+int cli_unknown_option(const char *arg)
+{
+	char msg[128];
+	snprintf(msg, sizeof(msg), "unknown option '%.80s'", arg);
+	return cli_usage(msg);
+}
+
+char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
+{
+	char *t = sym_expr_to_str(ctx, e), *r;
+	if (!t)
+		return NULL;
+	r = strdup(t);
+	sym_str_free(ctx, t);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;

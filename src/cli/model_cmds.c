@@ -92,9 +92,7 @@ static int parse_mopts(int argc, char **argv, mopts *o)
 			if ((st = add_hints(o, v, argc)) != CLI_OK)
 				return st;
 		} else if (a[0] == '-' && a[1] == '-') {
-			char msg[128];
-			snprintf(msg, sizeof(msg), "unknown option '%.80s'", a);
-			return cli_usage(msg);
+			return cli_unknown_option(a);
 		} else if (!o->model) {
 			o->model = a;
 		} else {
@@ -106,16 +104,6 @@ static int parse_mopts(int argc, char **argv, mopts *o)
 	return CLI_OK;
 }
 
-static char *text_of(sym_ctx *ctx, const sym_expr *e)
-{
-	char *t = sym_expr_to_str(ctx, e), *r;
-	if (!t)
-		return NULL;
-	r = strdup(t);
-	sym_str_free(ctx, t);
-	return r;
-}
-
 static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 {
 	size_t i, n;
@@ -123,7 +111,7 @@ static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 	for (i = 0; i < sym_graph_num_symbols(r); i++) {
 		const char *src;
 		const sym_expr *lo, *hi, *s = sym_graph_symbol(r, i, &src, &lo, &hi);
-		char *l = lo ? text_of(ctx, lo) : NULL, *h = hi ? text_of(ctx, hi) : cli_extra_symbol_bound(ctx, r, i);
+		char *l = lo ? cli_expr_text(ctx, lo) : NULL, *h = hi ? cli_expr_text(ctx, hi) : cli_extra_symbol_bound(ctx, r, i);
 		printf("  %-12s %-24s [%s, %s%s\n", sym_expr_symbol_name(s), src, l ? l : "-inf", h ? h : "inf",
 		       h ? "]" : ")");
 		free(l), free(h);
@@ -144,7 +132,7 @@ static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 		}
 		printf("[");
 		for (d = 0; d < rank; d++) {
-			char *t = text_of(ctx, dims[d]);
+			char *t = cli_expr_text(ctx, dims[d]);
 			printf("%s%s", d ? ", " : "", t ? t : "?");
 			free(t);
 		}
@@ -155,7 +143,7 @@ static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 	printf("guards:%s\n", n ? "" : " (none)");
 	for (i = 0; i < n; i++) {
 		const char *kind, *node, *reason;
-		char *t = text_of(ctx, sym_graph_guard(r, i, &kind, &node, &reason));
+		char *t = cli_expr_text(ctx, sym_graph_guard(r, i, &kind, &node, &reason));
 		printf("  %zu. %-6s %s    (node %s: %s)\n", i + 1, kind, t ? t : "?", node, reason);
 		free(t);
 	}
@@ -179,7 +167,7 @@ static cJSON *expr_json(sym_ctx *ctx, const sym_expr *e)
 	cJSON *j;
 	if (sym_expr_get_si(e, &v) == 1 && v > -(1LL << 53) && v < (1LL << 53))
 		return cJSON_CreateNumber((double)v);
-	t = text_of(ctx, e);
+	t = cli_expr_text(ctx, e);
 	j = cJSON_CreateString(t ? t : "?");
 	free(t);
 	return j;
@@ -216,7 +204,7 @@ static void print_json(sym_ctx *ctx, const sym_graph_result *r)
 		} else {
 			sh = cJSON_AddArrayToObject(o, "shape");
 			for (d = 0; d < rank; d++) {
-				char *t = text_of(ctx, dims[d]);
+				char *t = cli_expr_text(ctx, dims[d]);
 				cJSON_AddItemToArray(sh, cJSON_CreateString(t ? t : "?"));
 				free(t);
 			}
@@ -228,7 +216,7 @@ static void print_json(sym_ctx *ctx, const sym_graph_result *r)
 	arr = cJSON_AddArrayToObject(root, "guards");
 	for (i = 0; i < sym_graph_num_guards(r); i++) {
 		const char *kind, *node, *reason;
-		char *t = text_of(ctx, sym_graph_guard(r, i, &kind, &node, &reason));
+		char *t = cli_expr_text(ctx, sym_graph_guard(r, i, &kind, &node, &reason));
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "expr", t ? t : "?");
 		cJSON_AddStringToObject(o, "kind", kind);
@@ -378,9 +366,7 @@ static int parse_ropts(int argc, char **argv, ropts *o, int emit)
 			if (!*o->prefix)
 				return cli_usage("--prefix must be a C identifier");
 		} else if (a[0] == '-' && a[1] == '-') {
-			char msg[128];
-			snprintf(msg, sizeof(msg), "unknown option '%.80s'", a);
-			return cli_usage(msg);
+			return cli_unknown_option(a);
 		} else if (!o->model) {
 			o->model = a;
 		} else {

@@ -166,16 +166,6 @@ int cli_extra_apply(cli_extra *x, sym_ctx *ctx, sym_infer_options *opt)
 
 /* ---- infer output -------------------------------------------------------- */
 
-static char *text_of(sym_ctx *ctx, const sym_expr *e)
-{
-	char *t = sym_expr_to_str(ctx, e), *r;
-	if (!t)
-		return NULL;
-	r = strdup(t);
-	sym_str_free(ctx, t);
-	return r;
-}
-
 static cJSON *expr_json(sym_ctx *ctx, const sym_expr *e)
 {
 	long long v;
@@ -185,7 +175,7 @@ static cJSON *expr_json(sym_ctx *ctx, const sym_expr *e)
 		return cJSON_CreateNull();
 	if (sym_expr_get_si(e, &v) == 1 && v > -(1LL << 53) && v < (1LL << 53))
 		return cJSON_CreateNumber((double)v);
-	t = text_of(ctx, e);
+	t = cli_expr_text(ctx, e);
 	j = cJSON_CreateString(t ? t : "?");
 	free(t);
 	return j;
@@ -193,7 +183,7 @@ static cJSON *expr_json(sym_ctx *ctx, const sym_expr *e)
 
 static cJSON *expr_str_json(sym_ctx *ctx, const sym_expr *e)
 {
-	char *t = text_of(ctx, e);
+	char *t = cli_expr_text(ctx, e);
 	cJSON *j = cJSON_CreateString(t ? t : "?");
 	free(t);
 	return j;
@@ -202,7 +192,7 @@ static cJSON *expr_str_json(sym_ctx *ctx, const sym_expr *e)
 char *cli_extra_symbol_bound(sym_ctx *ctx, const sym_graph_result *r, size_t i)
 {
 	const sym_expr *b = sym_graph_symbol_bound(r, i);
-	return b ? text_of(ctx, b) : NULL;
+	return b ? cli_expr_text(ctx, b) : NULL;
 }
 
 void cli_extra_symbol_json(sym_ctx *ctx, const sym_graph_result *r, size_t i, cJSON *o)
@@ -217,7 +207,7 @@ static void print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims)
 	int d;
 	printf("[");
 	for (d = 0; d < rank; d++) {
-		char *t = text_of(ctx, dims[d]);
+		char *t = cli_expr_text(ctx, dims[d]);
 		printf("%s%s", d ? ", " : "", t ? t : "?");
 		free(t);
 	}
@@ -236,7 +226,7 @@ void cli_extra_tensor_text(sym_ctx *ctx, const sym_graph_result *r, size_t i)
 			const sym_expr *lo, *hi;
 			char *l, *h;
 			sym_graph_dim_range(r, i, d, &lo, &hi);
-			l = lo ? text_of(ctx, lo) : NULL, h = hi ? text_of(ctx, hi) : NULL;
+			l = lo ? cli_expr_text(ctx, lo) : NULL, h = hi ? cli_expr_text(ctx, hi) : NULL;
 			if (lo && lo == hi)
 				printf("%s%s", d ? ", " : "", l ? l : "?");
 			else
@@ -256,7 +246,7 @@ void cli_extra_tensor_text(sym_ctx *ctx, const sym_graph_result *r, size_t i)
 		printf("\n");
 	}
 	if (bytes) {
-		char *t = text_of(ctx, bytes);
+		char *t = cli_expr_text(ctx, bytes);
 		printf("%19s%-9s%s\n", "", "bytes", t ? t : "?");
 		free(t);
 	}
@@ -297,7 +287,7 @@ void cli_extra_tensor_json(sym_ctx *ctx, const sym_graph_result *r, size_t i, cJ
 void cli_extra_total_text(sym_ctx *ctx, const sym_graph_result *r)
 {
 	const sym_expr *t = sym_graph_total_bytes(r);
-	char *s = t ? text_of(ctx, t) : NULL;
+	char *s = t ? cli_expr_text(ctx, t) : NULL;
 	printf("memory:\n  total bytes: %s\n", s ? s : "unknown (a tensor has no known size)");
 	free(s);
 }
