@@ -185,15 +185,12 @@ static const sym_expr *window_out(sym_rule_ctx *rc, const spatial *sp, int i, co
 	return sym_expr_min(ctx, 2, mm);
 }
 
-/* Conv(X, W, B): [N, M, out...] with M = W.shape[0]. */
-static int r_conv(sym_rule_ctx *rc)
+/* The inputs X and W of Conv and ConvTranspose: ranks (X at least 3, W the
+ * same), the group and the spatial attributes with W's kernel. */
+static int conv_inputs(sym_rule_ctx *rc, const sym_tval **xp, const sym_tval **wp, int64_t *group,
+                       spatial *sp)
 {
-	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_tval *x = sym__rc_need_rank(rc, 0), *w, *b;
-	const sym_expr **dims, *cin, *m, *g;
-	spatial sp;
-	int64_t group;
-	int n, i;
+	const sym_tval *x = sym__rc_need_rank(rc, 0), *w;
 	if (!x || !(w = sym__rc_need_rank(rc, 1)))
 		return -1;
 	if (x->rank < 3)
@@ -201,13 +198,40 @@ static int r_conv(sym_rule_ctx *rc)
 		                     x->rank);
 	if (w->rank != x->rank)
 		return sym__rc_error(rc, "weight W has rank %d but X has rank %d", w->rank, x->rank);
+	if (sym__rc_attr_int(rc, "group", 1, group) < 0)
+		return -1;
+	if (*group < 1)
+		return sym__rc_error(rc, "attribute 'group' must be at least 1, not %lld", (long long)*group);
+	if (read_spatial(rc, x->rank - 2, sp) < 0 || read_kernel(rc, sp, w, 2) < 0)
+		return -1;
+	*xp = x, *wp = w;
+	return 0;
+}
+
+/* The optional bias B (input 2): rank 1, as long as the output channels m. */
+static int check_bias(sym_rule_ctx *rc, const sym_expr *m)
+{
+	const sym_tval *b = sym__rc_in(rc, 2);
+	if (!b || b->rank < 0)
+		return 0;
+	if (b->rank != 1)
+		return sym__rc_error(rc, "bias B must have rank 1, not %d", b->rank);
+	return sym__rc_require(rc, rel(rc, SYM_REL_EQ, b->dims[0], m), SYM_GUARD_ASSERT,
+	                       "bias length must equal the output channels") < 0 ? -1 : 0;
+}
+
+/* Conv(X, W, B): [N, M, out...] with M = W.shape[0]. */
+static int r_conv(sym_rule_ctx *rc)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_tval *x, *w;
+	const sym_expr **dims, *cin, *m, *g;
+	spatial sp;
+	int64_t group;
+	int n, i;
+	if (conv_inputs(rc, &x, &w, &group, &sp) < 0)
+		return -1;
 	n = x->rank - 2;
-	if (sym__rc_attr_int(rc, "group", 1, &group) < 0)
-		return -1;
-	if (group < 1)
-		return sym__rc_error(rc, "attribute 'group' must be at least 1, not %lld", (long long)group);
-	if (read_spatial(rc, n, &sp) < 0 || read_kernel(rc, &sp, w, 2) < 0)
-		return -1;
 	cin = x->dims[1], m = w->dims[0], g = sym__rc_num(rc, group);
 	if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, cin, sym_expr_mul(ctx, g, w->dims[1])), SYM_GUARD_ASSERT,
 	                    "input channels must equal group * W.shape[1]") < 0)
@@ -215,14 +239,8 @@ static int r_conv(sym_rule_ctx *rc)
 	if (group > 1 &&
 	    sym__rc_require_divisible(rc, m, g, "output channels W.shape[0] must be divisible by group") < 0)
 		return -1;
-	b = sym__rc_in(rc, 2);
-	if (b && b->rank >= 0) {
-		if (b->rank != 1)
-			return sym__rc_error(rc, "bias B must have rank 1, not %d", b->rank);
-		if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, b->dims[0], m), SYM_GUARD_ASSERT,
-		                    "bias length must equal the output channels") < 0)
-			return -1;
-	}
+	if (check_bias(rc, m) < 0)
+		return -1;
 	dims = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*dims));
 	if (!dims)
 		return -1;
@@ -239,28 +257,18 @@ static int r_conv(sym_rule_ctx *rc)
 static int r_conv_transpose(sym_rule_ctx *rc)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_tval *x = sym__rc_need_rank(rc, 0), *w, *b;
+	const sym_tval *x, *w;
 	const sym_expr **dims, *g;
 	const int64_t *oshape;
 	size_t noshape;
 	int64_t group, *opad;
 	spatial sp;
 	int n, i, r;
-	if (!x || !(w = sym__rc_need_rank(rc, 1)))
+	if (conv_inputs(rc, &x, &w, &group, &sp) < 0)
 		return -1;
-	if (x->rank < 3)
-		return sym__rc_error(rc, "input X must have rank at least 3 (N, C and spatial dims), not %d",
-		                     x->rank);
-	if (w->rank != x->rank)
-		return sym__rc_error(rc, "weight W has rank %d but X has rank %d", w->rank, x->rank);
 	n = x->rank - 2;
-	if (sym__rc_attr_int(rc, "group", 1, &group) < 0)
-		return -1;
-	if (group < 1)
-		return sym__rc_error(rc, "attribute 'group' must be at least 1, not %lld", (long long)group);
 	opad = sym__infer_alloc(rc->inf, (size_t)n * sizeof(*opad));
-	if (!opad || read_spatial(rc, n, &sp) < 0 || read_kernel(rc, &sp, w, 2) < 0 ||
-	    ints_attr(rc, "output_padding", n, 0, 0, opad) < 0)
+	if (!opad || ints_attr(rc, "output_padding", n, 0, 0, opad) < 0)
 		return -1;
 	if ((r = sym__rc_attr_ints(rc, "output_shape", &noshape, &oshape)) < 0)
 		return -1;
@@ -284,14 +292,8 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 	if (!dims)
 		return -1;
 	dims[0] = x->dims[0], dims[1] = sym_expr_mul(ctx, w->dims[1], g);
-	b = sym__rc_in(rc, 2);
-	if (b && b->rank >= 0) {
-		if (b->rank != 1)
-			return sym__rc_error(rc, "bias B must have rank 1, not %d", b->rank);
-		if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, b->dims[0], dims[1]), SYM_GUARD_ASSERT,
-		                    "bias length must equal the output channels") < 0)
-			return -1;
-	}
+	if (check_bias(rc, dims[1]) < 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		const sym_expr *in = x->dims[2 + i], *o;
 		if (r) {

@@ -175,28 +175,28 @@ fail:
 	return NULL;
 }
 
+/* Appends program p emitted as PREFIX__WHAT; -1 (and b->fail) on failure. */
+static int emit_inner(const sym_program *p, const char *prefix, const char *what, sym_sbuf *b)
+{
+	char inner[160];
+	char *code;
+	snprintf(inner, sizeof(inner), "%s__%s", prefix, what);
+	code = sym_program_emit_c(p, inner, NULL);
+	if (!code) {
+		b->fail = 1;
+		return -1;
+	}
+	sym__sbuf_puts(b, "\n");
+	sym__sbuf_puts(b, code);
+	free(code);
+	return 0;
+}
+
 void sym__ext_emit_c(const sym_model_ext *x, const char *prefix, sym_sbuf *b)
 {
-	char inner[160], line[1024];
-	char *code;
-	snprintf(inner, sizeof(inner), "%s__storage", prefix);
-	code = sym_program_emit_c(x->storage, inner, NULL);
-	if (!code) {
-		b->fail = 1;
+	char line[1024];
+	if (emit_inner(x->storage, prefix, "storage", b) < 0 || emit_inner(x->bytes, prefix, "bytes", b) < 0)
 		return;
-	}
-	sym__sbuf_puts(b, "\n");
-	sym__sbuf_puts(b, code);
-	free(code);
-	snprintf(inner, sizeof(inner), "%s__bytes", prefix);
-	code = sym_program_emit_c(x->bytes, inner, NULL);
-	if (!code) {
-		b->fail = 1;
-		return;
-	}
-	sym__sbuf_puts(b, "\n");
-	sym__sbuf_puts(b, code);
-	free(code);
 	snprintf(line, sizeof(line),
 	         "\n/* Storage shapes and byte sizes, after %s_check: the storage dims of every\n"
 	         " * model output (its origin dims when it has no storage format), concatenated\n"
