@@ -21,11 +21,22 @@ static int one_of(const char *s, size_t n, const char *const *names)
 	return 0;
 }
 
-/* Normalises axes against rank into out[], rejecting repeats. */
-static int norm_axes(sym_rule_ctx *rc, size_t n, const int64_t *v, int rank, int *out)
+/* Normalises the *np axes v against rank into out[], rejecting repeats;
+ * without given axes, every axis in order. */
+static int norm_axes(sym_rule_ctx *rc, int given, size_t *np, const int64_t *v, int rank, int *out)
 {
-	char *seen = sym__infer_alloc(rc->inf, (size_t)(rank ? rank : 1));
-	size_t i;
+	char *seen;
+	size_t i, n;
+	if (!given) {
+		*np = (size_t)rank;
+		for (i = 0; i < (size_t)rank; i++)
+			out[i] = (int)i;
+		return 0;
+	}
+	n = *np;
+	if (n > (size_t)rank)
+		return sym__rc_error(rc, "%zu axes for rank %d", n, rank);
+	seen = sym__infer_alloc(rc->inf, (size_t)(rank ? rank : 1));
 	if (!seen)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -95,18 +106,13 @@ static int r_pad(sym_rule_ctx *rc)
 	axes = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*axes));
 	if (!axes)
 		return -1;
-	if (sym__rc_in(rc, 3)) {
-		int64_t *av;
-		if (sym__rc_in_ints(rc, 3, &naxes, &av) < 0)
+	{
+		int64_t *av = NULL;
+		int given = sym__rc_in(rc, 3) != NULL;
+		if (given && sym__rc_in_ints(rc, 3, &naxes, &av) < 0)
 			return -1;
-		if (naxes > (size_t)r)
-			return sym__rc_error(rc, "%zu axes for rank %d", naxes, r);
-		if (norm_axes(rc, naxes, av, r, axes) < 0)
+		if (norm_axes(rc, given, &naxes, av, r, axes) < 0)
 			return -1;
-	} else {
-		naxes = (size_t)r;
-		for (i = 0; i < naxes; i++)
-			axes[i] = (int)i;
 	}
 	if (npads != 2 * naxes)
 		return sym__rc_error(rc, "pads has %zu entries, expected %zu (a begin and an end per axis)",
@@ -221,16 +227,8 @@ static int r_resize(sym_rule_ctx *rc)
 	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
 	if (!axes || !d)
 		return -1;
-	if (has_axes) {
-		if (naxes > (size_t)r)
-			return sym__rc_error(rc, "%zu axes for rank %d", naxes, r);
-		if (norm_axes(rc, naxes, av, r, axes) < 0)
-			return -1;
-	} else {
-		naxes = (size_t)r;
-		for (i = 0; i < naxes; i++)
-			axes[i] = (int)i;
-	}
+	if (norm_axes(rc, has_axes, &naxes, av, r, axes) < 0)
+		return -1;
 	if (nv != naxes)
 		return sym__rc_error(rc, "%s has %zu entries for %zu axes", sizes_t ? "sizes" : "scales", nv,
 		                     naxes);
