@@ -1,4 +1,4 @@
-/* Shared by the program tests: a seeded generator, random expressions and
+/* Shared by the program tests: random expressions and
  * predicates built with the public constructors, and the result exact
  * evaluation expects from a program. */
 #ifndef SYM_TEST_PROG_GEN_H
@@ -12,35 +12,9 @@
 #include "program_private.h"
 #include "symshape/program.h"
 #include "symshape/symshape.h"
+#include "test_util.h"
 
 #define NSYMS 4
-
-static uint64_t rng_state;
-
-static inline uint64_t seed_from_env(void)
-{
-	const char *s = getenv("SYM_TEST_SEED");
-	uint64_t v = s && *s ? strtoull(s, NULL, 10) : 1;
-	return v ? v : 1;
-}
-
-static inline void rng_seed(uint64_t s) { rng_state = s * 0x9e3779b97f4a7c15ULL + 1; }
-
-static inline uint64_t rng_next(void)
-{
-	uint64_t x = rng_state;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	rng_state = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-/* Uniform in [lo, hi]. */
-static inline long long rng_range(long long lo, long long hi)
-{
-	return lo + (long long)(rng_next() % (uint64_t)(hi - lo + 1));
-}
 
 static inline long long nonzero(long long lo, long long hi)
 {

@@ -18,10 +18,7 @@
 #include <cmocka.h>
 
 #include "symshape/symshape.h"
-
-#ifndef SYM_TEST_ROOT
-#define SYM_TEST_ROOT "."
-#endif
+#include "test_util.h"
 
 #define NPOINTS 300
 #define MAXDIMS 64
@@ -42,22 +39,6 @@ static const char *const models[] = {
 #define NMODELS (sizeof(models) / sizeof(models[0]))
 
 static char tmpdir[4096];
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-	uint64_t x = rng_state;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	rng_state = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-static long long rng_range(long long lo, long long hi)
-{
-	return lo + (long long)(rng_next() % (uint64_t)(hi - lo + 1));
-}
 
 static const char *compiler(void)
 {
@@ -96,27 +77,6 @@ static void write_file(const char *name, const char *text)
 	fclose(f);
 }
 
-static char *read_text(const char *rel, size_t *len)
-{
-	char path[1024];
-	FILE *f;
-	long n;
-	char *buf;
-	snprintf(path, sizeof(path), "%s/%s", SYM_TEST_ROOT, rel);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 static int setup(void **state)
 {

@@ -16,60 +16,11 @@
 #include <cmocka.h>
 
 #include "symshape/symshape.h"
-
-#ifndef SYM_TEST_ROOT
-#define SYM_TEST_ROOT "."
-#endif
+#include "test_util.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static uint64_t rng_state;
 
-static void rng_seed(void)
-{
-	const char *s = getenv("SYM_TEST_SEED");
-	uint64_t v = s && *s ? strtoull(s, NULL, 10) : 1;
-	rng_state = (v ? v : 1) * 0x9e3779b97f4a7c15ULL + 1;
-}
-
-static uint64_t rng_next(void)
-{
-	uint64_t x = rng_state;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	rng_state = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-static long long rng_range(long long lo, long long hi)
-{
-	return lo + (long long)(rng_next() % (uint64_t)(hi - lo + 1));
-}
-
-/* Reads a file of the source tree (path relative to the root). */
-static char *read_text(const char *rel, size_t *len)
-{
-	char path[1024];
-	FILE *f;
-	long n;
-	char *buf;
-	snprintf(path, sizeof(path), "%s/%s", SYM_TEST_ROOT, rel);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
-}
 
 /* A loaded and inferred model. */
 typedef struct fixture {
@@ -964,7 +915,7 @@ static void program_agrees_with_concrete_inference_at_random_dims(void **state)
 	size_t mi;
 	int total[4] = {0, 0, 0, 0};
 	(void)state;
-	rng_seed();
+	rng_seed(seed_from_env());
 	for (mi = 0; mi < sizeof(all_models) / sizeof(all_models[0]); mi++) {
 		fixture fx;
 		decl dc;

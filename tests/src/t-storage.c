@@ -14,27 +14,8 @@
 #include <cmocka.h>
 
 #include "storage_private.h"
+#include "test_util.h"
 
-#ifndef SYM_TEST_ROOT
-#define SYM_TEST_ROOT "."
-#endif
-
-static uint64_t rng_state;
-
-static void rng_seed(void)
-{
-	const char *s = getenv("SYM_TEST_SEED");
-	uint64_t v = s && *s ? strtoull(s, NULL, 10) : 1;
-	rng_state = (v ? v : 1) * 0x9e3779b97f4a7c15ULL + 1;
-}
-
-static long long rng_range(long long lo, long long hi)
-{
-	uint64_t x = rng_state;
-	x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
-	rng_state = x;
-	return lo + (long long)((x * 0x2545f4914f6cdd1dULL) % (uint64_t)(hi - lo + 1));
-}
 
 /* Parses "[a, b, c]" (top-level commas) into dims; returns the rank. */
 static int parse_dims(sym_ctx *ctx, const char *text, const sym_expr **dims)
@@ -153,7 +134,7 @@ static void storage_shapes_agree_with_concrete_dims(void **state)
 	size_t i;
 	int k, round;
 	(void)state;
-	rng_seed();
+	rng_seed(seed_from_env());
 	for (i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++) {
 		const struct svec *v = &vectors[i];
 		for (round = 0; round < 20; round++) {
@@ -375,7 +356,7 @@ static void storage_program_agrees_with_exact_evaluation(void **state)
 	int round;
 	size_t i;
 	(void)state;
-	rng_seed();
+	rng_seed(seed_from_env());
 	fx_load(&f, "storage.json", NULL);
 	mp = sym_graph_compile(f.ctx, f.r, 1);
 	assert_non_null(mp);
