@@ -112,12 +112,18 @@ static char *fmt(const char *f, ...)
 	;
 static char *fmt(const char *f, ...)
 {
-	char buf[512];
 	va_list ap;
+	char *r;
+	int k;
 	va_start(ap, f);
-	vsnprintf(buf, sizeof(buf), f, ap);
+	k = vsnprintf(NULL, 0, f, ap);
 	va_end(ap);
-	return strdup(buf);
+	if (k < 0 || !(r = malloc((size_t)k + 1)))
+		return NULL;
+	va_start(ap, f);
+	vsnprintf(r, (size_t)k + 1, f, ap);
+	va_end(ap);
+	return r;
 }
 
 sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, int all_tensors)
@@ -427,35 +433,35 @@ static void c_string(sym_sbuf *b, const char *s)
 
 char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 {
-	char inner[160], line[512];
-	char *code, *res = NULL;
+	char *code = NULL, *res = NULL;
 	sym_ctx *tmp = sym_ctx_new();
-	sym_sbuf b;
+	sym_sbuf b, inner;
 	size_t i;
 	if (!tmp)
 		return NULL;
-	snprintf(inner, sizeof(inner), "%s__prog", prefix);
-	code = sym_program_emit_c(mp->prog, inner, NULL);
+	sym__sbuf_init(&inner, tmp);
+	sym__sbuf_printf(&inner, "%s__prog", prefix);
+	if (!inner.fail)
+		code = sym_program_emit_c(mp->prog, inner.s, NULL);
 	if (!code) {
+		sym__sbuf_clear(&inner);
 		sym_ctx_free(tmp);
 		return NULL;
 	}
 	sym__sbuf_init(&b, tmp);
 	sym__sbuf_puts(&b, code);
-	snprintf(line, sizeof(line),
+	sym__sbuf_printf(&b,
 		 "\n/* The model ABI: guard k+1 for the k-th guard of `symshape infer`, -2 when\n"
 		 " * the dims contradict the declared input shapes (the first %zu checks). */\n"
 		 "static int %s__map(int r)\n{\n\tif (r <= 0)\n\t\treturn r;\n\treturn r <= %zu ? -2 : r - %zu;\n}\n\n",
 		 mp->nbind, prefix, mp->nbind, mp->nbind);
-	sym__sbuf_puts(&b, line);
-	snprintf(line, sizeof(line),
+	sym__sbuf_printf(&b,
 		 "int %s_check(const int64_t *dims)\n{\n\treturn %s__map(%s_check(dims));\n}\n\n"
 		 "int %s_shapes(const int64_t *dims, int64_t *out)\n{\n\treturn %s__map(%s_shapes(dims, out));\n}\n\n"
 		 "const int %s_num_guards = %zu;\n",
-		 prefix, prefix, inner, prefix, prefix, inner, prefix, mp->nguards);
-	sym__sbuf_puts(&b, line);
-	snprintf(line, sizeof(line), "const char *const %s_guard_text[] = {", prefix);
-	sym__sbuf_puts(&b, line);
+		 prefix, prefix, inner.s, prefix, prefix, inner.s, prefix, mp->nguards);
+	sym__sbuf_clear(&inner);
+	sym__sbuf_printf(&b, "const char *const %s_guard_text[] = {", prefix);
 	for (i = 0; i < mp->nguards; i++) {
 		sym__sbuf_puts(&b, i ? ",\n\t" : "\n\t");
 		c_string(&b, mp->guard_text[i]);

@@ -178,10 +178,12 @@ fail:
 /* Appends program p emitted as PREFIX__WHAT; -1 (and b->fail) on failure. */
 static int emit_inner(const sym_program *p, const char *prefix, const char *what, sym_sbuf *b)
 {
-	char inner[160];
+	sym_sbuf inner;
 	char *code;
-	snprintf(inner, sizeof(inner), "%s__%s", prefix, what);
-	code = sym_program_emit_c(p, inner, NULL);
+	sym__sbuf_init(&inner, b->ctx);
+	sym__sbuf_printf(&inner, "%s__%s", prefix, what);
+	code = inner.fail ? NULL : sym_program_emit_c(p, inner.s, NULL);
+	sym__sbuf_clear(&inner);
 	if (!code) {
 		b->fail = 1;
 		return -1;
@@ -194,10 +196,9 @@ static int emit_inner(const sym_program *p, const char *prefix, const char *what
 
 void sym__ext_emit_c(const sym_model_ext *x, const char *prefix, sym_sbuf *b)
 {
-	char line[1024];
 	if (emit_inner(x->storage, prefix, "storage", b) < 0 || emit_inner(x->bytes, prefix, "bytes", b) < 0)
 		return;
-	snprintf(line, sizeof(line),
+	sym__sbuf_printf(b,
 	         "\n/* Storage shapes and byte sizes, after %s_check: the storage dims of every\n"
 	         " * model output (its origin dims when it has no storage format), concatenated\n"
 	         " * in output order; the byte size of every model output, then the total of\n"
@@ -212,15 +213,13 @@ void sym__ext_emit_c(const sym_model_ext *x, const char *prefix, sym_sbuf *b)
 	         "\tint r = %s_check(dims);\n\tif (r)\n\t\treturn r;\n"
 	         "\treturn %s__bytes_shapes(dims, out) ? -1 : 0;\n}\n",
 	         prefix, prefix, prefix, prefix, prefix, prefix, prefix, prefix, prefix, prefix);
-	sym__sbuf_puts(b, line);
 	if (x->nbound) {
 		size_t i;
 		sym__sbuf_puts(b,
 		               "\n/* Data-dependent dims: every function above takes their values after the\n"
 		               " * input dims, in this order, once their producing kernels have run:");
 		for (i = 0; i < x->nbound; i++) {
-			snprintf(line, sizeof(line), "\n *   %s: %.200s", x->bound_names[i], x->bound_src[i]);
-			sym__sbuf_puts(b, line);
+			sym__sbuf_printf(b, "\n *   %s: %.200s", x->bound_names[i], x->bound_src[i]);
 		}
 		sym__sbuf_puts(b, " */\n");
 	}

@@ -3,6 +3,7 @@
  * inside a sum prints as `P % Q`; parsing the text gives the same node. */
 #include "print_private.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 enum { P_OR = 1, P_AND, P_REL, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM };
@@ -43,6 +44,34 @@ void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len)
 }
 
 void sym__sbuf_puts(sym_sbuf *b, const char *s) { sym__sbuf_put(b, s, strlen(s)); }
+
+void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
+{
+	char small[256], *big = NULL;
+	va_list ap;
+	int k;
+	va_start(ap, fmt);
+	k = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (k < 0) {
+		b->fail = 1;
+		return;
+	}
+	if ((size_t)k < sizeof(small)) {
+		sym__sbuf_put(b, small, (size_t)k);
+		return;
+	}
+	big = sym__alloc(b->ctx, (size_t)k + 1);
+	if (!big) {
+		b->fail = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)k + 1, fmt, ap);
+	va_end(ap);
+	sym__sbuf_put(b, big, (size_t)k);
+	sym__free(b->ctx, big, (size_t)k + 1);
+}
 
 void sym__sbuf_num(sym_sbuf *b, const sym_num *v)
 {

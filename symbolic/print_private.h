@@ -15,6 +15,12 @@ void sym__sbuf_init(sym_sbuf *b, sym_ctx *ctx);
 void sym__sbuf_clear(sym_sbuf *b);
 void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len);
 void sym__sbuf_puts(sym_sbuf *b, const char *s);
+/* Appends printf-formatted text of any length. */
+void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
 void sym__sbuf_num(sym_sbuf *b, const sym_num *v);
 /* k * (P % Q), a modulo found inside a sum. */
 typedef struct modpart {

@@ -22,6 +22,7 @@ from clitest import ROOT, check, main, parses_back, report, run
 
 TRANSFORMER = os.path.join(ROOT, "examples", "transformer.json")
 CNN = os.path.join(ROOT, "examples", "cnn.json")
+STORAGE = os.path.join(ROOT, "examples", "storage.json")
 
 
 # --- infer -------------------------------------------------------------------
@@ -188,6 +189,24 @@ def test_emit_c():
                                                             "tfm_num_guards", "tfm_guard_text"]),
                r, "ABI names missing")
         report("emit_c_needs_no_symshape_header", "symshape/" not in text and "#include \"" not in text, r)
+        # a long prefix is written in full everywhere (no fixed-size buffer cuts a line)
+        long_prefix = "p" * 300
+        for model in (TRANSFORMER, STORAGE):
+            lsrc = os.path.join(d, "long.c")
+            r3 = run(["emit-c", model, "-o", lsrc, "--prefix", long_prefix])
+            if not check("emit_c_long_prefix_%s" % os.path.basename(model), r3, 0):
+                continue
+            ltext = open(lsrc).read()
+            want = ["int %s_shapes(const int64_t *dims, int64_t *out)\n{" % long_prefix,
+                    "const int %s_num_guards = " % long_prefix]
+            if model == STORAGE:
+                want.append("int %s_bytes(const int64_t *dims, int64_t *out)\n{" % long_prefix)
+            report("emit_c_long_prefix_in_full_%s" % os.path.basename(model), all(w in ltext for w in want), r3,
+                   "a definition is cut short")
+            p = subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", lsrc],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            report("emit_c_long_prefix_compiles_%s" % os.path.basename(model), p.returncode == 0, r3,
+                   p.stdout.decode()[:800])
         drv = os.path.join(d, "drv.c")
         with open(drv, "w") as f:
             f.write("""#include <stdint.h>
