@@ -24,17 +24,20 @@ const sym_rule_entry *sym__rule_at(size_t i)
 
 const sym_rule_entry *sym__rule_find(const char *domain, const char *name)
 {
-	const sym_rule_entry *e, *any = NULL;
-	size_t i;
+	const sym_rule_entry *any = NULL;
+	size_t f, i;
 	if (!domain)
 		domain = "";
-	for (i = 0; (e = sym__rule_at(i)); i++) {
-		if (strcmp(e->name, name))
-			continue;
-		if (!strcmp(e->domain, domain))
-			return e;
-		if (e->flags & SYM_RULE_ANY_DOMAIN)
-			any = e;
+	for (f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+		for (i = 0; i < *families[f].count; i++) {
+			const sym_rule_entry *e = &families[f].tab[i];
+			if (strcmp(e->name, name))
+				continue;
+			if (!strcmp(e->domain, domain))
+				return e;
+			if (e->flags & SYM_RULE_ANY_DOMAIN)
+				any = e;
+		}
 	}
 	return any;
 }
