@@ -136,7 +136,7 @@ int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v)
 	if (inf->nhints == inf->caphints) {
 		size_t nc = inf->caphints ? inf->caphints * 2 : 8;
 		const sym_expr **ns = sym__realloc(inf->ctx, inf->hint_syms, inf->caphints * sizeof(*ns), nc * sizeof(*ns));
-		int64_t *nv;
+		long long *nv;
 		if (!ns)
 			return -1;
 		inf->hint_syms = ns;
@@ -539,17 +539,9 @@ int sym__rc_hint_value(sym_rule_ctx *rc, const sym_expr *e, int64_t *v)
 	const sym_expr *r;
 	long long x;
 	sym_ctx *ctx = inf->ctx;
-	long long *vals;
-	size_t i;
 	if (!inf->nhints)
 		return sym_expr_get_si(e, &x) == 1 ? (*v = x, 1) : 0;
-	vals = sym__alloc(ctx, inf->nhints * sizeof(*vals));
-	if (!vals)
-		return 0;
-	for (i = 0; i < inf->nhints; i++)
-		vals[i] = inf->hint_vals[i];
-	r = sym_expr_eval_si(ctx, e, inf->nhints, inf->hint_syms, vals);
-	sym__free(ctx, vals, inf->nhints * sizeof(*vals));
+	r = sym_expr_eval_si(ctx, e, inf->nhints, inf->hint_syms, inf->hint_vals);
 	if (!r) {
 		sym_ctx_clear_error(ctx);
 		return 0;

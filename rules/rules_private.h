@@ -88,7 +88,7 @@ typedef struct sym_infer {
 	sym_facts *facts;
 	size_t nhints, caphints;
 	const sym_expr **hint_syms;
-	int64_t *hint_vals;
+	long long *hint_vals; /* the type sym_expr_eval_si takes */
 	sym_guard *guards;
 	size_t nguards, capguards;
 	void **blocks; /* allocations owned by the session */
