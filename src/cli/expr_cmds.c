@@ -85,27 +85,11 @@ static void teardown(opts *o, sym_ctx *ctx, sym_facts *facts)
  * message in *err (owned by ctx). */
 typedef char *(*answer_fn)(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b);
 
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = malloc(n);
-	if (r)
-		memcpy(r, s, n);
-	return r;
-}
-
 static char *ans_simplify(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b)
 {
-	const sym_expr *e = sym_expr_from_str(ctx, a), *s;
-	char *t, *r;
+	const sym_expr *e = sym_expr_from_str(ctx, a);
 	(void)b;
-	s = sym_simplify(ctx, facts, e);
-	t = sym_expr_to_str(ctx, s);
-	if (!t)
-		return NULL;
-	r = dup_str(t);
-	sym_str_free(ctx, t);
-	return r;
+	return cli_expr_text(ctx, sym_simplify(ctx, facts, e));
 }
 
 static char *ans_prove(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b)
@@ -117,9 +101,9 @@ static char *ans_prove(sym_ctx *ctx, sym_facts *facts, const char *a, const char
 		return NULL;
 	t = sym_prove(ctx, facts, e);
 	switch (t) {
-	case SYM_TRUE: return dup_str("true");
-	case SYM_FALSE: return dup_str("false");
-	case SYM_UNKNOWN: return dup_str("unknown");
+	case SYM_TRUE: return strdup("true");
+	case SYM_FALSE: return strdup("false");
+	case SYM_UNKNOWN: return strdup("unknown");
 	default: return NULL;
 	}
 }
@@ -137,9 +121,9 @@ static char *ans_equal(sym_ctx *ctx, sym_facts *facts, const char *a, const char
 		return NULL;
 	t = sym_equal(ctx, facts, x, y, &w);
 	if (t == SYM_TRUE)
-		return dup_str("true");
+		return strdup("true");
 	if (t == SYM_UNKNOWN)
-		return dup_str("unknown");
+		return strdup("unknown");
 	if (t == SYM_FALSE) {
 		size_t i, len = 32, off;
 		char **vs = calloc(w.n + 1, sizeof(*vs));

@@ -160,19 +160,6 @@ static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 	cli_extra_total_text(ctx, r);
 }
 
-static cJSON *expr_json(sym_ctx *ctx, const sym_expr *e)
-{
-	long long v;
-	char *t;
-	cJSON *j;
-	if (sym_expr_get_si(e, &v) == 1 && v > -(1LL << 53) && v < (1LL << 53))
-		return cJSON_CreateNumber((double)v);
-	t = cli_expr_text(ctx, e);
-	j = cJSON_CreateString(t ? t : "?");
-	free(t);
-	return j;
-}
-
 static void print_json(sym_ctx *ctx, const sym_graph_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *obj;
@@ -185,8 +172,8 @@ static void print_json(sym_ctx *ctx, const sym_graph_result *r)
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", sym_expr_symbol_name(sym));
 		cJSON_AddStringToObject(o, "source", src);
-		cJSON_AddItemToObject(o, "min", lo ? expr_json(ctx, lo) : cJSON_CreateNull());
-		cJSON_AddItemToObject(o, "max", hi ? expr_json(ctx, hi) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "min", cli_expr_json(ctx, lo));
+		cJSON_AddItemToObject(o, "max", cli_expr_json(ctx, hi));
 		cli_extra_symbol_json(ctx, r, i, o);
 		cJSON_AddItemToArray(arr, o);
 	}

@@ -27,6 +27,10 @@ void cli_extra_free(cli_extra *x);
  * CLI_OK or CLI_FAIL with a message. */
 int cli_extra_apply(cli_extra *x, sym_ctx *ctx, sym_infer_options *opt);
 
+/* An expression in JSON: an integer within +-2^53 as a number, any other
+ * as its printed string, NULL as null. */
+cJSON *cli_expr_json(sym_ctx *ctx, const sym_expr *e);
+
 /* infer: the symbolic upper bound of symbol i as text (caller frees), or
  * NULL; the extra lines of tensor i; the memory summary. */
 char *cli_extra_symbol_bound(sym_ctx *ctx, const sym_graph_result *r, size_t i);

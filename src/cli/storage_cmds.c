@@ -166,7 +166,7 @@ int cli_extra_apply(cli_extra *x, sym_ctx *ctx, sym_infer_options *opt)
 
 /* ---- infer output -------------------------------------------------------- */
 
-static cJSON *expr_json(sym_ctx *ctx, const sym_expr *e)
+cJSON *cli_expr_json(sym_ctx *ctx, const sym_expr *e)
 {
 	long long v;
 	char *t;
@@ -264,8 +264,8 @@ void cli_extra_tensor_json(sym_ctx *ctx, const sym_graph_result *r, size_t i, cJ
 			const sym_expr *lo = NULL, *hi = NULL;
 			cJSON *p = cJSON_CreateArray();
 			sym_graph_dim_range(r, i, d, &lo, &hi);
-			cJSON_AddItemToArray(p, expr_json(ctx, lo));
-			cJSON_AddItemToArray(p, expr_json(ctx, hi));
+			cJSON_AddItemToArray(p, cli_expr_json(ctx, lo));
+			cJSON_AddItemToArray(p, cli_expr_json(ctx, hi));
 			cJSON_AddItemToArray(a, p);
 		}
 	}
