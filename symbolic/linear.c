@@ -304,7 +304,7 @@ static int infeasible(lp *p)
 		/* free the eliminated rows */
 		for (i = 0; i < p->nrows; i++)
 			if (sym__num_sgn(&p->rows[i].a[v]) != 0) {
-				row_free(&p->rows[i], MAX_VARS);
+				row_free(&p->rows[i], p->nv);
 				sym__free(p->ctx, p->rows[i].a, MAX_VARS * sizeof(sym_num));
 			}
 		sym__free(p->ctx, p->rows, p->cap * sizeof(*p->rows));
@@ -351,7 +351,7 @@ int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, 
 		proven = infeasible(&p);
 done:
 	for (i = 0; i < p.nrows; i++) {
-		row_free(&p.rows[i], MAX_VARS);
+		row_free(&p.rows[i], p.nv);
 		sym__free(ctx, p.rows[i].a, MAX_VARS * sizeof(sym_num));
 	}
 	sym__free(ctx, p.rows, p.cap * sizeof(*p.rows));

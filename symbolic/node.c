@@ -358,11 +358,8 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	struct sym_expr *e;
 	if (sym__failed(ctx))
 		return NULL;
-	node_props(&h, payload);
-	if (!nums_in_limit(&h, payload))
-		return sym__error(ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
-	if (h.depth > SYM_MAX_DEPTH)
-		return sym__error(ctx, SYM_ELIMIT, -1, "expression nested deeper than %d levels", SYM_MAX_DEPTH);
+	/* the hash and the equality read only kind, n and the payload: a node
+	 * found here has passed the checks below already */
 	h.hash = (uint32_t)hash_payload(&h, payload, size);
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
@@ -373,6 +370,11 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 			return o;
 		j = (j + 1) & (ctx->cap - 1);
 	}
+	node_props(&h, payload);
+	if (!nums_in_limit(&h, payload))
+		return sym__error(ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+	if (h.depth > SYM_MAX_DEPTH)
+		return sym__error(ctx, SYM_ELIMIT, -1, "expression nested deeper than %d levels", SYM_MAX_DEPTH);
 	e = arena_alloc(ctx, sizeof(struct sym_expr) + size);
 	if (!e)
 		return NULL;
@@ -386,21 +388,17 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 		sym_num *c = NODE_PAYLOAD(e);
 		sym_term *t = (sym_term *)(c + 1);
 		const sym_term *st = (const sym_term *)((const sym_num *)payload + 1);
+		size_t i;
 		if (!own_num(ctx, c, payload))
 			return NULL;
-		for (j = 0; j < h.n; j++)
-			if (!own_num(ctx, &t[j].coef, &st[j].coef))
+		for (i = 0; i < h.n; i++)
+			if (!own_num(ctx, &t[i].coef, &st[i].coef))
 				return NULL;
 	}
 	ctx->node_bytes += sizeof(struct sym_expr) + ((size + 7) & ~(size_t)7);
 	ctx->nnodes++;
-	{
-		size_t k = h.hash & (ctx->cap - 1);
-		while (ctx->table[k])
-			k = (k + 1) & (ctx->cap - 1);
-		ctx->table[k] = e;
-		ctx->count++;
-	}
+	ctx->table[j] = e; /* the free slot the lookup ended on */
+	ctx->count++;
 	return e;
 }
 

@@ -127,7 +127,8 @@ static u128 gcd_u128(u128 a, u128 b)
 static void num_set_i128(sym_num *r, i128 n, i128 d)
 {
 	u128 an = n < 0 ? (u128)0 - (u128)n : (u128)n;
-	u128 g = gcd_u128(an, (u128)d);
+	u128 g = (an >> 64) == 0 && ((u128)d >> 64) == 0 ? gcd_u64((uint64_t)an, (uint64_t)d)
+	                                                 : gcd_u128(an, (u128)d);
 	if (g > 1)
 		n /= (i128)g, d /= (i128)g;
 	if (n > (i128)INT64_MIN && n <= (i128)INT64_MAX && d <= (i128)INT64_MAX) {
@@ -325,6 +326,31 @@ int sym__num_pow(sym_num *r, const sym_num *a, long long n, unsigned long max_bi
 	if (!(!SYM_NUM_IS_BIG(a) && a->q == 1 && (a->p >= -1 && a->p <= 1)) &&
 	    (double)(bits > 1 ? bits - 1 : 1) * (double)e > (double)max_bits)
 		return 0;
+	if (!SYM_NUM_IS_BIG(a) && e <= 64 && !(n < 0 && a->p == 0)) {
+		/* square and multiply in small numbers (they widen on overflow) */
+		sym_num acc, base;
+		sym__num_init(&acc);
+		sym__num_init(&base);
+		sym__num_set_si(&acc, 1);
+		sym__num_set(&base, a);
+		for (;;) {
+			if (e & 1)
+				sym__num_mul(&acc, &acc, &base);
+			e >>= 1;
+			if (!e)
+				break;
+			sym__num_mul(&base, &base, &base);
+		}
+		if (n < 0) {
+			sym__num_set_si(&base, 1);
+			sym__num_div(r, &base, &acc);
+		} else {
+			sym__num_set(r, &acc);
+		}
+		sym__num_clear(&acc);
+		sym__num_clear(&base);
+		return 1;
+	}
 	mpq_init(x);
 	sym__num_get_mpq(x, a);
 	mpz_pow_ui(mpq_numref(x), mpq_numref(x), e);
