@@ -333,6 +333,42 @@ static const sym_expr *cancel_sum_factors(prod *p)
 	return NULL;
 }
 
+/* a*b for polynomial-like operands: every pair of terms once, one sort. */
+static const sym_expr *distribute(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	sym_lin va, vb;
+	sym_sumb s;
+	sym_num t;
+	size_t i, j;
+	sym__lin_view(a, &va);
+	sym__lin_view(b, &vb);
+	if ((unsigned long long)(va.n + 1) * (vb.n + 1) > SYM_MAX_WORK)
+		return sym__error(ctx, SYM_ELIMIT, -1, "expansion too large");
+	sym__sumb_init(&s, ctx);
+	sym__num_init(&t);
+	sym__num_mul(&s.c, va.c, vb.c);
+	for (i = 0; i < va.n; i++) {
+		if (!sym__num_is_zero(vb.c)) {
+			sym__num_mul(&t, &va.t[i].coef, vb.c);
+			sym__sumb_add_term(&s, &t, va.t[i].m);
+		}
+		for (j = 0; j < vb.n; j++) {
+			const sym_expr *m = sym__mono_mul(ctx, va.t[i].m, vb.t[j].m);
+			if (!m)
+				break;
+			sym__num_mul(&t, &va.t[i].coef, &vb.t[j].coef);
+			sym__sumb_add(&s, &t, m);
+		}
+	}
+	if (!sym__num_is_zero(va.c))
+		for (j = 0; j < vb.n; j++) {
+			sym__num_mul(&t, va.c, &vb.t[j].coef);
+			sym__sumb_add_term(&s, &t, vb.t[j].m);
+		}
+	sym__num_clear(&t);
+	return sym__sumb_finish(&s);
+}
+
 /* Expands coef * monomial * product of the positive sum factors. */
 static const sym_expr *prod_finish(prod *p)
 {
@@ -373,42 +409,8 @@ static const sym_expr *prod_finish(prod *p)
 		const sym_expr *s = p->f[i].base;
 		if (!(p->f[i].exp > 0 && s->kind == SYM_KIND_ADD))
 			continue;
-		for (e = 0; e < p->f[i].exp && acc; e++) {
-			/* acc * s, distributing */
-			sym_lin va, vs;
-			sym_sumb b;
-			size_t x, y;
-			sym_num t;
-			sym__lin_view(acc, &va);
-			sym__lin_view(s, &vs);
-			if ((unsigned long long)(va.n + 1) * (vs.n + 1) > SYM_MAX_WORK) {
-				sym__error(ctx, SYM_ELIMIT, -1, "expansion too large");
-				return NULL;
-			}
-			sym__sumb_init(&b, ctx);
-			sym__num_init(&t);
-			sym__num_mul(&b.c, va.c, vs.c);
-			for (x = 0; x < va.n; x++) {
-				if (!sym__num_is_zero(vs.c)) {
-					sym__num_mul(&t, &va.t[x].coef, vs.c);
-					sym__sumb_add_term(&b, &t, va.t[x].m);
-				}
-				for (y = 0; y < vs.n; y++) {
-					const sym_expr *m = sym__mono_mul(ctx, va.t[x].m, vs.t[y].m);
-					if (!m)
-						break;
-					sym__num_mul(&t, &va.t[x].coef, &vs.t[y].coef);
-					sym__sumb_add(&b, &t, m);
-				}
-			}
-			if (!sym__num_is_zero(va.c))
-				for (y = 0; y < vs.n; y++) {
-					sym__num_mul(&t, va.c, &vs.t[y].coef);
-					sym__sumb_add_term(&b, &t, vs.t[y].m);
-				}
-			sym__num_clear(&t);
-			acc = sym__sumb_finish(&b);
-		}
+		for (e = 0; e < p->f[i].exp && acc; e++)
+			acc = distribute(ctx, acc, s); /* NULL (error recorded) stops */
 	}
 	return acc;
 }
@@ -493,42 +495,6 @@ static int polynomial_like(const sym_expr *e)
 				return 0;
 	}
 	return 1;
-}
-
-/* a*b for polynomial-like operands: every pair of terms once, one sort. */
-static const sym_expr *distribute(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
-{
-	sym_lin va, vb;
-	sym_sumb s;
-	sym_num t;
-	size_t i, j;
-	sym__lin_view(a, &va);
-	sym__lin_view(b, &vb);
-	if ((unsigned long long)(va.n + 1) * (vb.n + 1) > SYM_MAX_WORK)
-		return sym__error(ctx, SYM_ELIMIT, -1, "expansion too large");
-	sym__sumb_init(&s, ctx);
-	sym__num_init(&t);
-	sym__num_mul(&s.c, va.c, vb.c);
-	for (i = 0; i < va.n; i++) {
-		if (!sym__num_is_zero(vb.c)) {
-			sym__num_mul(&t, &va.t[i].coef, vb.c);
-			sym__sumb_add_term(&s, &t, va.t[i].m);
-		}
-		for (j = 0; j < vb.n; j++) {
-			const sym_expr *m = sym__mono_mul(ctx, va.t[i].m, vb.t[j].m);
-			if (!m)
-				break;
-			sym__num_mul(&t, &va.t[i].coef, &vb.t[j].coef);
-			sym__sumb_add(&s, &t, m);
-		}
-	}
-	if (!sym__num_is_zero(va.c))
-		for (j = 0; j < vb.n; j++) {
-			sym__num_mul(&t, va.c, &vb.t[j].coef);
-			sym__sumb_add_term(&s, &t, vb.t[j].m);
-		}
-	sym__num_clear(&t);
-	return sym__sumb_finish(&s);
 }
 
 const sym_expr *sym_expr_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
