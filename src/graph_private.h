@@ -15,7 +15,6 @@ typedef struct gtensor {
 	sym_tval tv;  /* rank -2: not reached */
 	long producer; /* node index, -1 for inputs and initializers */
 	int is_input;
-	size_t input_index; /* for inputs */
 } gtensor;
 
 typedef struct gkey {

@@ -181,7 +181,6 @@ static int symbolize_inputs(sym_graph_result *r)
 		if (!t)
 			return -1;
 		t->is_input = 1;
-		t->input_index = i;
 		t->tv.dtype = mt->dtype;
 		t->tv.rank = mt->rank;
 		if (mt->rank < 0)

@@ -16,7 +16,7 @@ struct sym_model_program {
 	size_t ndims, nbind, nguards, ntensors, nout;
 	char **bind_text;  /* nbind messages */
 	char **guard_text; /* nguards printed guards */
-	char **guard_node, **guard_reason;
+	char **guard_node;
 	int *guard_kind;
 	char **tnames;
 	int *tranks;
@@ -35,14 +35,12 @@ void sym_model_program_free(sym_model_program *mp)
 	for (i = 0; i < mp->nguards; i++) {
 		free(mp->guard_text[i]);
 		free(mp->guard_node[i]);
-		free(mp->guard_reason[i]);
 	}
 	for (i = 0; i < mp->ntensors; i++)
 		free(mp->tnames[i]);
 	free(mp->bind_text);
 	free(mp->guard_text);
 	free(mp->guard_node);
-	free(mp->guard_reason);
 	free(mp->guard_kind);
 	free(mp->tnames);
 	free(mp->tranks);
@@ -290,16 +288,14 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 	mp->nguards = r->nguards;
 	mp->guard_text = calloc(r->nguards + 1, sizeof(char *));
 	mp->guard_node = calloc(r->nguards + 1, sizeof(char *));
-	mp->guard_reason = calloc(r->nguards + 1, sizeof(char *));
 	mp->guard_kind = calloc(r->nguards + 1, sizeof(int));
-	if (!mp->guard_text || !mp->guard_node || !mp->guard_reason || !mp->guard_kind)
+	if (!mp->guard_text || !mp->guard_node || !mp->guard_kind)
 		goto nomem;
 	for (i = 0; i < r->nguards; i++) {
 		char *t = sym_expr_to_str(ctx, r->guards[i].pred);
 		mp->guard_text[i] = strdup(t ? t : "?");
 		sym_str_free(ctx, t);
 		mp->guard_node[i] = strdup(r->guards[i].node);
-		mp->guard_reason[i] = strdup(r->guards[i].reason);
 		mp->guard_kind[i] = r->guards[i].kind;
 		if (push(&guards, sym_expr_subst(ctx, r->guards[i].pred, gsyms.n, gsyms.v, gby.v)) < 0)
 			goto fail;

@@ -248,8 +248,6 @@ static void ival_meet(sym_ival *r, const sym_ival *a)
 		x_set(&r->hi, &a->hi);
 }
 
-static void ival_meet(sym_ival *r, const sym_ival *a);
-
 /* A sum holding k*(P % Q) with Q >= 1: P % Q lies in [0, hi(Q) - 1], and
  * in [0, hi(P)] too when P >= 0; narrows out accordingly. */
 static void mod_bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out)

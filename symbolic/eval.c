@@ -3,8 +3,6 @@
 
 #include <stdlib.h>
 
-static const sym_num num_one = {{1}, 1};
-
 /* ---- numeric evaluation ------------------------------------------------ */
 
 typedef struct env {
@@ -460,6 +458,5 @@ size_t sym_expr_symbols(sym_ctx *ctx, const sym_expr *e, const sym_expr **out, s
 	for (i = 0; i < n && i < cap; i++)
 		out[i] = all[i];
 	sym__free(ctx, all, acap * sizeof(*all));
-	(void)num_one;
 	return n;
 }

@@ -164,7 +164,6 @@ const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b
 
 /* Properties. */
 static inline int sym__is_int(const sym_expr *e) { return (e->flags & SYM_F_INT) != 0; }
-static inline int sym__is_num(const sym_expr *e) { return e->kind == SYM_KIND_NUM; }
 
 #define SYM_MAX_TERMS 2000000
 #define SYM_MAX_BITS (1UL << 24)

@@ -23,7 +23,6 @@ typedef struct sym_num {
 #define SYM_NUM_IS_BIG(x) ((x)->q == 0)
 
 static inline void sym__num_init(sym_num *r) { r->p = 0, r->q = 1; }
-static inline int sym__num_is_small_int(const sym_num *a) { return a->q == 1; }
 static inline int sym__num_is_zero(const sym_num *a) { return a->q == 1 && a->p == 0; }
 static inline int sym__num_is_one(const sym_num *a) { return a->q == 1 && a->p == 1; }
 

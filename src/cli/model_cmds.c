@@ -587,24 +587,21 @@ done:
 /* Parses "x=1,2,3;mask=1,1" into dims in model input order. */
 static int parse_query(const sym_model *m, const char *q, int64_t *dims)
 {
-	char *s = strdup(q), *part;
-	size_t i, p = 0, found = 0;
-	int st = CLI_FAIL;
-	if (!s)
-		return CLI_FAIL;
+	char *part;
+	size_t i, p = 0;
 	for (i = 0; i < sym_model_num_inputs(m); i++) {
 		const char *name = sym_model_input_name(m, i);
 		int rank = sym_model_input_rank(m, i), d = 0;
 		char *copy = strdup(q), *psave = NULL;
 		int seen = 0;
 		if (!copy)
-			goto out;
+			return CLI_FAIL;
 		for (part = strtok_r(copy, ";", &psave); part; part = strtok_r(NULL, ";", &psave)) {
 			char *eq = strchr(part, '='), *tok, *tsave = NULL;
 			if (!eq) {
 				cli_error("--query '%s': expected INPUT=D0,D1,...;INPUT=...", q);
 				free(copy);
-				goto out;
+				return CLI_FAIL;
 			}
 			*eq = 0;
 			if (strcmp(part, name))
@@ -616,7 +613,7 @@ static int parse_query(const sym_model *m, const char *q, int64_t *dims)
 				if (!*tok || *end || v < 0 || d >= rank) {
 					cli_error("--query '%s': bad dims for input '%s' (rank %d)", q, name, rank);
 					free(copy);
-					goto out;
+					return CLI_FAIL;
 				}
 				dims[p++] = v;
 			}
@@ -624,15 +621,10 @@ static int parse_query(const sym_model *m, const char *q, int64_t *dims)
 		free(copy);
 		if (!seen || d != rank) {
 			cli_error("--query '%s': input '%s' needs %d dims", q, name, rank);
-			goto out;
+			return CLI_FAIL;
 		}
-		found++;
 	}
-	(void)found;
-	st = CLI_OK;
-out:
-	free(s);
-	return st;
+	return CLI_OK;
 }
 
 /* Compiles a variant with hints "a=1,b=2" ("" for none). */
@@ -777,19 +769,20 @@ int cli_cache(int argc, char **argv)
 		id = sym_guard_cache_add(c, mp, *variants[i] ? variants[i] : "(no hints)");
 		printf("variant %ld compiled: %s\n", id, *variants[i] ? variants[i] : "(no hints)");
 	}
-	for (i = 0; i < nq; i++) {
-		sym_model_program *probe = NULL;
-		long id = -1;
-		const char *reason;
-		sym_cache_answer a;
+	{
 		size_t n = 0, j;
 		for (j = 0; j < sym_model_num_inputs(m); j++)
 			n += (size_t)(sym_model_input_rank(m, j) > 0 ? sym_model_input_rank(m, j) : 0);
-		free(dims);
 		dims = calloc(n + 1, sizeof(*dims));
-		if (!dims || parse_query(m, queries[i], dims) != CLI_OK)
+		if (!dims)
 			goto out;
-		(void)probe;
+	}
+	for (i = 0; i < nq; i++) {
+		long id = -1;
+		const char *reason;
+		sym_cache_answer a;
+		if (parse_query(m, queries[i], dims) != CLI_OK)
+			goto out;
 		a = sym_guard_cache_lookup(c, dims, &id, &reason);
 		printf("query %s: ", queries[i]);
 		if (a == SYM_CACHE_HIT) {
