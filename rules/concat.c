@@ -5,7 +5,6 @@
 #include "rules_private.h"
 
 /* Value elements carried by a result at most. */
-#define VALUE_LIMIT 4096
 
 /* The dim two inputs share: a and b must be equal (proven, refuted, or an
  * assert guard); the result prefers a constant. */
@@ -79,7 +78,7 @@ static int r_concat(sym_rule_ctx *rc)
 	}
 	if (sym__rc_set_shape(rc, 0, first->rank, d) < 0 || sym__rc_set_dtype(rc, 0, first->dtype) < 0)
 		return -1;
-	if (!with_values || nv > VALUE_LIMIT)
+	if (!with_values || nv > SYM_RC_VALUE_LIMIT)
 		return 0;
 	vals = sym__infer_alloc(rc->inf, (nv ? nv : 1) * sizeof(*vals));
 	if (!vals)
@@ -271,7 +270,7 @@ static int r_pack(sym_rule_ctx *rc)
 	if (sym__rc_set_shape(rc, 0, r, d) < 0 || sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
 	/* stacking scalars, or 1-D values on axis 0, is concatenation */
-	if (!with_values || x->rank > 1 || (x->rank == 1 && a != 0) || nv > VALUE_LIMIT)
+	if (!with_values || x->rank > 1 || (x->rank == 1 && a != 0) || nv > SYM_RC_VALUE_LIMIT)
 		return 0;
 	vals = sym__infer_alloc(rc->inf, (nv ? nv : 1) * sizeof(*vals));
 	if (!vals)

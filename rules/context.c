@@ -533,6 +533,39 @@ int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind,
 
 int sym__rc_has_hints(const sym_rule_ctx *rc) { return rc->inf->nhints > 0; }
 
+int sym__rc_const_dims(const sym_tval *t, long long *dims, int cap, long long *numel)
+{
+	int k;
+	*numel = 1;
+	if (t->rank < 0 || t->rank > cap)
+		return 0;
+	for (k = 0; k < t->rank; k++) {
+		if (sym_expr_get_si(t->dims[k], &dims[k]) != 1 || dims[k] < 0 || dims[k] > SYM_RC_VALUE_LIMIT)
+			return 0;
+		*numel *= dims[k];
+		if (*numel > SYM_RC_VALUE_LIMIT)
+			return 0;
+	}
+	return 1;
+}
+
+int sym__rc_unibroadcast(sym_rule_ctx *rc, int rank, const sym_expr *const *d, int n,
+                         const sym_expr *const *target, const char *reason)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	int k;
+	for (k = 0; k < rank; k++) {
+		const sym_expr *t = target[n - rank + k];
+		if (d[k] == ctx->one || d[k] == t)
+			continue;
+		if (sym__rc_require(rc, sym_expr_or(ctx, sym_expr_rel(ctx, SYM_REL_EQ, d[k], ctx->one),
+		                                    sym_expr_rel(ctx, SYM_REL_EQ, d[k], t)),
+		                    SYM_GUARD_ASSERT, reason) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int sym__rc_hint_value(sym_rule_ctx *rc, const sym_expr *e, int64_t *v)
 {
 	sym_infer *inf = rc->inf;

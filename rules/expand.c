@@ -4,27 +4,8 @@
  * carry their symbolic values. */
 #include "rules_private.h"
 
-/* Value elements carried by a result at most. */
-#define VALUE_LIMIT 4096
+/* The rank of a result that carries a value at most. */
 #define MAX_VALUE_RANK 16
-
-/* Constant dims of t into dim[]; returns 0 when a dim is symbolic or the
- * rank or element count is too large. */
-static int const_dims(const sym_tval *t, long long *dim, long long *numel)
-{
-	int k;
-	*numel = 1;
-	if (t->rank < 0 || t->rank > MAX_VALUE_RANK)
-		return 0;
-	for (k = 0; k < t->rank; k++) {
-		if (sym_expr_get_si(t->dims[k], &dim[k]) != 1 || dim[k] < 0 || dim[k] > VALUE_LIMIT)
-			return 0;
-		*numel *= dim[k];
-		if (*numel > VALUE_LIMIT)
-			return 0;
-	}
-	return 1;
-}
 
 /* The value of output 0 from input x's value: output element at index idx
  * (over the output's constant dims) reads input element idx[k] mod the
@@ -37,7 +18,8 @@ static int spread_value(sym_rule_ctx *rc, const sym_tval *x)
 	const sym_expr **v;
 	long long i;
 	int k, off;
-	if (!x->has_value || !const_dims(x, in, &nin) || !const_dims(o, out, &nout) ||
+	if (!x->has_value || !sym__rc_const_dims(x, in, MAX_VALUE_RANK, &nin) ||
+	    !sym__rc_const_dims(o, out, MAX_VALUE_RANK, &nout) ||
 	    (size_t)nin != x->nvalue || o->rank < x->rank)
 		return 0;
 	off = o->rank - x->rank;
@@ -88,7 +70,7 @@ static int r_expand(sym_rule_ctx *rc)
 	size_t n;
 	if (!x || sizes_in(rc, 1, "shape", &n, &v) < 0)
 		return -1;
-	if (n > 4096)
+	if (n > SYM_RC_VALUE_LIMIT)
 		return sym__rc_error(rc, "the shape has too many dims (%zu)", n);
 	memset(&s, 0, sizeof(s));
 	s.present = 1;

@@ -5,26 +5,6 @@
  * constant dim and an assert guard for a symbolic one. */
 #include "rules_private.h"
 
-/* Value elements carried by a result at most. */
-#define VALUE_LIMIT 4096
-
-/* Stores the dims of t as constants in dims[] and returns 1 when every
- * dim is a small nonnegative constant; 0 otherwise. */
-static int const_dims(const sym_tval *t, long long *dims, int cap, long long *numel)
-{
-	int k;
-	*numel = 1;
-	if (t->rank < 0 || t->rank > cap)
-		return 0;
-	for (k = 0; k < t->rank; k++) {
-		if (sym_expr_get_si(t->dims[k], &dims[k]) != 1 || dims[k] < 0 || dims[k] > VALUE_LIMIT)
-			return 0;
-		*numel *= dims[k];
-		if (*numel > VALUE_LIMIT)
-			return 0;
-	}
-	return 1;
-}
 
 /* Index values v[off], v[off + stride], ... (n of them) address an axis of
  * size d: each must lie in [-d, d).  Constant indices give one guard on d
@@ -75,7 +55,7 @@ static int gather_value(sym_rule_ctx *rc, const sym_tval *data, const sym_tval *
 	const sym_expr **v;
 	size_t j, o = 0, nidx = idx->nvalue;
 	int k;
-	if (!data->has_value || !idx->has_value || !const_dims(data, dims, 64, &numel) ||
+	if (!data->has_value || !idx->has_value || !sym__rc_const_dims(data, dims, 64, &numel) ||
 	    (size_t)numel != data->nvalue)
 		return 0;
 	for (k = 0; k < axis; k++)
@@ -83,7 +63,7 @@ static int gather_value(sym_rule_ctx *rc, const sym_tval *data, const sym_tval *
 	for (k = axis + 1; k < data->rank; k++)
 		B *= dims[k];
 	D = dims[axis];
-	if (nidx > VALUE_LIMIT || (long long)nidx * A * B > VALUE_LIMIT)
+	if (nidx > SYM_RC_VALUE_LIMIT || (long long)nidx * A * B > SYM_RC_VALUE_LIMIT)
 		return 0;
 	for (j = 0; j < nidx; j++) {
 		long long c;

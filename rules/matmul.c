@@ -20,23 +20,13 @@ static int contracted(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
 static int unibroadcast(sym_rule_ctx *rc, const sym_tval *c, int n, const sym_expr *const *target,
                         const char *what)
 {
-	sym_ctx *ctx = sym__rc_ctx(rc);
-	int k;
+	char reason[96];
 	if (c->rank < 0)
 		return 0;
 	if (c->rank > n)
 		return sym__rc_error(rc, "%s has rank %d and cannot broadcast to rank %d", what, c->rank, n);
-	for (k = 0; k < c->rank; k++) {
-		const sym_expr *d = c->dims[k], *t = target[n - c->rank + k];
-		char reason[96];
-		if (d == ctx->one || d == t)
-			continue;
-		snprintf(reason, sizeof(reason), "%s dims must be 1 or equal to the output dims", what);
-		if (sym__rc_require(rc, sym_expr_or(ctx, eq(rc, d, ctx->one), eq(rc, d, t)), SYM_GUARD_ASSERT,
-		                    reason) < 0)
-			return -1;
-	}
-	return 0;
+	snprintf(reason, sizeof(reason), "%s dims must be 1 or equal to the output dims", what);
+	return sym__rc_unibroadcast(rc, c->rank, c->dims, n, target, reason);
 }
 
 /* numpy matmul of a and b, with the last two dims of an operand of rank

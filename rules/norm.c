@@ -17,23 +17,13 @@ static const sym_expr *eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 static int unibroadcast(sym_rule_ctx *rc, const sym_tval *p, int n, const sym_expr *const *target,
                         const char *what)
 {
-	sym_ctx *ctx = sym__rc_ctx(rc);
 	char reason[96];
-	int k;
 	if (!p || p->rank < 0)
 		return 0;
 	if (p->rank > n)
 		return sym__rc_error(rc, "%s has rank %d but the normalized dims are %d", what, p->rank, n);
 	snprintf(reason, sizeof(reason), "%s dims must be 1 or equal to the normalized dims", what);
-	for (k = 0; k < p->rank; k++) {
-		const sym_expr *d = p->dims[k], *t = target[n - p->rank + k];
-		if (d == ctx->one || d == t)
-			continue;
-		if (sym__rc_require(rc, sym_expr_or(ctx, eq(rc, d, ctx->one), eq(rc, d, t)), SYM_GUARD_ASSERT,
-		                    reason) < 0)
-			return -1;
-	}
-	return 0;
+	return sym__rc_unibroadcast(rc, p->rank, p->dims, n, target, reason);
 }
 
 /* Guards that the per-channel parameter p (NULL: absent) is 1-D of length c. */

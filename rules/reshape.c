@@ -41,7 +41,7 @@ static int r_reshape(sym_rule_ctx *rc)
 	long long infer = -1;
 	if (!x || target_of(rc, &n, &t) < 0 || sym__rc_attr_int(rc, "allowzero", 0, &allowzero) < 0)
 		return -1;
-	if (n > 4096)
+	if (n > SYM_RC_VALUE_LIMIT)
 		return sym__rc_error(rc, "the target shape has too many dims (%zu)", n);
 	d = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*d));
 	if (!d)

@@ -7,6 +7,11 @@
 
 #include <stdint.h>
 
+/* Shape values (integer tensors carried symbolically) hold at most this
+ * many elements: a larger value is dropped, not carried.  A shape or axes
+ * list longer than this is an error. */
+#define SYM_RC_VALUE_LIMIT 4096
+
 /* Element types with their names and byte sizes (0: not a fixed size). */
 #define SYM_DTYPE_MAP(X)                                                       \
 	X(UNDEFINED, "undefined", 0)                                           \
@@ -205,6 +210,14 @@ sym_truth sym__rc_prove(sym_rule_ctx *rc, const sym_expr *pred);
  * ([s0, 7] split by 2 asks s0 % 2 == 0) and drops it when it is proven. */
 int sym__rc_require_divisible(sym_rule_ctx *rc, const sym_expr *d, const sym_expr *k, const char *reason);
 const sym_expr *sym__rc_simplify(sym_rule_ctx *rc, const sym_expr *e);
+/* Stores the dims of t as constants in dims[] and their product in *numel
+ * and returns 1 when the rank is at most cap and every dim, and the
+ * product, is a constant in [0, SYM_RC_VALUE_LIMIT]; 0 otherwise. */
+int sym__rc_const_dims(const sym_tval *t, long long *dims, int cap, long long *numel);
+/* Guards that each of the rank dims d[] (aligned right against the n dims
+ * target[], rank <= n) is 1 or the target dim, with reason. */
+int sym__rc_unibroadcast(sym_rule_ctx *rc, int rank, const sym_expr *const *d, int n,
+                         const sym_expr *const *target, const char *reason);
 /* The value of e under the hints; returns 1 when every symbol is hinted. */
 int sym__rc_hint_value(sym_rule_ctx *rc, const sym_expr *e, int64_t *v);
 int sym__rc_has_hints(const sym_rule_ctx *rc);

@@ -5,7 +5,6 @@
 #include "rules_private.h"
 
 /* Integer tensors up to this many elements carry their value. */
-#define VALUE_LIMIT 4096
 #define FLOAT_VALUE_LIMIT 64
 
 static const sym_expr *const *dims_or_empty(const sym_tval *t)
@@ -67,7 +66,7 @@ static int tensor_value(sym_rule_ctx *rc, const sym_tval *t)
 		                     numel);
 	/* floating-point values (at most FLOAT_VALUE_LIMIT, exact rationals
 	 * from an ONNX Constant) are what Resize reads its scales from */
-	if (t->nvalue > (sym__dtype_is_int(t->dtype) ? VALUE_LIMIT : FLOAT_VALUE_LIMIT))
+	if (t->nvalue > (sym__dtype_is_int(t->dtype) ? SYM_RC_VALUE_LIMIT : FLOAT_VALUE_LIMIT))
 		return 0;
 	return sym__rc_set_value(rc, 0, t->nvalue, t->value);
 }
@@ -114,7 +113,7 @@ static int r_constant(sym_rule_ctx *rc)
 		if (sym__rc_set_shape(rc, 0, which == 1 ? 0 : 1, &n) < 0 ||
 		    sym__rc_set_dtype(rc, 0, SYM_DT_INT64) < 0)
 			return -1;
-		return a->n <= VALUE_LIMIT ? sym__rc_set_value(rc, 0, a->n, v) : 0;
+		return a->n <= SYM_RC_VALUE_LIMIT ? sym__rc_set_value(rc, 0, a->n, v) : 0;
 	}
 	case 3:
 	case 4:
@@ -175,7 +174,7 @@ static int r_constant_of_shape(sym_rule_ctx *rc)
 	numel = sym__rc_simplify(rc, sym__rc_numel(rc, &rc->out[0]));
 	if (!numel)
 		return -1;
-	if (!fill || sym_expr_get_si(numel, &count) != 1 || count > VALUE_LIMIT)
+	if (!fill || sym_expr_get_si(numel, &count) != 1 || count > SYM_RC_VALUE_LIMIT)
 		return 0;
 	vals = sym__infer_alloc(rc->inf, (size_t)(count ? count : 1) * sizeof(*vals));
 	if (!vals)
@@ -228,7 +227,7 @@ static int r_range(sym_rule_ctx *rc)
 	len = sym__rc_simplify(rc, sym_expr_max(ctx, 2, mx));
 	if (!len || sym__rc_set_shape(rc, 0, 1, &len) < 0 || sym__rc_set_dtype(rc, 0, rc->in[0].dtype) < 0)
 		return -1;
-	if (!sym__dtype_is_int(rc->in[0].dtype) || sym_expr_get_si(len, &count) != 1 || count > VALUE_LIMIT)
+	if (!sym__dtype_is_int(rc->in[0].dtype) || sym_expr_get_si(len, &count) != 1 || count > SYM_RC_VALUE_LIMIT)
 		return 0;
 	vals = sym__infer_alloc(rc->inf, (size_t)(count ? count : 1) * sizeof(*vals));
 	if (!vals)

@@ -97,7 +97,7 @@ static int r_unsqueeze(sym_rule_ctx *rc)
 			return -1;
 		return pass_value(rc, x);
 	}
-	if (n > 4096)
+	if (n > SYM_RC_VALUE_LIMIT)
 		return sym__rc_error(rc, "too many axes (%zu)", n);
 	r = x->rank + (int)n;
 	mask = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1));

@@ -2,9 +2,6 @@
  * reversed axes and must be a permutation. */
 #include "rules_private.h"
 
-/* Value elements carried by a result at most. */
-#define VALUE_LIMIT 4096
-
 /* Permutes a value whose dims are small constants; leaves the output
  * without a value otherwise. */
 static int permute_value(sym_rule_ctx *rc, const sym_tval *x, const int *perm)
@@ -16,11 +13,11 @@ static int permute_value(sym_rule_ctx *rc, const sym_tval *x, const int *perm)
 	if (!x->has_value || r > 64)
 		return 0;
 	for (k = r - 1; k >= 0; k--) {
-		if (sym_expr_get_si(x->dims[k], &dim[k]) != 1 || dim[k] < 0 || dim[k] > VALUE_LIMIT)
+		if (sym_expr_get_si(x->dims[k], &dim[k]) != 1 || dim[k] < 0 || dim[k] > SYM_RC_VALUE_LIMIT)
 			return 0;
 		stride[k] = numel;
 		numel *= dim[k];
-		if (numel > VALUE_LIMIT)
+		if (numel > SYM_RC_VALUE_LIMIT)
 			return 0;
 	}
 	if ((size_t)numel != x->nvalue)
