@@ -358,40 +358,28 @@ void sym__model_program_check(const sym_model_program *mp, const int64_t *dims, 
 
 const sym_model_ext *sym__model_program_ext(const sym_model_program *mp) { return mp->ext; }
 
-/* Runs the program, or checks its guards alone when out is NULL. */
-static void run_or_check(const sym_model_program *mp, const int64_t *dims, int64_t *out, sym_model_run *res)
+/* Runs p on dims (its guards alone when out is NULL) with scratch on the
+ * stack or the heap.  Fills res (cleared first) for every outcome but a
+ * failed guard (status 3 out of memory or overflow, 4 division by zero, 5
+ * inexact) and returns the run status, -1 when out of memory. */
+static int exec(const sym_program *p, const int64_t *dims, int64_t *out, size_t *failed, sym_model_run *res)
 {
 	int64_t stack[4096], *scratch = stack;
-	size_t need = sym_program_scratch_size(mp->prog), failed = 0;
+	size_t need = sym_program_scratch_size(p);
 	sym_run_status st;
 	memset(res, 0, sizeof(*res));
-	if (need > sizeof(stack) / sizeof(stack[0])) {
-		scratch = malloc(need * sizeof(*scratch));
-		if (!scratch) {
-			res->status = 3;
-			res->message = "out of memory";
-			return;
-		}
+	*failed = 0;
+	if (need > sizeof(stack) / sizeof(stack[0]) && !(scratch = malloc(need * sizeof(*scratch)))) {
+		res->status = 3;
+		res->message = "out of memory";
+		return -1;
 	}
-	st = out ? sym_program_run(mp->prog, dims, out, scratch, &failed)
-		 : sym_program_check(mp->prog, dims, scratch, &failed);
+	st = out ? sym_program_run(p, dims, out, scratch, failed) : sym_program_check(p, dims, scratch, failed);
 	if (scratch != stack)
 		free(scratch);
 	switch (st) {
 	case SYM_RUN_OK:
-		res->status = 0;
-		break;
 	case SYM_RUN_GUARD:
-		if (failed < mp->nbind) {
-			res->status = 2;
-			res->message = mp->bind_text[failed];
-		} else {
-			res->status = 1;
-			res->failed = failed - mp->nbind;
-			res->message = mp->guard_text[res->failed];
-			res->node = mp->guard_node[res->failed];
-			res->kind = mp->guard_kind[res->failed] == SYM_GUARD_ASSERT ? "assert" : "expect";
-		}
 		break;
 	case SYM_RUN_OVERFLOW:
 		res->status = 3;
@@ -405,6 +393,36 @@ static void run_or_check(const sym_model_program *mp, const int64_t *dims, int64
 		res->status = 5;
 		res->message = "a shape is not an integer";
 		break;
+	}
+	return (int)st;
+}
+
+/* Runs the program, or checks its guards alone when out is NULL. */
+static void run_or_check(const sym_model_program *mp, const int64_t *dims, int64_t *out, sym_model_run *res)
+{
+	size_t failed;
+	if (exec(mp->prog, dims, out, &failed, res) != SYM_RUN_GUARD)
+		return;
+	if (failed < mp->nbind) {
+		res->status = 2;
+		res->message = mp->bind_text[failed];
+	} else {
+		res->status = 1;
+		res->failed = failed - mp->nbind;
+		res->message = mp->guard_text[res->failed];
+		res->node = mp->guard_node[res->failed];
+		res->kind = mp->guard_kind[res->failed] == SYM_GUARD_ASSERT ? "assert" : "expect";
+	}
+}
+
+void sym__model_program_run_part(const sym_model_program *mp, const sym_program *p, const int64_t *dims,
+                                 int64_t *out, sym_model_run *res)
+{
+	size_t failed;
+	run_or_check(mp, dims, NULL, res);
+	if (!res->status && exec(p, dims, out, &failed, res) == SYM_RUN_GUARD) {
+		res->status = 5; /* the extra programs hold no guards */
+		res->message = "a shape is not an integer";
 	}
 }
 

@@ -227,41 +227,16 @@ void sym__ext_emit_c(const sym_model_ext *x, const char *prefix, sym_sbuf *b)
 
 /* ---- runs and accessors ------------------------------------------------- */
 
-static void run_part(const sym_model_program *mp, const sym_program *p, const int64_t *dims, int64_t *out,
-                     sym_model_run *res)
-{
-	int64_t stack[1024], *scratch = stack;
-	size_t need = sym_program_scratch_size(p), failed = 0;
-	sym_run_status st;
-	sym__model_program_check(mp, dims, res);
-	if (res->status)
-		return;
-	if (need > sizeof(stack) / sizeof(stack[0]) && !(scratch = malloc(need * sizeof(*scratch)))) {
-		res->status = 3;
-		res->message = "out of memory";
-		return;
-	}
-	st = sym_program_run(p, dims, out, scratch, &failed);
-	if (scratch != stack)
-		free(scratch);
-	if (st == SYM_RUN_OVERFLOW)
-		res->status = 3, res->message = "a value overflows int64";
-	else if (st == SYM_RUN_DIVZERO)
-		res->status = 4, res->message = "division by zero";
-	else if (st != SYM_RUN_OK)
-		res->status = 5, res->message = "a shape is not an integer";
-}
-
 void sym_model_program_run_storage(const sym_model_program *mp, const int64_t *dims, int64_t *out,
                                    sym_model_run *res)
 {
-	run_part(mp, sym__model_program_ext(mp)->storage, dims, out, res);
+	sym__model_program_run_part(mp, sym__model_program_ext(mp)->storage, dims, out, res);
 }
 
 void sym_model_program_run_bytes(const sym_model_program *mp, const int64_t *dims, int64_t *out,
                                  sym_model_run *res)
 {
-	run_part(mp, sym__model_program_ext(mp)->bytes, dims, out, res);
+	sym__model_program_run_part(mp, sym__model_program_ext(mp)->bytes, dims, out, res);
 }
 
 size_t sym_model_program_num_bound(const sym_model_program *mp)

@@ -106,5 +106,9 @@ void sym__ext_emit_c(const sym_model_ext *x, const char *prefix, sym_sbuf *b);
 /* The model program's part and the guard check (defined in runtime.c). */
 const sym_model_ext *sym__model_program_ext(const sym_model_program *mp);
 void sym__model_program_check(const sym_model_program *mp, const int64_t *dims, sym_model_run *res);
+/* Checks the guards of mp, then runs p (one of its extra programs) on the
+ * same dims into out; res as for sym_model_program_run. */
+void sym__model_program_run_part(const sym_model_program *mp, const sym_program *p, const int64_t *dims,
+                                 int64_t *out, sym_model_run *res);
 
 #endif
