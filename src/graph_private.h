@@ -53,5 +53,7 @@ struct sym_graph_result {
 
 /* Index of the tensor called name, or (size_t)-1. */
 size_t sym__graph_find(const sym_graph_result *r, const char *name);
+/* The model symbol s (input-dim or data-dependent), or NULL. */
+gsym *sym__graph_find_sym(const sym_graph_result *r, const sym_expr *s);
 
 #endif

@@ -118,7 +118,7 @@ static int add_error(sym_graph_result *r, const char *node, const char *msg)
 	return 0;
 }
 
-static gsym *find_sym(sym_graph_result *r, const sym_expr *s)
+gsym *sym__graph_find_sym(const sym_graph_result *r, const sym_expr *s)
 {
 	size_t i;
 	for (i = 0; i < r->nsyms; i++)
@@ -130,7 +130,7 @@ static gsym *find_sym(sym_graph_result *r, const sym_expr *s)
 static int add_sym(sym_graph_result *r, const sym_expr *s, const char *source)
 {
 	gsym *g;
-	if (find_sym(r, s))
+	if (sym__graph_find_sym(r, s))
 		return 0;
 	if (r->nsyms == r->capsyms) {
 		size_t nc = r->capsyms ? r->capsyms * 2 : 16;
@@ -163,7 +163,7 @@ static const sym_expr *anon_symbol(sym_graph_result *r, const char *input, int k
 	snprintf(name + n, sizeof(name) - n, "_%d", k);
 	for (;;) {
 		s = sym_expr_symbol(r->ctx, name);
-		if (!s || !find_sym(r, s))
+		if (!s || !sym__graph_find_sym(r, s))
 			return s;
 		strcat(name, "_");
 	}
@@ -679,7 +679,7 @@ sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_in
 		const sym_expr *s = sym_expr_symbol(ctx, opt->hint_names[i]);
 		if (!s)
 			goto fail;
-		if (!find_sym(r, s)) {
+		if (!sym__graph_find_sym(r, s)) {
 			gerr(r, "--hint: '%.60s' is not a symbol of the model", opt->hint_names[i]);
 			goto fail;
 		}

@@ -13,23 +13,14 @@ static int nomem(sym_graph_result *r)
 	return -1;
 }
 
-static long sym_index(const sym_graph_result *r, const sym_expr *s)
-{
-	size_t i;
-	for (i = 0; i < r->nsyms; i++)
-		if (r->syms[i].sym == s)
-			return (long)i;
-	return -1;
-}
-
 int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 {
 	sym_ctx *ctx = r->ctx;
 	size_t i;
 	if (!opt || !opt->nranges)
 		return 0;
-	if (!r->ext && !(r->ext = calloc(1, sizeof(*r->ext))))
-		return nomem(r);
+	if (sym__graph_ext_get(r) < 0)
+		return -1;
 	r->ext->ranges = calloc(opt->nranges, sizeof(*r->ext->ranges));
 	if (!r->ext->ranges)
 		return nomem(r);
@@ -40,7 +31,7 @@ int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 		sym_grange *g;
 		if (!s)
 			return -1;
-		if (sym_index(r, s) < 0) {
+		if (!sym__graph_find_sym(r, s)) {
 			sym__error(ctx, SYM_EDOMAIN, -1,
 			           "range of '%.60s': not a symbol of the model's inputs",
 			           opt->range_names[i]);
@@ -92,20 +83,20 @@ int sym__graph_fresh_bounds(sym_graph_result *r)
 	size_t i;
 	if (!r->inf.nfresh)
 		return 0;
-	if (!r->ext && !(r->ext = calloc(1, sizeof(*r->ext))))
-		return nomem(r);
+	if (sym__graph_ext_get(r) < 0)
+		return -1;
 	r->ext->fresh_max = calloc(r->nsyms + 1, sizeof(*r->ext->fresh_max));
 	if (!r->ext->fresh_max)
 		return nomem(r);
 	for (i = 0; i < r->inf.nfresh; i++) {
 		const sym_expr *u = r->inf.fresh_syms[i], *best;
-		long k = sym_index(r, u);
+		const gsym *g = sym__graph_find_sym(r, u);
 		sym_ival iv;
-		if (k < 0 || !r->inf.fresh_hi[i])
+		if (!g || !r->inf.fresh_hi[i])
 			continue;
 		if (!(best = sym_simplify(ctx, r->facts, r->inf.fresh_hi[i])))
 			return -1;
-		r->ext->fresh_max[k] = best;
+		r->ext->fresh_max[g - r->syms] = best;
 		/* a constant bound of the expression bounds the symbol (u0 <=
 		 * 4*n with n <= 64 gives u0 <= 256) */
 		sym__ival_init(&iv);

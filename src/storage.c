@@ -209,7 +209,7 @@ const sym_expr *sym__storage_bytes(sym_ctx *ctx, int dtype, int rank, const sym_
 
 /* ---- the graph's annotations ------------------------------------------- */
 
-static int ext_get(sym_graph_result *r)
+int sym__graph_ext_get(sym_graph_result *r)
 {
 	if (!r->ext && !(r->ext = calloc(1, sizeof(*r->ext)))) {
 		sym__error(r->ctx, SYM_ENOMEM, -1, "out of memory");
@@ -236,7 +236,7 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 	struct sym_graph_ext *x;
 	size_t i;
 	int k;
-	if (ext_get(r) < 0)
+	if (sym__graph_ext_get(r) < 0)
 		return -1;
 	x = r->ext;
 	x->align = opt && opt->align ? opt->align : 32;

@@ -83,6 +83,8 @@ int sym__graph_fresh_bounds(sym_graph_result *r);
 /* Computes storage shapes, byte sizes and the total; after inference. */
 int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt);
 void sym__graph_ext_free(sym_graph_result *r);
+/* Allocates r->ext when absent; -1 (error recorded) when out of memory. */
+int sym__graph_ext_get(sym_graph_result *r);
 
 /* ---- the model program's part ------------------------------------------ */
 
