@@ -550,7 +550,8 @@ static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
 static int key_cmp(const void *x, const void *y)
 {
 	const gkey *a = x, *b = y;
-	return strcmp(a->key, b->key);
+	int c = strcmp(a->key, b->key);
+	return c ? c : (a->n > b->n) - (a->n < b->n); /* then model order */
 }
 
 /* The merge key of a node: its output shapes printed canonically,
@@ -589,7 +590,7 @@ static int merge_keys(sym_graph_result *r)
 		if (ok && b.s) {
 			r->node_keys[i] = sym__infer_strdup(&r->inf, b.s);
 			all[nk].key = r->node_keys[i];
-			all[nk].n = i; /* node index, kept in model order by a stable pass below */
+			all[nk].n = i; /* node index */
 			nk++;
 		}
 		sym__sbuf_clear(&b);
@@ -601,7 +602,7 @@ static int merge_keys(sym_graph_result *r)
 		return fail_nomem(r);
 	}
 	for (i = 0; i < nk;) {
-		size_t e = i, c = 0, k;
+		size_t e = i, k;
 		gkey *g = &r->keys[r->nkeys++];
 		while (e < nk && !strcmp(all[e].key, all[i].key))
 			e++;
@@ -611,11 +612,9 @@ static int merge_keys(sym_graph_result *r)
 			free(all);
 			return fail_nomem(r);
 		}
-		/* nodes in model order */
-		for (k = 0; k < m->nnodes && c < e - i; k++)
-			if (r->node_keys[k] == g->key || (r->node_keys[k] && !strcmp(r->node_keys[k], g->key)))
-				g->nodes[c++] = m->nodes[k].name;
-		g->n = c;
+		for (k = i; k < e; k++) /* in model order */
+			g->nodes[k - i] = m->nodes[all[k].n].name;
+		g->n = e - i;
 		i = e;
 	}
 	free(all);
