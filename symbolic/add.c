@@ -20,6 +20,15 @@ void sym__lin_view(const sym_expr *e, sym_lin *v)
 	}
 }
 
+int sym__lin_int_monos(const sym_lin *v)
+{
+	size_t i;
+	for (i = 0; i < v->n; i++)
+		if (!sym__is_int(v->t[i].m))
+			return 0;
+	return 1;
+}
+
 void sym__lin_denom(const sym_lin *v, sym_num *d)
 {
 	sym_num t;

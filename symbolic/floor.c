@@ -166,14 +166,10 @@ const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *e)
 const sym_expr *sym_expr_ceil(sym_ctx *ctx, const sym_expr *e)
 {
 	sym_lin v;
-	size_t i;
 	if (!check_num(ctx, e))
 		return NULL;
 	sym__lin_view(e, &v);
-	for (i = 0; i < v.n; i++)
-		if (!sym__is_int(v.t[i].m))
-			break;
-	if (i == v.n) {
+	if (sym__lin_int_monos(&v)) {
 		sym_num d, t;
 		const sym_expr *r;
 		sym__num_init(&d);

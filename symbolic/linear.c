@@ -136,9 +136,8 @@ static void add_atom_facts(lp *p, const sym_expr *x)
 		sym_lin v;
 		sym_num q, t;
 		sym__lin_view(E, &v);
-		for (i = 0; i < v.n; i++)
-			if (!sym__is_int(v.t[i].m))
-				return;
+		if (!sym__lin_int_monos(&v))
+			return;
 		sym__num_init(&q);
 		sym__num_init(&t);
 		sym__num_denom(&q, v.c);

@@ -134,6 +134,9 @@ void sym__lin_view(const sym_expr *e, sym_lin *v);
 /* Sets d to the lcm of the denominators of the term coefficients and of
  * the constant: d*e has integer coefficients. */
 void sym__lin_denom(const sym_lin *v, sym_num *d);
+/* Whether every monomial of v is integer-valued (v is then an
+ * integer-valued expression over a constant denominator). */
+int sym__lin_int_monos(const sym_lin *v);
 /* Checks that e is a number (not a predicate) and that no error is
  * recorded; records the error otherwise. */
 int sym__check_num(sym_ctx *ctx, const sym_expr *e);

@@ -47,12 +47,8 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 static int int_monos(const sym_expr *e)
 {
 	sym_lin v;
-	size_t i;
 	sym__lin_view(e, &v);
-	for (i = 0; i < v.n; i++)
-		if (!sym__is_int(v.t[i].m))
-			return 0;
-	return 1;
+	return sym__lin_int_monos(&v);
 }
 
 /* "P <= 0" where P is +-floor(E) + c: floor(E) <= k  <=>  E < k + 1 and
@@ -150,9 +146,7 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 			return mm;
 	}
 	sym__lin_view(d, &v);
-	for (i = 0; i < v.n; i++)
-		if (!sym__is_int(v.t[i].m))
-			all_int = 0;
+	all_int = sym__lin_int_monos(&v);
 	sym__num_init(&g);
 	sym__num_init(&l);
 	sym__num_init(&t);

@@ -203,9 +203,8 @@ static const sym_expr *rw_floor_small_part(simp *s, const sym_expr *e)
 	size_t i;
 	const sym_expr *N, *r = e;
 	sym__lin_view(node_kid(e), &v);
-	for (i = 0; i < v.n; i++)
-		if (!sym__is_int(v.t[i].m))
-			return e;
+	if (!sym__lin_int_monos(&v))
+		return e;
 	sym__num_init(&d);
 	sym__num_init(&g);
 	sym__num_init(&t);
