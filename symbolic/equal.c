@@ -134,11 +134,6 @@ static int add_syms(sym_ctx *ctx, const sym_expr *e, const sym_expr ***all, size
 	return 1;
 }
 
-static int sym_qcmp(const void *x, const void *y)
-{
-	return sym__cmp(*(const sym_expr *const *)x, *(const sym_expr *const *)y);
-}
-
 /* Searches an admissible point where a and b differ. */
 static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, const sym_expr *b, sym_witness *w)
 {
@@ -233,7 +228,7 @@ static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, con
 		/* report every symbol, in canonical order */
 		for (i = 0; i < n; i++)
 			ws[i] = order[i];
-		qsort(ws, n, sizeof(*ws), sym_qcmp);
+		qsort(ws, n, sizeof(*ws), sym__cmp_q);
 		for (i = 0; i < n; i++) {
 			size_t j;
 			for (j = 0; j < n; j++)

@@ -408,11 +408,6 @@ const sym_expr *sym_expr_eval_si(sym_ctx *ctx, const sym_expr *e, size_t n, cons
 
 /* ---- symbols of an expression ----------------------------------------- */
 
-static int sym_qcmp(const void *x, const void *y)
-{
-	return sym__cmp(*(const sym_expr *const *)x, *(const sym_expr *const *)y);
-}
-
 static int collect(sym_ctx *ctx, const sym_expr *e, sym_memo *seen, const sym_expr ***out, size_t *n, size_t *cap)
 {
 	size_t i;
@@ -454,7 +449,7 @@ size_t sym_expr_symbols(sym_ctx *ctx, const sym_expr *e, const sym_expr **out, s
 		n = 0;
 	sym__memo_clear(&seen);
 	if (n)
-		qsort(all, n, sizeof(*all), sym_qcmp);
+		qsort(all, n, sizeof(*all), sym__cmp_q);
 	for (i = 0; i < n && i < cap; i++)
 		out[i] = all[i];
 	sym__free(ctx, all, acap * sizeof(*all));

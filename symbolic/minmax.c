@@ -20,11 +20,6 @@ static int const_diff(const sym_expr *a, const sym_expr *b, sym_num *diff)
 	return 1;
 }
 
-static int kid_qcmp(const void *x, const void *y)
-{
-	return sym__cmp(*(const sym_expr *const *)x, *(const sym_expr *const *)y);
-}
-
 static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_expr *const *args);
 
 /* min(A + C, B + C) == min(A, B) + C for the terms C common to every
@@ -182,7 +177,7 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 		goto out;
 	if (sym__failed(ctx))
 		goto out;
-	qsort(v, m, sizeof(*v), kid_qcmp);
+	qsort(v, m, sizeof(*v), sym__cmp_q);
 	if (m == 1) {
 		r = v[0];
 	} else {

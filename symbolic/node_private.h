@@ -119,6 +119,8 @@ const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v);
 
 /* Canonical order (order.c). */
 int sym__cmp(const sym_expr *a, const sym_expr *b);
+/* sym__cmp on two const sym_expr * array elements, for qsort. */
+int sym__cmp_q(const void *a, const void *b);
 int sym__term_cmp(const sym_expr *a, const sym_expr *b);
 int sym__name_cmp(const char *a, const char *b);
 

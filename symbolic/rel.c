@@ -236,11 +236,6 @@ const sym_expr *sym_expr_rel(sym_ctx *ctx, sym_relop op, const sym_expr *a, cons
 	return sym__error(ctx, SYM_EMISUSE, -1, "unknown relation operator %d", (int)op);
 }
 
-static int kid_qcmp(const void *x, const void *y)
-{
-	return sym__cmp(*(const sym_expr *const *)x, *(const sym_expr *const *)y);
-}
-
 /* n-ary and/or of a and b: flattened, constants absorbed, sorted, unique. */
 static const sym_expr *connective(sym_ctx *ctx, sym_kind kind, const sym_expr *a, const sym_expr *b)
 {
@@ -270,7 +265,7 @@ static const sym_expr *connective(sym_ctx *ctx, sym_kind kind, const sym_expr *a
 		else
 			v[m++] = in[i];
 	}
-	qsort(v, m, sizeof(*v), kid_qcmp);
+	qsort(v, m, sizeof(*v), sym__cmp_q);
 	for (i = 0, j = 0; i < m; i++)
 		if (j == 0 || v[j - 1] != v[i])
 			v[j++] = v[i];
