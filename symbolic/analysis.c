@@ -299,10 +299,36 @@ void sym__bcache_clear(sym_facts *f)
 	f->bcap = f->bcount = 0;
 }
 
+#define BCACHE_MIN 64
 #define BCACHE_CAP 8192
 
+/* Rehashes the cache into a table of cap slots (a power of two); the
+ * intervals move with their keys.  0 when out of memory. */
+static int bcache_resize(sym_facts *f, size_t cap)
+{
+	sym_bcache *nb = sym__alloc(f->ctx, cap * sizeof(*nb));
+	size_t i, j;
+	if (!nb) {
+		sym_ctx_clear_error(f->ctx); /* the cache is optional */
+		return 0;
+	}
+	memset(nb, 0, cap * sizeof(*nb));
+	for (i = 0; i < f->bcap; i++) {
+		if (!f->bc[i].key)
+			continue;
+		for (j = f->bc[i].key->hash & (cap - 1); nb[j].key; j = (j + 1) & (cap - 1))
+			;
+		nb[j] = f->bc[i];
+	}
+	sym__free(f->ctx, f->bc, f->bcap * sizeof(*f->bc));
+	f->bc = nb;
+	f->bcap = cap;
+	return 1;
+}
+
 /* The cached bounds of e, or NULL.  The cache belongs to the facts and is
- * dropped whenever they change (their version moves). */
+ * dropped whenever they change (their version moves); it starts small and
+ * doubles up to BCACHE_CAP slots, after which it stops taking entries. */
 static sym_bcache *bcache_slot(const sym_facts *cf, const sym_expr *e, int insert)
 {
 	sym_facts *f = (sym_facts *)cf; /* the cache is not part of the facts' value */
@@ -312,21 +338,20 @@ static sym_bcache *bcache_slot(const sym_facts *cf, const sym_expr *e, int inser
 		f->bversion = f->version;
 	}
 	if (!f->bcap) {
-		if (!insert)
+		if (!insert || !bcache_resize(f, BCACHE_MIN))
 			return NULL;
-		f->bc = sym__alloc(f->ctx, BCACHE_CAP * sizeof(*f->bc));
-		if (!f->bc) {
-			sym_ctx_clear_error(f->ctx); /* the cache is optional */
-			return NULL;
-		}
-		memset(f->bc, 0, BCACHE_CAP * sizeof(*f->bc));
-		f->bcap = BCACHE_CAP;
 	}
 	for (j = e->hash & (f->bcap - 1); f->bc[j].key; j = (j + 1) & (f->bcap - 1))
 		if (f->bc[j].key == e)
 			return &f->bc[j];
-	if (!insert || f->bcount * 2 >= f->bcap)
+	if (!insert)
 		return NULL;
+	if (f->bcount * 2 >= f->bcap) {
+		if (f->bcap >= BCACHE_CAP || !bcache_resize(f, f->bcap * 2))
+			return NULL;
+		for (j = e->hash & (f->bcap - 1); f->bc[j].key; j = (j + 1) & (f->bcap - 1))
+			;
+	}
 	f->bc[j].key = e;
 	sym__ival_init(&f->bc[j].iv);
 	f->bcount++;
