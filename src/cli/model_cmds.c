@@ -584,11 +584,36 @@ done:
 
 /* ---- the guard cache ----------------------------------------------------- */
 
+/* Whether every INPUT of "x=1,2,3;mask=1,1" names a model input (message
+ * printed otherwise). */
+static int query_names_known(const sym_model *m, const char *q)
+{
+	char *copy = strdup(q), *part, *psave = NULL;
+	int ok = copy != NULL;
+	for (part = ok ? strtok_r(copy, ";", &psave) : NULL; part && ok; part = strtok_r(NULL, ";", &psave)) {
+		char *eq = strchr(part, '=');
+		size_t i, n = sym_model_num_inputs(m);
+		if (!eq)
+			continue; /* the parse below names the malformed part */
+		*eq = 0;
+		for (i = 0; i < n && strcmp(part, sym_model_input_name(m, i)); i++)
+			;
+		if (i == n) {
+			cli_error("--query '%s': the model has no input '%s'", q, part);
+			ok = 0;
+		}
+	}
+	free(copy);
+	return ok;
+}
+
 /* Parses "x=1,2,3;mask=1,1" into dims in model input order. */
 static int parse_query(const sym_model *m, const char *q, int64_t *dims)
 {
 	char *part;
 	size_t i, p = 0;
+	if (!query_names_known(m, q))
+		return CLI_FAIL;
 	for (i = 0; i < sym_model_num_inputs(m); i++) {
 		const char *name = sym_model_input_name(m, i);
 		int rank = sym_model_input_rank(m, i), d = 0;

@@ -341,6 +341,8 @@ def test_statuses():
         check("infer_unknown_option_is_misuse", run(["infer", CNN, "--frobnicate"]), 2)
         check("emit_c_bad_prefix_is_misuse", run(["emit-c", CNN, "--prefix", "1x"]), 2)
         check("cache_without_query_is_misuse", run(["cache", CNN]), 2)
+        check("cache_query_unknown_input", run(["cache", CNN, "--variant", "", "--query", "x=1,3,8,8;bogus=5"]), 1,
+              err=["no input 'bogus'"])
         check("run_without_model_is_misuse", run(["run"]), 2)
         for name, text in [("empty", ""), ("null", "null"), ("nodes_null", '{"inputs": [], "nodes": null}'),
                            ("deep", "[" * 5000 + "]" * 5000), ("bad_utf8", '{"inputs": "\xff"}')]:
