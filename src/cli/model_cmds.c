@@ -634,8 +634,10 @@ static int parse_query(const sym_model *m, const char *q, int64_t *dims)
 			seen = 1;
 			for (tok = strtok_r(eq + 1, ",", &tsave); tok; tok = strtok_r(NULL, ",", &tsave), d++) {
 				char *end;
-				long long v = strtoll(tok, &end, 10);
-				if (!*tok || *end || v < 0 || d >= rank) {
+				long long v;
+				errno = 0;
+				v = strtoll(tok, &end, 10);
+				if (!*tok || *end || v < 0 || errno == ERANGE || d >= rank) {
 					cli_error("--query '%s': bad dims for input '%s' (rank %d)", q, name, rank);
 					free(copy);
 					return CLI_FAIL;

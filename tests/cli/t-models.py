@@ -343,6 +343,8 @@ def test_statuses():
         check("cache_without_query_is_misuse", run(["cache", CNN]), 2)
         check("cache_query_unknown_input", run(["cache", CNN, "--variant", "", "--query", "x=1,3,8,8;bogus=5"]), 1,
               err=["no input 'bogus'"])
+        check("cache_query_dim_out_of_range", run(["cache", CNN, "--variant", "", "--query",
+                                                   "x=1,3,99999999999999999999999,8"]), 1, err=["bad dims"])
         check("run_without_model_is_misuse", run(["run"]), 2)
         for name, text in [("empty", ""), ("null", "null"), ("nodes_null", '{"inputs": [], "nodes": null}'),
                            ("deep", "[" * 5000 + "]" * 5000), ("bad_utf8", '{"inputs": "\xff"}')]:
