@@ -118,7 +118,7 @@ static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 	}
 	printf("tensors:\n");
 	for (i = 0; i < sym_graph_num_tensors(r); i++) {
-		int rank, d;
+		int rank;
 		const sym_expr *const *dims;
 		const char *dt, *name = sym_graph_tensor(r, i, &rank, &dims, &dt);
 		printf("  %-16s %-8s ", name, dt);
@@ -130,13 +130,8 @@ static void print_text(sym_ctx *ctx, const sym_graph_result *r)
 			printf("(unknown rank)\n");
 			continue;
 		}
-		printf("[");
-		for (d = 0; d < rank; d++) {
-			char *t = cli_expr_text(ctx, dims[d]);
-			printf("%s%s", d ? ", " : "", t ? t : "?");
-			free(t);
-		}
-		printf("]\n");
+		cli_print_dims(ctx, rank, dims);
+		printf("\n");
 		cli_extra_tensor_text(ctx, r, i);
 	}
 	n = sym_graph_num_guards(r);

@@ -30,6 +30,8 @@ int cli_extra_apply(cli_extra *x, sym_ctx *ctx, sym_infer_options *opt);
 /* An expression in JSON: an integer within +-2^53 as a number, any other
  * as its printed string, NULL as null. */
 cJSON *cli_expr_json(sym_ctx *ctx, const sym_expr *e);
+/* Prints "[d0, d1, ...]" (no newline). */
+void cli_print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims);
 
 /* infer: the symbolic upper bound of symbol i as text (caller frees), or
  * NULL; the extra lines of tensor i; the memory summary. */

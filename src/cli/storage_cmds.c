@@ -202,7 +202,7 @@ void cli_extra_symbol_json(sym_ctx *ctx, const sym_graph_result *r, size_t i, cJ
 		cJSON_AddItemToObject(o, "max_expr", expr_str_json(ctx, b));
 }
 
-static void print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims)
+void cli_print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims)
 {
 	int d;
 	printf("[");
@@ -240,7 +240,7 @@ void cli_extra_tensor_text(sym_ctx *ctx, const sym_graph_result *r, size_t i)
 		int sr = sym_graph_tensor_storage(r, i, &dims);
 		printf("%19s%-9s%s -> %s ", "", "storage", of, sf);
 		if (sr >= 0)
-			print_dims(ctx, sr, dims);
+			cli_print_dims(ctx, sr, dims);
 		else
 			printf("(unknown)");
 		printf("\n");
