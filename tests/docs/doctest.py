@@ -1,0 +1,151 @@
+"""Runs every shell session shown in README.md and docs/ and compares what
+the tool prints with what the page shows.
+
+A session is a fenced code block (```) with lines that start with `$ `: each
+such line is a command, and the lines after it, up to the next command or
+the end of the block, are its shown output (standard output and standard
+error together, in the order the command wrote them). The commands of one
+block run in order in one shell, from the source tree, with the directory of
+the CLI first on PATH, so `$ echo $?` tells the status of the command before
+it and a file one command writes is there for the next.
+
+A shown output line that is exactly `...` stands for any number of lines
+(none included); every other line must match exactly. Trailing blanks are
+ignored. The commands run are those that invoke the CLI (`symshape ...`) and
+the `echo`/`printf`/`cat` lines that feed or inspect it; a block whose
+commands are all something else (a C compiler, make) is the C-program test's
+business and is not run here.
+
+Usage: python3 doctest.py [CLI] [FILE...]   (CLI defaults to $SYMSHAPE_CLI,
+then build/symshape; FILES default to README.md and every docs/ page).
+Prints one line per failed command and "N passed, M failed" last.
+"""
+
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUNNABLE = re.compile(r"^(symshape\b|echo\b|printf\b|cat\b)")
+MARK = "@@doctest-end-of-command@@"
+TIMEOUT = 120
+
+
+def sessions(path):
+    """Yields (line number, [(command, line number, [shown lines])]) per
+    fenced block that shows commands."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith("```"):
+            i += 1
+            continue
+        start = i
+        i += 1
+        cmds = []
+        while i < len(lines) and not lines[i].startswith("```"):
+            line = lines[i]
+            if line.startswith("$ "):
+                cmds.append((line[2:], i + 1, []))
+            elif cmds:
+                cmds[-1][2].append(line)
+            i += 1
+        i += 1
+        if cmds:
+            yield start + 1, cmds
+
+
+def matches(shown, got):
+    """True when the lines got match the shown lines, where a shown `...`
+    matches any run of lines."""
+    memo = {}
+
+    def m(i, j):
+        if (i, j) in memo:
+            return memo[(i, j)]
+        if i == len(shown):
+            r = j == len(got)
+        elif shown[i] == "...":
+            r = any(m(i + 1, k) for k in range(j, len(got) + 1))
+        else:
+            r = j < len(got) and shown[i] == got[j] and m(i + 1, j + 1)
+        memo[(i, j)] = r
+        return r
+
+    return m(0, 0)
+
+
+def strip(lines):
+    out = [l.rstrip() for l in lines]
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+def run_block(cli_dir, cmds, tmp):
+    """Runs the commands of one block in one shell; returns their outputs."""
+    script = ["exec 2>&1"]
+    for cmd, _, _ in cmds:
+        script.append(cmd)
+        script.append("__st=$?; printf '\\n%s\\n'; (exit $__st)" % MARK)
+    env = dict(os.environ)
+    env["PATH"] = cli_dir + os.pathsep + env.get("PATH", "")
+    env["TMPDIR"] = tmp
+    p = subprocess.run(["sh", "-c", "\n".join(script)], cwd=ROOT, env=env,
+                       stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       timeout=TIMEOUT)
+    text = p.stdout.decode("utf-8", "replace")
+    parts = text.split("\n" + MARK + "\n")
+    # the first command's output has no newline before it when it printed nothing
+    if parts and parts[0].startswith(MARK + "\n"):
+        parts = ["", parts[0][len(MARK) + 1:]] + parts[1:]
+    return [p.split("\n") for p in parts]
+
+
+def main(argv):
+    cli = os.environ.get("SYMSHAPE_CLI") or "build/symshape"
+    files = []
+    for a in argv[1:]:
+        if a.endswith(".md"):
+            files.append(a)
+        else:
+            cli = a
+    if not files:
+        files = [os.path.join(ROOT, "README.md")] + sorted(
+            glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))
+    cli_dir = os.path.dirname(os.path.abspath(cli))
+    if not os.access(os.path.join(cli_dir, "symshape"), os.X_OK):
+        print("doctest: no symshape binary in %s" % cli_dir)
+        return 2
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            rel = os.path.relpath(path, ROOT)
+            for _, cmds in sessions(path):
+                if not any(RUNNABLE.match(c) for c, _, _ in cmds):
+                    continue
+                bad = [c for c, _, _ in cmds if not RUNNABLE.match(c)]
+                if bad:
+                    print("FAIL %s: a shown session mixes CLI commands with '%s'" % (rel, bad[0]))
+                    failed += 1
+                    continue
+                outs = run_block(cli_dir, cmds, tmp)
+                for k, (cmd, lineno, shown) in enumerate(cmds):
+                    got = strip(outs[k]) if k < len(outs) else ["<no output: the shell stopped>"]
+                    if matches(strip(shown), got):
+                        passed += 1
+                    else:
+                        failed += 1
+                        print("FAIL %s:%d: $ %s" % (rel, lineno, cmd))
+                        print("  shown:\n    " + "\n    ".join(strip(shown)))
+                        print("  got:\n    " + "\n    ".join(got))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
