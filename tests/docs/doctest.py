@@ -7,7 +7,12 @@ the end of the block, are its shown output (standard output and standard
 error together, in the order the command wrote them). The commands of one
 block run in order in one shell, from the source tree, with the directory of
 the CLI first on PATH, so `$ echo $?` tells the status of the command before
-it and a file one command writes is there for the next.
+it and a file one command writes is there for the next. They run in a
+scratch directory of the page's own that links every top-level entry of the
+source tree (so `examples/cnn.json` resolves and `-o cnn.c` writes no file
+into the tree); a code block preceded by `<!-- file: NAME -->` is written
+there as NAME before the sessions after it run, so a page can show a C
+driver and then the session that compiles it with `cc`.
 
 A shown output line that is exactly `...` stands for any number of lines
 (none included); every other line must match exactly. Trailing blanks are
@@ -29,14 +34,16 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RUNNABLE = re.compile(r"^(symshape\b|echo\b|printf\b|cat\b)")
+RUNNABLE = re.compile(r"^(symshape\b|echo\b|printf\b|cat\b|cc\b)")
+FILE_MARK = re.compile(r"^<!--\s*file:\s*(\S+)\s*-->$")
 MARK = "@@doctest-end-of-command@@"
 TIMEOUT = 120
 
 
 def sessions(path):
-    """Yields (line number, [(command, line number, [shown lines])]) per
-    fenced block that shows commands."""
+    """Yields ("file", name, lines) for a block marked as a file and
+    ("session", line number, [(command, line number, [shown lines])]) for a
+    fenced block that shows commands, in page order."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     i = 0
@@ -45,18 +52,27 @@ def sessions(path):
             i += 1
             continue
         start = i
+        k = start - 1
+        while k >= 0 and lines[k].strip() == "":
+            k -= 1
+        mark = FILE_MARK.match(lines[k].strip()) if k >= 0 else None
         i += 1
-        cmds = []
+        body = []
         while i < len(lines) and not lines[i].startswith("```"):
-            line = lines[i]
-            if line.startswith("$ "):
-                cmds.append((line[2:], i + 1, []))
-            elif cmds:
-                cmds[-1][2].append(line)
+            body.append(lines[i])
             i += 1
         i += 1
+        if mark:
+            yield "file", mark.group(1), body
+            continue
+        cmds = []
+        for n, line in enumerate(body):
+            if line.startswith("$ "):
+                cmds.append((line[2:], start + 2 + n, []))
+            elif cmds:
+                cmds[-1][2].append(line)
         if cmds:
-            yield start + 1, cmds
+            yield "session", start + 1, cmds
 
 
 def matches(shown, got):
@@ -86,7 +102,17 @@ def strip(lines):
     return out
 
 
-def run_block(cli_dir, cmds, tmp):
+def scratch(tmp, name):
+    """A directory that links every top-level entry of the source tree."""
+    d = os.path.join(tmp, name)
+    os.makedirs(d)
+    for e in os.listdir(ROOT):
+        if not e.startswith("."):
+            os.symlink(os.path.join(ROOT, e), os.path.join(d, e))
+    return d
+
+
+def run_block(cli_dir, cmds, tmp, cwd):
     """Runs the commands of one block in one shell; returns their outputs."""
     script = ["exec 2>&1"]
     for cmd, _, _ in cmds:
@@ -95,7 +121,7 @@ def run_block(cli_dir, cmds, tmp):
     env = dict(os.environ)
     env["PATH"] = cli_dir + os.pathsep + env.get("PATH", "")
     env["TMPDIR"] = tmp
-    p = subprocess.run(["sh", "-c", "\n".join(script)], cwd=ROOT, env=env,
+    p = subprocess.run(["sh", "-c", "\n".join(script)], cwd=cwd, env=env,
                        stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
                        timeout=TIMEOUT)
     text = p.stdout.decode("utf-8", "replace")
@@ -123,9 +149,17 @@ def main(argv):
         return 2
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for path in files:
+        for npage, path in enumerate(files):
             rel = os.path.relpath(path, ROOT)
-            for _, cmds in sessions(path):
+            cwd = None
+            for what, where, body in sessions(path):
+                if cwd is None:
+                    cwd = scratch(tmp, "page%d" % npage)
+                if what == "file":
+                    with open(os.path.join(cwd, where), "w") as f:
+                        f.write("\n".join(body) + "\n")
+                    continue
+                cmds = body
                 if not any(RUNNABLE.match(c) for c, _, _ in cmds):
                     continue
                 bad = [c for c, _, _ in cmds if not RUNNABLE.match(c)]
@@ -133,7 +167,7 @@ def main(argv):
                     print("FAIL %s: a shown session mixes CLI commands with '%s'" % (rel, bad[0]))
                     failed += 1
                     continue
-                outs = run_block(cli_dir, cmds, tmp)
+                outs = run_block(cli_dir, cmds, tmp, cwd)
                 for k, (cmd, lineno, shown) in enumerate(cmds):
                     got = strip(outs[k]) if k < len(outs) else ["<no output: the shell stopped>"]
                     if matches(strip(shown), got):
