@@ -518,7 +518,8 @@ static size_t guards_to_prune(sym_graph_result *r, const sym_infer_options *opt,
 		fail_nomem(r);
 		return (size_t)-1;
 	}
-	memcpy(*out, r->inf.guards, n * sizeof(**out));
+	if (n)
+		memcpy(*out, r->inf.guards, n * sizeof(**out));
 	for (i = 0; r0 && i < r0->nguards; i++) {
 		const sym_guard *g = &r0->guards[i];
 		const sym_expr *syms[16];
