@@ -2,6 +2,7 @@
  * least recently used when full. */
 #include "symshape/cache.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,9 @@ typedef struct variant {
 } variant;
 
 struct sym_guard_cache {
-	variant *v; /* v[0] is the most recently used */
+	variant *v; /* v[0] is the most recently used; vcap slots */
 	sym_model_program *validity; /* compiled without hints, or NULL */
-	size_t n, cap;
+	size_t n, vcap, cap; /* cap: the most variants held */
 	long next_id;
 	int64_t *out; /* output buffer of the runs */
 	size_t outcap;
@@ -30,13 +31,25 @@ sym_guard_cache *sym_guard_cache_new(size_t capacity)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->v = calloc(capacity, sizeof(*c->v));
-	if (!c->v) {
-		free(c);
-		return NULL;
-	}
-	c->cap = capacity;
+	c->cap = capacity; /* the slots grow as variants are added */
 	return c;
+}
+
+/* Makes room for one more variant (below the capacity); -1 when memory
+ * runs out. */
+static int reserve_variant(sym_guard_cache *c)
+{
+	size_t nc;
+	variant *nv;
+	if (c->n < c->vcap)
+		return 0;
+	nc = c->vcap ? c->vcap * 2 : 4;
+	if (nc > c->cap || nc < c->vcap)
+		nc = c->cap;
+	if (nc > SIZE_MAX / sizeof(*nv) || !(nv = realloc(c->v, nc * sizeof(*nv))))
+		return -1;
+	c->v = nv, c->vcap = nc;
+	return 0;
 }
 
 void sym_guard_cache_free(sym_guard_cache *c)
@@ -104,6 +117,11 @@ long sym_guard_cache_add(sym_guard_cache *c, sym_model_program *mp, const char *
 	nv.mp = mp;
 	nv.label = strdup(label ? label : "");
 	if (!nv.label) {
+		sym_model_program_free(mp);
+		return -1;
+	}
+	if (c->n < c->cap && reserve_variant(c) < 0) {
+		free(nv.label);
 		sym_model_program_free(mp);
 		return -1;
 	}

@@ -493,30 +493,95 @@ static int check_declared(sym_graph_result *r)
 	return 0;
 }
 
-/* Drops the guards implied by the symbol ranges and the other guards.
- * Guard i is tested against the guards kept before it and every guard after
- * it; by induction from the last guard, the kept ones imply every dropped
- * one (two guards implying each other keep the first). */
+/* Collects into *out the guards to prune: r's own, then, when r was inferred
+ * with hints, the asserts of the model inferred without them that r lacks.
+ * A rule that takes a hinted branch states the choice as an expect and
+ * works under it, so validity conditions the expect implies are never
+ * stated; they hold whatever the hints, and with them a hinted program
+ * still tells invalid input from a failed choice.  Returns the count, or
+ * (size_t)-1 when memory runs out. */
+static size_t guards_to_prune(sym_graph_result *r, const sym_infer_options *opt, sym_guard **out)
+{
+	sym_infer_options plain;
+	sym_graph_result *r0 = NULL;
+	size_t n = r->inf.nguards, i, j, k;
+	*out = NULL;
+	if (opt && opt->nhints) {
+		plain = *opt;
+		plain.nhints = 0, plain.hint_names = NULL, plain.hint_values = NULL;
+		if (!(r0 = sym_model_infer(r->ctx, r->model, &plain)))
+			sym_ctx_clear_error(r->ctx); /* then the asserts r states */
+	}
+	*out = calloc(n + (r0 ? r0->nguards : 0) + 1, sizeof(**out));
+	if (!*out) {
+		sym_graph_result_free(r0);
+		fail_nomem(r);
+		return (size_t)-1;
+	}
+	if (n)
+		memcpy(*out, r->inf.guards, n * sizeof(**out));
+	for (i = 0; r0 && i < r0->nguards; i++) {
+		const sym_guard *g = &r0->guards[i];
+		const sym_expr *syms[16];
+		size_t ns = sym_expr_symbols(r->ctx, g->pred, syms, 16);
+		if (g->kind != SYM_GUARD_ASSERT || ns > 16)
+			continue;
+		for (k = 0; k < ns && sym__graph_find_sym(r, syms[k]); k++)
+			;
+		for (j = 0; j < n && r->inf.guards[j].pred != g->pred; j++)
+			;
+		if (k < ns || j < n)
+			continue; /* a symbol r does not have, or a guard r states */
+		(*out)[n] = *g;
+		(*out)[n].node = sym__infer_strdup(&r->inf, g->node);
+		(*out)[n].reason = sym__infer_strdup(&r->inf, g->reason);
+		if (!(*out)[n].node || !(*out)[n].reason) {
+			sym_graph_result_free(r0);
+			free(*out);
+			*out = NULL;
+			fail_nomem(r);
+			return (size_t)-1;
+		}
+		n++;
+	}
+	sym_graph_result_free(r0);
+	return n;
+}
+
+/* Drops the guards implied by the symbol ranges and the other guards: an
+ * expect by any guards, an assert by the asserts alone (an expect is a
+ * choice of the hints, so a hinted program still tells invalid input from a
+ * failed choice).  Guard i is tested against the guards of that kind kept
+ * before it and every one after it; by induction from the last guard, the
+ * kept ones imply every dropped one (two guards implying each other keep
+ * the first), and the kept asserts every dropped assert. */
 static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
 {
-	size_t n = r->inf.nguards, i, j, w = 0;
+	sym_guard *all;
+	size_t n = guards_to_prune(r, opt, &all), i, j, w = 0;
+	if (n == (size_t)-1)
+		return -1;
 	r->guards = calloc(n + 1, sizeof(*r->guards));
-	if (!r->guards)
+	if (!r->guards) {
+		free(all);
 		return fail_nomem(r);
+	}
 	for (i = 0; i < n; i++) {
-		const sym_guard *g = &r->inf.guards[i];
-		int implied = 0;
+		const sym_guard *g = &all[i];
+		int implied = 0, asserts_only = g->kind == SYM_GUARD_ASSERT;
 		if (n <= 256) {
-			sym_facts *f = sym_facts_new(r->ctx);
-			if (!f)
+			sym_facts *f = sym__graph_range_facts(r);
+			if (!f) {
+				free(all);
 				return -1;
-			sym_facts_set_default_min(f, opt && opt->allow_empty ? 0 : 1);
-			sym__graph_assume_into(r, f);
+			}
 			for (j = 0; j < w; j++)
-				if (sym_facts_assume(f, r->guards[j].pred) != SYM_EOK)
+				if ((!asserts_only || r->guards[j].kind == SYM_GUARD_ASSERT) &&
+				    sym_facts_assume(f, r->guards[j].pred) != SYM_EOK)
 					sym_ctx_clear_error(r->ctx);
 			for (j = i + 1; j < n; j++)
-				if (sym_facts_assume(f, r->inf.guards[j].pred) != SYM_EOK)
+				if ((!asserts_only || all[j].kind == SYM_GUARD_ASSERT) &&
+				    sym_facts_assume(f, all[j].pred) != SYM_EOK)
 					sym_ctx_clear_error(r->ctx);
 			implied = sym_prove(r->ctx, f, g->pred) == SYM_TRUE;
 			sym_facts_free(f);
@@ -526,6 +591,7 @@ static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
 		if (!implied)
 			r->guards[w++] = *g;
 	}
+	free(all);
 	r->nguards = w;
 	/* asserts before expects (stable): a run that reaches an expect guard
 	 * has checked every validity condition, so a failing expect guard

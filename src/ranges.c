@@ -77,6 +77,21 @@ void sym__graph_assume_into(const sym_graph_result *r, sym_facts *f)
 	}
 }
 
+sym_facts *sym__graph_range_facts(const sym_graph_result *r)
+{
+	sym_facts *f = sym_facts_new(r->ctx);
+	int64_t lo;
+	if (!f)
+		return NULL;
+	if (r->facts->has_default_min && sym__num_get_si(&r->facts->default_min, &lo) &&
+	    sym_facts_set_default_min(f, lo) != SYM_EOK) {
+		sym_facts_free(f);
+		return NULL;
+	}
+	sym__graph_assume_into(r, f);
+	return f;
+}
+
 int sym__graph_fresh_bounds(sym_graph_result *r)
 {
 	sym_ctx *ctx = r->ctx;

@@ -130,8 +130,10 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 	sym_model_program *mp = calloc(1, sizeof(*mp));
 	elist pos = {0}, gsyms = {0}, gby = {0}, guards = {0}, outs = {0};
 	slist bind = {0};
-	size_t i, k, p = 0;
-	int d;
+	size_t i, k, p = 0, *gat = NULL; /* gat[k]: the dim position binding gsyms.v[k] */
+	const char **pin = NULL;         /* pin[p], pdim[p]: input and dim of position p */
+	int d, *pdim = NULL;
+	sym_facts *rf = NULL;
 	if (!mp) {
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 		return NULL;
@@ -163,6 +165,19 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 			}
 		}
 	}
+	pin = calloc(p + 1, sizeof(*pin));
+	pdim = calloc(p + 1, sizeof(*pdim));
+	gat = calloc(2 * p + 1, sizeof(*gat)); /* a symbol per position at most, twice */
+	if (!pin || !pdim || !gat)
+		goto nomem;
+	for (i = 0, p = 0; i < m->ninputs; i++) {
+		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
+		for (d = 0; d < t->tv.rank; d++, p++)
+			pin[p] = m->inputs[i].name, pdim[p] = d;
+	}
+	for (k = 0; k < gsyms.n; k++)
+		for (gat[k] = 0; pos.v[gat[k]] != gby.v[k]; gat[k]++)
+			;
 	/* data-dependent dims follow the input dims, bound once their
 	 * producing kernel has run */
 	for (i = 0; i < r->inf.nfresh; i++)
@@ -210,15 +225,11 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 					   sym__num_node(ctx, &v.t[ti].coef));
 			if (!sol || push(&gsyms, s) < 0 || push(&gby, sol) < 0)
 				goto fail;
-			/* s must be an integer within its range */
+			gat[gsyms.n - 1] = p;
+			/* s must be an integer (its range is checked below) */
 			{
-				sym_ival iv;
 				const sym_expr *ok = sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_floor(ctx, sol), sol);
 				char *st = sym_expr_to_str(ctx, dim);
-				sym__ival_init(&iv);
-				if (sym__bounds(ctx, r->facts, s, &iv) && !iv.lo.inf)
-					ok = sym_expr_and(ctx, ok, sym_expr_rel(ctx, SYM_REL_GE, sol, sym__num_node(ctx, &iv.lo.v)));
-				sym__ival_clear(&iv);
 				if (push(&guards, ok) < 0 ||
 				    spush(&bind, fmt("input '%s' dim %d must be %s for an integer %s", m->inputs[i].name, d,
 						     st ? st : "?", sym_expr_symbol_name(s))) < 0) {
@@ -267,7 +278,41 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 				goto nomem;
 		}
 	}
-	/* the ranges the caller assumed and those of data-dependent dims */
+	/* the input symbols' ranges (the default minimum, --range): the
+	 * formulas hold only inside them */
+	if (!(rf = sym__graph_range_facts(r)))
+		goto fail;
+	for (k = 0; k < gsyms.n; k++) {
+		sym_ival iv;
+		const sym_expr *ok = sym_expr_bool(ctx, 1), *lo = NULL, *hi = NULL;
+		char *lt, *ht;
+		sym__ival_init(&iv);
+		sym__facts_sym_range(rf, gsyms.v[k], &iv);
+		if (!iv.lo.inf)
+			lo = sym__num_node(ctx, &iv.lo.v);
+		if (!iv.hi.inf)
+			hi = sym__num_node(ctx, &iv.hi.v);
+		sym__ival_clear(&iv);
+		if (lo)
+			ok = sym_expr_and(ctx, ok, sym_expr_rel(ctx, SYM_REL_GE, gby.v[k], lo));
+		if (hi)
+			ok = sym_expr_and(ctx, ok, sym_expr_rel(ctx, SYM_REL_LE, gby.v[k], hi));
+		if (!ok)
+			goto fail;
+		if (!lo && !hi)
+			continue;
+		lt = lo ? sym_expr_to_str(ctx, lo) : NULL;
+		ht = hi ? sym_expr_to_str(ctx, hi) : NULL;
+		if (push(&guards, ok) < 0 ||
+		    spush(&bind, fmt("%s must be in the range %s%s, %s%s (input '%s' dim %d)", sym_expr_symbol_name(gsyms.v[k]),
+				     lo ? "[" : "(", lt ? lt : "-inf", ht ? ht : "inf", hi ? "]" : ")", pin[gat[k]],
+				     pdim[gat[k]])) < 0) {
+			sym_str_free(ctx, lt), sym_str_free(ctx, ht);
+			goto nomem;
+		}
+		sym_str_free(ctx, lt), sym_str_free(ctx, ht);
+	}
+	/* the ranges of data-dependent dims */
 	{
 		size_t nx, j;
 		const sym_expr **xp;
@@ -330,12 +375,16 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 		goto fail;
 	mp->bind_text = bind.v;
 	free(pos.v), free(gsyms.v), free(gby.v), free(guards.v), free(outs.v);
+	free(pin), free(pdim), free(gat);
+	sym_facts_free(rf);
 	return mp;
 nomem:
 	if (!sym__failed(ctx))
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 fail:
 	free(pos.v), free(gsyms.v), free(gby.v), free(guards.v), free(outs.v);
+	free(pin), free(pdim), free(gat);
+	sym_facts_free(rf);
 	for (i = 0; i < bind.n; i++)
 		free(bind.v[i]);
 	free(bind.v);
@@ -451,8 +500,12 @@ char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 	sym_ctx *tmp = sym_ctx_new();
 	sym_sbuf b, inner;
 	size_t i;
-	if (!tmp)
+	if (!prefix || !*prefix)
+		prefix = "symshape";
+	if (!sym_program_is_c_identifier(prefix) || !tmp) {
+		sym_ctx_free(tmp);
 		return NULL;
+	}
 	sym__sbuf_init(&inner, tmp);
 	sym__sbuf_printf(&inner, "%s__prog", prefix);
 	if (!inner.fail)
@@ -466,7 +519,8 @@ char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 	sym__sbuf_puts(&b, code);
 	sym__sbuf_printf(&b,
 		 "\n/* The model ABI: guard k+1 for the k-th guard of `symshape infer`, -2 when\n"
-		 " * the dims contradict the declared input shapes (the first %zu checks). */\n"
+		 " * the dims contradict the declared input shapes or the input symbols' ranges\n"
+		 " * (the first %zu checks). */\n"
 		 "static int %s__map(int r)\n{\n\tif (r <= 0)\n\t\treturn r;\n\treturn r <= %zu ? -2 : r - %zu;\n}\n\n",
 		 mp->nbind, prefix, mp->nbind, mp->nbind);
 	sym__sbuf_printf(&b,
@@ -481,6 +535,13 @@ char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 		c_string(&b, mp->guard_text[i]);
 	}
 	sym__sbuf_puts(&b, mp->nguards ? ",\n\t0\n};\n" : "0};\n");
+	/* "assert": the input is invalid; "expect": a choice of the hints,
+	 * recompile */
+	sym__sbuf_printf(&b, "const char *const %s_guard_kind[] = {", prefix);
+	for (i = 0; i < mp->nguards; i++)
+		sym__sbuf_printf(&b, "%s\"%s\"", i ? ", " : "",
+				 mp->guard_kind[i] == SYM_GUARD_ASSERT ? "assert" : "expect");
+	sym__sbuf_puts(&b, mp->nguards ? ", 0};\n" : "0};\n");
 	sym__ext_emit_c(mp->ext, prefix, &b);
 	if (!b.fail)
 		res = strdup(b.s);

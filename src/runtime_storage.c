@@ -48,32 +48,12 @@ void sym__ext_free(sym_model_ext *x)
 int sym__ext_bind_checks(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst, const sym_expr *const *from,
                          const sym_expr *const *to, size_t *n, const sym_expr ***preds, char ***texts)
 {
-	size_t nr = r->ext ? r->ext->nranges : 0, i, k = 0;
+	size_t i, k = 0;
 	*n = 0;
-	*preds = calloc(nr + r->inf.nfresh + 1, sizeof(**preds));
-	*texts = calloc(nr + r->inf.nfresh + 1, sizeof(**texts));
+	*preds = calloc(r->inf.nfresh + 1, sizeof(**preds));
+	*texts = calloc(r->inf.nfresh + 1, sizeof(**texts));
 	if (!*preds || !*texts)
 		goto nomem;
-	for (i = 0; i < nr; i++) {
-		const sym_grange *g = &r->ext->ranges[i];
-		const sym_expr *p = sym_expr_bool(ctx, 1);
-		char *lo = g->lo ? text(ctx, g->lo) : strdup("-inf"),
-		     *hi = g->hi ? text(ctx, g->hi) : strdup("inf");
-		if (g->lo)
-			p = sym_expr_and(ctx, p, sym_expr_rel(ctx, SYM_REL_GE, g->sym, g->lo));
-		if (g->hi)
-			p = sym_expr_and(ctx, p, sym_expr_rel(ctx, SYM_REL_LE, g->sym, g->hi));
-		(*preds)[k] = sym_expr_subst(ctx, p, nsubst, from, to);
-		if (lo && hi) {
-			char buf[300];
-			snprintf(buf, sizeof(buf), "%s must be in the range %s%.100s, %.100s%s",
-			         sym_expr_symbol_name(g->sym), g->lo ? "[" : "(", lo, hi, g->hi ? "]" : ")");
-			(*texts)[k] = strdup(buf);
-		}
-		free(lo), free(hi);
-		if (!(*preds)[k] || !(*texts)[k++])
-			goto fail;
-	}
 	for (i = 0; i < r->inf.nfresh; i++) {
 		const sym_expr *u = r->inf.fresh_syms[i], *lo = r->inf.fresh_lo[i], *hi = r->inf.fresh_hi[i],
 		               *p;
@@ -97,7 +77,7 @@ nomem:
 fail:
 	if (!sym__failed(ctx))
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
-	for (i = 0; *texts && i < nr + r->inf.nfresh; i++)
+	for (i = 0; *texts && i < r->inf.nfresh; i++)
 		free((*texts)[i]);
 	free(*preds), free(*texts);
 	*preds = NULL, *texts = NULL;

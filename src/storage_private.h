@@ -77,6 +77,10 @@ int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt);
 /* Adds the ranges and the data-dependent dims' bounds to f (used when
  * guards are pruned with fresh facts). */
 void sym__graph_assume_into(const sym_graph_result *r, sym_facts *f);
+/* Returns new facts holding the input symbols' ranges alone (the default
+ * minimum, the ranges, the data-dependent dims' bounds; no guard), as guards
+ * are pruned and input dims are checked.  NULL when memory runs out. */
+sym_facts *sym__graph_range_facts(const sym_graph_result *r);
 /* Derives the bounds of the data-dependent symbols from the linear facts
  * that bound them (u0 <= 4*n with n <= 64 gives u0 <= 256). */
 int sym__graph_fresh_bounds(sym_graph_result *r);
@@ -90,8 +94,8 @@ int sym__graph_ext_get(sym_graph_result *r);
 
 typedef struct sym_model_ext sym_model_ext;
 
-/* The checks a model program adds to its binding checks: the ranges and
- * the range of each data-dependent input, over the program's input
+/* The checks a model program adds to its binding checks: the range of
+ * each data-dependent input, over the program's input
  * symbols (subst maps graph symbols to them).  Sets *n; *preds and *texts
  * are malloc'ed (texts too).  Returns 0 or -1. */
 int sym__ext_bind_checks(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst, const sym_expr *const *from,

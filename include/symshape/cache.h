@@ -22,8 +22,9 @@ typedef enum sym_cache_answer {
 	SYM_CACHE_INVALID = 2    /* the input violates an assert guard */
 } sym_cache_answer;
 
-/* Returns an empty cache holding at most capacity variants (>= 1); NULL when
- * memory runs out.  When full, adding a variant evicts the least recently
+/* Returns an empty cache holding at most capacity variants (>= 1, any size:
+ * room grows as variants are added); NULL when capacity is 0 or memory runs
+ * out.  When full, adding a variant evicts the least recently
  * used one (a hit makes a variant the most recently used). */
 SYM_API SYM_GIVE sym_guard_cache *sym_guard_cache_new(size_t capacity);
 /* Frees the cache and every program it holds. */

@@ -129,10 +129,13 @@ typedef struct sym_model_run {
  * out (num_out_dims values).  Allocation-free; thread-safe for one mp. */
 SYM_API void sym_model_program_run(const sym_model_program *mp, const int64_t *dims, int64_t *out,
 				   sym_model_run *res);
-/* Writes standalone C source with the ABI of SPEC §8 (P = prefix): the
- * guard functions return 0, k+1 for the first failing guard k, -1 on
- * overflow, division by zero or an inexact output, and -2 when the dims
- * contradict the declared input shapes.  Caller frees with free(). */
+/* Writes standalone C source with the ABI of SPEC §8 (P = prefix, NULL or
+ * "": "symshape"): the guard functions return 0, k+1 for the first failing
+ * guard k, -1 on overflow, division by zero or an inexact output, and -2
+ * when the dims contradict the declared input shapes or the input symbols'
+ * ranges; P_guard_kind[k] is "assert" or "expect".  Caller frees with
+ * free(); NULL when the prefix is not a C identifier
+ * (sym_program_is_c_identifier) or memory runs out. */
 SYM_API SYM_GIVE char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix);
 
 #ifdef __cplusplus

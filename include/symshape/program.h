@@ -66,13 +66,17 @@ SYM_API SYM_GIVE sym_program *sym_program_deserialize(const unsigned char *buf, 
  *   int P_shapes(const int64_t *dims, int64_t *out);
  *   extern const int P_num_guards;
  *   extern const char *const P_guard_text[];
- * with P = prefix: 0 when every guard holds, k+1 when guard k fails first,
- * -1 on overflow, division by zero or an inexact output; the same semantics
- * as sym_program_run.  guard_text holds one string per guard (may be NULL:
- * then the texts are empty).  Returns a string allocated with malloc (caller
- * frees), or NULL when memory runs out. */
+ * with P = prefix (NULL or "": "symshape"): 0 when every guard holds, k+1
+ * when guard k fails first, -1 on overflow, division by zero or an inexact
+ * output; the same semantics as sym_program_run.  guard_text holds one
+ * string per guard (may be NULL: then the texts are empty).  Returns a
+ * string allocated with malloc (caller frees), or NULL when the prefix is not
+ * a C identifier or memory runs out. */
 SYM_API SYM_GIVE char *sym_program_emit_c(const sym_program *p, const char *prefix,
 					  const char *const *guard_text);
+/* Returns 1 when s is a C identifier (a letter or '_', then letters, digits
+ * and '_'), as the prefix of emitted C must be; 0 otherwise (NULL, ""). */
+SYM_API int sym_program_is_c_identifier(const char *s);
 
 #ifdef __cplusplus
 }

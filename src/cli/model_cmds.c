@@ -337,15 +337,10 @@ static int parse_ropts(int argc, char **argv, ropts *o, int emit)
 				return cli_usage("-o needs a file name");
 			o->out_file = argv[++i];
 		} else if (emit && !strcmp(a, "--prefix")) {
-			const char *p;
 			if (i + 1 >= argc)
 				return cli_usage("--prefix needs a name");
 			o->prefix = argv[++i];
-			for (p = o->prefix; *p; p++)
-				if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-				      (p > o->prefix && *p >= '0' && *p <= '9')))
-					return cli_usage("--prefix must be a C identifier");
-			if (!*o->prefix)
+			if (!sym_program_is_c_identifier(o->prefix))
 				return cli_usage("--prefix must be a C identifier");
 		} else if (a[0] == '-' && a[1] == '-') {
 			return cli_unknown_option(a);
@@ -772,8 +767,10 @@ int cli_cache(int argc, char **argv)
 		st = cli_usage("cache needs a model and at least one --query");
 		goto out;
 	}
-	if (!(ctx = sym_ctx_new()) || !(c = sym_guard_cache_new(capacity)))
+	if (!(ctx = sym_ctx_new()) || !(c = sym_guard_cache_new(capacity))) {
+		cli_error("out of memory");
 		goto out;
+	}
 	if (!(m = sym_model_load(ctx, model))) {
 		cli_error("%s: %s", model, sym_ctx_last_message(ctx));
 		goto out;

@@ -105,11 +105,17 @@ def test_infer_json():
 
     r, j = infer_json(TRANSFORMER, ["--hint", "batch=2,mbatch=2,seq=128,mseq=128"])
 
+    # the expects state the hinted choices; the asserts the expects imply
+    # stay, so a hinted program still tells invalid input from a recompile
     def hinted_ok(_):
         got = [(x["expr"], x["kind"], x["node"]) for x in j["guards"]]
-        return got == [("batch == mbatch", "expect", "add_mask"), ("mseq == seq", "expect", "add_mask")] \
+        return got == [("batch == 1 || batch == mbatch || mbatch == 1", "assert", "add_mask"),
+                       ("mseq == 1 || mseq == seq || seq == 1", "assert", "add_mask"),
+                       ("mseq <= seq", "assert", "context"),
+                       ("mbatch <= batch", "assert", "merge_heads"),
+                       ("batch == mbatch", "expect", "add_mask"), ("mseq == seq", "expect", "add_mask")] \
             or "guards %r" % got
-    check("infer_json_hints_give_expect_guards", r, 0, pred=hinted_ok)
+    check("infer_json_hints_give_expect_guards_and_keep_the_asserts", r, 0, pred=hinted_ok)
 
     r, j = infer_json(CNN)
     check("infer_json_cnn_symbol_ranges_follow_guards", r, 0,
@@ -160,6 +166,15 @@ def test_run():
     r, j = run_json(TRANSFORMER, ["x=2,128,512", "mask=2,1,1,128"])
     check("run_json_binding_failure_names_the_dim", r, 1,
           pred=lambda _: (j["ok"] is False and "'x' dim 2" in j["failed_guard"]["expr"]) or "got %r" % j)
+    r = run(["run", CNN, "--shape", "x=0,3,32,32"])
+    check("run_dim_outside_the_symbol_range_is_a_binding_failure", r, 1,
+          err=["N must be in the range [1, inf)", "input 'x' dim 0"])
+    r, j = run_json(CNN, ["x=0,3,32,32"])
+    check("run_json_dim_outside_the_symbol_range_is_a_binding_failure", r, 1,
+          pred=lambda _: (j["ok"] is False and j["failed_guard"]["kind"] == "binding"
+                          and "N must be in the range" in j["failed_guard"]["expr"]) or "got %r" % j)
+    r = run(["run", CNN, "--allow-empty", "--shape", "x=0,3,32,32"])
+    check("run_allow_empty_takes_a_zero_dim", r, 0, out="[0, 10]")
     # concrete shapes at random sizes follow the symbolic formulas
     rnd = random.Random(int(os.environ.get("SYM_TEST_SEED") or 1))
     for i in range(6):
@@ -216,6 +231,7 @@ int tfm_check(const int64_t *dims);
 int tfm_shapes(const int64_t *dims, int64_t *out);
 extern const int tfm_num_guards;
 extern const char *const tfm_guard_text[];
+extern const char *const tfm_guard_kind[];
 int main(int argc, char **argv)
 {
 	int64_t d[7], out[16];
@@ -229,6 +245,8 @@ int main(int argc, char **argv)
 	printf("\\n");
 	for (i = 0; i < tfm_num_guards; i++)
 		printf("%s\\n", tfm_guard_text[i]);
+	for (i = 0; i < tfm_num_guards; i++)
+		printf("%s\\n", tfm_guard_kind[i]);
 	return 0;
 }
 """)
@@ -247,6 +265,7 @@ int main(int argc, char **argv)
                  ("2 128 768 1 1 1 129", "2 2"),
                  ("2 128 512 2 1 1 128", "-2 -2"),    # contradicts x's 768
                  ("2 128 768 2 2 1 128", "-2 -2"),    # mask dim 1 must be 1
+                 ("0 128 768 1 1 1 128", "-2 -2"),    # batch >= 1
                  ("4611686018427387904 4 768 1 1 1 4", "0 0 4611686018427387904 4 768 4611686018427387904 12 4 4")]
         for i, (dims, want) in enumerate(cases):
             q = subprocess.run([exe] + dims.split(), stdout=subprocess.PIPE)
@@ -254,8 +273,12 @@ int main(int argc, char **argv)
             report("emit_c_return_codes_%d" % i, lines and lines[0] == want, None,
                    "dims %s: got %r, want %r" % (dims, lines[:1], want))
             if i == 0:
-                report("emit_c_guard_texts_in_infer_order", lines[1:] == texts, None,
-                       "got %r, infer says %r" % (lines[1:], texts))
+                n = len(texts)
+                report("emit_c_guard_texts_in_infer_order", lines[1:1 + n] == texts, None,
+                       "got %r, infer says %r" % (lines[1:1 + n], texts))
+                kinds = [g["kind"] for g in j["guards"]]
+                report("emit_c_guard_kinds_in_infer_order", lines[1 + n:] == kinds, None,
+                       "got %r, infer says %r" % (lines[1 + n:], kinds))
             if want.split()[1] == "0":
                 shapes = ["x=" + ",".join(dims.split()[:3]), "mask=" + ",".join(dims.split()[3:])]
                 rr, jj = run_json(TRANSFORMER, shapes)
@@ -298,6 +321,13 @@ def test_cache():
     r = run(["cache", TRANSFORMER, "--variant", "batch=2,mbatch=2,seq=128,mseq=128",
              "--query", "x=2,128,768;mask=2,1,1,1"])
     check("cache_without_jit_says_recompile", r, 0, out="recompile")
+    r = run(["cache", CNN, "--variant", "", "--query", "x=1,3,8,8", "--query", "x=1,3,32,32"])
+    r = run(["cache", CNN, "--variant", "", "--query", "x=0,3,32,32", "--query", "x=1,3,32,32"])
+    check("cache_dim_outside_the_symbol_range_is_invalid_input", r, 0,
+          out=["query x=0,3,32,32: invalid input: N must be in the range [1, inf)", "reuse variant 0"])
+    r = run(["cache", CNN, "--capacity", "9223372036854775807", "--variant", "", "--variant", "N=2",
+             "--query", "x=2,3,32,32"])
+    check("cache_capacity_beyond_memory_grows_as_variants_come", r, 0, out="reuse variant 1")
     r = run(["cache", CNN, "--variant", "", "--query", "x=1,3,8,8", "--query", "x=1,3,32,32"])
     check("cache_cnn_generic_variant", r, 0,
           pred=lambda _: ("invalid input" in r.out.splitlines()[1] and "conv3" in r.out.splitlines()[1]

@@ -354,11 +354,137 @@ static void emitted_model_c_is_deterministic_and_prefixed(void **state)
 	sym_ctx_free(ctx);
 }
 
+/* Infers json (hints given as NAME=VALUE pairs) and emits its C with prefix. */
+static char *emit_text(const char *json, size_t nhints, const char *const *names, const long long *values,
+		       const char *prefix)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m = sym_model_from_json(ctx, json, strlen(json));
+	sym_infer_options opt;
+	sym_graph_result *r = NULL;
+	sym_model_program *mp = NULL;
+	char *code;
+	memset(&opt, 0, sizeof(opt));
+	opt.nhints = nhints, opt.hint_names = names, opt.hint_values = values;
+	if (!m || !(r = sym_model_infer(ctx, m, &opt)) || !(mp = sym_graph_compile(ctx, r, 0)))
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	code = sym_model_program_emit_c(mp, prefix);
+	assert_non_null(code);
+	sym_model_program_free(mp);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+	return code;
+}
+
+/* Builds the emitted files with driver.c in tmpdir and returns its output. */
+static char *build_and_run(const char *files)
+{
+	char cmd[4600], *out = calloc(1, 8192);
+	FILE *f;
+	assert_non_null(out);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && %s -std=c11 -Wall -Wextra -Werror -O2 -o drv driver.c %s > cc.log 2>&1 && ./drv > out.txt",
+		 tmpdir, compiler(), files);
+	if (system(cmd) != 0)
+		fail_msg("building or running the driver failed: %s", cmd);
+	snprintf(cmd, sizeof(cmd), "%s/out.txt", tmpdir);
+	f = fopen(cmd, "r");
+	assert_non_null(f);
+	assert_true(fread(out, 1, 8191, f) > 0);
+	fclose(f);
+	return out;
+}
+
+static void emitted_model_c_checks_ranges_and_exports_guard_kinds(void **state)
+{
+	static const char relu[] =
+	    "{\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [\"n\", \"2*h\"]}],"
+	    " \"nodes\": [{\"name\": \"r\", \"op\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]}],"
+	    " \"outputs\": [\"y\"]}";
+	const char *names[] = {"batch", "mbatch"};
+	const long long values[] = {2, 2};
+	size_t len;
+	char *text = read_text("examples/transformer.json", &len), *code, *out;
+	(void)state;
+	code = emit_text(relu, 0, NULL, NULL, "rl");
+	write_file("rl.c", code);
+	free(code);
+	code = emit_text(text, 2, names, values, "ht");
+	assert_non_null(strstr(code, "const char *const ht_guard_kind[] = {"));
+	write_file("ht.c", code);
+	free(code), free(text);
+	write_file("driver.c",
+		   "#include <stdint.h>\n#include <stdio.h>\n"
+		   "int rl_check(const int64_t *dims);\nint rl_shapes(const int64_t *dims, int64_t *out);\n"
+		   "int ht_check(const int64_t *dims);\nextern const int ht_num_guards;\n"
+		   "extern const char *const ht_guard_text[];\nextern const char *const ht_guard_kind[];\n"
+		   "int main(void)\n{\n"
+		   "\tstatic const int64_t rl[][2] = {{3, 4}, {0, 4}, {3, 0}, {-1, 4}, {3, 3}};\n"
+		   "\tstatic const int64_t ht[][7] = {{2, 128, 768, 2, 1, 1, 128}, {3, 128, 768, 2, 1, 1, 128},\n"
+		   "\t\t{3, 128, 768, 1, 1, 1, 128}, {0, 128, 768, 0, 1, 1, 128}};\n"
+		   "\tint64_t out[2];\n\tint i, r;\n"
+		   "\tfor (i = 0; i < 5; i++)\n\t\tprintf(\"rl %d %d\\n\", rl_check(rl[i]), rl_shapes(rl[i], out));\n"
+		   "\tfor (i = 0; i < 4; i++) {\n\t\tr = ht_check(ht[i]);\n"
+		   "\t\tprintf(\"ht %d %s\\n\", r, r > 0 ? ht_guard_kind[r - 1] : \"-\");\n\t}\n"
+		   "\tfor (i = 0; i < ht_num_guards; i++)\n"
+		   "\t\tprintf(\"kind %s %s\\n\", ht_guard_kind[i], ht_guard_text[i]);\n"
+		   "\treturn ht_guard_kind[ht_num_guards] != 0;\n}\n");
+	out = build_and_run("rl.c ht.c");
+	/* dims >= 1: n == 0, h == 0 and n == -1 are invalid input (-2); an odd
+	 * dim is no 2*h */
+	assert_non_null(strstr(out, "rl 0 0\nrl -2 -2\nrl -2 -2\nrl -2 -2\nrl -2 -2\n"));
+	/* hinted on batch == mbatch: a broadcast that can never hold is a
+	 * failed assert, mbatch == 1 a failed expect, a 0 batch invalid */
+	if (!strstr(out, "ht 0 -\nht 3 assert\nht 5 expect\nht -2 -\n"))
+		fail_msg("emitted hinted program answers:\n%s", out);
+	assert_non_null(strstr(out, "kind assert batch == 1 || batch == mbatch || mbatch == 1\n"));
+	assert_non_null(strstr(out, "kind expect batch == mbatch\n"));
+	free(out);
+}
+
+static void emit_c_refuses_a_prefix_that_is_no_c_identifier(void **state)
+{
+	size_t len, i;
+	char *text = read_text("examples/cnn.json", &len), *c;
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m = sym_model_from_json(ctx, text, len);
+	sym_graph_result *r = sym_model_infer(ctx, m, NULL);
+	sym_model_program *mp = sym_graph_compile(ctx, r, 0);
+	const sym_expr *s = sym_expr_symbol(ctx, "s"), *o = sym_expr_from_str(ctx, "s + 1");
+	sym_program *p = sym_program_compile(ctx, 1, &s, 0, NULL, 1, &o);
+	const char *const bad[] = {"a b", "x*/y", "1x", "a-b", "caf\xc3\xa9"};
+	(void)state;
+	assert_non_null(mp);
+	assert_non_null(p);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_false(sym_program_is_c_identifier(bad[i]));
+		assert_null(sym_model_program_emit_c(mp, bad[i]));
+		assert_null(sym_program_emit_c(p, bad[i], NULL));
+	}
+	assert_true(sym_program_is_c_identifier("_Cnn_2"));
+	c = sym_model_program_emit_c(mp, "_Cnn_2");
+	assert_non_null(strstr(c, "int _Cnn_2_check(const int64_t *dims)"));
+	free(c);
+	/* no prefix: the default */
+	c = sym_model_program_emit_c(mp, NULL);
+	assert_non_null(strstr(c, "int symshape_check(const int64_t *dims)"));
+	free(c);
+	sym_program_free(p);
+	sym_model_program_free(mp);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(emitted_model_c_is_deterministic_and_prefixed),
 	    cmocka_unit_test(emitted_model_c_agrees_with_the_program),
+	    cmocka_unit_test(emit_c_refuses_a_prefix_that_is_no_c_identifier),
+	    cmocka_unit_test(emitted_model_c_checks_ranges_and_exports_guard_kinds),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

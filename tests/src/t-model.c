@@ -1021,6 +1021,187 @@ static void transformer_program_reports_failing_guard_and_node(void **state)
 	close_model(&fx);
 }
 
+/* Infers the model text with opt and compiles its program (outputs only). */
+static sym_model_program *compile_text(sym_ctx *ctx, const char *json, const sym_infer_options *opt,
+				       sym_model **m, sym_graph_result **r)
+{
+	sym_model_program *mp;
+	*m = sym_model_from_json(ctx, json, strlen(json));
+	if (!*m)
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	*r = sym_model_infer(ctx, *m, opt);
+	if (!*r)
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	mp = sym_graph_compile(ctx, *r, 0);
+	if (!mp)
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	return mp;
+}
+
+static const char relu_json[] =
+    "{\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [\"n\", \"2*h\"]}],"
+    " \"nodes\": [{\"name\": \"r\", \"op\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]}],"
+    " \"outputs\": [\"y\"]}";
+
+static void program_rejects_dims_outside_the_symbol_ranges(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m;
+	sym_graph_result *r;
+	sym_model_program *mp;
+	sym_infer_options opt;
+	int64_t out[4], dims[2];
+	sym_model_run res;
+	(void)state;
+	/* dims >= 1 by default: n == 0 and h == 0 are invalid input */
+	mp = compile_text(ctx, relu_json, NULL, &m, &r);
+	dims[0] = 3, dims[1] = 4;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(out[0], 3), assert_int_equal(out[1], 4);
+	dims[0] = 0;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.message, "n must be in the range [1, inf)"));
+	assert_non_null(strstr(res.message, "input 'x' dim 0"));
+	dims[0] = 3, dims[1] = 0;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.message, "h must be in the range [1, inf)"));
+	assert_non_null(strstr(res.message, "input 'x' dim 1"));
+	dims[1] = -4;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, 2);
+	sym_model_program_free(mp);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	/* with empty tensors allowed, 0 is in range and -1 is not */
+	memset(&opt, 0, sizeof(opt));
+	opt.allow_empty = 1;
+	mp = compile_text(ctx, relu_json, &opt, &m, &r);
+	dims[0] = 0, dims[1] = 0;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(out[0], 0), assert_int_equal(out[1], 0);
+	dims[0] = -1;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.message, "n must be in the range [0, inf)"));
+	sym_model_program_free(mp);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+}
+
+static void guard_cache_answers_invalid_for_dims_outside_the_symbol_ranges(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m;
+	sym_graph_result *r, *r2;
+	sym_guard_cache *c = sym_guard_cache_new(4);
+	const int64_t ok[] = {3, 4}, empty[] = {0, 4};
+	const char *reason;
+	long id = -1;
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(sym_guard_cache_add(c, compile_text(ctx, relu_json, NULL, &m, &r), "generic"), 0);
+	assert_int_equal(sym_guard_cache_lookup(c, ok, &id, &reason), SYM_CACHE_HIT);
+	assert_int_equal(id, 0);
+	assert_int_equal(sym_guard_cache_lookup(c, empty, &id, &reason), SYM_CACHE_INVALID);
+	assert_non_null(strstr(reason, "n must be in the range [1, inf)"));
+	/* the same with a validity program */
+	sym_model_free(m);
+	assert_int_equal(sym_guard_cache_set_validity(c, compile_text(ctx, relu_json, NULL, &m, &r2)), 0);
+	assert_int_equal(sym_guard_cache_lookup(c, empty, &id, &reason), SYM_CACHE_INVALID);
+	assert_non_null(strstr(reason, "n must be in the range [1, inf)"));
+	sym_guard_cache_free(c);
+	sym_graph_result_free(r), sym_graph_result_free(r2);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+}
+
+static void guard_cache_capacity_is_not_allocated_up_front(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m[3];
+	sym_graph_result *r[3];
+	sym_guard_cache *huge = sym_guard_cache_new(SIZE_MAX), *two = sym_guard_cache_new(2);
+	const int64_t dims[] = {3, 4};
+	long id = -1;
+	size_t i;
+	(void)state;
+	assert_non_null(huge);
+	assert_non_null(two);
+	assert_null(sym_guard_cache_new(0));
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(sym_guard_cache_add(huge, compile_text(ctx, relu_json, NULL, &m[i], &r[i]), "v"),
+				 (long)i);
+		sym_graph_result_free(r[i]);
+		sym_model_free(m[i]);
+	}
+	assert_int_equal(sym_guard_cache_size(huge), 3);
+	assert_int_equal(sym_guard_cache_lookup(huge, dims, &id, NULL), SYM_CACHE_HIT);
+	/* a small capacity still evicts the least recently used */
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(sym_guard_cache_add(two, compile_text(ctx, relu_json, NULL, &m[i], &r[i]), "v"),
+				 (long)i);
+		sym_graph_result_free(r[i]);
+		sym_model_free(m[i]);
+	}
+	assert_int_equal(sym_guard_cache_size(two), 2);
+	assert_null(sym_guard_cache_label(two, 0));
+	assert_non_null(sym_guard_cache_label(two, 2));
+	sym_guard_cache_free(huge);
+	sym_guard_cache_free(two);
+	sym_ctx_free(ctx);
+}
+
+static void hinted_program_tells_a_failed_assert_from_a_failed_expect(void **state)
+{
+	fixture fx;
+	sym_graph_result *hinted;
+	sym_model_program *mp;
+	sym_infer_options opt;
+	const char *names[] = {"batch", "mbatch"};
+	const long long values[] = {2, 2};
+	const int64_t ok[] = {2, 128, 768, 2, 1, 1, 128};
+	const int64_t bad_batch[] = {3, 128, 768, 2, 1, 1, 128}; /* 3 against 2 never broadcasts */
+	const int64_t one_mbatch[] = {3, 128, 768, 1, 1, 1, 128};
+	int64_t out[16];
+	sym_model_run res;
+	size_t i, nassert = 0;
+	(void)state;
+	open_model(&fx, "examples/transformer.json");
+	memset(&opt, 0, sizeof(opt));
+	opt.nhints = 2, opt.hint_names = names, opt.hint_values = values;
+	hinted = sym_model_infer(fx.ctx, fx.m, &opt);
+	assert_non_null(hinted);
+	/* the broadcast assert stays although the expect batch == mbatch
+	 * implies it */
+	for (i = 0; i < sym_graph_num_guards(hinted); i++) {
+		const char *kind;
+		char *t = sym_expr_to_str(fx.ctx, sym_graph_guard(hinted, i, &kind, NULL, NULL));
+		if (!strcmp(t, "batch == 1 || batch == mbatch || mbatch == 1"))
+			assert_string_equal(kind, "assert"), nassert++;
+		sym_str_free(fx.ctx, t);
+	}
+	assert_int_equal(nassert, 1);
+	mp = sym_graph_compile(fx.ctx, hinted, 0);
+	assert_non_null(mp);
+	sym_model_program_run(mp, ok, out, &res);
+	assert_int_equal(res.status, 0);
+	sym_model_program_run(mp, bad_batch, out, &res);
+	assert_int_equal(res.status, 1);
+	assert_string_equal(res.kind, "assert");
+	assert_string_equal(res.message, "batch == 1 || batch == mbatch || mbatch == 1");
+	sym_model_program_run(mp, one_mbatch, out, &res);
+	assert_int_equal(res.status, 1);
+	assert_string_equal(res.kind, "expect");
+	sym_model_program_free(mp);
+	sym_graph_result_free(hinted);
+	close_model(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1041,6 +1222,10 @@ int main(void)
 	    cmocka_unit_test(unknown_operator_is_reported_and_inference_continues),
 	    cmocka_unit_test(int64_max_as_decimal_string_is_exact),
 	    cmocka_unit_test(transformer_program_reports_failing_guard_and_node),
+	    cmocka_unit_test(program_rejects_dims_outside_the_symbol_ranges),
+	    cmocka_unit_test(guard_cache_answers_invalid_for_dims_outside_the_symbol_ranges),
+	    cmocka_unit_test(guard_cache_capacity_is_not_allocated_up_front),
+	    cmocka_unit_test(hinted_program_tells_a_failed_assert_from_a_failed_expect),
 	    cmocka_unit_test(program_agrees_with_concrete_inference_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
