@@ -593,6 +593,10 @@ static const bad_case bad_cases[] = {
      "{\"inputs\":[{\"name\":\"a\",\"shape\":[3]},{\"name\":\"b\",\"shape\":[4]}],\"nodes\":[{\"name\":"
      "\"bad_add\",\"op\":\"Add\",\"inputs\":[\"a\",\"b\"],\"outputs\":[\"c\"]}],\"outputs\":[\"c\"]}",
      "node 'bad_add'", "never holds"},
+    {"variadic_max_without_inputs",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"mx\",\"op\":\"Max\","
+     "\"inputs\":[],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "node 'mx' (Max)", "input 0 is required"},
     {"reshape_count_proven_false",
      "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
      "\"int64\",\"shape\":[2],\"data\":[0, 4]}],\"nodes\":[{\"name\":\"rs\",\"op\":\"Reshape\",\"inputs\":"
