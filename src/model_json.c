@@ -3,9 +3,11 @@
 #include "model_private.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -51,9 +53,21 @@ int sym_model_input_rank(const sym_model *m, size_t i) { return i < m->ninputs ?
 size_t sym_model_num_outputs(const sym_model *m) { return m->noutputs; }
 const char *sym_model_output_name(const sym_model *m, size_t i) { return i < m->noutputs ? m->outputs[i] : NULL; }
 
+/* A number of the text that cJSON's double does not give exactly although
+ * that double is an integer within +-2**53 (9007199254740993 reads as
+ * 9007199254740992, 1.00000000000000001 as 1, 1e-400 as 0). */
+typedef struct inexact {
+	const cJSON *item;
+	const char *text;
+	int len;
+	int integral; /* the text is an integer (one beyond 2**53) */
+} inexact;
+
 typedef struct ld {
 	sym_ctx *ctx;
 	sym_model *m;
+	inexact *inexact; /* sorted by item */
+	size_t ninexact;
 } ld;
 
 static int lerr(ld *l, const char *fmt, ...)
@@ -78,13 +92,164 @@ static int nomem(ld *l)
 	return -1;
 }
 
-/* An exact integer: a JSON number within +-2**53 that is integral, or a
- * decimal string. */
+/* ---- numbers as written ---------------------------------------------------
+ *
+ * cJSON keeps only the double of a number, so 2**53 + 1 and 2**53 are one
+ * value there.  The number tokens of the text are scanned once (in document
+ * order, which is cJSON's order of the number items); those whose written
+ * value differs from an integral double within +-2**53 are matched to their
+ * items, and get_int rejects them. */
+
+#define JSON_EXACT_LIMIT 9007199254740992.0 /* 2**53 */
+
+/* Whether the token t[0..n) (what strtod read of it: d) is inexact as
+ * described above; *integral tells whether it is written as an integer. */
+static int sym__json_number_inexact(const char *t, size_t n, double d, int *integral)
+{
+	char digits[24], want[24];
+	size_t i = 0, nd = 0;
+	long e = 0, ex = 0;
+	int frac = 0, dropped = 0, eneg = 0;
+	if (!(d == floor(d)) || fabs(d) > JSON_EXACT_LIMIT)
+		return 0; /* rejected, or a float, anyway */
+	if (i < n && (t[i] == '-' || t[i] == '+'))
+		i++;
+	/* the significant digits times 10**e; 17 are kept (d has at most 16) */
+	for (; i < n && (isdigit((unsigned char)t[i]) || t[i] == '.'); i++) {
+		if (t[i] == '.') {
+			frac = 1;
+		} else if (nd < 17 && (nd || t[i] != '0')) {
+			digits[nd++] = t[i];
+			e -= frac;
+		} else if (nd) {
+			dropped |= t[i] != '0';
+			e += !frac;
+		} else {
+			e -= frac; /* a leading zero */
+		}
+	}
+	if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+		i++;
+		if (i < n && (t[i] == '-' || t[i] == '+'))
+			eneg = t[i++] == '-';
+		for (; i < n && isdigit((unsigned char)t[i]); i++)
+			if (ex < 100000)
+				ex = ex * 10 + (t[i] - '0');
+	}
+	e += eneg ? -ex : ex;
+	if (!nd)
+		return 0; /* zero, exactly */
+	if (dropped) {
+		/* more than 17 significant digits of a value below 2**53 + 2:
+		 * some nonzero digit is a fraction */
+		*integral = 0;
+		return 1;
+	}
+	while (digits[nd - 1] == '0')
+		nd--, e++;
+	if (e < 0 || (long)nd + e > 17) {
+		*integral = e >= 0;
+		return 1;
+	}
+	memset(digits + nd, '0', (size_t)e);
+	digits[nd + (size_t)e] = 0;
+	snprintf(want, sizeof(want), "%.0f", fabs(d));
+	*integral = 1;
+	return strcmp(want, digits) != 0;
+}
+
+static int inexact_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const inexact *)a)->item, y = (uintptr_t)((const inexact *)b)->item;
+	return x < y ? -1 : x > y;
+}
+
+/* Gives the number items of the tree in document order the entries of
+ * l->inexact whose ordinal (in item, as a count) they have. */
+static void sym__json_match_numbers(ld *l, const cJSON *j, size_t *count, size_t *next)
+{
+	for (; j && *next < l->ninexact; j = j->next) {
+		if (cJSON_IsNumber(j)) {
+			if ((uintptr_t)l->inexact[*next].item == *count)
+				l->inexact[(*next)++].item = j;
+			(*count)++;
+		} else if (j->child) {
+			sym__json_match_numbers(l, j->child, count, next);
+		}
+	}
+}
+
+/* Finds the inexact numbers of text: 0, or -1 (out of memory). */
+static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJSON *root)
+{
+	size_t i = 0, ord = 0, cap = 0, count = 0, next = 0;
+	while (i < len) {
+		char c = text[i];
+		if (c == '"') {
+			for (i++; i < len && text[i] != '"'; i++)
+				if (text[i] == '\\')
+					i++;
+			i++;
+		} else if (c == '-' || isdigit((unsigned char)c)) {
+			/* as cJSON: the run of number characters, read by strtod */
+			char buf[72], *end;
+			size_t n = 0;
+			double d;
+			int integral = 0;
+			while (i + n < len && n < sizeof(buf) - 1 && strchr("0123456789+-eE.", text[i + n]) && text[i + n])
+				n++;
+			memcpy(buf, text + i, n);
+			buf[n] = 0;
+			d = strtod(buf, &end);
+			n = end > buf ? (size_t)(end - buf) : 1;
+			if (end > buf && sym__json_number_inexact(buf, n, d, &integral)) {
+				if (l->ninexact == cap) {
+					size_t nc = cap ? cap * 2 : 8;
+					inexact *ni = realloc(l->inexact, nc * sizeof(*ni));
+					if (!ni)
+						return nomem(l);
+					l->inexact = ni, cap = nc;
+				}
+				l->inexact[l->ninexact].item = (const cJSON *)(uintptr_t)ord;
+				l->inexact[l->ninexact].text = text + i;
+				l->inexact[l->ninexact].len = (int)n;
+				l->inexact[l->ninexact++].integral = integral;
+			}
+			ord++;
+			i += n;
+		} else {
+			i++;
+		}
+	}
+	if (!l->ninexact)
+		return 0;
+	sym__json_match_numbers(l, root, &count, &next);
+	l->ninexact = next; /* tokens past the parsed value are not items */
+	qsort(l->inexact, l->ninexact, sizeof(*l->inexact), inexact_cmp);
+	return 0;
+}
+
+/* The entry of an inexact number item, or NULL. */
+static const inexact *sym__json_inexact(const ld *l, const cJSON *j)
+{
+	inexact key;
+	if (!l->ninexact)
+		return NULL;
+	key.item = j;
+	return bsearch(&key, l->inexact, l->ninexact, sizeof(*l->inexact), inexact_cmp);
+}
+
+/* An exact integer: a JSON number within +-2**53 that is integral and
+ * written exactly, or a decimal string. */
 static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
 {
 	if (cJSON_IsNumber(j)) {
 		double d = j->valuedouble;
-		if (!(d == floor(d)) || fabs(d) > 9007199254740992.0)
+		const inexact *x = sym__json_inexact(l, j);
+		if (x)
+			return lerr(l, "%s: %.*s is not an exact integer%s", where, x->len > 40 ? 40 : x->len, x->text,
+			            x->integral ? " (write integers beyond 2**53 as decimal strings)" : "");
+		if (!(d == floor(d)) || fabs(d) > JSON_EXACT_LIMIT)
 			return lerr(l, "%s: %.17g is not an exact integer (write big integers as strings)", where, d);
 		*out = (int64_t)d;
 		return 0;
@@ -230,7 +395,12 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, sym_attr *out)
 		out->type = SYM_ATTR_INT, out->n = 1, out->ints = v;
 	} else if (cJSON_IsNumber(a)) {
 		double d = a->valuedouble;
-		if (d == floor(d) && fabs(d) <= 9007199254740992.0) {
+		const inexact *x = sym__json_inexact(l, a);
+		if (x && x->integral) {
+			int64_t v;
+			return get_int(l, a, where, &v);
+		}
+		if (!x && d == floor(d) && fabs(d) <= JSON_EXACT_LIMIT) {
 			int64_t *v = sym__model_alloc(l->m, sizeof(*v));
 			if (!v)
 				return nomem(l);
@@ -255,8 +425,9 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, sym_attr *out)
 		cJSON_ArrayForEach(x, a)
 		{
 			if (cJSON_IsNumber(x)) {
+				const inexact *ix = sym__json_inexact(l, x);
 				all_str = 0;
-				if (x->valuedouble != floor(x->valuedouble))
+				if (x->valuedouble != floor(x->valuedouble) || (ix && !ix->integral))
 					all_int = 0;
 			} else if (cJSON_IsString(x)) {
 				all_num = 0;
@@ -494,12 +665,15 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 		return NULL;
 	}
 	l.ctx = ctx;
+	l.inexact = NULL, l.ninexact = 0;
 	l.m = calloc(1, sizeof(*l.m));
 	if (!l.m) {
 		cJSON_Delete(root);
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 		return NULL;
 	}
+	if (sym__json_scan_numbers(&l, text, len, root) < 0)
+		goto fail;
 	if (!cJSON_IsObject(root)) {
 		lerr(&l, "the top level must be an object");
 		goto fail;
@@ -542,9 +716,11 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 	if (load_formats(&l, field(root, "formats")) < 0)
 		goto fail;
 	cJSON_Delete(root);
+	free(l.inexact);
 	return l.m;
 fail:
 	cJSON_Delete(root);
+	free(l.inexact);
 	sym_model_free(l.m);
 	return NULL;
 }
