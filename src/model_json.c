@@ -36,6 +36,14 @@ char *sym__model_strdup(sym_model *m, const char *s)
 	return r;
 }
 
+int sym__model_name_has_control(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 void sym_model_free(sym_model *m)
 {
 	size_t i;
@@ -90,6 +98,14 @@ static int nomem(ld *l)
 {
 	sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
 	return -1;
+}
+
+/* A name with a control character is an error (what locates it). */
+static int check_name(ld *l, const char *s, const char *what)
+{
+	if (sym__model_name_has_control(s))
+		return lerr(l, "%s: a name contains a control character", what);
+	return 0;
 }
 
 /* ---- numbers as written ---------------------------------------------------
@@ -275,6 +291,8 @@ static int get_name(ld *l, const cJSON *o, const char *what, char **out)
 	const cJSON *n = field(o, "name");
 	if (!cJSON_IsString(n) || !*n->valuestring)
 		return lerr(l, "%s: missing \"name\" (a non-empty string)", what);
+	if (check_name(l, n->valuestring, what) < 0)
+		return -1;
 	if (!(*out = sym__model_strdup(l->m, n->valuestring)))
 		return nomem(l);
 	return 0;
@@ -380,9 +398,12 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 	return 0;
 }
 
-static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, sym_attr *out)
+static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym_attr *out)
 {
 	char where[200];
+	snprintf(where, sizeof(where), "node '%.60s' attribute %zu", nd->name, idx);
+	if (check_name(l, a->string, where) < 0)
+		return -1;
 	out->name = sym__model_strdup(l->m, a->string);
 	if (!out->name)
 		return nomem(l);
@@ -525,6 +546,8 @@ static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char
 	for (i = 0; i < *n; i++, s = s->next) {
 		if (!cJSON_IsString(s) || (!allow_empty && !*s->valuestring))
 			return lerr(l, "%s[%zu] must be a%s tensor name", what, i, allow_empty ? "" : " non-empty");
+		if (sym__model_name_has_control(s->valuestring))
+			return lerr(l, "%s[%zu]: a name contains a control character", what, i);
 		if (!((*out)[i] = sym__model_strdup(l->m, s->valuestring)))
 			return nomem(l);
 	}
@@ -538,7 +561,10 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	if (!cJSON_IsObject(o))
 		return lerr(l, "nodes[%zu]: expected an object", idx);
 	x = field(o, "name");
+	snprintf(what, sizeof(what), "nodes[%zu]", idx);
 	if (x && cJSON_IsString(x) && *x->valuestring) {
+		if (check_name(l, x->valuestring, what) < 0)
+			return -1;
 		nd->name = sym__model_strdup(l->m, x->valuestring);
 	} else if (x) {
 		return lerr(l, "nodes[%zu]: \"name\" must be a non-empty string", idx);
@@ -552,10 +578,16 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	x = field(o, "op");
 	if (!cJSON_IsString(x) || !*x->valuestring)
 		return lerr(l, "node '%s': missing \"op\"", nd->name);
+	snprintf(what, sizeof(what), "node '%.60s' \"op\"", nd->name);
+	if (check_name(l, x->valuestring, what) < 0)
+		return -1;
 	nd->op = sym__model_strdup(l->m, x->valuestring);
 	x = field(o, "domain");
 	if (x && !cJSON_IsString(x))
 		return lerr(l, "node '%s': \"domain\" must be a string", nd->name);
+	snprintf(what, sizeof(what), "node '%.60s' \"domain\"", nd->name);
+	if (x && check_name(l, x->valuestring, what) < 0)
+		return -1;
 	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") && strcmp(x->valuestring, "ai.onnx"))
 		return lerr(l, "node '%s': unsupported domain '%.40s' (\"\" or \"cann\")", nd->name, x->valuestring);
@@ -589,8 +621,9 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	if (attrs)
 		cJSON_ArrayForEach(a, attrs)
 		{
-			if (load_attr(l, nd, a, &nd->attrs[idx++]) < 0)
+			if (load_attr(l, nd, a, idx, &nd->attrs[idx]) < 0)
 				return -1;
+			idx++;
 		}
 	return 0;
 }
@@ -637,8 +670,15 @@ static int load_formats(ld *l, const cJSON *fm)
 	{
 		const cJSON *f = field(e, "format"), *s = field(e, "storage_format");
 		sym_mformat *mf = &l->m->formats[i++];
+		char what[32];
+		snprintf(what, sizeof(what), "\"formats\" entry %zu", i - 1);
+		if (check_name(l, e->string, what) < 0)
+			return -1;
 		if (!cJSON_IsObject(e) || (f && !cJSON_IsString(f)) || (s && !cJSON_IsString(s)))
 			return lerr(l, "formats['%.60s']: expected {\"format\": ..., \"storage_format\": ...}", e->string);
+		snprintf(what, sizeof(what), "\"formats\" entry %zu", i - 1);
+		if ((f && check_name(l, f->valuestring, what) < 0) || (s && check_name(l, s->valuestring, what) < 0))
+			return -1;
 		mf->tensor = sym__model_strdup(l->m, e->string);
 		mf->format = sym__model_strdup(l->m, f ? f->valuestring : "ND");
 		mf->storage_format = sym__model_strdup(l->m, s ? s->valuestring : (f ? f->valuestring : "ND"));

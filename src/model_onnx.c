@@ -64,17 +64,9 @@ const sym_expr *sym__expr_from_double(sym_ctx *ctx, double v)
 
 /* Names appear in messages of one line and in the printed shapes: a
  * control character in one is an error. */
-static int has_control(const char *s)
-{
-	for (; s && *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	return 0;
-}
-
 static int check_name(ld *l, const char *s, const char *what)
 {
-	if (has_control(s))
+	if (sym__model_name_has_control(s))
 		return oerr(l, "%s: a name contains a control character", what);
 	return 0;
 }
@@ -297,7 +289,7 @@ static const char *param_text(ld *l, const char *raw)
 	for (i = 0; i < l->nnames; i++)
 		if (!strcmp(l->raw_names[i], raw))
 			return l->sym_names[i];
-	e = has_control(raw) ? NULL : sym_expr_from_str(l->ctx, raw);
+	e = sym__model_name_has_control(raw) ? NULL : sym_expr_from_str(l->ctx, raw);
 	if (e && !sym_expr_is_pred(e) &&
 	    (sym_expr_kind(e) != SYM_KIND_SYM || !strcmp(sym_expr_symbol_name(e), raw)))
 		return raw;
