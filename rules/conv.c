@@ -133,6 +133,14 @@ static int read_kernel(sym_rule_ctx *rc, spatial *sp, const sym_tval *w, int wdi
 			                    SYM_GUARD_ASSERT, "kernel_shape must match the weight dims") < 0)
 				return -1;
 		} else {
+			/* as kernel_shape: a kernel dim of W is at least 1 */
+			long long c;
+			if (sym_expr_get_si(w->dims[wdim0 + i], &c) == 1 && c < 1)
+				return sym__rc_error(rc, "the weight's kernel dim %d (W dim %d) is %lld, must be at least 1",
+				                     i, wdim0 + i, c);
+			if (sym__rc_require(rc, rel(rc, SYM_REL_GE, w->dims[wdim0 + i], sym__rc_num(rc, 1)),
+			                    SYM_GUARD_ASSERT, "the weight's kernel dims must be at least 1") < 0)
+				return -1;
 			sp->k[i] = w->dims[wdim0 + i];
 		}
 	}

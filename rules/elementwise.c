@@ -148,7 +148,8 @@ static int broadcast_op(sym_rule_ctx *rc, size_t nin, int dtype, map2_fn fn)
 	size_t k;
 	if (nin > 16)
 		return sym__rc_error(rc, "too many inputs (%zu)", nin);
-	for (k = 0; k < nin; k++)
+	/* a variadic operator (Max, Sum, ...) still needs input 0 */
+	for (k = 0; k < (nin ? nin : 1); k++)
 		if (!(ins[k] = sym__rc_need(rc, k)))
 			return -1;
 	if (sym__rc_broadcast(rc, nin, ins, 0) < 0)

@@ -3,9 +3,11 @@
 #include "model_private.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,6 +36,14 @@ char *sym__model_strdup(sym_model *m, const char *s)
 	return r;
 }
 
+int sym__model_name_has_control(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 void sym_model_free(sym_model *m)
 {
 	size_t i;
@@ -51,9 +61,21 @@ int sym_model_input_rank(const sym_model *m, size_t i) { return i < m->ninputs ?
 size_t sym_model_num_outputs(const sym_model *m) { return m->noutputs; }
 const char *sym_model_output_name(const sym_model *m, size_t i) { return i < m->noutputs ? m->outputs[i] : NULL; }
 
+/* A number of the text that cJSON's double does not give exactly although
+ * that double is an integer within +-2**53 (9007199254740993 reads as
+ * 9007199254740992, 1.00000000000000001 as 1, 1e-400 as 0). */
+typedef struct inexact {
+	const cJSON *item;
+	const char *text;
+	int len;
+	int integral; /* the text is an integer (one beyond 2**53) */
+} inexact;
+
 typedef struct ld {
 	sym_ctx *ctx;
 	sym_model *m;
+	inexact *inexact; /* sorted by item */
+	size_t ninexact;
 } ld;
 
 static int lerr(ld *l, const char *fmt, ...)
@@ -78,13 +100,172 @@ static int nomem(ld *l)
 	return -1;
 }
 
-/* An exact integer: a JSON number within +-2**53 that is integral, or a
- * decimal string. */
+/* A name with a control character is an error (what locates it). */
+static int check_name(ld *l, const char *s, const char *what)
+{
+	if (sym__model_name_has_control(s))
+		return lerr(l, "%s: a name contains a control character", what);
+	return 0;
+}
+
+/* ---- numbers as written ---------------------------------------------------
+ *
+ * cJSON keeps only the double of a number, so 2**53 + 1 and 2**53 are one
+ * value there.  The number tokens of the text are scanned once (in document
+ * order, which is cJSON's order of the number items); those whose written
+ * value differs from an integral double within +-2**53 are matched to their
+ * items, and get_int rejects them. */
+
+#define JSON_EXACT_LIMIT 9007199254740992.0 /* 2**53 */
+
+/* Whether the token t[0..n) (what strtod read of it: d) is inexact as
+ * described above; *integral tells whether it is written as an integer. */
+static int sym__json_number_inexact(const char *t, size_t n, double d, int *integral)
+{
+	char digits[24], want[24];
+	size_t i = 0, nd = 0;
+	long e = 0, ex = 0;
+	int frac = 0, dropped = 0, eneg = 0;
+	if (!(d == floor(d)) || fabs(d) > JSON_EXACT_LIMIT)
+		return 0; /* rejected, or a float, anyway */
+	if (i < n && (t[i] == '-' || t[i] == '+'))
+		i++;
+	/* the significant digits times 10**e; 17 are kept (d has at most 16) */
+	for (; i < n && (isdigit((unsigned char)t[i]) || t[i] == '.'); i++) {
+		if (t[i] == '.') {
+			frac = 1;
+		} else if (nd < 17 && (nd || t[i] != '0')) {
+			digits[nd++] = t[i];
+			e -= frac;
+		} else if (nd) {
+			dropped |= t[i] != '0';
+			e += !frac;
+		} else {
+			e -= frac; /* a leading zero */
+		}
+	}
+	if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+		i++;
+		if (i < n && (t[i] == '-' || t[i] == '+'))
+			eneg = t[i++] == '-';
+		for (; i < n && isdigit((unsigned char)t[i]); i++)
+			if (ex < 100000)
+				ex = ex * 10 + (t[i] - '0');
+	}
+	e += eneg ? -ex : ex;
+	if (!nd)
+		return 0; /* zero, exactly */
+	if (dropped) {
+		/* more than 17 significant digits of a value below 2**53 + 2:
+		 * some nonzero digit is a fraction */
+		*integral = 0;
+		return 1;
+	}
+	while (digits[nd - 1] == '0')
+		nd--, e++;
+	if (e < 0 || (long)nd + e > 17) {
+		*integral = e >= 0;
+		return 1;
+	}
+	memset(digits + nd, '0', (size_t)e);
+	digits[nd + (size_t)e] = 0;
+	snprintf(want, sizeof(want), "%.0f", fabs(d));
+	*integral = 1;
+	return strcmp(want, digits) != 0;
+}
+
+static int inexact_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const inexact *)a)->item, y = (uintptr_t)((const inexact *)b)->item;
+	return x < y ? -1 : x > y;
+}
+
+/* Gives the number items of the tree in document order the entries of
+ * l->inexact whose ordinal (in item, as a count) they have. */
+static void sym__json_match_numbers(ld *l, const cJSON *j, size_t *count, size_t *next)
+{
+	for (; j && *next < l->ninexact; j = j->next) {
+		if (cJSON_IsNumber(j)) {
+			if ((uintptr_t)l->inexact[*next].item == *count)
+				l->inexact[(*next)++].item = j;
+			(*count)++;
+		} else if (j->child) {
+			sym__json_match_numbers(l, j->child, count, next);
+		}
+	}
+}
+
+/* Finds the inexact numbers of text: 0, or -1 (out of memory). */
+static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJSON *root)
+{
+	size_t i = 0, ord = 0, cap = 0, count = 0, next = 0;
+	while (i < len) {
+		char c = text[i];
+		if (c == '"') {
+			for (i++; i < len && text[i] != '"'; i++)
+				if (text[i] == '\\')
+					i++;
+			i++;
+		} else if (c == '-' || isdigit((unsigned char)c)) {
+			/* as cJSON: the run of number characters, read by strtod */
+			char buf[72], *end;
+			size_t n = 0;
+			double d;
+			int integral = 0;
+			while (i + n < len && n < sizeof(buf) - 1 && strchr("0123456789+-eE.", text[i + n]) && text[i + n])
+				n++;
+			memcpy(buf, text + i, n);
+			buf[n] = 0;
+			d = strtod(buf, &end);
+			n = end > buf ? (size_t)(end - buf) : 1;
+			if (end > buf && sym__json_number_inexact(buf, n, d, &integral)) {
+				if (l->ninexact == cap) {
+					size_t nc = cap ? cap * 2 : 8;
+					inexact *ni = realloc(l->inexact, nc * sizeof(*ni));
+					if (!ni)
+						return nomem(l);
+					l->inexact = ni, cap = nc;
+				}
+				l->inexact[l->ninexact].item = (const cJSON *)(uintptr_t)ord;
+				l->inexact[l->ninexact].text = text + i;
+				l->inexact[l->ninexact].len = (int)n;
+				l->inexact[l->ninexact++].integral = integral;
+			}
+			ord++;
+			i += n;
+		} else {
+			i++;
+		}
+	}
+	if (!l->ninexact)
+		return 0;
+	sym__json_match_numbers(l, root, &count, &next);
+	l->ninexact = next; /* tokens past the parsed value are not items */
+	qsort(l->inexact, l->ninexact, sizeof(*l->inexact), inexact_cmp);
+	return 0;
+}
+
+/* The entry of an inexact number item, or NULL. */
+static const inexact *sym__json_inexact(const ld *l, const cJSON *j)
+{
+	inexact key;
+	if (!l->ninexact)
+		return NULL;
+	key.item = j;
+	return bsearch(&key, l->inexact, l->ninexact, sizeof(*l->inexact), inexact_cmp);
+}
+
+/* An exact integer: a JSON number within +-2**53 that is integral and
+ * written exactly, or a decimal string. */
 static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
 {
 	if (cJSON_IsNumber(j)) {
 		double d = j->valuedouble;
-		if (!(d == floor(d)) || fabs(d) > 9007199254740992.0)
+		const inexact *x = sym__json_inexact(l, j);
+		if (x)
+			return lerr(l, "%s: %.*s is not an exact integer%s", where, x->len > 40 ? 40 : x->len, x->text,
+			            x->integral ? " (write integers beyond 2**53 as decimal strings)" : "");
+		if (!(d == floor(d)) || fabs(d) > JSON_EXACT_LIMIT)
 			return lerr(l, "%s: %.17g is not an exact integer (write big integers as strings)", where, d);
 		*out = (int64_t)d;
 		return 0;
@@ -110,6 +291,8 @@ static int get_name(ld *l, const cJSON *o, const char *what, char **out)
 	const cJSON *n = field(o, "name");
 	if (!cJSON_IsString(n) || !*n->valuestring)
 		return lerr(l, "%s: missing \"name\" (a non-empty string)", what);
+	if (check_name(l, n->valuestring, what) < 0)
+		return -1;
 	if (!(*out = sym__model_strdup(l->m, n->valuestring)))
 		return nomem(l);
 	return 0;
@@ -215,9 +398,12 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 	return 0;
 }
 
-static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, sym_attr *out)
+static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym_attr *out)
 {
 	char where[200];
+	snprintf(where, sizeof(where), "node '%.60s' attribute %zu", nd->name, idx);
+	if (check_name(l, a->string, where) < 0)
+		return -1;
 	out->name = sym__model_strdup(l->m, a->string);
 	if (!out->name)
 		return nomem(l);
@@ -230,7 +416,12 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, sym_attr *out)
 		out->type = SYM_ATTR_INT, out->n = 1, out->ints = v;
 	} else if (cJSON_IsNumber(a)) {
 		double d = a->valuedouble;
-		if (d == floor(d) && fabs(d) <= 9007199254740992.0) {
+		const inexact *x = sym__json_inexact(l, a);
+		if (x && x->integral) {
+			int64_t v;
+			return get_int(l, a, where, &v);
+		}
+		if (!x && d == floor(d) && fabs(d) <= JSON_EXACT_LIMIT) {
 			int64_t *v = sym__model_alloc(l->m, sizeof(*v));
 			if (!v)
 				return nomem(l);
@@ -255,8 +446,9 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, sym_attr *out)
 		cJSON_ArrayForEach(x, a)
 		{
 			if (cJSON_IsNumber(x)) {
+				const inexact *ix = sym__json_inexact(l, x);
 				all_str = 0;
-				if (x->valuedouble != floor(x->valuedouble))
+				if (x->valuedouble != floor(x->valuedouble) || (ix && !ix->integral))
 					all_int = 0;
 			} else if (cJSON_IsString(x)) {
 				all_num = 0;
@@ -354,6 +546,8 @@ static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char
 	for (i = 0; i < *n; i++, s = s->next) {
 		if (!cJSON_IsString(s) || (!allow_empty && !*s->valuestring))
 			return lerr(l, "%s[%zu] must be a%s tensor name", what, i, allow_empty ? "" : " non-empty");
+		if (sym__model_name_has_control(s->valuestring))
+			return lerr(l, "%s[%zu]: a name contains a control character", what, i);
 		if (!((*out)[i] = sym__model_strdup(l->m, s->valuestring)))
 			return nomem(l);
 	}
@@ -367,7 +561,10 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	if (!cJSON_IsObject(o))
 		return lerr(l, "nodes[%zu]: expected an object", idx);
 	x = field(o, "name");
+	snprintf(what, sizeof(what), "nodes[%zu]", idx);
 	if (x && cJSON_IsString(x) && *x->valuestring) {
+		if (check_name(l, x->valuestring, what) < 0)
+			return -1;
 		nd->name = sym__model_strdup(l->m, x->valuestring);
 	} else if (x) {
 		return lerr(l, "nodes[%zu]: \"name\" must be a non-empty string", idx);
@@ -381,10 +578,16 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	x = field(o, "op");
 	if (!cJSON_IsString(x) || !*x->valuestring)
 		return lerr(l, "node '%s': missing \"op\"", nd->name);
+	snprintf(what, sizeof(what), "node '%.60s' \"op\"", nd->name);
+	if (check_name(l, x->valuestring, what) < 0)
+		return -1;
 	nd->op = sym__model_strdup(l->m, x->valuestring);
 	x = field(o, "domain");
 	if (x && !cJSON_IsString(x))
 		return lerr(l, "node '%s': \"domain\" must be a string", nd->name);
+	snprintf(what, sizeof(what), "node '%.60s' \"domain\"", nd->name);
+	if (x && check_name(l, x->valuestring, what) < 0)
+		return -1;
 	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") && strcmp(x->valuestring, "ai.onnx"))
 		return lerr(l, "node '%s': unsupported domain '%.40s' (\"\" or \"cann\")", nd->name, x->valuestring);
@@ -418,8 +621,9 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	if (attrs)
 		cJSON_ArrayForEach(a, attrs)
 		{
-			if (load_attr(l, nd, a, &nd->attrs[idx++]) < 0)
+			if (load_attr(l, nd, a, idx, &nd->attrs[idx]) < 0)
 				return -1;
+			idx++;
 		}
 	return 0;
 }
@@ -466,8 +670,15 @@ static int load_formats(ld *l, const cJSON *fm)
 	{
 		const cJSON *f = field(e, "format"), *s = field(e, "storage_format");
 		sym_mformat *mf = &l->m->formats[i++];
+		char what[32];
+		snprintf(what, sizeof(what), "\"formats\" entry %zu", i - 1);
+		if (check_name(l, e->string, what) < 0)
+			return -1;
 		if (!cJSON_IsObject(e) || (f && !cJSON_IsString(f)) || (s && !cJSON_IsString(s)))
 			return lerr(l, "formats['%.60s']: expected {\"format\": ..., \"storage_format\": ...}", e->string);
+		snprintf(what, sizeof(what), "\"formats\" entry %zu", i - 1);
+		if ((f && check_name(l, f->valuestring, what) < 0) || (s && check_name(l, s->valuestring, what) < 0))
+			return -1;
 		mf->tensor = sym__model_strdup(l->m, e->string);
 		mf->format = sym__model_strdup(l->m, f ? f->valuestring : "ND");
 		mf->storage_format = sym__model_strdup(l->m, s ? s->valuestring : (f ? f->valuestring : "ND"));
@@ -494,12 +705,15 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 		return NULL;
 	}
 	l.ctx = ctx;
+	l.inexact = NULL, l.ninexact = 0;
 	l.m = calloc(1, sizeof(*l.m));
 	if (!l.m) {
 		cJSON_Delete(root);
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 		return NULL;
 	}
+	if (sym__json_scan_numbers(&l, text, len, root) < 0)
+		goto fail;
 	if (!cJSON_IsObject(root)) {
 		lerr(&l, "the top level must be an object");
 		goto fail;
@@ -542,9 +756,11 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 	if (load_formats(&l, field(root, "formats")) < 0)
 		goto fail;
 	cJSON_Delete(root);
+	free(l.inexact);
 	return l.m;
 fail:
 	cJSON_Delete(root);
+	free(l.inexact);
 	sym_model_free(l.m);
 	return NULL;
 }

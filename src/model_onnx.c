@@ -64,17 +64,9 @@ const sym_expr *sym__expr_from_double(sym_ctx *ctx, double v)
 
 /* Names appear in messages of one line and in the printed shapes: a
  * control character in one is an error. */
-static int has_control(const char *s)
-{
-	for (; s && *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	return 0;
-}
-
 static int check_name(ld *l, const char *s, const char *what)
 {
-	if (has_control(s))
+	if (sym__model_name_has_control(s))
 		return oerr(l, "%s: a name contains a control character", what);
 	return 0;
 }
@@ -297,7 +289,7 @@ static const char *param_text(ld *l, const char *raw)
 	for (i = 0; i < l->nnames; i++)
 		if (!strcmp(l->raw_names[i], raw))
 			return l->sym_names[i];
-	e = has_control(raw) ? NULL : sym_expr_from_str(l->ctx, raw);
+	e = sym__model_name_has_control(raw) ? NULL : sym_expr_from_str(l->ctx, raw);
 	if (e && !sym_expr_is_pred(e) &&
 	    (sym_expr_kind(e) != SYM_KIND_SYM || !strcmp(sym_expr_symbol_name(e), raw)))
 		return raw;
@@ -747,11 +739,14 @@ out:
 	return st;
 }
 
-/* ---- what is wrong with a file protobuf-c rejects --------------------------
+/* ---- what is wrong with a file ----------------------------------------------
  *
  * A walk over the wire format along the messages of the subset: the first
  * field whose wire type is not the declared one, or whose length runs past
- * its message, is named in the error. */
+ * its message, is named in the error.  It also runs on every file protobuf-c
+ * accepts: protobuf-c keeps a key of field number 0 (written in more than
+ * one byte) or beyond 2**29 - 1 as an unknown field and would write it back,
+ * and such a key is invalid protobuf, so the file is rejected here. */
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
 
@@ -786,9 +781,11 @@ WMSG(w_tensor, "TensorProto", {1, -1, "dims", NULL}, {2, WT_VARINT, "data_type",
      {7, -1, "int64_data", NULL}, {8, WT_LEN, "name", NULL}, {9, WT_LEN, "raw_data", NULL},
      {10, -1, "double_data", NULL}, {11, -1, "uint64_data", NULL}, {12, WT_LEN, "doc_string", NULL},
      {13, WT_LEN, "external_data", &w_entry}, {14, WT_VARINT, "data_location", NULL});
+static const wmsg w_graph; /* subgraphs of attributes */
 WMSG(w_attr, "AttributeProto", {1, WT_LEN, "name", NULL}, {2, WT_I32, "f", NULL}, {3, WT_VARINT, "i", NULL},
-     {4, WT_LEN, "s", NULL}, {5, WT_LEN, "t", &w_tensor}, {7, -1, "floats", NULL}, {8, -1, "ints", NULL},
-     {9, WT_LEN, "strings", NULL}, {10, WT_LEN, "tensors", &w_tensor}, {13, WT_LEN, "doc_string", NULL},
+     {4, WT_LEN, "s", NULL}, {5, WT_LEN, "t", &w_tensor}, {6, WT_LEN, "g", &w_graph}, {7, -1, "floats", NULL},
+     {8, -1, "ints", NULL}, {9, WT_LEN, "strings", NULL}, {10, WT_LEN, "tensors", &w_tensor},
+     {11, WT_LEN, "graphs", &w_graph}, {13, WT_LEN, "doc_string", NULL},
      {20, WT_VARINT, "type", NULL}, {21, WT_LEN, "ref_attr_name", NULL});
 WMSG(w_node, "NodeProto", {1, WT_LEN, "input", NULL}, {2, WT_LEN, "output", NULL}, {3, WT_LEN, "name", NULL},
      {4, WT_LEN, "op_type", NULL}, {5, WT_LEN, "attribute", &w_attr}, {6, WT_LEN, "doc_string", NULL},
@@ -831,11 +828,20 @@ static const char *wt_name(int wt)
 	}
 }
 
+/* Messages nest at most this deep in a file (a subgraph is three levels). */
+#define WIRE_DEPTH_LIMIT 200
+
 /* Writes what is wrong into why (empty when the walk finds nothing);
- * base is the offset of the message in the file. */
-static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, char *why, size_t cap)
+ * base is the offset of the message in the file, depth its nesting. */
+static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, int depth, char *why,
+                     size_t cap)
 {
 	size_t pos = 0;
+	if (depth > WIRE_DEPTH_LIMIT) {
+		snprintf(why, cap, "%s at byte %zu: messages nest deeper than %d", m->name, base,
+		         WIRE_DEPTH_LIMIT);
+		return;
+	}
 	while (pos < len && !*why) {
 		size_t at = pos, k, flen = 0;
 		uint64_t tag, v;
@@ -851,6 +857,11 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, c
 				f = &m->f[k];
 		if (tag >> 3 == 0) {
 			snprintf(why, cap, "%s: field number 0 at byte %zu", m->name, base + at);
+			return;
+		}
+		if (tag >> 3 > 536870911u) {
+			snprintf(why, cap, "%s: field number %llu at byte %zu is beyond 2**29 - 1", m->name,
+			         (unsigned long long)(tag >> 3), base + at);
 			return;
 		}
 		if (f && f->wt >= 0 && f->wt != wt) {
@@ -880,7 +891,7 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, c
 			}
 			flen = (size_t)v;
 			if (f && f->child)
-				diagnose(f->child, p + pos, flen, base + pos, why, cap);
+				diagnose(f->child, p + pos, flen, base + pos, depth + 1, why, cap);
 			break;
 		default:
 			snprintf(why, cap, "%s: field %u at byte %zu has the invalid wire type %d", m->name,
@@ -907,12 +918,16 @@ sym_model *sym_model_from_onnx(sym_ctx *ctx, const void *data, size_t len)
 	memset(&l, 0, sizeof(l));
 	l.ctx = ctx;
 	mp = symshape_onnx__model_proto__unpack(NULL, len, data);
-	if (!mp) {
+	{
 		char why[200] = "";
-		diagnose(&w_model, data, len, 0, why, sizeof(why));
-		sym__error(ctx, SYM_ESYNTAX, -1, "onnx: not an ONNX model (truncated or corrupt)%s%s",
-		           *why ? ": " : "", why);
-		return NULL;
+		diagnose(&w_model, data, len, 0, 0, why, sizeof(why));
+		if (!mp || *why) {
+			if (mp)
+				symshape_onnx__model_proto__free_unpacked(mp, NULL);
+			sym__error(ctx, SYM_ESYNTAX, -1, "onnx: not an ONNX model (truncated or corrupt)%s%s",
+			           *why ? ": " : "", why);
+			return NULL;
+		}
 	}
 	l.m = calloc(1, sizeof(*l.m));
 	if (!l.m) {

@@ -60,6 +60,10 @@ struct sym_model {
 
 void *sym__model_alloc(sym_model *m, size_t n);
 char *sym__model_strdup(sym_model *m, const char *s);
+/* Whether a name (of a tensor, node, operator, attribute) holds a control
+ * character; names appear in one-line messages, so both loaders reject
+ * such a name. */
+int sym__model_name_has_control(const char *s);
 /* Reads a whole file (at most 2 GiB) into a malloc'd buffer; -1 with an
  * error in ctx. */
 int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len);

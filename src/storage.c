@@ -277,11 +277,17 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 			return -1;
 		}
 		ts = &x->t[t];
+		if (ts->origin >= 0) {
+			/* a second entry would read the first one's storage rank */
+			sym__error(ctx, SYM_EDOMAIN, -1, "model: \"formats\" names tensor '%.60s' twice",
+			           mf->tensor);
+			return -1;
+		}
 		ts->origin = of, ts->storage = sf;
 		if (ts->rank < 0)
 			continue; /* storage unknown with the origin shape */
-		if (sym__storage_shape(ctx, of, sf, r->tensors[t].tv.dtype, ts->rank, r->tensors[t].tv.dims,
-		                       out, &ts->rank) < 0) {
+		if (sym__storage_shape(ctx, of, sf, r->tensors[t].tv.dtype, r->tensors[t].tv.rank,
+		                       r->tensors[t].tv.dims, out, &ts->rank) < 0) {
 			char msg[200];
 			snprintf(msg, sizeof(msg), "%s", sym_ctx_last_message(ctx));
 			sym_ctx_clear_error(ctx);

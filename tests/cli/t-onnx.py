@@ -181,6 +181,82 @@ def check_bad():
         report("bad file %s" % name, ok, "status %s, stderr %r (want %r)" % (rc, err, want["message"]))
 
 
+# A minimal protobuf writer for the hand-made files of the checks below.
+def pb_varint(n):
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | 0x80 if n else b)
+        if not n:
+            return bytes(out)
+
+
+def pb_len(num, payload):
+    payload = payload.encode() if isinstance(payload, str) else payload
+    return pb_varint(num << 3 | 2) + pb_varint(len(payload)) + payload
+
+
+def pb_int(num, v):
+    return pb_varint(num << 3) + pb_varint(v & (2**64 - 1))
+
+
+def pb_model(nodes, inputs, outputs, graph_extra=b"", model_extra=b""):
+    """A ModelProto of opset 18: nodes (op, inputs, outputs, name), inputs
+    (name, dims) of float32, output names; the extra bytes end the graph
+    and the model."""
+
+    def value_info(name, dims):
+        shape = b"".join(pb_len(1, pb_int(1, d) if isinstance(d, int) else pb_len(2, d)) for d in dims)
+        return pb_len(1, name) + pb_len(2, pb_len(1, pb_int(1, 1) + pb_len(2, shape)))
+
+    g = b"".join(pb_len(1, b"".join(pb_len(1, i) for i in ins) + b"".join(pb_len(2, o) for o in outs)
+                        + pb_len(3, name) + pb_len(4, op)) for op, ins, outs, name in nodes)
+    g += pb_len(2, "g") + b"".join(pb_len(11, value_info(*i)) for i in inputs)
+    g += b"".join(pb_len(12, pb_len(1, o)) for o in outputs) + graph_extra
+    return pb_int(1, 8) + pb_len(7, g) + pb_len(8, pb_int(2, 18)) + model_extra
+
+
+def check_invalid_keys():
+    """A key protobuf-c keeps as an unknown field but that is invalid
+    protobuf (field number 0 in a two-byte key, a number beyond 2**29 - 1)
+    is a corrupt file naming the message and the byte, so that nothing read
+    is written back into a file that is rejected."""
+    relu = [("Relu", ["x"], ["y"], "r")]
+    cases = [
+        ("a two-byte key of field 0 in ModelProto", pb_model(relu, [("x", ["N", 3])], ["y"], model_extra=b"\x80\x00\x00"),
+         "ModelProto: field number 0 at byte"),
+        ("a two-byte key of field 0 in GraphProto", pb_model(relu, [("x", ["N", 3])], ["y"], graph_extra=b"\x82\x00\x01A"),
+         "GraphProto: field number 0 at byte"),
+        ("a field number beyond 2**29 - 1", pb_model(relu, [("x", ["N", 3])], ["y"], model_extra=pb_int(2**29, 5)),
+         "field number 536870912 at byte"),
+    ]
+    with tempfile.TemporaryDirectory() as d:
+        good = os.path.join(d, "good.onnx")
+        with open(good, "wb") as f:
+            f.write(pb_model(relu, [("x", ["N", 3])], ["y"]))
+        rc, out, err = run(["infer", good])
+        report("the hand-made model loads", rc == 0 and "[N, 3]" in out, "%s %r" % (rc, err))
+        for name, data, want in cases:
+            path = os.path.join(d, "bad.onnx")
+            with open(path, "wb") as f:
+                f.write(data)
+            rc, out, err = run(["infer", path, "-o", os.path.join(d, "w.onnx")])
+            report(name + " is a corrupt file", rc == 1 and "truncated or corrupt" in err and want in err
+                   and not os.path.exists(os.path.join(d, "w.onnx")), "%s %r" % (rc, err))
+
+
+def check_variadic_without_inputs():
+    """Max, Min, Sum and Mean with no inputs are an error of the node."""
+    with tempfile.TemporaryDirectory() as d:
+        for op in ("Max", "Min", "Sum", "Mean"):
+            path = os.path.join(d, op + ".onnx")
+            with open(path, "wb") as f:
+                f.write(pb_model([(op, [], ["y"], "v")], [("x", ["N", 3])], ["y"]))
+            rc, out, err = run(["infer", path])
+            report("%s without inputs is an error of the node" % op,
+                   rc == 1 and "node 'v' (%s): input 0 is required" % op in err, "%s %r" % (rc, err))
+
+
 def check_cli_misc():
     # sym_model_load dispatches on content: an ONNX file under another name
     with tempfile.TemporaryDirectory() as d:
@@ -211,6 +287,8 @@ def main():
                 written.append((name, out, res, truth))
         check_write_back(written)
     check_bad()
+    check_invalid_keys()
+    check_variadic_without_inputs()
     check_cli_misc()
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

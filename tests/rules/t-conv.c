@@ -138,6 +138,22 @@ static void conv_bad_attributes_are_errors(void **state)
 	rt_free(&t);
 }
 
+/* A kernel dim 0 in W is rejected as in kernel_shape; a symbolic one gets
+ * an assert guard. */
+static void weight_kernel_dims_must_be_at_least_1(void **state)
+{
+	rt t;
+	(void)state;
+	rt_init(&t, 0);
+	assert_non_null(strstr(run(&t, "Conv", "[1, 4, 5, 5]", "[8, 4, 0, 3]", 0, NULL, 0),
+	                       "the weight's kernel dim 0 (W dim 2) is 0, must be at least 1"));
+	assert_non_null(strstr(run(&t, "ConvTranspose", "[1, 8, 5, 5]", "[8, 4, 3, 0]", 0, NULL, 0),
+	                       "the weight's kernel dim 1 (W dim 3) is 0, must be at least 1"));
+	assert_string_equal(run(&t, "Conv", "[1, 4, 5, 5]", "[8, 4, k, 1]", 0, NULL, 0), "[1, 8, -k + 6, 5]");
+	assert_non_null(strstr(rt_guards(&t), "assert k >= 1"));
+	rt_free(&t);
+}
+
 static void conv_transpose_matches_the_onnx_examples(void **state)
 {
 	rt t;
@@ -377,6 +393,7 @@ int main(void)
 	    cmocka_unit_test(conv_with_symbolic_channels_and_groups_guards_them),
 	    cmocka_unit_test(same_padding_gives_ceil_of_input_over_stride),
 	    cmocka_unit_test(conv_bad_attributes_are_errors),
+	    cmocka_unit_test(weight_kernel_dims_must_be_at_least_1),
 	    cmocka_unit_test(conv_transpose_matches_the_onnx_examples),
 	    cmocka_unit_test(pooling_matches_the_onnx_examples),
 	    cmocka_unit_test(ceil_mode_drops_a_last_window_starting_in_the_padding),

@@ -127,6 +127,23 @@ static void incompatible_constant_dims_are_an_error(void **state)
 	rt_free(&t);
 }
 
+static void variadic_max_without_inputs_is_an_error(void **state)
+{
+	static const char *const ops[] = {"Max", "Min", "Sum", "Mean"};
+	rt t;
+	sym_tval out[1];
+	size_t i;
+	(void)state;
+	rt_init(&t, 1);
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		assert_int_equal(rt_run(&t, ops[i], NULL, 0, NULL, 0, NULL, 1, out), -1);
+		assert_non_null(strstr(sym_ctx_last_message(t.ctx), "input 0 is required"));
+		assert_non_null(strstr(sym_ctx_last_message(t.ctx), ops[i]));
+		sym_ctx_clear_error(t.ctx);
+	}
+	rt_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +155,7 @@ int main(void)
 		cmocka_unit_test(shape_arithmetic_keeps_symbolic_values),
 		cmocka_unit_test(integer_div_of_possibly_negative_values_is_guarded),
 		cmocka_unit_test(incompatible_constant_dims_are_an_error),
+		cmocka_unit_test(variadic_max_without_inputs_is_an_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -613,6 +614,40 @@ static void nms_selects_a_fresh_count_of_triples(void **state)
 	rt_free(&t);
 }
 
+/* Every registered rule, run with no inputs, with only omitted inputs or
+ * without outputs (or with input 0 alone), fails with a message naming the
+ * node or succeeds; it
+ * never reads an input or an output that is not there. */
+static void every_rule_without_inputs_fails_cleanly(void **state)
+{
+	const sym_rule_entry *e;
+	size_t i, k, nin, nout;
+	(void)state;
+	for (i = 0; (e = sym__rule_at(i)); i++) {
+		for (nin = 0; nin <= 4; nin++) {
+			for (nout = 0; nout <= 1; nout++) {
+				/* exactly sized (NULL when empty): a read past them faults */
+				sym_tval *in = nin ? malloc(nin * sizeof(*in)) : NULL;
+				sym_tval *out = nout ? malloc(nout * sizeof(*out)) : NULL;
+				rt t;
+				rt_init(&t, 1);
+				for (k = 0; k < nin; k++)
+					in[k] = rt_absent();
+				if (nin % 2) /* input 0 given, the others omitted */
+					in[0] = rt_t(&t, "[2, 3]", "int64", "[1, 2, 3, 4, 5, 6]");
+				if (rt_run(&t, e->name, e->domain, nin, in, 0, NULL, nout, out) < 0) {
+					const char *msg = sym_ctx_last_message(t.ctx);
+					if (!strstr(msg, "node 'n0'"))
+						fail_msg("%s with %zu inputs, %zu outputs: '%s'", e->name, nin, nout, msg);
+				}
+				rt_free(&t);
+				free(in);
+				free(out);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -634,6 +669,7 @@ int main(void)
 	    cmocka_unit_test(unique_counts_are_fresh_and_at_least_one),
 	    cmocka_unit_test(compress_counts_a_known_condition),
 	    cmocka_unit_test(nms_selects_a_fresh_count_of_triples),
+	    cmocka_unit_test(every_rule_without_inputs_fails_cleanly),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

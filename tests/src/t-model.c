@@ -593,6 +593,52 @@ static const bad_case bad_cases[] = {
      "{\"inputs\":[{\"name\":\"a\",\"shape\":[3]},{\"name\":\"b\",\"shape\":[4]}],\"nodes\":[{\"name\":"
      "\"bad_add\",\"op\":\"Add\",\"inputs\":[\"a\",\"b\"],\"outputs\":[\"c\"]}],\"outputs\":[\"c\"]}",
      "node 'bad_add'", "never holds"},
+    {"dim_beyond_2_53_as_a_json_number",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 9007199254740993]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "tensor 'x' dim 1: 9007199254740993", "decimal strings"},
+    {"data_beyond_2_53_as_a_json_number",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
+     "\"int64\",\"shape\":[2],\"data\":[1, -9007199254740993]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "initializer 's' data[1]: -9007199254740993", "decimal strings"},
+    {"attribute_beyond_2_53_as_a_json_number",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"nodes\":[{\"name\":\"s\",\"op\":\"Softmax\","
+     "\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"axis\":9007199254740993}}],\"outputs\":[\"y\"]}",
+     "node 's' attribute 'axis': 9007199254740993", "decimal strings"},
+    {"attribute_list_beyond_2_53_as_a_json_number",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"nodes\":[{\"name\":\"t\",\"op\":\"Transpose\","
+     "\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"perm\":[1, 9007199254740993]}}],\"outputs\":[\"y\"]}",
+     "node 't' attribute 'perm': 9007199254740993", "decimal strings"},
+    {"integer_that_rounds_to_an_integer",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3.0000000000000001]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "tensor 'x' dim 1: 3.0000000000000001", "not an exact integer"},
+    {"input_name_with_a_newline",
+     "{\"inputs\":[{\"name\":\"x\\ny\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"x\\ny\"]}",
+     "inputs[0]", "a name contains a control character"},
+    {"initializer_name_with_a_tab",
+     "{\"inputs\":[],\"initializers\":[{\"name\":\"w\\t\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"w\\t\"]}",
+     "initializers[0]", "a name contains a control character"},
+    {"node_name_with_a_newline",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\\n\",\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "nodes[0]", "a name contains a control character"},
+    {"node_input_with_a_newline",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\",\"inputs\":[\"x\\n\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "node 'r' \"inputs\"[0]", "a name contains a control character"},
+    {"node_output_with_an_escape",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\\u001b[31m\"]}],\"outputs\":[\"y\"]}",
+     "node 'r' \"outputs\"[0]", "a name contains a control character"},
+    {"graph_output_with_a_delete",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"x\\u007f\"]}",
+     "\"outputs\"[0]", "a name contains a control character"},
+    {"attribute_name_with_a_newline",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"a\\nb\":1}}],\"outputs\":[\"y\"]}",
+     "node 'r' attribute 0", "a name contains a control character"},
+    {"format_name_with_a_newline",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"x\"],\"formats\":{\"x\\n\":{\"format\":\"ND\"}}}",
+     "\"formats\" entry 0", "a name contains a control character"},
+    {"variadic_max_without_inputs",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"mx\",\"op\":\"Max\","
+     "\"inputs\":[],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "node 'mx' (Max)", "input 0 is required"},
     {"reshape_count_proven_false",
      "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
      "\"int64\",\"shape\":[2],\"data\":[0, 4]}],\"nodes\":[{\"name\":\"rs\",\"op\":\"Reshape\",\"inputs\":"
@@ -738,6 +784,33 @@ static void int64_max_as_decimal_string_is_exact(void **state)
 	assert_int_equal(sym_graph_num_errors(r), 0);
 	shape_text(ctx, r, sym_graph_find_tensor(r, "y"), buf, sizeof(buf));
 	assert_string_equal(buf, "[n, max(0, L - 2)]");
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+}
+
+/* Integers up to 2**53 are exact as JSON numbers, beyond as decimal
+ * strings; a number written with more digits than a double keeps is exact
+ * when its value is the integer. */
+static void integers_up_to_2_53_and_decimal_strings_are_exact(void **state)
+{
+	static const char *json =
+	    "{\"inputs\":[{\"name\":\"x\",\"shape\":[9007199254740992, \"9007199254740993\", -0, 3.000e0,"
+	    " 1.00000000000000000000, 900719925474099.20e1]}],\"initializers\":[{\"name\":\"s\","
+	    "\"dtype\":\"int64\",\"shape\":[3],\"data\":[9007199254740992, \"9007199254740993\", 2E1]}],"
+	    "\"nodes\":[{\"name\":\"c\",\"op\":\"ConstantOfShape\",\"inputs\":[\"s\"],\"outputs\":[\"y\"]}],"
+	    "\"outputs\":[\"x\", \"y\"]}";
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m;
+	sym_graph_result *r;
+	char buf[256];
+	(void)state;
+	assert_null(load_error(ctx, json, &m, &r));
+	shape_text(ctx, r, sym_graph_find_tensor(r, "x"), buf, sizeof(buf));
+	assert_string_equal(buf, "[9007199254740992, 9007199254740993, 0, 3, 1, 9007199254740992]");
+	/* the initializer's data as the shape of ConstantOfShape */
+	shape_text(ctx, r, sym_graph_find_tensor(r, "y"), buf, sizeof(buf));
+	assert_string_equal(buf, "[9007199254740992, 9007199254740993, 20]");
 	sym_graph_result_free(r);
 	sym_model_free(m);
 	sym_ctx_free(ctx);
@@ -1221,6 +1294,7 @@ int main(void)
 	    cmocka_unit_test(wrong_attribute_types_are_reported_per_node),
 	    cmocka_unit_test(unknown_operator_is_reported_and_inference_continues),
 	    cmocka_unit_test(int64_max_as_decimal_string_is_exact),
+	    cmocka_unit_test(integers_up_to_2_53_and_decimal_strings_are_exact),
 	    cmocka_unit_test(transformer_program_reports_failing_guard_and_node),
 	    cmocka_unit_test(program_rejects_dims_outside_the_symbol_ranges),
 	    cmocka_unit_test(guard_cache_answers_invalid_for_dims_outside_the_symbol_ranges),

@@ -541,6 +541,53 @@ static void a_range_of_an_unknown_symbol_is_an_error(void **state)
 	sym_ctx_free(ctx);
 }
 
+/* Bad "formats" are load errors naming the tensor: named twice, naming no
+ * tensor of the graph, an unknown format, an entry that is not an object. */
+static void bad_formats_are_errors_naming_the_tensor(void **state)
+{
+	static const struct {
+		const char *formats, *want, *want2;
+	} cases[] = {
+	    {"{\"x\": {\"format\": \"NCHW\", \"storage_format\": \"NC1HWC0\"},"
+	     " \"x\": {\"format\": \"NCHW\", \"storage_format\": \"NC1HWC0\"}}",
+	     "'x'", "twice"},
+	    {"{\"y\": {\"format\": \"NCHW\", \"storage_format\": \"NC1HWC0\"},"
+	     " \"y\": {\"format\": \"NCHW\"}}",
+	     "'y'", "twice"},
+	    {"{\"z\": {\"format\": \"NCHW\"}}", "'z'", "not a tensor of the graph"},
+	    {"{\"x\": {\"format\": \"NCWH\"}}", "'x'", "unknown origin format 'NCWH'"},
+	    {"{\"x\": {\"format\": \"NCHW\", \"storage_format\": \"NC2HWC0\"}}", "'x'",
+	     "unknown storage format 'NC2HWC0'"},
+	    {"{\"x\": \"NCHW\"}", "'x'", "expected {"},
+	    {"{\"x\": {\"format\": 4}}", "'x'", "expected {"},
+	    {"[\"x\"]", "\"formats\"", "object"},
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char json[1024];
+		sym_ctx *ctx = sym_ctx_new();
+		sym_model *m;
+		sym_graph_result *r = NULL;
+		const char *msg;
+		snprintf(json, sizeof(json),
+		         "{\"inputs\": [{\"name\": \"x\", \"shape\": [\"n\", 20, 7, 7]}],"
+		         " \"nodes\": [{\"name\": \"r\", \"op\": \"Relu\", \"inputs\": [\"x\"],"
+		         " \"outputs\": [\"y\"]}], \"outputs\": [\"y\"], \"formats\": %s}",
+		         cases[i].formats);
+		m = sym_model_from_json(ctx, json, strlen(json));
+		if (m)
+			r = sym_model_infer(ctx, m, NULL);
+		if (r)
+			fail_msg("case %zu: no error", i);
+		msg = sym_ctx_last_message(ctx);
+		if (!strstr(msg, cases[i].want) || !strstr(msg, cases[i].want2))
+			fail_msg("case %zu: '%s' lacks %s / %s", i, msg, cases[i].want, cases[i].want2);
+		sym_model_free(m);
+		sym_ctx_free(ctx);
+	}
+}
+
 /* ---- unknown rank and data-dependent dims --------------------------------- */
 
 static void unknown_rank_branches_infer_around_the_node_that_needs_a_rank(void **state)
@@ -654,6 +701,7 @@ int main(void)
 	    cmocka_unit_test(alignment_is_an_option),
 	    cmocka_unit_test(ranges_give_dim_ranges_and_drop_implied_guards),
 	    cmocka_unit_test(a_range_of_an_unknown_symbol_is_an_error),
+	    cmocka_unit_test(bad_formats_are_errors_naming_the_tensor),
 	    cmocka_unit_test(unknown_rank_branches_infer_around_the_node_that_needs_a_rank),
 	    cmocka_unit_test(nonzero_reshape_uses_a_fresh_symbol_bound_at_run_time),
 	};
