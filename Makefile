@@ -1,7 +1,9 @@
 # Thin wrapper around meson; every target installs what it needs first.
 BUILD ?= build
+# Seconds each fuzz target runs under `make fuzz`.
+FUZZ_SECONDS ?= 120
 
-.PHONY: all deps demo test bench clean
+.PHONY: all deps demo test bench fuzz clean
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -28,5 +30,11 @@ bench:
 	python3 bench/compare_models.py build-bench
 	@sh tools/install-deps.sh python3-onnx && python3 bench/bench_onnx.py build-bench
 
+# Every libFuzzer target for FUZZ_SECONDS each (clang; build-fuzz), on a copy
+# of its seed corpus; a crash, timeout or memory blow-up lands in
+# build-fuzz/fuzz-artifacts/.
+fuzz:
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) build-bench build-san build-fuzz
+	rm -rf $(BUILD) build-bench build-san build-fuzz build-tsan
