@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void *default_realloc(void *ud, void *p, size_t old, size_t n)
 {
@@ -41,7 +42,27 @@ const sym_expr *sym__error(sym_ctx *ctx, sym_status st, long pos, const char *fm
 	va_start(ap, fmt);
 	vsnprintf(ctx->err_msg, sizeof(ctx->err_msg), fmt, ap);
 	va_end(ap);
+	sym__escape_controls(ctx->err_msg, sizeof(ctx->err_msg));
 	return NULL;
+}
+
+void sym__escape_controls(char *s, size_t size)
+{
+	char tmp[sizeof(((sym_ctx *)0)->err_msg)];
+	size_t i, w = 0, n = strlen(s);
+	for (i = 0; i < n && s[i] && (unsigned char)s[i] >= 0x20 && s[i] != 0x7f; i++)
+		;
+	if (i == n)
+		return; /* the common case: nothing to escape */
+	for (i = 0; s[i] && w + 5 < sizeof(tmp) && w + 5 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			w += (size_t)snprintf(tmp + w, sizeof(tmp) - w, "\\x%02x", c);
+		else
+			tmp[w++] = (char)c;
+	}
+	tmp[w] = 0;
+	memcpy(s, tmp, w + 1);
 }
 
 static const char *const status_msgs[] = {

@@ -96,7 +96,13 @@ void *sym__alloc(sym_ctx *ctx, size_t n);
 void *sym__realloc(sym_ctx *ctx, void *p, size_t old, size_t n);
 void sym__free(sym_ctx *ctx, void *p, size_t n);
 
-/* Records an error unless one is already recorded; returns NULL. */
+/* Rewrites the control characters of the message s (a buffer of size
+ * bytes, at most the size of the context's message) as \xNN escapes, so
+ * that every recorded message is one line whatever text it quotes. */
+void sym__escape_controls(char *s, size_t size);
+
+/* Records an error unless one is already recorded; returns NULL.  Control
+ * characters in the message are escaped (sym__escape_controls). */
 const sym_expr *sym__error(sym_ctx *ctx, sym_status st, long pos, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))

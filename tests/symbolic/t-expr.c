@@ -184,6 +184,27 @@ static void bad_input_reports_a_position(void **state)
 	}
 }
 
+/* A message quotes the text it failed on; control characters in it come
+ * out as \xNN so that every message stays one line. */
+static void error_messages_escape_control_characters(void **state)
+{
+	static const char *const in[] = {"x +\001\n 2", "y\n*", "\t\r\177"};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		sym_ctx *ctx = sym_ctx_new();
+		const char *msg, *c;
+		assert_null(sym_expr_from_str(ctx, in[i]));
+		msg = sym_ctx_last_message(ctx);
+		for (c = msg; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				fail_msg("input %zu: message '%s' has byte 0x%02x", i, msg, (unsigned char)*c);
+		if (i == 0)
+			assert_non_null(strstr(msg, "'\\x01"));
+		sym_ctx_free(ctx);
+	}
+}
+
 static void deep_nesting_is_an_error_not_a_crash(void **state)
 {
 	char buf[20001];
@@ -211,6 +232,7 @@ int main(void)
 		cmocka_unit_test(relations_have_one_normal_form),
 		cmocka_unit_test(bad_input_reports_a_position),
 		cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
+		cmocka_unit_test(error_messages_escape_control_characters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
