@@ -20,7 +20,12 @@ programs, comparing what they print with what the page says they print.
 - A block preceded by `<!-- file: NAME -->` is written to a file for the
   shell session that follows it (see doctest.py) and is not compiled here.
 
-Usage: python3 cprograms.py BUILD_DIR [--prefix DESTDIR_PREFIX] [FILE...]
+With --install the build is installed into a scratch DESTDIR first
+(`meson install --destdir`) and every program is also built against that
+prefix through pkg-config, and against its static library alone
+(libsymshape.a; GMP, cJSON and protobuf-c stay shared).
+
+Usage: python3 cprograms.py BUILD_DIR [--install | --prefix DESTDIR] [FILE...]
 Prints one line per failure and "N passed, M failed" last.
 """
 
@@ -187,6 +192,8 @@ def main(argv):
         a = args.pop(0)
         if a == "--prefix":
             prefix = args.pop(0)
+        elif a == "--install":
+            prefix = ""
         elif a.endswith(".md"):
             files.append(a)
         else:
@@ -205,12 +212,29 @@ def main(argv):
     for h in sorted(glob.glob(os.path.join(ROOT, "include", "symshape", "*.h"))):
         headers += tokens(open(h).read())
     variants = [("build tree", tree)]
+    installed = None
+    if prefix == "":
+        installed = tempfile.TemporaryDirectory()
+        prefix = installed.name
+        p = subprocess.run(["meson", "install", "-C", build, "--destdir", prefix, "--no-rebuild",
+                            "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if p.returncode:
+            print("FAIL: meson install --destdir failed")
+            print("    " + p.stdout.decode("utf-8", "replace"))
+            return 1
     if prefix:
         flags = pkg_config_flags(os.path.abspath(prefix))
         if flags is None:
             print("FAIL: no symshape.pc under %s" % prefix)
             return 1
         variants.append(("installed prefix", flags + ["-lgmp", "-lcjson"]))
+        static = glob.glob(os.path.join(os.path.abspath(prefix), "**", "libsymshape.a"), recursive=True)
+        if not static:
+            print("FAIL: meson install installed no libsymshape.a")
+            return 1
+        incs = [f for f in flags if f.startswith("-I")]
+        variants.append(("installed static library", incs + [static[0], "-lgmp", "-lcjson",
+                                                              "-lprotobuf-c"]))
     passed = failed = 0
 
     def fail(where, why, detail=""):
