@@ -362,6 +362,8 @@ def mod_chain(pairs):
 def test_hostile_sizes():
     expect_quick_user_error("simplify_of_a_text_past_the_size_limit_is_a_quick_error",
                             ["simplify", mod_chain(24)], mentions=("text too long",))
+    expect_quick_user_error("power_of_a_sum_past_the_expansion_limit_is_a_quick_error",
+                            ["simplify", "(a+b+c+d+1)**40"], mentions=("too large",), seconds=1.0)
 
 
 def main():

@@ -250,6 +250,26 @@ static void text_below_the_limit_prints_in_full(void **state)
 	sym_ctx_free(ctx);
 }
 
+static void expansions_a_short_text_asks_for_are_bounded(void **state)
+{
+	static const char *const big[] = {
+		"(a+b+c+d+1)**40",
+		"(a+b+c+d+1)**20*(e+f+g+h+i+j+k+l+m+n+1)",
+		"floor((a+b+c+d+1)**30/3)*7",
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		sym_ctx *ctx = sym_ctx_new();
+		clock_t t0 = clock();
+		if (sym_expr_from_str(ctx, big[i]))
+			fail_msg("%s: expected a limit error", big[i]);
+		assert_int_equal(sym_ctx_last_error(ctx), SYM_ELIMIT);
+		assert_true(clock() - t0 < CLOCKS_PER_SEC / 10);
+		sym_ctx_free(ctx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +281,7 @@ int main(void)
 		cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
 		cmocka_unit_test(text_longer_than_the_limit_is_an_error_found_early),
 		cmocka_unit_test(text_below_the_limit_prints_in_full),
+		cmocka_unit_test(expansions_a_short_text_asks_for_are_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
