@@ -653,6 +653,11 @@ static int merge_keys(sym_graph_result *r)
 			}
 			sym__sbuf_puts(&b, "]");
 		}
+		if (b.fail || sym__failed(r->ctx)) { /* a dim's text too long, or no memory */
+			sym__sbuf_clear(&b);
+			free(all);
+			return sym__failed(r->ctx) ? -1 : fail_nomem(r);
+		}
 		if (ok && b.s) {
 			r->node_keys[i] = sym__infer_strdup(&r->inf, b.s);
 			all[nk].key = r->node_keys[i];

@@ -338,7 +338,9 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 		goto nomem;
 	for (i = 0; i < r->nguards; i++) {
 		char *t = sym_expr_to_str(ctx, r->guards[i].pred);
-		mp->guard_text[i] = strdup(t ? t : "?");
+		if (!t)
+			goto nomem; /* or the text too long, recorded in ctx */
+		mp->guard_text[i] = strdup(t);
 		sym_str_free(ctx, t);
 		mp->guard_node[i] = strdup(r->guards[i].node);
 		mp->guard_kind[i] = r->guards[i].kind;

@@ -86,10 +86,79 @@ static cJSON *to_json(sym_ctx *ctx, const sym_expr *e)
 	return o;
 }
 
+/* Node counts of the trees of distinct nodes (open addressing). */
+typedef struct tcount {
+	sym_ctx *ctx;
+	const sym_expr **key;
+	size_t *val, cap, n;
+} tcount;
+
+/* Returns the number of objects of e's JSON tree, saturating just above
+ * SYM_MAX_JSON_NODES, in time linear in the distinct nodes; 0 when out of
+ * memory. */
+static size_t tree_count(tcount *t, const sym_expr *e)
+{
+	size_t i, r = 1, k;
+	if (t->cap)
+		for (i = e->hash & (t->cap - 1); t->key[i]; i = (i + 1) & (t->cap - 1))
+			if (t->key[i] == e)
+				return t->val[i];
+	if (e->kind == SYM_KIND_ADD || e->kind == SYM_KIND_MUL || e->kind == SYM_KIND_MIN || e->kind == SYM_KIND_MAX ||
+	    e->kind == SYM_KIND_AND || e->kind == SYM_KIND_OR || e->kind == SYM_KIND_FLOOR || e->kind == SYM_KIND_ABS ||
+	    node_is_rel(e)) {
+		for (i = 0; i < e->n && r <= SYM_MAX_JSON_NODES; i++) {
+			const sym_expr *c = e->kind == SYM_KIND_ADD   ? node_terms(e)[i].m
+					    : e->kind == SYM_KIND_MUL ? node_factors(e)[i].base
+								      : node_kids(e)[i];
+			k = tree_count(t, c);
+			if (!k)
+				return 0;
+			r += k + (e->kind == SYM_KIND_ADD || e->kind == SYM_KIND_MUL); /* the term object */
+		}
+		if (r > SYM_MAX_JSON_NODES)
+			r = SYM_MAX_JSON_NODES + 1;
+	}
+	if (2 * (t->n + 1) > t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 64, j;
+		const sym_expr **nk = sym__alloc(t->ctx, nc * sizeof(*nk));
+		size_t *nv = nk ? sym__alloc(t->ctx, nc * sizeof(*nv)) : NULL;
+		if (!nv) {
+			sym__free(t->ctx, nk, nk ? nc * sizeof(*nk) : 0);
+			return 0;
+		}
+		memset(nk, 0, nc * sizeof(*nk));
+		for (j = 0; j < t->cap; j++) {
+			if (!t->key[j])
+				continue;
+			for (i = t->key[j]->hash & (nc - 1); nk[i]; i = (i + 1) & (nc - 1))
+				;
+			nk[i] = t->key[j], nv[i] = t->val[j];
+		}
+		sym__free(t->ctx, t->key, t->cap * sizeof(*t->key));
+		sym__free(t->ctx, t->val, t->cap * sizeof(*t->val));
+		t->key = nk, t->val = nv, t->cap = nc;
+	}
+	for (i = e->hash & (t->cap - 1); t->key[i]; i = (i + 1) & (t->cap - 1))
+		;
+	t->key[i] = e, t->val[i] = r, t->n++;
+	return r;
+}
+
 cJSON *sym_expr_to_json(sym_ctx *ctx, const sym_expr *e)
 {
+	tcount t = {ctx, NULL, NULL, 0, 0};
+	size_t n;
 	if (!e || sym__failed(ctx))
 		return NULL;
+	n = tree_count(&t, e);
+	sym__free(ctx, t.key, t.cap * sizeof(*t.key));
+	sym__free(ctx, t.val, t.cap * sizeof(*t.val));
+	if (!n)
+		return NULL; /* out of memory, recorded */
+	if (n > SYM_MAX_JSON_NODES) {
+		sym__error(ctx, SYM_ELIMIT, -1, "expression JSON too large (more than %zu nodes)", SYM_MAX_JSON_NODES);
+		return NULL;
+	}
 	return to_json(ctx, e);
 }
 

@@ -5,7 +5,11 @@
 static const sym_num num_one = {{1}, 1};
 
 #define SYM_MAX_EXP 1000000000LL
-#define SYM_MAX_WORK 50000000ULL
+/* Terms one product step may form: (terms + 1) * (terms + 1) of the
+ * operands.  Together with SYM_MAX_EXPAND_TERMS this keeps any expansion a
+ * short text can ask for within tens of megabytes and a fraction of a
+ * second, including what simplifying, proving and printing it costs. */
+#define SYM_MAX_WORK 100000ULL
 
 /* A product under construction: coefficient times sorted factors. */
 typedef struct prod {
@@ -525,7 +529,8 @@ const sym_expr *sym_expr_div(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
 	return mul_pow(ctx, a, b, -1);
 }
 
-#define SYM_MAX_EXPAND_WORK 2e7
+#define SYM_MAX_EXPAND_WORK 5e6
+#define SYM_MAX_EXPAND_TERMS 30000.0
 
 /* Estimated cost of expanding the sum a to the power n: steps times terms
  * of the result times the machine words of its coefficients. */
@@ -544,6 +549,8 @@ static double expansion_work(const sym_expr *a, long long n)
 			bits = sym__num_bits(&v.t[i].coef);
 	if (sym__num_bits(v.c) > bits)
 		bits = sym__num_bits(v.c);
+	if (terms > SYM_MAX_EXPAND_TERMS)
+		return 2 * SYM_MAX_EXPAND_WORK;
 	/* coefficients grow like multinomials: about n*log2(k) + n*bits */
 	return (double)n * terms * (1.0 + ((double)n * (bits + 2.0)) / 64.0);
 }

@@ -16,6 +16,7 @@ void sym__sbuf_init(sym_sbuf *b, sym_ctx *ctx)
 	b->s = NULL;
 	b->n = b->cap = 0;
 	b->fail = 0;
+	b->count = 0;
 }
 
 void sym__sbuf_clear(sym_sbuf *b)
@@ -29,6 +30,13 @@ void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len)
 {
 	if (b->fail)
 		return;
+	if (b->count) {
+		if (len > SYM_MAX_TEXT_BYTES - b->n)
+			b->fail = 2; /* the text is too long: stop measuring */
+		else
+			b->n += len;
+		return;
+	}
 	if (b->n + len + 1 > b->cap) {
 		size_t nc = (b->n + len + 1) * 2;
 		char *ns = sym__realloc(b->ctx, b->s, b->cap, nc);
@@ -57,7 +65,7 @@ void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
 		b->fail = 1;
 		return;
 	}
-	if ((size_t)k < sizeof(small)) {
+	if ((size_t)k < sizeof(small) || b->count) {
 		sym__sbuf_put(b, small, (size_t)k);
 		return;
 	}
@@ -82,6 +90,9 @@ void sym__sbuf_num(sym_sbuf *b, const sym_num *v)
 		else
 			snprintf(buf, sizeof(buf), "%lld/%lld", (long long)v->p, (long long)v->q);
 		sym__sbuf_puts(b, buf);
+	} else if (b->count && sym__num_bits(v) / 4 > SYM_MAX_TEXT_BYTES) {
+		/* a lower bound of the digits (log10(2) > 1/4) is enough to fail */
+		sym__sbuf_put(b, NULL, sym__num_bits(v) / 4);
 	} else {
 		char *s = sym__num_to_str(v);
 		if (s)
@@ -92,36 +103,139 @@ void sym__sbuf_num(sym_sbuf *b, const sym_num *v)
 	}
 }
 
-/* Printer state: the output and whether the text just printed has `//` or
- * `%` at its top level (a unary minus in front would bind into it). */
+/* What print() gave for a node: the length of its text, its precedence and
+ * its unsafe flag.  The text of a node does not depend on where it is
+ * printed, so the measuring pass visits each distinct node once. */
+typedef struct pmemo_ent {
+	const sym_expr *e;
+	size_t len;
+	int prec, unsafe;
+} pmemo_ent;
+
+typedef struct pmemo {
+	pmemo_ent *t; /* open addressing, power-of-two capacity */
+	size_t cap, n;
+} pmemo;
+
+/* Printer state: the output, whether the text just printed has `//` or `%`
+ * at its top level (a unary minus in front would bind into it), and the
+ * memo; with measure set the output only counts bytes and print() answers
+ * from the memo. */
 typedef struct pr {
 	sym_sbuf *b;
 	sym_ctx *ctx;
 	int unsafe;
+	int measure;
+	pmemo *memo;
 } pr;
 
-static int print(pr *p, const sym_expr *e);
+static const pmemo_ent *memo_find(const pmemo *m, const sym_expr *e)
+{
+	size_t i;
+	if (!m->cap)
+		return NULL;
+	for (i = e->hash & (m->cap - 1); m->t[i].e; i = (i + 1) & (m->cap - 1))
+		if (m->t[i].e == e)
+			return &m->t[i];
+	return NULL;
+}
+
+static int memo_put(pr *p, const sym_expr *e, size_t len, int prec, int unsafe)
+{
+	pmemo *m = p->memo;
+	size_t i;
+	if (2 * (m->n + 1) > m->cap) {
+		size_t nc = m->cap ? 2 * m->cap : 256, j;
+		pmemo_ent *nt = sym__alloc(p->ctx, nc * sizeof(*nt));
+		if (!nt)
+			return 0;
+		memset(nt, 0, nc * sizeof(*nt));
+		for (j = 0; j < m->cap; j++) {
+			if (!m->t[j].e)
+				continue;
+			for (i = m->t[j].e->hash & (nc - 1); nt[i].e; i = (i + 1) & (nc - 1))
+				;
+			nt[i] = m->t[j];
+		}
+		sym__free(p->ctx, m->t, m->cap * sizeof(*m->t));
+		m->t = nt, m->cap = nc;
+	}
+	for (i = e->hash & (m->cap - 1); m->t[i].e; i = (i + 1) & (m->cap - 1))
+		;
+	m->t[i].e = e, m->t[i].len = len, m->t[i].prec = prec, m->t[i].unsafe = unsafe;
+	m->n++;
+	return 1;
+}
+
+static int print_node(pr *p, const sym_expr *e);
+
+static int print(pr *p, const sym_expr *e)
+{
+	const pmemo_ent *m;
+	size_t start;
+	int prec;
+	p->unsafe = 0;
+	if (!e) {
+		/* a node built for printing could not be made (out of memory) */
+		p->b->fail = 1;
+		return P_ATOM;
+	}
+	if (p->b->fail || sym__failed(p->ctx))
+		return P_ATOM;
+	if (p->measure && (m = memo_find(p->memo, e))) {
+		sym__sbuf_put(p->b, NULL, m->len);
+		p->unsafe = m->unsafe;
+		return m->prec;
+	}
+	start = p->b->n;
+	prec = print_node(p, e);
+	if (p->measure && !p->b->fail && !memo_put(p, e, p->b->n - start, prec, p->unsafe))
+		p->b->fail = 1;
+	return prec;
+}
+
+typedef int (*print_fn)(pr *, const void *, const void *);
+
+/* Runs fn in the measuring mode, writing nothing, and returns its
+ * precedence (p->unsafe is set as fn leaves it); cheap once the nodes fn
+ * prints are in the memo. */
+static int peek(pr *p, print_fn fn, const void *x, const void *y)
+{
+	sym_sbuf cnt, *save = p->b;
+	int measure = p->measure, prec;
+	sym__sbuf_init(&cnt, p->ctx);
+	cnt.count = 1;
+	p->b = &cnt;
+	p->measure = 1;
+	prec = fn(p, x, y);
+	p->b = save;
+	p->measure = measure;
+	if (cnt.fail)
+		p->b->fail = cnt.fail;
+	return prec;
+}
+
+static int item_print(pr *p, const void *x, const void *y)
+{
+	(void)y;
+	return print(p, x);
+}
 
 /* Prints e, parenthesised when its precedence is below min. */
 static void print_at(pr *p, const sym_expr *e, int min)
 {
-	sym_sbuf tmp, *save = p->b;
-	int prec;
-	sym__sbuf_init(&tmp, p->ctx);
-	p->b = &tmp;
+	const pmemo_ent *m = e && !p->measure ? memo_find(p->memo, e) : NULL;
+	int prec = 0;
+	if (!p->measure) {
+		prec = m ? m->prec : peek(p, item_print, e, NULL);
+		if (prec < min)
+			sym__sbuf_puts(p->b, "(");
+	}
 	prec = print(p, e);
-	p->b = save;
-	if (prec < min)
-		sym__sbuf_puts(p->b, "(");
-	if (tmp.fail)
-		p->b->fail = 1;
-	else if (tmp.n)
-		sym__sbuf_put(p->b, tmp.s, tmp.n);
 	if (prec < min) {
-		sym__sbuf_puts(p->b, ")");
+		sym__sbuf_puts(p->b, p->measure ? "()" : ")");
 		p->unsafe = 0;
 	}
-	sym__sbuf_clear(&tmp);
 }
 
 static const sym_factor *mono_view(const sym_expr *m, sym_factor *one, size_t *n)
@@ -417,37 +531,30 @@ static void print_mod(pr *p, const modpart *mp)
 }
 
 /* Prints one signed item of a sum. */
-static void sum_item(pr *p, int *first, int neg, void (*fn)(pr *, const void *, const void *),
-		     const void *x, const void *y)
+static void sum_item(pr *p, int *first, int neg, print_fn fn, const void *x, const void *y)
 {
-	sym_sbuf tmp, *save = p->b;
-	sym__sbuf_init(&tmp, p->ctx);
-	p->b = &tmp;
-	fn(p, x, y);
-	p->b = save;
-	if (*first) {
-		if (neg)
-			sym__sbuf_puts(p->b, p->unsafe ? "-(" : "-");
-	} else {
+	int paren = 0;
+	if (*first && neg) {
+		peek(p, fn, x, y);
+		paren = p->unsafe;
+		sym__sbuf_puts(p->b, paren ? "-(" : "-");
+	} else if (!*first) {
 		sym__sbuf_puts(p->b, neg ? " - " : " + ");
 	}
-	if (tmp.fail)
-		p->b->fail = 1;
-	else
-		sym__sbuf_put(p->b, tmp.s, tmp.n);
-	if (*first && neg && p->unsafe)
+	fn(p, x, y);
+	if (paren)
 		sym__sbuf_puts(p->b, ")");
-	sym__sbuf_clear(&tmp);
 	*first = 0;
 }
 
-static void item_term(pr *p, const void *x, const void *y) { print_term(p, x, y); }
-static void item_mod(pr *p, const void *x, const void *y)
+static int item_term(pr *p, const void *x, const void *y) { return print_term(p, x, y); }
+static int item_mod(pr *p, const void *x, const void *y)
 {
 	(void)y;
 	print_mod(p, x);
+	return P_MUL;
 }
-static void item_num(pr *p, const void *x, const void *y)
+static int item_num(pr *p, const void *x, const void *y)
 {
 	sym_num a;
 	(void)y;
@@ -456,6 +563,7 @@ static void item_num(pr *p, const void *x, const void *y)
 	sym__sbuf_num(p->b, &a);
 	sym__num_clear(&a);
 	p->unsafe = 0;
+	return P_ATOM;
 }
 
 #define MAX_MODS 8
@@ -504,15 +612,8 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
 		else
 			neg = sym__num_sgn(v.c) < 0;
 		prec = neg ? P_UNARY : P_MUL;
-		if (!neg && v.n == 1) {
-			/* reprinting is cheap compared with tracking the exact precedence */
-			sym_sbuf tmp, *save = p->b;
-			sym__sbuf_init(&tmp, p->ctx);
-			p->b = &tmp;
-			prec = print_term(p, &v.t[0].coef, v.t[0].m);
-			p->b = save;
-			sym__sbuf_clear(&tmp);
-		}
+		if (!neg && v.n == 1) /* measuring again is cheap with the memo */
+			prec = peek(p, item_term, &v.t[0].coef, v.t[0].m);
 		if (!neg && v.n == 0 && nm == 0)
 			prec = sym__num_is_int(v.c) ? P_ATOM : P_MUL;
 		if (neg)
@@ -597,15 +698,9 @@ done:
 	return P_REL;
 }
 
-static int print(pr *p, const sym_expr *e)
+static int print_node(pr *p, const sym_expr *e)
 {
 	size_t i;
-	p->unsafe = 0;
-	if (!e) {
-		/* a node built for printing could not be made (out of memory) */
-		p->b->fail = 1;
-		return P_ATOM;
-	}
 	switch (e->kind) {
 	case SYM_KIND_NUM: {
 		const sym_num *v = node_num(e);
@@ -667,12 +762,32 @@ static int print(pr *p, const sym_expr *e)
 
 int sym__print(sym_sbuf *b, const sym_expr *e)
 {
+	pmemo memo = {NULL, 0, 0};
+	sym_sbuf cnt;
 	pr p;
-	p.b = b;
+	int ok;
 	p.ctx = b->ctx;
 	p.unsafe = 0;
+	p.memo = &memo;
+	/* measure first: the memo makes this linear in the distinct nodes,
+	 * while the text of a shared node is written at each of its uses */
+	sym__sbuf_init(&cnt, b->ctx);
+	cnt.count = 1;
+	p.b = &cnt;
+	p.measure = 1;
 	print(&p, e);
-	return !b->fail && !sym__failed(b->ctx);
+	ok = !cnt.fail && !sym__failed(b->ctx);
+	if (cnt.fail == 2)
+		sym__error(b->ctx, SYM_ELIMIT, -1, "expression text too long (more than %zu bytes)",
+			   SYM_MAX_TEXT_BYTES);
+	if (ok) {
+		p.b = b;
+		p.measure = 0;
+		print(&p, e);
+		ok = !b->fail && !sym__failed(b->ctx);
+	}
+	sym__free(b->ctx, memo.t, memo.cap * sizeof(*memo.t));
+	return ok;
 }
 
 char *sym_expr_to_str(sym_ctx *ctx, const sym_expr *e)

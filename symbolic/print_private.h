@@ -8,7 +8,8 @@ typedef struct sym_sbuf {
 	sym_ctx *ctx;
 	char *s;
 	size_t n, cap;
-	int fail;
+	int fail;  /* 1 out of memory, 2 longer than SYM_MAX_TEXT_BYTES (count) */
+	int count; /* count the bytes only, up to SYM_MAX_TEXT_BYTES */
 } sym_sbuf;
 
 void sym__sbuf_init(sym_sbuf *b, sym_ctx *ctx);
@@ -35,7 +36,10 @@ int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr *
  * the negative factors common to every term; returns 0 when Q would be 1. */
 int sym__quotient_form(sym_ctx *ctx, const sym_expr *e, const sym_expr **P, const sym_expr **Q);
 
-/* Appends the canonical text of e; returns 0 on failure. */
+/* Appends the canonical text of e; returns 0 on failure.  The length of the
+ * text is measured first, in time proportional to the number of distinct
+ * nodes, and a text longer than SYM_MAX_TEXT_BYTES is a SYM_ELIMIT error
+ * recorded in the context before anything is written. */
 int sym__print(sym_sbuf *b, const sym_expr *e);
 
 #endif

@@ -207,8 +207,15 @@ SYM_API const sym_expr *sym_expr_from_str(sym_ctx *ctx, const char *text);
  * the canonical form of the symbolic text would cancel it (x//x). */
 SYM_API const sym_expr *sym_expr_from_str_subst(sym_ctx *ctx, const char *text, size_t n,
 						const char *const *names, const sym_expr *const *vals);
+/* The longest text the printer writes, in bytes (without the NUL), and the
+ * most nodes (objects) of a tree written by sym_expr_to_json: both write a
+ * shared subexpression at each of its uses. */
+#define SYM_MAX_TEXT_BYTES ((size_t)1 << 20)
+#define SYM_MAX_JSON_NODES ((size_t)1 << 16)
+
 /* Returns the canonical text of e (re-parses to the same pointer), allocated
- * with the context allocator; free it with sym_str_free. */
+ * with the context allocator; free it with sym_str_free.  A text longer than
+ * SYM_MAX_TEXT_BYTES is an error (SYM_ELIMIT), found before it is written. */
 SYM_API SYM_GIVE char *sym_expr_to_str(sym_ctx *ctx, const sym_expr *e);
 SYM_API void sym_str_free(sym_ctx *ctx, SYM_TAKE char *s);
 

@@ -13,6 +13,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 
 CLI = os.environ.get("SYMSHAPE_CLI") or (sys.argv[1] if len(sys.argv) > 1 else "build/symshape")
 TIMEOUT = 60
@@ -341,6 +342,30 @@ def test_printed_forms():
     same_value_when_printed("floordiv_by_sum_keeps_value", "(x + 1)//(y + 1)", [("x", "7"), ("y", "2")])
 
 
+def expect_quick_user_error(name, args, mentions=(), seconds=2.0):
+    """A user error (see expect_user_error) that comes within the given time."""
+    start = time.monotonic()
+    ok = expect_user_error(name, args, mentions=mentions)
+    took = time.monotonic() - start
+    if ok and took > seconds:
+        global passed
+        passed -= 1
+        report(name, False, None, "took %.1f s (at most %.1f s)" % (took, seconds))
+
+
+def mod_chain(pairs):
+    """x * a0 % b0 * a1 % b1 ...: a short text whose canonical form is a DAG
+    that prints at least twice as long with each pair."""
+    return "x" + "".join(" * a%d %% b%d" % (i, i) for i in range(pairs))
+
+
+def test_hostile_sizes():
+    expect_quick_user_error("simplify_of_a_text_past_the_size_limit_is_a_quick_error",
+                            ["simplify", mod_chain(24)], mentions=("text too long",))
+    expect_quick_user_error("power_of_a_sum_past_the_expansion_limit_is_a_quick_error",
+                            ["simplify", "(a+b+c+d+1)**40"], mentions=("too large",), seconds=1.0)
+
+
 def main():
     if not os.access(CLI, os.X_OK):
         print("cannot run %s" % CLI)
@@ -352,6 +377,7 @@ def main():
     test_batch()
     test_facts_and_decisions()
     test_printed_forms()
+    test_hostile_sizes()
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

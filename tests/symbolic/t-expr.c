@@ -3,7 +3,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -223,6 +225,72 @@ static void deep_nesting_is_an_error_not_a_crash(void **state)
 	sym_ctx_free(ctx);
 }
 
+/* Writes x * a0 % b0 * a1 % b1 ... with n pairs: the canonical form is a
+ * DAG whose printed text at least doubles with each pair. */
+static void mod_chain(char *buf, size_t cap, int n)
+{
+	size_t len = (size_t)snprintf(buf, cap, "x");
+	int i;
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, cap - len, " * a%d %% b%d", i, i);
+}
+
+static void text_longer_than_the_limit_is_an_error_found_early(void **state)
+{
+	char buf[512];
+	sym_ctx *ctx = sym_ctx_new();
+	const sym_expr *e;
+	clock_t t0;
+	(void)state;
+	mod_chain(buf, sizeof(buf), 24);
+	assert_true(strlen(buf) < 280);
+	e = sym_expr_from_str(ctx, buf);
+	assert_non_null(e);
+	t0 = clock();
+	assert_null(sym_expr_to_str(ctx, e));
+	/* the text would be hundreds of megabytes; measuring it is quick */
+	assert_true(clock() - t0 < CLOCKS_PER_SEC / 2);
+	assert_int_equal(sym_ctx_last_error(ctx), SYM_ELIMIT);
+	assert_non_null(strstr(sym_ctx_last_message(ctx), "text too long"));
+	sym_ctx_free(ctx);
+}
+
+static void text_below_the_limit_prints_in_full(void **state)
+{
+	char buf[512], *s;
+	sym_ctx *ctx = sym_ctx_new();
+	const sym_expr *e;
+	(void)state;
+	mod_chain(buf, sizeof(buf), 16);
+	e = sym_expr_from_str(ctx, buf);
+	s = sym_expr_to_str(ctx, e);
+	assert_non_null(s);
+	assert_true(strlen(s) > SYM_MAX_TEXT_BYTES / 2 && strlen(s) <= SYM_MAX_TEXT_BYTES);
+	assert_ptr_equal(sym_expr_from_str(ctx, s), e);
+	sym_str_free(ctx, s);
+	sym_ctx_free(ctx);
+}
+
+static void expansions_a_short_text_asks_for_are_bounded(void **state)
+{
+	static const char *const big[] = {
+		"(a+b+c+d+1)**40",
+		"(a+b+c+d+1)**20*(e+f+g+h+i+j+k+l+m+n+1)",
+		"floor((a+b+c+d+1)**30/3)*7",
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		sym_ctx *ctx = sym_ctx_new();
+		clock_t t0 = clock();
+		if (sym_expr_from_str(ctx, big[i]))
+			fail_msg("%s: expected a limit error", big[i]);
+		assert_int_equal(sym_ctx_last_error(ctx), SYM_ELIMIT);
+		assert_true(clock() - t0 < CLOCKS_PER_SEC / 10);
+		sym_ctx_free(ctx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +301,9 @@ int main(void)
 		cmocka_unit_test(bad_input_reports_a_position),
 		cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
 		cmocka_unit_test(error_messages_escape_control_characters),
+		cmocka_unit_test(text_longer_than_the_limit_is_an_error_found_early),
+		cmocka_unit_test(text_below_the_limit_prints_in_full),
+		cmocka_unit_test(expansions_a_short_text_asks_for_are_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -272,6 +273,28 @@ static void numbers_are_decimal_strings(void **state)
 	sym_ctx_free(ctx);
 }
 
+static void json_of_a_dag_past_the_size_limit_is_an_error_found_early(void **state)
+{
+	char buf[512];
+	size_t len = 1;
+	int i;
+	sym_ctx *ctx = sym_ctx_new();
+	const sym_expr *e;
+	clock_t t0;
+	(void)state;
+	strcpy(buf, "x");
+	for (i = 0; i < 24; i++) /* a DAG whose tree at least doubles per pair */
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, " * a%d %% b%d", i, i);
+	e = sym_expr_from_str(ctx, buf);
+	assert_non_null(e);
+	t0 = clock();
+	assert_null(sym_expr_to_json(ctx, e));
+	assert_true(clock() - t0 < CLOCKS_PER_SEC / 2);
+	assert_int_equal(sym_ctx_last_error(ctx), SYM_ELIMIT);
+	assert_non_null(strstr(sym_ctx_last_message(ctx), "JSON too large"));
+	sym_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +303,7 @@ int main(void)
 		cmocka_unit_test(a_json_string_is_expression_text),
 		cmocka_unit_test(numbers_are_decimal_strings),
 		cmocka_unit_test(malformed_json_names_the_field),
+		cmocka_unit_test(json_of_a_dag_past_the_size_limit_is_an_error_found_early),
 	};
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed_from_env());
 	return cmocka_run_group_tests(tests, NULL, NULL);
