@@ -554,8 +554,10 @@ static int key_cmp(const void *x, const void *y)
 	return c ? c : (a->n > b->n) - (a->n < b->n); /* then model order */
 }
 
-/* The merge key of a node: its output shapes printed canonically,
- * "[d0_d1][d0]". */
+/* The merge key of a node: its output shapes printed canonically, one
+ * bracket per output, "[d0, d1][d0]" ("[*]" for an unknown rank).  A
+ * top-level ", " or "][" cannot occur inside a printed expression, so two
+ * nodes share a key exactly when their output shapes are the same. */
 static int merge_keys(sym_graph_result *r)
 {
 	const sym_model *m = r->model;
@@ -582,7 +584,7 @@ static int merge_keys(sym_graph_result *r)
 				sym__sbuf_puts(&b, "*");
 			for (d = 0; d < tv->rank; d++) {
 				if (d)
-					sym__sbuf_puts(&b, "_");
+					sym__sbuf_puts(&b, ", ");
 				sym__print(&b, tv->dims[d]);
 			}
 			sym__sbuf_puts(&b, "]");

@@ -38,8 +38,8 @@ def test_infer_text():
           out=["guards:", "assert batch == 1 || batch == mbatch || mbatch == 1",
                "node add_mask", "node merge_heads", "mbatch <= batch"])
     check("infer_transformer_text_prints_merge_keys", r, 0,
-          out=["merge keys:", "[batch_seq_768]: ln1, merge_heads, out_proj, residual1, ln2, fc2, residual2",
-               "[batch_12_seq_seq]: scores, scale_scores"])
+          out=["merge keys:", "[batch, seq, 768]: ln1, merge_heads, out_proj, residual1, ln2, fc2, residual2",
+               "[batch, 12, seq, seq]: scores, scale_scores"])
     r = run(["infer", CNN])
     check("infer_cnn_text_prints_conv_formulas", r, 0,
           out=["[N, 64, (H + 1)//2, (W + 1)//2]", "[N, 128, (H + 7)//16, (W + 7)//16]",
@@ -97,9 +97,9 @@ def test_infer_json():
 
     def keys_ok(_):
         k = j["merge_keys"]
-        return (k.get("[batch_seq_768]") == ["ln1", "merge_heads", "out_proj", "residual1", "ln2", "fc2",
+        return (k.get("[batch, seq, 768]") == ["ln1", "merge_heads", "out_proj", "residual1", "ln2", "fc2",
                                              "residual2"]
-                and k.get("[max(batch, mbatch)_12_seq_max(mseq, seq)]") == ["add_mask", "softmax"]) \
+                and k.get("[max(batch, mbatch), 12, seq, max(mseq, seq)]") == ["add_mask", "softmax"]) \
             or "merge_keys %r" % k
     check("infer_json_merge_keys_group_nodes", r, 0, pred=keys_ok)
 
