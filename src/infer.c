@@ -585,12 +585,18 @@ static int merge_keys(sym_graph_result *r)
 			for (d = 0; d < tv->rank; d++) {
 				if (d)
 					sym__sbuf_puts(&b, ", ");
-				sym__print(&b, tv->dims[d]);
+				if (!sym__print(&b, tv->dims[d]))
+					b.fail = 1;
 			}
 			sym__sbuf_puts(&b, "]");
 		}
+		/* a key cut short by a failed allocation would group wrongly */
+		if (b.fail || (ok && b.s && !(r->node_keys[i] = sym__infer_strdup(&r->inf, b.s)))) {
+			sym__sbuf_clear(&b);
+			free(all);
+			return fail_nomem(r);
+		}
 		if (ok && b.s) {
-			r->node_keys[i] = sym__infer_strdup(&r->inf, b.s);
 			all[nk].key = r->node_keys[i];
 			all[nk].n = i; /* node index */
 			nk++;
