@@ -44,17 +44,19 @@ static int add_range(cli_extra *x, const char *arg)
 	name = strndup(arg, (size_t)(eq - arg));
 	lo = colon > eq + 1 ? strndup(eq + 1, (size_t)(colon - eq - 1)) : NULL;
 	hi = colon[1] ? strdup(colon + 1) : NULL;
-	if (name && (range_end_bad(name, "low", lo) || range_end_bad(name, "high", hi))) {
+	/* a copy that failed must not read as an open end */
+	if (!name || (colon > eq + 1 && !lo) || (colon[1] && !hi)) {
+		free(name), free(lo), free(hi);
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	if (range_end_bad(name, "low", lo) || range_end_bad(name, "high", hi)) {
 		free(name), free(lo), free(hi);
 		return CLI_FAIL;
 	}
 	x->range_names[x->nranges] = name;
 	x->range_lo[x->nranges] = lo;
 	x->range_hi[x->nranges++] = hi;
-	if (!name) {
-		cli_error("out of memory");
-		return CLI_FAIL;
-	}
 	return CLI_OK;
 }
 
