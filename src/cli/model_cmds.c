@@ -477,9 +477,36 @@ static void print_run_text(const sym_model_program *mp, const int64_t *out, cons
 	cli_extra_run_text(mp, sto, bytes);
 }
 
-/* Writes the --shape dims of every model input, in input order, to dims
- * and their count to *p.  Returns CLI_OK or CLI_FAIL (message printed). */
-static int fill_input_dims(const ropts *o, const sym_model *m, int64_t *dims, size_t *p)
+/* Writes the declared dims of input tensor name to dims when they are all
+ * constants (no symbol comes from its shape: a guard may have made a
+ * symbol's dim constant); returns whether they were. */
+static int constant_input_dims(const sym_graph_result *r, const char *name, int rank, int64_t *dims)
+{
+	int k, d;
+	const sym_expr *const *dd;
+	size_t t = sym_graph_find_tensor(r, name), i, n = strlen(name);
+	if (t == (size_t)-1 || !sym_graph_tensor(r, t, &k, &dd, NULL) || k != rank || rank < 0)
+		return 0;
+	for (i = 0; i < sym_graph_num_symbols(r); i++) {
+		const char *src;
+		sym_graph_symbol(r, i, &src, NULL, NULL);
+		if (src && !strncmp(src, name, n) && !strncmp(src + n, ".shape[", 7))
+			return 0;
+	}
+	for (d = 0; d < rank; d++) {
+		long long v;
+		if (sym_expr_get_si(dd[d], &v) != 1)
+			return 0;
+		dims[d] = v;
+	}
+	return 1;
+}
+
+/* Writes the dims of every model input, in input order, to dims and their
+ * count to *p: the --shape dims, or the declared ones of an input whose
+ * shape is constant.  Returns CLI_OK or CLI_FAIL (message printed). */
+static int fill_input_dims(const ropts *o, const sym_model *m, const sym_graph_result *r, int64_t *dims,
+			   size_t *p)
 {
 	size_t i, k;
 	for (i = 0; i < o->nshapes; i++) {
@@ -490,6 +517,11 @@ static int fill_input_dims(const ropts *o, const sym_model *m, int64_t *dims, si
 			cli_error("--shape %s: the model has no input '%s'", o->shape_names[i], o->shape_names[i]);
 			return CLI_FAIL;
 		}
+		for (k = 0; k < i; k++)
+			if (!strcmp(o->shape_names[k], o->shape_names[i])) {
+				cli_error("--shape %s: input '%s' is given twice", o->shape_names[i], o->shape_names[i]);
+				return CLI_FAIL;
+			}
 	}
 	*p = 0;
 	for (i = 0; i < sym_model_num_inputs(m); i++) {
@@ -497,6 +529,10 @@ static int fill_input_dims(const ropts *o, const sym_model *m, int64_t *dims, si
 		int rank = sym_model_input_rank(m, i);
 		for (k = 0; k < o->nshapes && strcmp(o->shape_names[k], name); k++)
 			;
+		if (k == o->nshapes && constant_input_dims(r, name, rank, dims + *p)) {
+			*p += (size_t)rank;
+			continue;
+		}
 		if (k == o->nshapes) {
 			cli_error("missing --shape %s=D0,D1,... for input '%s'", name, name);
 			return CLI_FAIL;
@@ -538,7 +574,7 @@ int cli_run(int argc, char **argv)
 		cli_error("out of memory");
 		goto done;
 	}
-	if (fill_input_dims(&o, m, dims, &p) != CLI_OK || cli_extra_fill_binds(&o.x, mp, dims + p) != CLI_OK)
+	if (fill_input_dims(&o, m, r, dims, &p) != CLI_OK || cli_extra_fill_binds(&o.x, mp, dims + p) != CLI_OK)
 		goto done;
 	/* every part is computed before anything is printed: a run that fails
 	 * anywhere prints no shapes */

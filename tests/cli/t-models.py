@@ -307,6 +307,10 @@ def test_strict_args():
               err="byte sizes", pred=lambda r: "--shape" not in r.err or r.err)
         check("run_shape_empty_is_rank_0", run(["run", scalar, "--shape", "s=", "--shape", "x=5"]), 0,
               out=["ok", "[5]"])
+        check("run_binds_a_constant_input_to_its_declared_shape", run(["run", scalar, "--shape", "x=5"]), 0,
+              out=["ok", "[5]"])
+        check("run_shape_given_twice_is_an_error",
+              run(["run", scalar, "--shape", "x=5", "--shape", "x=6"]), 1, err="given twice")
         check("run_shape_empty_for_rank_1_is_an_error", run(["run", scalar, "--shape", "s=", "--shape", "x="]), 1,
               err="rank 1")
         for name, q in [("empty_item", "x=1,,3,8,8"), ("plus_sign", "x=1,3,+8,8"), ("space", "x=1,3,8, 8"),
