@@ -89,20 +89,38 @@ void sym__infer_clear(sym_infer *inf)
 	memset(inf, 0, sizeof(*inf));
 }
 
+/* Grows the k parallel arrays *arr[i] (elements of size[i]) from cap to nc
+ * elements, all or none: on failure every array keeps its old block and
+ * capacity, so the sizes freed later stay the sizes allocated. */
+static int grow_parallel(sym_ctx *ctx, void **const *arr, const size_t *size, size_t k, size_t cap, size_t nc)
+{
+	void *nb[4];
+	size_t i;
+	for (i = 0; i < k; i++) {
+		if (!(nb[i] = sym__alloc(ctx, nc * size[i]))) {
+			while (i-- > 0)
+				sym__free(ctx, nb[i], nc * size[i]);
+			return -1;
+		}
+		if (cap)
+			memcpy(nb[i], *arr[i], cap * size[i]);
+	}
+	for (i = 0; i < k; i++) {
+		sym__free(ctx, *arr[i], cap * size[i]);
+		*arr[i] = nb[i];
+	}
+	return 0;
+}
+
 void *sym__infer_alloc(sym_infer *inf, size_t n)
 {
 	void *p;
 	if (inf->nblocks == inf->capblocks) {
 		size_t nc = inf->capblocks ? inf->capblocks * 2 : 64;
-		void **nb = sym__realloc(inf->ctx, inf->blocks, inf->capblocks * sizeof(*nb), nc * sizeof(*nb));
-		size_t *ns;
-		if (!nb)
+		void **const arr[] = {(void **)&inf->blocks, (void **)&inf->block_sizes};
+		const size_t size[] = {sizeof(*inf->blocks), sizeof(*inf->block_sizes)};
+		if (grow_parallel(inf->ctx, arr, size, 2, inf->capblocks, nc) < 0)
 			return NULL;
-		inf->blocks = nb;
-		ns = sym__realloc(inf->ctx, inf->block_sizes, inf->capblocks * sizeof(*ns), nc * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		inf->block_sizes = ns;
 		inf->capblocks = nc;
 	}
 	if (n == 0)
@@ -135,15 +153,10 @@ int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v)
 		}
 	if (inf->nhints == inf->caphints) {
 		size_t nc = inf->caphints ? inf->caphints * 2 : 8;
-		const sym_expr **ns = sym__realloc(inf->ctx, inf->hint_syms, inf->caphints * sizeof(*ns), nc * sizeof(*ns));
-		long long *nv;
-		if (!ns)
+		void **const arr[] = {(void **)&inf->hint_syms, (void **)&inf->hint_vals};
+		const size_t size[] = {sizeof(*inf->hint_syms), sizeof(*inf->hint_vals)};
+		if (grow_parallel(inf->ctx, arr, size, 2, inf->caphints, nc) < 0)
 			return -1;
-		inf->hint_syms = ns;
-		nv = sym__realloc(inf->ctx, inf->hint_vals, inf->caphints * sizeof(*nv), nc * sizeof(*nv));
-		if (!nv)
-			return -1;
-		inf->hint_vals = nv;
 		inf->caphints = nc;
 	}
 	inf->hint_syms[inf->nhints] = sym;
@@ -180,23 +193,12 @@ const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sy
 	}
 	if (inf->nfresh == inf->capfresh) {
 		size_t nc = inf->capfresh ? inf->capfresh * 2 : 8;
-		const sym_expr **ns = sym__realloc(ctx, inf->fresh_syms, inf->capfresh * sizeof(*ns), nc * sizeof(*ns));
-		char **nsrc;
-		if (!ns)
+		void **const arr[] = {(void **)&inf->fresh_syms, (void **)&inf->fresh_src, (void **)&inf->fresh_lo,
+				      (void **)&inf->fresh_hi};
+		const size_t size[] = {sizeof(*inf->fresh_syms), sizeof(*inf->fresh_src), sizeof(*inf->fresh_lo),
+				       sizeof(*inf->fresh_hi)};
+		if (grow_parallel(ctx, arr, size, 4, inf->capfresh, nc) < 0)
 			return NULL;
-		inf->fresh_syms = ns;
-		nsrc = sym__realloc(ctx, inf->fresh_src, inf->capfresh * sizeof(*nsrc), nc * sizeof(*nsrc));
-		if (!nsrc)
-			return NULL;
-		inf->fresh_src = nsrc;
-		ns = sym__realloc(ctx, inf->fresh_lo, inf->capfresh * sizeof(*ns), nc * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		inf->fresh_lo = ns;
-		ns = sym__realloc(ctx, inf->fresh_hi, inf->capfresh * sizeof(*ns), nc * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		inf->fresh_hi = ns;
 		inf->capfresh = nc;
 	}
 	snprintf(src, sizeof(src), "%.80s of node '%.60s' (%.30s)", what, rc->node, rc->op);

@@ -620,8 +620,10 @@ static int key_cmp(const void *x, const void *y)
 	return c ? c : (a->n > b->n) - (a->n < b->n); /* then model order */
 }
 
-/* The merge key of a node: its output shapes printed canonically,
- * "[d0_d1][d0]". */
+/* The merge key of a node: its output shapes printed canonically, one
+ * bracket per output, "[d0, d1][d0]" ("[*]" for an unknown rank).  A
+ * top-level ", " or "][" cannot occur inside a printed expression, so two
+ * nodes share a key exactly when their output shapes are the same. */
 static int merge_keys(sym_graph_result *r)
 {
 	const sym_model *m = r->model;
@@ -648,18 +650,21 @@ static int merge_keys(sym_graph_result *r)
 				sym__sbuf_puts(&b, "*");
 			for (d = 0; d < tv->rank; d++) {
 				if (d)
-					sym__sbuf_puts(&b, "_");
-				sym__print(&b, tv->dims[d]);
+					sym__sbuf_puts(&b, ", ");
+				if (!sym__print(&b, tv->dims[d]))
+					b.fail = 1;
 			}
 			sym__sbuf_puts(&b, "]");
 		}
-		if (b.fail || sym__failed(r->ctx)) { /* a dim's text too long, or no memory */
+		/* a dim's text too long, no memory, or a key cut short by a failed
+		 * allocation (it would group wrongly) */
+		if (b.fail || sym__failed(r->ctx) ||
+		    (ok && b.s && !(r->node_keys[i] = sym__infer_strdup(&r->inf, b.s)))) {
 			sym__sbuf_clear(&b);
 			free(all);
 			return sym__failed(r->ctx) ? -1 : fail_nomem(r);
 		}
 		if (ok && b.s) {
-			r->node_keys[i] = sym__infer_strdup(&r->inf, b.s);
 			all[nk].key = r->node_keys[i];
 			all[nk].n = i; /* node index */
 			nk++;

@@ -1,4 +1,5 @@
 /* The model commands: infer (and, with the runtime program, run and emit-c). */
+#include "args.h"
 #include "cli.h"
 #include "storage_cli.h"
 #include "symshape/cache.h"
@@ -14,49 +15,53 @@ typedef struct mopts {
 	const char *out_file; /* infer -o: the ONNX model with the shapes */
 	int json;
 	int allow_empty;
-	const char **hint_names;
+	char **hint_names;
 	long long *hint_values;
 	size_t nhints;
-	char **owned;
-	size_t nowned;
 	cli_extra x; /* --range, --align */
 } mopts;
 
 static void mopts_free(mopts *o)
 {
 	size_t i;
-	for (i = 0; i < o->nowned; i++)
-		free(o->owned[i]);
-	free(o->owned);
+	for (i = 0; i < o->nhints; i++)
+		free(o->hint_names[i]);
 	free(o->hint_names);
 	free(o->hint_values);
 	cli_extra_free(&o->x);
 }
 
-/* Parses "NAME=INT,NAME=INT". */
-static int add_hints(mopts *o, const char *arg, int argc)
+/* Adds the hints "NAME=INT,NAME=INT" of option what ("--hint") to o; a
+ * name hinted again takes the new value. */
+static int add_hints(mopts *o, const char *what, const char *arg)
 {
-	char *s = strdup(arg), *tok, *save = NULL;
-	if (!s)
+	char **names, err[256];
+	int64_t *values;
+	size_t n, k, j;
+	if (cli_parse_hints(arg, &names, &values, &n, err, sizeof(err)) < 0) {
+		cli_error("%s %s: %s", what, arg, err);
 		return CLI_FAIL;
-	o->owned[o->nowned++] = s;
-	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '='), *end;
-		long long v;
-		if (!eq || eq == tok)
-			return cli_usage("--hint takes NAME=INT[,NAME=INT...]");
-		*eq = 0;
-		errno = 0;
-		v = strtoll(eq + 1, &end, 10);
-		if (!eq[1] || *end || errno) {
-			cli_error("--hint %s: '%s' is not an integer", tok, eq + 1);
-			return CLI_FAIL;
-		}
-		if (o->nhints >= (size_t)argc * 16)
-			return cli_usage("too many hints");
-		o->hint_names[o->nhints] = tok;
-		o->hint_values[o->nhints++] = v;
 	}
+	for (k = 0; k < n; k++) {
+		for (j = 0; j < o->nhints && strcmp(o->hint_names[j], names[k]); j++)
+			;
+		if (j == o->nhints) {
+			char **nn = realloc(o->hint_names, (o->nhints + 1) * sizeof(*nn));
+			long long *nv = nn ? realloc(o->hint_values, (o->nhints + 1) * sizeof(*nv)) : NULL;
+			if (nn)
+				o->hint_names = nn;
+			if (!nv) {
+				cli_hints_free(names, values, n);
+				cli_error("out of memory");
+				return CLI_FAIL;
+			}
+			o->hint_values = nv;
+			o->hint_names[o->nhints++] = names[k];
+			names[k] = NULL;
+		}
+		o->hint_values[j] = values[k];
+	}
+	cli_hints_free(names, values, n);
 	return CLI_OK;
 }
 
@@ -64,13 +69,6 @@ static int parse_mopts(int argc, char **argv, mopts *o)
 {
 	int i, xs;
 	memset(o, 0, sizeof(*o));
-	o->hint_names = calloc((size_t)argc * 16 + 1, sizeof(*o->hint_names));
-	o->hint_values = calloc((size_t)argc * 16 + 1, sizeof(*o->hint_values));
-	o->owned = calloc((size_t)argc + 1, sizeof(*o->owned));
-	if (!o->hint_names || !o->hint_values || !o->owned) {
-		cli_error("out of memory");
-		return CLI_FAIL;
-	}
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--json")) {
@@ -89,7 +87,7 @@ static int parse_mopts(int argc, char **argv, mopts *o)
 			int st;
 			if (!v)
 				return cli_usage("--hint needs NAME=INT");
-			if ((st = add_hints(o, v, argc)) != CLI_OK)
+			if ((st = add_hints(o, "--hint", v)) != CLI_OK)
 				return st;
 		} else if (a[0] == '-' && a[1] == '-') {
 			return cli_unknown_option(a);
@@ -260,7 +258,7 @@ int cli_infer(int argc, char **argv)
 	memset(&opt, 0, sizeof(opt));
 	opt.allow_empty = o.allow_empty;
 	opt.nhints = o.nhints;
-	opt.hint_names = o.hint_names;
+	opt.hint_names = (const char *const *)o.hint_names;
 	opt.hint_values = o.hint_values;
 	if (cli_extra_apply(&o.x, ctx, &opt) != CLI_OK)
 		goto out;
@@ -300,7 +298,8 @@ typedef struct ropts {
 	const char *out_file;
 	const char *prefix;
 	char **shape_names;
-	char **shape_dims;
+	int64_t **shape_dims;
+	size_t *shape_rank;
 	size_t nshapes;
 	cli_extra x; /* --range, --align, --bind */
 } ropts;
@@ -310,9 +309,10 @@ static int parse_ropts(int argc, char **argv, ropts *o, int emit)
 	int i, xs;
 	memset(o, 0, sizeof(*o));
 	o->prefix = "symshape";
-	o->shape_names = calloc((size_t)argc + 1, sizeof(char *));
-	o->shape_dims = calloc((size_t)argc + 1, sizeof(char *));
-	if (!o->shape_names || !o->shape_dims) {
+	o->shape_names = calloc((size_t)argc + 1, sizeof(*o->shape_names));
+	o->shape_dims = calloc((size_t)argc + 1, sizeof(*o->shape_dims));
+	o->shape_rank = calloc((size_t)argc + 1, sizeof(*o->shape_rank));
+	if (!o->shape_names || !o->shape_dims || !o->shape_rank) {
 		cli_error("out of memory");
 		return CLI_FAIL;
 	}
@@ -328,10 +328,20 @@ static int parse_ropts(int argc, char **argv, ropts *o, int emit)
 		} else if (!emit && (!strcmp(a, "--shape") || !strncmp(a, "--shape=", 8))) {
 			const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
 			const char *eq = v ? strchr(v, '=') : NULL;
+			char err[256];
 			if (!eq || eq == v)
 				return cli_usage("--shape takes INPUT=D0,D1,...");
-			o->shape_names[o->nshapes] = strndup(v, (size_t)(eq - v));
-			o->shape_dims[o->nshapes++] = strdup(eq + 1);
+			if (!(o->shape_names[o->nshapes] = strndup(v, (size_t)(eq - v)))) {
+				cli_error("out of memory");
+				return CLI_FAIL;
+			}
+			if (cli_parse_dims(eq + 1, &o->shape_dims[o->nshapes], &o->shape_rank[o->nshapes], err,
+					   sizeof(err)) < 0) {
+				cli_error("--shape %s: %s", v, err);
+				free(o->shape_names[o->nshapes]);
+				return CLI_FAIL;
+			}
+			o->nshapes++;
 		} else if (emit && !strcmp(a, "-o")) {
 			if (i + 1 >= argc)
 				return cli_usage("-o needs a file name");
@@ -364,6 +374,7 @@ static void ropts_free(ropts *o)
 	}
 	free(o->shape_names);
 	free(o->shape_dims);
+	free(o->shape_rank);
 	cli_extra_free(&o->x);
 }
 
@@ -396,6 +407,142 @@ static sym_model_program *load_program(sym_ctx *ctx, const char *path, int allow
 	return mp;
 }
 
+/* Prints the failed run as JSON: ok false, the failure, no tensors. */
+static void print_run_failure_json(const sym_model_run *res, const char *msg)
+{
+	cJSON *root = cJSON_CreateObject(), *g = cJSON_CreateObject();
+	char *s;
+	cJSON_AddBoolToObject(root, "ok", 0);
+	if (res && res->status == 1) {
+		cJSON_AddStringToObject(g, "expr", res->message ? res->message : "");
+		cJSON_AddItemToObject(g, "index", cli_int_json((long long)res->failed));
+		cJSON_AddStringToObject(g, "kind", res->kind);
+		cJSON_AddStringToObject(g, "node", res->node);
+	} else {
+		cJSON_AddStringToObject(g, "expr", msg);
+		cJSON_AddStringToObject(g, "kind", res && res->status == 2 ? "binding" : "error");
+	}
+	cJSON_AddItemToObject(root, "failed_guard", g);
+	cJSON_AddObjectToObject(root, "tensors");
+	s = cJSON_PrintUnformatted(root);
+	if (s)
+		puts(s);
+	free(s);
+	cJSON_Delete(root);
+}
+
+static void print_run_json(const sym_model_program *mp, const int64_t *out, const int64_t *sto,
+			   const int64_t *bytes)
+{
+	cJSON *root = cJSON_CreateObject(), *t;
+	size_t i, q = 0;
+	char *s;
+	cJSON_AddBoolToObject(root, "ok", 1);
+	cJSON_AddNullToObject(root, "failed_guard");
+	t = cJSON_AddObjectToObject(root, "tensors");
+	for (i = 0; i < sym_model_program_num_tensors(mp); i++) {
+		int rank, d;
+		const char *name = sym_model_program_tensor(mp, i, &rank);
+		cJSON *a = cJSON_CreateArray();
+		for (d = 0; d < rank; d++)
+			cJSON_AddItemToArray(a, cli_int_json(out[q++]));
+		cJSON_AddItemToObject(t, name, a);
+	}
+	cli_extra_run_json(mp, sto, bytes, root);
+	s = cJSON_PrintUnformatted(root);
+	if (s)
+		puts(s);
+	free(s);
+	cJSON_Delete(root);
+}
+
+static void print_run_text(const sym_model_program *mp, const int64_t *out, const int64_t *sto,
+			   const int64_t *bytes)
+{
+	size_t i, q = 0;
+	printf("ok\n");
+	for (i = 0; i < sym_model_program_num_tensors(mp); i++) {
+		int rank, d;
+		const char *name = sym_model_program_tensor(mp, i, &rank);
+		printf("  %-16s [", name);
+		for (d = 0; d < rank; d++)
+			printf("%s%lld", d ? ", " : "", (long long)out[q++]);
+		printf("]\n");
+	}
+	cli_extra_run_text(mp, sto, bytes);
+}
+
+/* Writes the declared dims of input tensor name to dims when they are all
+ * constants (no symbol comes from its shape: a guard may have made a
+ * symbol's dim constant); returns whether they were. */
+static int constant_input_dims(const sym_graph_result *r, const char *name, int rank, int64_t *dims)
+{
+	int k, d;
+	const sym_expr *const *dd;
+	size_t t = sym_graph_find_tensor(r, name), i, n = strlen(name);
+	if (t == (size_t)-1 || !sym_graph_tensor(r, t, &k, &dd, NULL) || k != rank || rank < 0)
+		return 0;
+	for (i = 0; i < sym_graph_num_symbols(r); i++) {
+		const char *src;
+		sym_graph_symbol(r, i, &src, NULL, NULL);
+		if (src && !strncmp(src, name, n) && !strncmp(src + n, ".shape[", 7))
+			return 0;
+	}
+	for (d = 0; d < rank; d++) {
+		long long v;
+		if (sym_expr_get_si(dd[d], &v) != 1)
+			return 0;
+		dims[d] = v;
+	}
+	return 1;
+}
+
+/* Writes the dims of every model input, in input order, to dims and their
+ * count to *p: the --shape dims, or the declared ones of an input whose
+ * shape is constant.  Returns CLI_OK or CLI_FAIL (message printed). */
+static int fill_input_dims(const ropts *o, const sym_model *m, const sym_graph_result *r, int64_t *dims,
+			   size_t *p)
+{
+	size_t i, k;
+	for (i = 0; i < o->nshapes; i++) {
+		for (k = 0; k < sym_model_num_inputs(m); k++)
+			if (!strcmp(sym_model_input_name(m, k), o->shape_names[i]))
+				break;
+		if (k == sym_model_num_inputs(m)) {
+			cli_error("--shape %s: the model has no input '%s'", o->shape_names[i], o->shape_names[i]);
+			return CLI_FAIL;
+		}
+		for (k = 0; k < i; k++)
+			if (!strcmp(o->shape_names[k], o->shape_names[i])) {
+				cli_error("--shape %s: input '%s' is given twice", o->shape_names[i], o->shape_names[i]);
+				return CLI_FAIL;
+			}
+	}
+	*p = 0;
+	for (i = 0; i < sym_model_num_inputs(m); i++) {
+		const char *name = sym_model_input_name(m, i);
+		int rank = sym_model_input_rank(m, i);
+		for (k = 0; k < o->nshapes && strcmp(o->shape_names[k], name); k++)
+			;
+		if (k == o->nshapes && constant_input_dims(r, name, rank, dims + *p)) {
+			*p += (size_t)rank;
+			continue;
+		}
+		if (k == o->nshapes) {
+			cli_error("missing --shape %s=D0,D1,... for input '%s'", name, name);
+			return CLI_FAIL;
+		}
+		if (rank < 0 || o->shape_rank[k] != (size_t)rank) {
+			cli_error("--shape %s: input '%s' has rank %d, got %zu dims", name, name, rank, o->shape_rank[k]);
+			return CLI_FAIL;
+		}
+		if (rank)
+			memcpy(dims + *p, o->shape_dims[k], (size_t)rank * sizeof(*dims));
+		*p += (size_t)rank;
+	}
+	return CLI_OK;
+}
+
 int cli_run(int argc, char **argv)
 {
 	ropts o;
@@ -403,10 +550,10 @@ int cli_run(int argc, char **argv)
 	sym_model *m = NULL;
 	sym_graph_result *r = NULL;
 	sym_model_program *mp = NULL;
-	int64_t *dims = NULL, *out = NULL;
-	size_t i, p = 0;
+	int64_t *dims = NULL, *out = NULL, *sto = NULL, *bytes = NULL;
+	size_t p = 0;
 	sym_model_run res;
-	int xst = CLI_OK;
+	char msg[512];
 	int st = parse_ropts(argc, argv, &o, 0);
 	if (st != CLI_OK)
 		goto done;
@@ -418,110 +565,42 @@ int cli_run(int argc, char **argv)
 		goto done;
 	dims = calloc(sym_model_program_num_dims(mp) + 1, sizeof(*dims));
 	out = calloc(sym_model_program_num_out_dims(mp) + 1, sizeof(*out));
-	if (!dims || !out)
+	if (!dims || !out) {
+		cli_error("out of memory");
 		goto done;
-	for (i = 0; i < o.nshapes; i++) {
-		size_t k;
-		for (k = 0; k < sym_model_num_inputs(m); k++)
-			if (!strcmp(sym_model_input_name(m, k), o.shape_names[i]))
-				break;
-		if (k == sym_model_num_inputs(m)) {
-			cli_error("--shape %s: the model has no input '%s'", o.shape_names[i], o.shape_names[i]);
-			goto done;
-		}
 	}
-	for (i = 0; i < sym_model_num_inputs(m); i++) {
-		const char *name = sym_model_input_name(m, i);
-		int rank = sym_model_input_rank(m, i), d = 0;
-		size_t k;
-		char *s, *tok, *save = NULL;
-		for (k = 0; k < o.nshapes && strcmp(o.shape_names[k], name); k++)
-			;
-		if (k == o.nshapes) {
-			cli_error("missing --shape %s=D0,D1,... for input '%s'", name, name);
-			goto done;
-		}
-		s = o.shape_dims[k];
-		for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save), d++) {
-			char *end;
-			long long v;
-			errno = 0;
-			v = strtoll(tok, &end, 10);
-			if (!*tok || *end || errno || v < 0) {
-				cli_error("--shape %s: '%s' is not a dim (a nonnegative integer)", name, tok);
-				goto done;
-			}
-			if (d >= rank) {
-				cli_error("--shape %s: input '%s' has rank %d", name, name, rank);
-				goto done;
-			}
-			dims[p++] = v;
-		}
-		if (d != rank) {
-			cli_error("--shape %s: input '%s' has rank %d, got %d dims", name, name, rank, d);
-			goto done;
-		}
-	}
-	if (cli_extra_fill_binds(&o.x, mp, dims + p) != CLI_OK)
+	if (fill_input_dims(&o, m, r, dims, &p) != CLI_OK || cli_extra_fill_binds(&o.x, mp, dims + p) != CLI_OK)
 		goto done;
+	/* every part is computed before anything is printed: a run that fails
+	 * anywhere prints no shapes */
 	sym_model_program_run(mp, dims, out, &res);
-	if (o.json) {
-		cJSON *root = cJSON_CreateObject(), *t;
-		char *s;
-		cJSON_AddBoolToObject(root, "ok", res.status == 0);
-		if (res.status == 0) {
-			cJSON_AddNullToObject(root, "failed_guard");
-		} else {
-			cJSON *g = cJSON_CreateObject();
-			cJSON_AddStringToObject(g, "expr", res.message ? res.message : "");
-			if (res.status == 1) {
-				cJSON_AddNumberToObject(g, "index", (double)res.failed);
-				cJSON_AddStringToObject(g, "kind", res.kind);
-				cJSON_AddStringToObject(g, "node", res.node);
-			} else {
-				cJSON_AddStringToObject(g, "kind", res.status == 2 ? "binding" : "error");
-			}
-			cJSON_AddItemToObject(root, "failed_guard", g);
-		}
-		t = cJSON_AddObjectToObject(root, "tensors");
-		if (res.status == 0) {
-			size_t q = 0;
-			for (i = 0; i < sym_model_program_num_tensors(mp); i++) {
-				int rank, d;
-				const char *name = sym_model_program_tensor(mp, i, &rank);
-				cJSON *a = cJSON_CreateArray();
-				for (d = 0; d < rank; d++)
-					cJSON_AddItemToArray(a, cJSON_CreateNumber((double)out[q++]));
-				cJSON_AddItemToObject(t, name, a);
-			}
-			xst = cli_extra_run_json(mp, dims, root);
-		}
-		s = cJSON_PrintUnformatted(root);
-		if (s)
-			puts(s);
-		free(s);
-		cJSON_Delete(root);
-	} else if (res.status == 0) {
-		size_t q = 0;
-		printf("ok\n");
-		for (i = 0; i < sym_model_program_num_tensors(mp); i++) {
-			int rank, d;
-			const char *name = sym_model_program_tensor(mp, i, &rank);
-			printf("  %-16s [", name);
-			for (d = 0; d < rank; d++)
-				printf("%s%lld", d ? ", " : "", (long long)out[q++]);
-			printf("]\n");
-		}
-		xst = cli_extra_run_text(mp, dims);
+	if (res.status) {
+		if (res.status == 1)
+			snprintf(msg, sizeof(msg), "guard %zu failed: %s (%s, node %s)", res.failed + 1, res.message,
+				 res.kind, res.node);
+		else
+			snprintf(msg, sizeof(msg), "%s", res.message ? res.message : "the run failed");
+		if (o.json)
+			print_run_failure_json(&res, msg);
+		cli_error("%s", msg);
+		goto done;
 	}
-	if (res.status == 1)
-		cli_error("guard %zu failed: %s (%s, node %s)", res.failed + 1, res.message, res.kind, res.node);
-	else if (res.status)
-		cli_error("%s", res.message);
-	st = res.status == 0 && xst == CLI_OK ? CLI_OK : CLI_FAIL;
+	if (cli_extra_run_parts(mp, dims, &sto, &bytes, msg, sizeof(msg)) != CLI_OK) {
+		if (o.json)
+			print_run_failure_json(NULL, msg);
+		cli_error("%s", msg);
+		goto done;
+	}
+	if (o.json)
+		print_run_json(mp, out, sto, bytes);
+	else
+		print_run_text(mp, out, sto, bytes);
+	st = CLI_OK;
 done:
 	free(dims);
 	free(out);
+	free(sto);
+	free(bytes);
 	sym_model_program_free(mp);
 	sym_graph_result_free(r);
 	sym_model_free(m);
@@ -574,102 +653,91 @@ done:
 
 /* ---- the guard cache ----------------------------------------------------- */
 
-/* Whether every INPUT of "x=1,2,3;mask=1,1" names a model input (message
- * printed otherwise). */
-static int query_names_known(const sym_model *m, const char *q)
-{
-	char *copy = strdup(q), *part, *psave = NULL;
-	int ok = copy != NULL;
-	for (part = ok ? strtok_r(copy, ";", &psave) : NULL; part && ok; part = strtok_r(NULL, ";", &psave)) {
-		char *eq = strchr(part, '=');
-		size_t i, n = sym_model_num_inputs(m);
-		if (!eq)
-			continue; /* the parse below names the malformed part */
-		*eq = 0;
-		for (i = 0; i < n && strcmp(part, sym_model_input_name(m, i)); i++)
-			;
-		if (i == n) {
-			cli_error("--query '%s': the model has no input '%s'", q, part);
-			ok = 0;
-		}
-	}
-	free(copy);
-	return ok;
-}
-
-/* Parses "x=1,2,3;mask=1,1" into dims in model input order. */
+/* Parses "x=1,2,3;mask=1,1" (every input once, each with its rank of
+ * strict dims) into dims in model input order. */
 static int parse_query(const sym_model *m, const char *q, int64_t *dims)
 {
-	char *part;
-	size_t i, p = 0;
-	if (!query_names_known(m, q))
-		return CLI_FAIL;
-	for (i = 0; i < sym_model_num_inputs(m); i++) {
-		const char *name = sym_model_input_name(m, i);
-		int rank = sym_model_input_rank(m, i), d = 0;
-		char *copy = strdup(q), *psave = NULL;
-		int seen = 0;
-		if (!copy)
-			return CLI_FAIL;
-		for (part = strtok_r(copy, ";", &psave); part; part = strtok_r(NULL, ";", &psave)) {
-			char *eq = strchr(part, '='), *tok, *tsave = NULL;
-			if (!eq) {
-				cli_error("--query '%s': expected INPUT=D0,D1,...;INPUT=...", q);
-				free(copy);
-				return CLI_FAIL;
-			}
-			*eq = 0;
-			if (strcmp(part, name))
-				continue;
-			seen = 1;
-			for (tok = strtok_r(eq + 1, ",", &tsave); tok; tok = strtok_r(NULL, ",", &tsave), d++) {
-				char *end;
-				long long v;
-				errno = 0;
-				v = strtoll(tok, &end, 10);
-				if (!*tok || *end || v < 0 || errno == ERANGE || d >= rank) {
-					cli_error("--query '%s': bad dims for input '%s' (rank %d)", q, name, rank);
-					free(copy);
-					return CLI_FAIL;
-				}
-				dims[p++] = v;
-			}
-		}
-		free(copy);
-		if (!seen || d != rank) {
-			cli_error("--query '%s': input '%s' needs %d dims", q, name, rank);
-			return CLI_FAIL;
-		}
+	size_t ni = sym_model_num_inputs(m), i, *off = calloc(ni + 1, sizeof(*off));
+	char *seen = calloc(ni + 1, 1);
+	const char *part = q;
+	int st = CLI_FAIL;
+	if (!off || !seen) {
+		cli_error("out of memory");
+		goto error;
 	}
-	return CLI_OK;
+	for (i = 0; i < ni; i++)
+		off[i + 1] = off[i] + (size_t)(sym_model_input_rank(m, i) > 0 ? sym_model_input_rank(m, i) : 0);
+	for (;;) {
+		size_t len = strcspn(part, ";"), nlen = strcspn(part, "=;"), n;
+		int64_t *d;
+		char err[256];
+		if (nlen == len || !nlen) {
+			cli_error("--query '%s': '%.*s' is not INPUT=D0,D1,... (parts are separated by ';')", q, (int)len,
+				  part);
+			goto error;
+		}
+		for (i = 0; i < ni && (strlen(sym_model_input_name(m, i)) != nlen ||
+				       strncmp(part, sym_model_input_name(m, i), nlen));
+		     i++)
+			;
+		if (i == ni) {
+			cli_error("--query '%s': the model has no input '%.*s'", q, (int)nlen, part);
+			goto error;
+		}
+		if (seen[i]++) {
+			cli_error("--query '%s': input '%s' is given twice", q, sym_model_input_name(m, i));
+			goto error;
+		}
+		{
+			char *text = strndup(part + nlen + 1, len - nlen - 1);
+			int bad = !text || cli_parse_dims(text, &d, &n, err, sizeof(err)) < 0;
+			if (!text)
+				snprintf(err, sizeof(err), "out of memory");
+			free(text);
+			if (bad) {
+				cli_error("--query '%s': input '%s': %s", q, sym_model_input_name(m, i), err);
+				goto error;
+			}
+		}
+		if (sym_model_input_rank(m, i) < 0 || n != (size_t)sym_model_input_rank(m, i)) {
+			cli_error("--query '%s': input '%s' needs %d dims, got %zu", q, sym_model_input_name(m, i),
+				  sym_model_input_rank(m, i), n);
+			free(d);
+			goto error;
+		}
+		if (n)
+			memcpy(dims + off[i], d, n * sizeof(*d));
+		free(d);
+		if (!part[len])
+			break;
+		part += len + 1;
+	}
+	for (i = 0; i < ni; i++)
+		if (!seen[i]) {
+			cli_error("--query '%s': input '%s' needs %d dims", q, sym_model_input_name(m, i),
+				  sym_model_input_rank(m, i));
+			goto error;
+		}
+	st = CLI_OK;
+error:
+	free(off);
+	free(seen);
+	return st;
 }
 
-/* Compiles a variant with hints "a=1,b=2" ("" for none). */
-static sym_model_program *compile_variant(sym_ctx *ctx, const sym_model *m, const char *hints, cli_extra *x)
+/* Compiles a variant with the hints of o, labelled label in messages. */
+static sym_model_program *compile_variant(sym_ctx *ctx, const sym_model *m, const mopts *o, const char *label,
+					  cli_extra *x)
 {
-	mopts o;
-	char *argv[3];
 	sym_infer_options opt;
 	sym_graph_result *r;
 	sym_model_program *mp = NULL;
-	argv[0] = (char *)"x";
-	memset(&o, 0, sizeof(o));
-	o.hint_names = calloc(64, sizeof(*o.hint_names));
-	o.hint_values = calloc(64, sizeof(*o.hint_values));
-	o.owned = calloc(2, sizeof(*o.owned));
-	if (!o.hint_names || !o.hint_values || !o.owned || (*hints && add_hints(&o, hints, 4) != CLI_OK)) {
-		mopts_free(&o);
-		return NULL;
-	}
-	(void)argv;
 	memset(&opt, 0, sizeof(opt));
-	opt.nhints = o.nhints;
-	opt.hint_names = o.hint_names;
-	opt.hint_values = o.hint_values;
-	if (cli_extra_apply(x, ctx, &opt) != CLI_OK) {
-		mopts_free(&o);
+	opt.nhints = o->nhints;
+	opt.hint_names = (const char *const *)o->hint_names;
+	opt.hint_values = o->hint_values;
+	if (cli_extra_apply(x, ctx, &opt) != CLI_OK)
 		return NULL;
-	}
 	r = sym_model_infer(ctx, m, &opt);
 	if (r) {
 		mp = sym_graph_compile(ctx, r, 0);
@@ -677,27 +745,39 @@ static sym_model_program *compile_variant(sym_ctx *ctx, const sym_model *m, cons
 	}
 	if (mp && sym_model_program_num_bound(mp)) {
 		cli_error("variant '%s': the model has data-dependent dims (%s): the guard cache takes input dims only",
-			  hints, sym_model_program_bound(mp, 0, NULL));
+			  label, sym_model_program_bound(mp, 0, NULL));
 		sym_model_program_free(mp);
-		mopts_free(&o);
 		return NULL;
 	}
 	if (!mp)
-		cli_error("variant '%s': %s", hints, sym_ctx_last_message(ctx));
+		cli_error("variant '%s': %s", label, sym_ctx_last_message(ctx));
+	return mp;
+}
+
+/* Compiles the variant of the --variant text hints ("" for none). */
+static sym_model_program *compile_variant_text(sym_ctx *ctx, const sym_model *m, const char *hints, cli_extra *x)
+{
+	mopts o;
+	sym_model_program *mp = NULL;
+	memset(&o, 0, sizeof(o));
+	if (!*hints || add_hints(&o, "--variant", hints) == CLI_OK)
+		mp = compile_variant(ctx, m, &o, hints, x);
 	mopts_free(&o);
 	return mp;
 }
 
-/* Hints "s=v,..." for the symbols that input dims bind exactly. */
-static char *hints_of(sym_ctx *ctx, const sym_model *m, const int64_t *dims)
+/* The hints, for the symbols that input dims bind exactly, into o (one per
+ * symbol, the first dim naming it), and their text "s=v,..." into *label
+ * (caller frees).  Returns CLI_OK or CLI_FAIL (message printed). */
+static int hints_of(sym_ctx *ctx, const sym_model *m, const int64_t *dims, mopts *o, char **label)
 {
 	sym_graph_result *r = sym_model_infer(ctx, m, NULL);
-	char *buf = calloc(4096, 1);
-	size_t i, p = 0, len = 0;
-	if (!r || !buf) {
+	size_t i, p = 0, len = 0, k;
+	*label = calloc(1, 1);
+	if (!r || !*label) {
+		cli_error("%s", r ? "out of memory" : sym_ctx_last_message(ctx));
 		sym_graph_result_free(r);
-		free(buf);
-		return NULL;
+		return CLI_FAIL;
 	}
 	for (i = 0; i < sym_model_num_inputs(m); i++) {
 		int rank, d;
@@ -705,17 +785,38 @@ static char *hints_of(sym_ctx *ctx, const sym_model *m, const int64_t *dims)
 		sym_graph_tensor(r, sym_graph_find_tensor(r, sym_model_input_name(m, i)), &rank, &dd, NULL);
 		for (d = 0; d < rank; d++, p++) {
 			const char *name = sym_expr_symbol_name(dd[d]);
-			char item[128];
+			char **nn, *nl;
+			long long *nv;
+			size_t need;
 			if (!name)
 				continue;
-			snprintf(item, sizeof(item), "%s=%lld", name, (long long)dims[p]);
-			if (strstr(buf, item) || len + strlen(item) + 2 >= 4096)
+			for (k = 0; k < o->nhints && strcmp(o->hint_names[k], name); k++)
+				;
+			if (k < o->nhints)
 				continue;
-			len += (size_t)sprintf(buf + len, "%s%s", len ? "," : "", item);
+			need = len + strlen(name) + 24;
+			nn = realloc(o->hint_names, (o->nhints + 1) * sizeof(*nn));
+			if (nn)
+				o->hint_names = nn;
+			nv = nn ? realloc(o->hint_values, (o->nhints + 1) * sizeof(*nv)) : NULL;
+			if (nv)
+				o->hint_values = nv;
+			nl = nv ? realloc(*label, need) : NULL;
+			if (!nl || !(o->hint_names[o->nhints] = strdup(name))) {
+				if (nl)
+					*label = nl;
+				cli_error("out of memory");
+				sym_graph_result_free(r);
+				return CLI_FAIL;
+			}
+			*label = nl;
+			o->hint_values[o->nhints++] = (long long)dims[p];
+			len += (size_t)snprintf(*label + len, need - len, "%s%s=%lld", len ? "," : "", name,
+						(long long)dims[p]);
 		}
 	}
 	sym_graph_result_free(r);
-	return buf;
+	return CLI_OK;
 }
 
 int cli_cache(int argc, char **argv)
@@ -740,7 +841,12 @@ int cli_cache(int argc, char **argv)
 		} else if (!strcmp(argv[k], "--query") && k + 1 < argc) {
 			queries[nq++] = argv[++k];
 		} else if (!strcmp(argv[k], "--capacity") && k + 1 < argc) {
-			long v = strtol(argv[++k], NULL, 10);
+			char err[256];
+			int64_t v;
+			if (cli_parse_int(argv[++k], &v, err, sizeof(err)) < 0) {
+				cli_error("--capacity %s: %s", argv[k], err);
+				goto out;
+			}
 			if (v < 1) {
 				st = cli_usage("--capacity must be at least 1");
 				goto out;
@@ -776,12 +882,12 @@ int cli_cache(int argc, char **argv)
 		goto out;
 	}
 	{
-		sym_model_program *generic = compile_variant(ctx, m, "", &cx);
+		sym_model_program *generic = compile_variant_text(ctx, m, "", &cx);
 		if (!generic || sym_guard_cache_set_validity(c, generic) < 0)
 			goto out;
 	}
 	for (i = 0; i < nv; i++) {
-		sym_model_program *mp = compile_variant(ctx, m, variants[i], &cx);
+		sym_model_program *mp = compile_variant_text(ctx, m, variants[i], &cx);
 		long id;
 		if (!mp)
 			goto out;
@@ -811,8 +917,13 @@ int cli_cache(int argc, char **argv)
 		} else if (!jit) {
 			printf("recompile\n");
 		} else {
-			char *h = hints_of(ctx, m, dims);
-			sym_model_program *mp = h ? compile_variant(ctx, m, h, &cx) : NULL;
+			mopts ho;
+			char *h = NULL;
+			sym_model_program *mp = NULL;
+			memset(&ho, 0, sizeof(ho));
+			if (hints_of(ctx, m, dims, &ho, &h) == CLI_OK)
+				mp = compile_variant(ctx, m, &ho, h, &cx);
+			mopts_free(&ho);
 			if (!mp) {
 				free(h);
 				goto out;

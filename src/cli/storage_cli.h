@@ -27,8 +27,12 @@ void cli_extra_free(cli_extra *x);
  * CLI_OK or CLI_FAIL with a message. */
 int cli_extra_apply(cli_extra *x, sym_ctx *ctx, sym_infer_options *opt);
 
-/* An expression in JSON: an integer within +-2^53 as a number, any other
- * as its printed string, NULL as null. */
+/* An integer in JSON, exact: a number (its decimal digits) within +-2^53,
+ * else its decimal string.  Every integer the CLI writes as JSON goes
+ * through it. */
+cJSON *cli_int_json(long long v);
+/* An expression in JSON: an integer as cli_int_json, any other as its
+ * printed string, NULL as null. */
 cJSON *cli_expr_json(sym_ctx *ctx, const sym_expr *e);
 /* Prints "[d0, d1, ...]" (no newline). */
 void cli_print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims);
@@ -45,8 +49,13 @@ void cli_extra_total_json(sym_ctx *ctx, const sym_graph_result *r, cJSON *root);
 /* run: writes the --bind values of the program's data-dependent symbols to
  * out.  Returns CLI_OK or CLI_FAIL (a missing or unknown symbol). */
 int cli_extra_fill_binds(const cli_extra *x, const sym_model_program *mp, int64_t *out);
-/* run: the storage shapes, byte sizes and total, as text or into root. */
-int cli_extra_run_text(const sym_model_program *mp, const int64_t *dims);
-int cli_extra_run_json(const sym_model_program *mp, const int64_t *dims, cJSON *root);
+/* run: computes the storage shapes and byte sizes (and total) into
+ * malloc'd *sto and *bytes (caller frees, also on failure).  Returns CLI_OK
+ * or CLI_FAIL with a one-line message in msg; prints nothing. */
+int cli_extra_run_parts(const sym_model_program *mp, const int64_t *dims, int64_t **sto, int64_t **bytes,
+			char *msg, size_t msgsize);
+/* run: prints what cli_extra_run_parts computed, as text or into root. */
+void cli_extra_run_text(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes);
+void cli_extra_run_json(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes, cJSON *root);
 
 #endif

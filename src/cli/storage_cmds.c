@@ -1,6 +1,7 @@
 /* The model commands' storage shapes, byte sizes, shape ranges and
  * data-dependent dims: --range, --align, --bind and their output. */
 #include "storage_cli.h"
+#include "args.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,12 +16,16 @@ static int grow(void **p, size_t n, size_t size)
 	return 0;
 }
 
-static int parse_int(const char *s, long long *v)
+/* Whether the end text of --range name is not a strict nonnegative integer
+ * (message printed); NULL is an open end. */
+static int range_end_bad(const char *name, const char *which, const char *text)
 {
-	char *end;
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	return *s && !*end && !errno;
+	char err[256];
+	int64_t v;
+	if (!text || cli_parse_int(text, &v, err, sizeof(err)) == 0)
+		return 0;
+	cli_error("--range %s: the %s end: %s", name, which, err);
+	return 1;
 }
 
 /* NAME=LO:HI, either end empty for an open end. */
@@ -39,45 +44,44 @@ static int add_range(cli_extra *x, const char *arg)
 	name = strndup(arg, (size_t)(eq - arg));
 	lo = colon > eq + 1 ? strndup(eq + 1, (size_t)(colon - eq - 1)) : NULL;
 	hi = colon[1] ? strdup(colon + 1) : NULL;
-	x->range_names[x->nranges] = name;
-	x->range_lo[x->nranges] = lo;
-	x->range_hi[x->nranges++] = hi;
-	if (!name) {
+	/* a copy that failed must not read as an open end */
+	if (!name || (colon > eq + 1 && !lo) || (colon[1] && !hi)) {
+		free(name), free(lo), free(hi);
 		cli_error("out of memory");
 		return CLI_FAIL;
 	}
+	if (range_end_bad(name, "low", lo) || range_end_bad(name, "high", hi)) {
+		free(name), free(lo), free(hi);
+		return CLI_FAIL;
+	}
+	x->range_names[x->nranges] = name;
+	x->range_lo[x->nranges] = lo;
+	x->range_hi[x->nranges++] = hi;
 	return CLI_OK;
 }
 
 static int add_binds(cli_extra *x, const char *arg)
 {
-	char *s = strdup(arg), *tok, *save = NULL;
-	int st = CLI_OK;
-	if (!s)
+	char **names, err[256];
+	int64_t *values;
+	size_t n, k;
+	if (cli_parse_hints(arg, &names, &values, &n, err, sizeof(err)) < 0) {
+		cli_error("--bind %s: %s", arg, err);
 		return CLI_FAIL;
-	for (tok = strtok_r(s, ",", &save); tok && st == CLI_OK; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		long long v;
-		if (!eq || eq == tok) {
-			st = cli_usage("--bind takes NAME=INT[,NAME=INT...]");
-			break;
-		}
-		*eq = 0;
-		if (!parse_int(eq + 1, &v) || v < 0) {
-			cli_error("--bind %s: '%s' is not a nonnegative integer", tok, eq + 1);
-			st = CLI_FAIL;
-			break;
-		}
-		if (grow((void **)&x->bind_names, x->nbinds, sizeof(char *)) < 0 ||
-		    grow((void **)&x->bind_values, x->nbinds, sizeof(long long)) < 0 ||
-		    !(x->bind_names[x->nbinds] = strdup(tok))) {
-			st = CLI_FAIL;
-			break;
-		}
-		x->bind_values[x->nbinds++] = v;
 	}
-	free(s);
-	return st;
+	for (k = 0; k < n; k++) {
+		if (grow((void **)&x->bind_names, x->nbinds, sizeof(char *)) < 0 ||
+		    grow((void **)&x->bind_values, x->nbinds, sizeof(long long)) < 0) {
+			cli_hints_free(names, values, n);
+			cli_error("out of memory");
+			return CLI_FAIL;
+		}
+		x->bind_names[x->nbinds] = names[k];
+		names[k] = NULL;
+		x->bind_values[x->nbinds++] = values[k];
+	}
+	cli_hints_free(names, values, n);
+	return CLI_OK;
 }
 
 int cli_extra_parse(cli_extra *x, int argc, char **argv, int *i, int binds)
@@ -102,9 +106,18 @@ int cli_extra_parse(cli_extra *x, int argc, char **argv, int *i, int binds)
 		return add_range(x, v);
 	if (k == 2)
 		return add_binds(x, v);
-	if (!parse_int(v, &x->align) || x->align < 1) {
-		cli_error("--align: '%s' is not a positive integer", v);
-		return CLI_FAIL;
+	{
+		char err[256];
+		int64_t a;
+		if (cli_parse_int(v, &a, err, sizeof(err)) < 0) {
+			cli_error("--align %s: %s", v, err);
+			return CLI_FAIL;
+		}
+		if (a < 1) {
+			cli_error("--align %s: the alignment must be at least 1", v);
+			return CLI_FAIL;
+		}
+		x->align = a;
 	}
 	return CLI_OK;
 }
@@ -166,6 +179,16 @@ int cli_extra_apply(cli_extra *x, sym_ctx *ctx, sym_infer_options *opt)
 
 /* ---- infer output -------------------------------------------------------- */
 
+cJSON *cli_int_json(long long v)
+{
+	char t[24];
+	snprintf(t, sizeof(t), "%lld", v);
+	/* raw digits: cJSON prints a double with 15 significant digits */
+	if (v >= -(1LL << 53) && v <= (1LL << 53))
+		return cJSON_CreateRaw(t);
+	return cJSON_CreateString(t);
+}
+
 cJSON *cli_expr_json(sym_ctx *ctx, const sym_expr *e)
 {
 	long long v;
@@ -173,8 +196,8 @@ cJSON *cli_expr_json(sym_ctx *ctx, const sym_expr *e)
 	cJSON *j;
 	if (!e)
 		return cJSON_CreateNull();
-	if (sym_expr_get_si(e, &v) == 1 && v > -(1LL << 53) && v < (1LL << 53))
-		return cJSON_CreateNumber((double)v);
+	if (sym_expr_get_si(e, &v) == 1)
+		return cli_int_json(v);
 	t = cli_expr_text(ctx, e);
 	j = cJSON_CreateString(t ? t : "?");
 	free(t);
@@ -326,94 +349,76 @@ int cli_extra_fill_binds(const cli_extra *x, const sym_model_program *mp, int64_
 	return CLI_OK;
 }
 
-/* Runs the storage and bytes programs; returns CLI_OK or CLI_FAIL. */
-static int run_parts(const sym_model_program *mp, const int64_t *dims, int64_t **sto, int64_t **bytes)
+int cli_extra_run_parts(const sym_model_program *mp, const int64_t *dims, int64_t **sto, int64_t **bytes,
+			char *msg, size_t msgsize)
 {
 	sym_model_run res;
 	*sto = calloc(sym_model_program_num_storage_dims(mp) + 1, sizeof(**sto));
 	*bytes = calloc(sym_model_program_num_tensors(mp) + 2, sizeof(**bytes));
 	if (!*sto || !*bytes) {
-		cli_error("out of memory");
+		snprintf(msg, msgsize, "out of memory");
 		return CLI_FAIL;
 	}
 	sym_model_program_run_storage(mp, dims, *sto, &res);
 	if (res.status) {
-		cli_error("storage shapes: %s", res.message ? res.message : "failed");
+		snprintf(msg, msgsize, "storage shapes: %s", res.message ? res.message : "failed");
 		return CLI_FAIL;
 	}
 	sym_model_program_run_bytes(mp, dims, *bytes, &res);
 	if (res.status) {
-		cli_error("byte sizes: %s", res.message ? res.message : "failed");
+		snprintf(msg, msgsize, "byte sizes: %s", res.message ? res.message : "failed");
 		return CLI_FAIL;
 	}
 	return CLI_OK;
 }
 
-int cli_extra_run_text(const sym_model_program *mp, const int64_t *dims)
+void cli_extra_run_text(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes)
 {
-	int64_t *sto = NULL, *bytes = NULL;
 	size_t i, q = 0, n = sym_model_program_num_tensors(mp);
-	int st = run_parts(mp, dims, &sto, &bytes), header = 0;
-	if (st == CLI_OK) {
-		for (i = 0; i < n; i++) {
-			int sr, d;
-			const char *name = sym_model_program_tensor(mp, i, NULL);
-			const char *sf = sym_model_program_tensor_storage(mp, i, &sr);
-			if (sf) {
-				if (!header++)
-					printf("storage shapes:\n");
-				printf("  %-16s %-10s [", name, sf);
-				for (d = 0; d < sr; d++)
-					printf("%s%lld", d ? ", " : "", (long long)sto[q + (size_t)d]);
-				printf("]\n");
-			}
-			q += (size_t)sr;
+	int header = 0;
+	for (i = 0; i < n; i++) {
+		int sr, d;
+		const char *name = sym_model_program_tensor(mp, i, NULL);
+		const char *sf = sym_model_program_tensor_storage(mp, i, &sr);
+		if (sf) {
+			if (!header++)
+				printf("storage shapes:\n");
+			printf("  %-16s %-10s [", name, sf);
+			for (d = 0; d < sr; d++)
+				printf("%s%lld", d ? ", " : "", (long long)sto[q + (size_t)d]);
+			printf("]\n");
 		}
-		printf("bytes:\n");
-		for (i = 0; i < n; i++) {
-			if (bytes[i] < 0)
-				printf("  %-16s unknown\n", sym_model_program_tensor(mp, i, NULL));
-			else
-				printf("  %-16s %lld\n", sym_model_program_tensor(mp, i, NULL),
-				       (long long)bytes[i]);
-		}
-		if (bytes[n] < 0)
-			printf("total bytes: unknown\n");
-		else
-			printf("total bytes: %lld\n", (long long)bytes[n]);
+		q += (size_t)sr;
 	}
-	free(sto), free(bytes);
-	return st;
+	printf("bytes:\n");
+	for (i = 0; i < n; i++) {
+		if (bytes[i] < 0)
+			printf("  %-16s unknown\n", sym_model_program_tensor(mp, i, NULL));
+		else
+			printf("  %-16s %lld\n", sym_model_program_tensor(mp, i, NULL), (long long)bytes[i]);
+	}
+	if (bytes[n] < 0)
+		printf("total bytes: unknown\n");
+	else
+		printf("total bytes: %lld\n", (long long)bytes[n]);
 }
 
-int cli_extra_run_json(const sym_model_program *mp, const int64_t *dims, cJSON *root)
+void cli_extra_run_json(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes, cJSON *root)
 {
-	int64_t *sto = NULL, *bytes = NULL;
 	size_t i, q = 0, n = sym_model_program_num_tensors(mp);
-	int st = run_parts(mp, dims, &sto, &bytes);
-	if (st == CLI_OK) {
-		cJSON *so = cJSON_AddObjectToObject(root, "storage_shapes"),
-		      *bo = cJSON_AddObjectToObject(root, "bytes");
-		for (i = 0; i < n; i++) {
-			int sr, d;
-			const char *name = sym_model_program_tensor(mp, i, NULL);
-			const char *sf = sym_model_program_tensor_storage(mp, i, &sr);
-			if (sf) {
-				cJSON *a = cJSON_CreateArray();
-				for (d = 0; d < sr; d++)
-					cJSON_AddItemToArray(a,
-					                     cJSON_CreateNumber((double)sto[q + (size_t)d]));
-				cJSON_AddItemToObject(so, name, a);
-			}
-			q += (size_t)sr;
-			cJSON_AddItemToObject(bo, name,
-			                      bytes[i] < 0 ? cJSON_CreateNull()
-			                                   : cJSON_CreateNumber((double)bytes[i]));
+	cJSON *so = cJSON_AddObjectToObject(root, "storage_shapes"), *bo = cJSON_AddObjectToObject(root, "bytes");
+	for (i = 0; i < n; i++) {
+		int sr, d;
+		const char *name = sym_model_program_tensor(mp, i, NULL);
+		const char *sf = sym_model_program_tensor_storage(mp, i, &sr);
+		if (sf) {
+			cJSON *a = cJSON_CreateArray();
+			for (d = 0; d < sr; d++)
+				cJSON_AddItemToArray(a, cli_int_json(sto[q + (size_t)d]));
+			cJSON_AddItemToObject(so, name, a);
 		}
-		cJSON_AddItemToObject(root, "total_bytes",
-		                      bytes[n] < 0 ? cJSON_CreateNull()
-		                                   : cJSON_CreateNumber((double)bytes[n]));
+		q += (size_t)sr;
+		cJSON_AddItemToObject(bo, name, bytes[i] < 0 ? cJSON_CreateNull() : cli_int_json(bytes[i]));
 	}
-	free(sto), free(bytes);
-	return st;
+	cJSON_AddItemToObject(root, "total_bytes", bytes[n] < 0 ? cJSON_CreateNull() : cli_int_json(bytes[n]));
 }

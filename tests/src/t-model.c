@@ -218,8 +218,8 @@ static void transformer_gets_symbolic_shapes_guards_and_merge_keys(void **state)
 	expect_symbols(&fx, syms);
 	expect_shapes(&fx, shapes);
 	expect_guards(&fx, guards);
-	expect_merge_key(&fx, "[batch_seq_768]", "ln1");
-	expect_merge_key(&fx, "[1_batch_12_seq_64][1_batch_12_seq_64][1_batch_12_seq_64]", "qkv_split");
+	expect_merge_key(&fx, "[batch, seq, 768]", "ln1");
+	expect_merge_key(&fx, "[1, batch, 12, seq, 64][1, batch, 12, seq, 64][1, batch, 12, seq, 64]", "qkv_split");
 	{
 		static const char *const groups[] = {
 		    "batch_1d, seq_1d",
@@ -267,7 +267,7 @@ static void cnn_gets_conv_and_pool_formulas(void **state)
 	expect_shapes(&fx, shapes);
 	expect_guards(&fx, guards);
 	expect_merge_groups(&fx, groups);
-	expect_merge_key(&fx, "[N_128_(H + 7)//16_(W + 7)//16]", "pool2");
+	expect_merge_key(&fx, "[N, 128, (H + 7)//16, (W + 7)//16]", "pool2");
 	close_model(&fx);
 }
 
@@ -334,7 +334,7 @@ static void concat_and_split_add_and_divide_dims(void **state)
 	expect_shapes(&fx, shapes);
 	expect_guards(&fx, guards);
 	expect_merge_groups(&fx, groups);
-	expect_merge_key(&fx, "[n_(w + 1)//2][n_w - (w + 1)//2]", "split_even");
+	expect_merge_key(&fx, "[n, (w + 1)//2][n, w - (w + 1)//2]", "split_even");
 	close_model(&fx);
 }
 
@@ -355,7 +355,7 @@ static void slice_clamps_int64_ends_and_symbolic_ends(void **state)
 	open_model(&fx, "tests/models/slice.json");
 	expect_shapes(&fx, shapes);
 	expect_guards(&fx, guards);
-	expect_merge_key(&fx, "[n_L - 1]", "drop_first");
+	expect_merge_key(&fx, "[n, L - 1]", "drop_first");
 	{
 		/* the big initializer values are exact */
 		int rank;
@@ -505,6 +505,63 @@ static void merge_keys_do_not_depend_on_node_order(void **state)
 	sym_graph_result_free(r);
 	sym_model_free(m);
 	sym_ctx_free(ctx);
+	close_model(&fx);
+}
+
+/* Shapes that would print alike if dims were joined by a separator that
+ * can occur inside a name ("a_b") or by a different rank get different
+ * merge keys. */
+static void merge_keys_of_different_shapes_differ(void **state)
+{
+	static const char *json =
+	    "{\"inputs\": [{\"name\": \"p\", \"shape\": [\"a_b\", \"c\"]}, {\"name\": \"q\", \"shape\": [\"a\", \"b_c\"]},"
+	    " {\"name\": \"u\", \"shape\": [\"x\", 1]}, {\"name\": \"v\", \"shape\": [\"x_1\"]}],"
+	    " \"nodes\": [{\"name\": \"relu_p\", \"op\": \"Relu\", \"inputs\": [\"p\"], \"outputs\": [\"p2\"]},"
+	    " {\"name\": \"relu_q\", \"op\": \"Relu\", \"inputs\": [\"q\"], \"outputs\": [\"q2\"]},"
+	    " {\"name\": \"relu_u\", \"op\": \"Relu\", \"inputs\": [\"u\"], \"outputs\": [\"u2\"]},"
+	    " {\"name\": \"relu_v\", \"op\": \"Relu\", \"inputs\": [\"v\"], \"outputs\": [\"v2\"]}],"
+	    " \"outputs\": [\"p2\", \"q2\", \"u2\", \"v2\"]}";
+	static const struct {
+		const char *key, *node;
+	} want[] = {{"[a_b, c]", "relu_p"}, {"[a, b_c]", "relu_q"}, {"[x, 1]", "relu_u"}, {"[x_1]", "relu_v"}};
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m;
+	sym_graph_result *r;
+	size_t i, k;
+	(void)state;
+	assert_non_null(ctx);
+	m = sym_model_from_json(ctx, json, strlen(json));
+	if (!m)
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	r = sym_model_infer(ctx, m, NULL);
+	if (!r)
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	assert_int_equal(sym_graph_num_merge_keys(r), 4);
+	for (k = 0; k < 4; k++) {
+		for (i = 0; i < 4 && strcmp(sym_graph_merge_key(r, i, NULL, NULL), want[k].key); i++)
+			;
+		if (i == 4)
+			fail_msg("no merge key %s", want[k].key);
+		{
+			size_t nn;
+			const char *const *nodes;
+			sym_graph_merge_key(r, i, &nn, &nodes);
+			assert_int_equal(nn, 1);
+			assert_string_equal(nodes[0], want[k].node);
+		}
+	}
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+}
+
+/* A node with several outputs has one bracket per output, in order. */
+static void merge_key_has_one_bracket_per_output(void **state)
+{
+	fixture fx;
+	(void)state;
+	open_model(&fx, "examples/transformer.json");
+	expect_merge_key(&fx, "[1, batch, 12, seq, 64][1, batch, 12, seq, 64][1, batch, 12, seq, 64]", "qkv_split");
 	close_model(&fx);
 }
 
@@ -1295,6 +1352,8 @@ int main(void)
 	    cmocka_unit_test(unknown_operator_is_reported_and_inference_continues),
 	    cmocka_unit_test(int64_max_as_decimal_string_is_exact),
 	    cmocka_unit_test(integers_up_to_2_53_and_decimal_strings_are_exact),
+	    cmocka_unit_test(merge_keys_of_different_shapes_differ),
+	    cmocka_unit_test(merge_key_has_one_bracket_per_output),
 	    cmocka_unit_test(transformer_program_reports_failing_guard_and_node),
 	    cmocka_unit_test(program_rejects_dims_outside_the_symbol_ranges),
 	    cmocka_unit_test(guard_cache_answers_invalid_for_dims_outside_the_symbol_ranges),
