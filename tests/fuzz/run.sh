@@ -19,7 +19,7 @@ shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 build=build-fuzz
-[ $# -gt 0 ] || set -- $(sed -n "s/^ *\['\(fuzz_[a-z_]*\)', '[a-z_]*'\],*$/\1/p" tests/fuzz/meson.build)
+[ $# -gt 0 ] || set -- $(sed -n "s/^ *\['\(fuzz_[a-z_]*\)', '[a-z_]*', .*\],*$/\1/p" tests/fuzz/meson.build)
 
 command -v clang >/dev/null 2>&1 || sh tools/install-deps.sh clang
 if [ ! -f "$build/build.ninja" ]; then
