@@ -5,6 +5,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+void cli_fputs_one_line(const char *s, FILE *f)
+{
+	for (; *s; s++)
+		if (is_control((unsigned char)*s))
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+}
+
+/* Rewrites the control characters of the message err as \xNN (cut to
+ * errsize), so that a message quoting the user's text stays one line;
+ * returns -1 for the caller's failure return. */
+static int fail_one_line(char *err, size_t errsize)
+{
+	char tmp[512];
+	size_t i, w = 0;
+	for (i = 0; err[i] && w + 5 < sizeof(tmp) && w + 5 < errsize; i++) {
+		if (is_control((unsigned char)err[i]))
+			w += (size_t)snprintf(tmp + w, sizeof(tmp) - w, "\\x%02x", (unsigned char)err[i]);
+		else
+			tmp[w++] = err[i];
+	}
+	tmp[w] = 0;
+	memcpy(err, tmp, w + 1);
+	return -1;
+}
+
 /* Parses the len characters at s as a nonnegative decimal integer; what
  * names the item in the message. */
 static int parse_uint(const char *s, size_t len, int64_t *v, const char *what, char *err, size_t errsize)
@@ -19,11 +48,11 @@ static int parse_uint(const char *s, size_t len, int64_t *v, const char *what, c
 		unsigned dig = (unsigned char)s[i] - '0';
 		if (dig > 9) {
 			snprintf(err, errsize, "%s is '%.*s', not a decimal integer (digits only)", what, (int)len, s);
-			return -1;
+			return fail_one_line(err, errsize);
 		}
 		if (x > ((uint64_t)INT64_MAX - dig) / 10) {
 			snprintf(err, errsize, "%s is '%.*s', beyond int64", what, (int)len, s);
-			return -1;
+			return fail_one_line(err, errsize);
 		}
 		x = x * 10 + dig;
 	}
@@ -131,5 +160,5 @@ int cli_parse_hints(const char *text, char ***names, int64_t **values, size_t *n
 	return 0;
 error:
 	cli_hints_free(nm, v, count);
-	return -1;
+	return fail_one_line(err, errsize);
 }

@@ -6,6 +6,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+/* Writes s to f with its control characters as \xNN escapes, so that a
+ * message quoting the user's text stays one line. */
+void cli_fputs_one_line(const char *s, FILE *f);
 
 /* Parses a strict nonnegative decimal integer. Returns 0 with the value in
  * *v or -1 with a one-line message in err. */

@@ -1,17 +1,30 @@
 /* symshape: command dispatch. */
 #include "cli.h"
 
+#include "args.h"
+
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("symshape: ", stderr);
+	char small[512], *msg = small;
+	int n;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	fputs("symshape: ", stderr);
+	cli_fputs_one_line(msg ? msg : small, stderr);
 	fputc('\n', stderr);
+	if (msg != small)
+		free(msg);
 }
 
 static const struct {
@@ -28,7 +41,7 @@ int cli_usage(const char *why)
 {
 	size_t i;
 	if (why)
-		fprintf(stderr, "symshape: %s\n", why);
+		cli_error("%s", why);
 	fputs("usage:\n", stderr);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(stderr, "  symshape %s\n", commands[i].usage);

@@ -325,6 +325,11 @@ def test_strict_args():
             check("run_shape_rejects_%s" % name, run(["run", CNN, "--shape", text]), 1,
                   err="--shape", pred=lambda r: r.out == "" or "stdout %r" % r.out)
         check("run_shape_accepts_strict_dims", run(["run", CNN, "--shape", "x=8,3,224,224"]), 0, out="ok")
+        for name, text in [("newline", "x=3,\n,4"), ("control_character", "x=3,\x01,224,224"),
+                           ("tab_in_the_name", "x\t=8,3,224,224")]:
+            check("run_shape_error_with_a_%s_is_one_line" % name, run(["run", CNN, "--shape", text]), 1,
+                  err="--shape", pred=lambda r: (r.err.count("\n") == 1 and "\t" not in r.err
+                                                 and "\x01" not in r.err) or "stderr %r" % r.err)
         vector = write_model(d, "vector.json", relu_model(["n"], "int8"))
         check("run_shape_accepts_int64_max", run(["run", vector, "--shape", "x=9223372036854775807"]), 1,
               err="byte sizes", pred=lambda r: "--shape" not in r.err or r.err)
