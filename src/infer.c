@@ -555,6 +555,17 @@ static size_t guards_to_prune(sym_graph_result *r, const sym_infer_options *opt,
  * before it and every one after it; by induction from the last guard, the
  * kept ones imply every dropped one (two guards implying each other keep
  * the first), and the kept asserts every dropped assert. */
+/* After a facts or prover call that failed: out of memory fails the pass
+ * (-1, the error kept); any other failure (a limit, say) only means the
+ * fact or the proof is not had, and is cleared (0). */
+static int soft_failure(sym_graph_result *r)
+{
+	if (sym_ctx_last_error(r->ctx) == SYM_ENOMEM)
+		return -1;
+	sym_ctx_clear_error(r->ctx);
+	return 0;
+}
+
 static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
 {
 	sym_guard *all;
@@ -575,18 +586,24 @@ static int prune_guards(sym_graph_result *r, const sym_infer_options *opt)
 				free(all);
 				return -1;
 			}
-			for (j = 0; j < w; j++)
+			int st = 0;
+			for (j = 0; j < w && !st; j++)
 				if ((!asserts_only || r->guards[j].kind == SYM_GUARD_ASSERT) &&
 				    sym_facts_assume(f, r->guards[j].pred) != SYM_EOK)
-					sym_ctx_clear_error(r->ctx);
-			for (j = i + 1; j < n; j++)
+					st = soft_failure(r);
+			for (j = i + 1; j < n && !st; j++)
 				if ((!asserts_only || all[j].kind == SYM_GUARD_ASSERT) &&
 				    sym_facts_assume(f, all[j].pred) != SYM_EOK)
-					sym_ctx_clear_error(r->ctx);
-			implied = sym_prove(r->ctx, f, g->pred) == SYM_TRUE;
+					st = soft_failure(r);
+			if (!st)
+				implied = sym_prove(r->ctx, f, g->pred) == SYM_TRUE;
 			sym_facts_free(f);
-			if (sym__failed(r->ctx))
-				sym_ctx_clear_error(r->ctx);
+			if (!st && sym__failed(r->ctx))
+				st = soft_failure(r);
+			if (st) {
+				free(all);
+				return -1;
+			}
 		}
 		if (!implied)
 			r->guards[w++] = *g;
