@@ -16,7 +16,8 @@ more input bindings (see tests/fixtures/real/README.md).  For each model:
   value the truth of that binding shows at a dim that infer gives as exactly
   that symbol, so data-dependent tensors are checked where symshape's value
   is consistent with that run;
-- a wrong shape or a wrong rank is a failure; a tensor symshape cannot
+- a wrong shape or a wrong rank is a failure, and so is a status other than
+  0 or 1 (a crash, a sanitizer's abort, a timeout); a tensor symshape cannot
   infer is counted, not failed.  A mismatch in a tensor listed as data-dependent, at a dim
   that is not a constant in infer, is counted as unknown too.
 
@@ -54,9 +55,13 @@ fail_lines = {}
 def run(args):
     try:
         p = subprocess.run([CLI] + args, capture_output=True, timeout=TIMEOUT)
-        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+        rc, out, err = p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
-        return "timeout", "", "timeout after %ds" % TIMEOUT
+        rc, out, err = "timeout", "", "timeout after %ds" % TIMEOUT
+    if rc not in (0, 1):  # SPEC §5: never a crash, never a status above 2
+        report(os.path.basename(args[1]), False, "status %s (a crash or a timeout): %s\n  stderr: %s" % (
+            rc, " ".join(args), err[-600:]))
+    return rc, out, err
 
 
 def report(model, ok, why=""):
