@@ -16,8 +16,8 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 	X(prove, "prove [--assume R]... [--dims] PRED|-       print true, false or unknown")       \
 	X(equal, "equal [--assume R]... [--dims] EXPR EXPR|-  print true, false (and a witness) or unknown") \
 	X(infer, "infer MODEL [--json] [--hint NAME=INT,...] [--allow-empty] [-o OUT.onnx] [--range NAME=LO:HI]... [--align N]  symbolic shapes, storage shapes, byte sizes, guards, merge keys") \
-	X(run, "run MODEL --shape INPUT=D0,D1,... [--bind SYM=INT,...] [--range NAME=LO:HI]... [--align N] [--json]  concrete shapes, byte sizes and guard checks")        \
-	X(emit_c, "emit-c MODEL [-o FILE] [--prefix NAME] [--range NAME=LO:HI]... [--align N]  standalone C guard, shape and size functions") \
+	X(run, "run MODEL --shape INPUT=D0,D1,... [--hint NAME=INT,...] [--bind SYM=INT,...] [--range NAME=LO:HI]... [--align N] [--json]  concrete shapes, byte sizes and guard checks")        \
+	X(emit_c, "emit-c MODEL [-o FILE] [--prefix NAME] [--hint NAME=INT,...] [--range NAME=LO:HI]... [--align N]  standalone C guard, shape and size functions") \
 	X(cache, "cache MODEL [--variant HINTS]... [--jit] [--capacity N] [--range NAME=LO:HI]... --query 'IN=D0,..;IN2=..'...  guard cache decisions")
 
 #define CLI__DECL(name, usage) int cli_##name(int argc, char **argv);

@@ -10,30 +10,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The hints of --hint NAME=INT,... (or --variant), as parallel arrays. */
+typedef struct hintset {
+	char **names;
+	long long *values;
+	size_t n;
+} hintset;
+
+static void hintset_free(hintset *h)
+{
+	size_t i;
+	for (i = 0; i < h->n; i++)
+		free(h->names[i]);
+	free(h->names);
+	free(h->values);
+}
+
+/* Points the hint fields of opt at h (borrowed). */
+static void hintset_apply(const hintset *h, sym_infer_options *opt)
+{
+	opt->nhints = h->n;
+	opt->hint_names = (const char *const *)h->names;
+	opt->hint_values = h->values;
+}
+
 typedef struct mopts {
 	const char *model;
 	const char *out_file; /* infer -o: the ONNX model with the shapes */
 	int json;
 	int allow_empty;
-	char **hint_names;
-	long long *hint_values;
-	size_t nhints;
+	hintset h;
 	cli_extra x; /* --range, --align */
 } mopts;
 
 static void mopts_free(mopts *o)
 {
-	size_t i;
-	for (i = 0; i < o->nhints; i++)
-		free(o->hint_names[i]);
-	free(o->hint_names);
-	free(o->hint_values);
+	hintset_free(&o->h);
 	cli_extra_free(&o->x);
 }
 
 /* Adds the hints "NAME=INT,NAME=INT" of option what ("--hint") to o; a
  * name hinted again takes the new value. */
-static int add_hints(mopts *o, const char *what, const char *arg)
+static int add_hints(hintset *o, const char *what, const char *arg)
 {
 	char **names, err[256];
 	int64_t *values;
@@ -43,23 +61,23 @@ static int add_hints(mopts *o, const char *what, const char *arg)
 		return CLI_FAIL;
 	}
 	for (k = 0; k < n; k++) {
-		for (j = 0; j < o->nhints && strcmp(o->hint_names[j], names[k]); j++)
+		for (j = 0; j < o->n && strcmp(o->names[j], names[k]); j++)
 			;
-		if (j == o->nhints) {
-			char **nn = realloc(o->hint_names, (o->nhints + 1) * sizeof(*nn));
-			long long *nv = nn ? realloc(o->hint_values, (o->nhints + 1) * sizeof(*nv)) : NULL;
+		if (j == o->n) {
+			char **nn = realloc(o->names, (o->n + 1) * sizeof(*nn));
+			long long *nv = nn ? realloc(o->values, (o->n + 1) * sizeof(*nv)) : NULL;
 			if (nn)
-				o->hint_names = nn;
+				o->names = nn;
 			if (!nv) {
 				cli_hints_free(names, values, n);
 				cli_error("out of memory");
 				return CLI_FAIL;
 			}
-			o->hint_values = nv;
-			o->hint_names[o->nhints++] = names[k];
+			o->values = nv;
+			o->names[o->n++] = names[k];
 			names[k] = NULL;
 		}
-		o->hint_values[j] = values[k];
+		o->values[j] = values[k];
 	}
 	cli_hints_free(names, values, n);
 	return CLI_OK;
@@ -87,7 +105,7 @@ static int parse_mopts(int argc, char **argv, mopts *o)
 			int st;
 			if (!v)
 				return cli_usage("--hint needs NAME=INT");
-			if ((st = add_hints(o, "--hint", v)) != CLI_OK)
+			if ((st = add_hints(&o->h, "--hint", v)) != CLI_OK)
 				return st;
 		} else if (a[0] == '-' && a[1] == '-') {
 			return cli_unknown_option(a);
@@ -257,9 +275,7 @@ int cli_infer(int argc, char **argv)
 	}
 	memset(&opt, 0, sizeof(opt));
 	opt.allow_empty = o.allow_empty;
-	opt.nhints = o.nhints;
-	opt.hint_names = (const char *const *)o.hint_names;
-	opt.hint_values = o.hint_values;
+	hintset_apply(&o.h, &opt);
 	if (cli_extra_apply(&o.x, ctx, &opt) != CLI_OK)
 		goto out;
 	r = sym_model_infer(ctx, m, &opt);
@@ -301,6 +317,7 @@ typedef struct ropts {
 	int64_t **shape_dims;
 	size_t *shape_rank;
 	size_t nshapes;
+	hintset h; /* --hint: the program of the variant specialised to them */
 	cli_extra x; /* --range, --align, --bind */
 } ropts;
 
@@ -342,6 +359,13 @@ static int parse_ropts(int argc, char **argv, ropts *o, int emit)
 				return CLI_FAIL;
 			}
 			o->nshapes++;
+		} else if (!strcmp(a, "--hint") || !strncmp(a, "--hint=", 7)) {
+			const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
+			int st;
+			if (!v)
+				return cli_usage("--hint needs NAME=INT");
+			if ((st = add_hints(&o->h, "--hint", v)) != CLI_OK)
+				return st;
 		} else if (emit && !strcmp(a, "-o")) {
 			if (i + 1 >= argc)
 				return cli_usage("-o needs a file name");
@@ -375,12 +399,13 @@ static void ropts_free(ropts *o)
 	free(o->shape_names);
 	free(o->shape_dims);
 	free(o->shape_rank);
+	hintset_free(&o->h);
 	cli_extra_free(&o->x);
 }
 
 /* Loads, infers and compiles; returns the program or NULL (message printed). */
-static sym_model_program *load_program(sym_ctx *ctx, const char *path, int allow_empty, int all, sym_model **m,
-				       sym_graph_result **r, cli_extra *x)
+static sym_model_program *load_program(sym_ctx *ctx, const char *path, int allow_empty, const hintset *h, int all,
+				       sym_model **m, sym_graph_result **r, cli_extra *x)
 {
 	sym_infer_options opt;
 	sym_model_program *mp;
@@ -392,6 +417,7 @@ static sym_model_program *load_program(sym_ctx *ctx, const char *path, int allow
 	}
 	memset(&opt, 0, sizeof(opt));
 	opt.allow_empty = allow_empty;
+	hintset_apply(h, &opt);
 	if (cli_extra_apply(x, ctx, &opt) != CLI_OK)
 		return NULL;
 	*r = sym_model_infer(ctx, *m, &opt);
@@ -560,7 +586,7 @@ int cli_run(int argc, char **argv)
 	st = CLI_FAIL;
 	if (!(ctx = sym_ctx_new()))
 		goto done;
-	mp = load_program(ctx, o.model, o.allow_empty, 1, &m, &r, &o.x);
+	mp = load_program(ctx, o.model, o.allow_empty, &o.h, 1, &m, &r, &o.x);
 	if (!mp)
 		goto done;
 	dims = calloc(sym_model_program_num_dims(mp) + 1, sizeof(*dims));
@@ -623,7 +649,7 @@ int cli_emit_c(int argc, char **argv)
 	st = CLI_FAIL;
 	if (!(ctx = sym_ctx_new()))
 		goto done;
-	mp = load_program(ctx, o.model, o.allow_empty, 0, &m, &r, &o.x);
+	mp = load_program(ctx, o.model, o.allow_empty, &o.h, 0, &m, &r, &o.x);
 	if (!mp)
 		goto done;
 	code = sym_model_program_emit_c(mp, o.prefix);
@@ -733,9 +759,7 @@ static sym_model_program *compile_variant(sym_ctx *ctx, const sym_model *m, cons
 	sym_graph_result *r;
 	sym_model_program *mp = NULL;
 	memset(&opt, 0, sizeof(opt));
-	opt.nhints = o->nhints;
-	opt.hint_names = (const char *const *)o->hint_names;
-	opt.hint_values = o->hint_values;
+	hintset_apply(&o->h, &opt);
 	if (cli_extra_apply(x, ctx, &opt) != CLI_OK)
 		return NULL;
 	r = sym_model_infer(ctx, m, &opt);
@@ -760,7 +784,7 @@ static sym_model_program *compile_variant_text(sym_ctx *ctx, const sym_model *m,
 	mopts o;
 	sym_model_program *mp = NULL;
 	memset(&o, 0, sizeof(o));
-	if (!*hints || add_hints(&o, "--variant", hints) == CLI_OK)
+	if (!*hints || add_hints(&o.h, "--variant", hints) == CLI_OK)
 		mp = compile_variant(ctx, m, &o, hints, x);
 	mopts_free(&o);
 	return mp;
@@ -790,19 +814,19 @@ static int hints_of(sym_ctx *ctx, const sym_model *m, const int64_t *dims, mopts
 			size_t need;
 			if (!name)
 				continue;
-			for (k = 0; k < o->nhints && strcmp(o->hint_names[k], name); k++)
+			for (k = 0; k < o->h.n && strcmp(o->h.names[k], name); k++)
 				;
-			if (k < o->nhints)
+			if (k < o->h.n)
 				continue;
 			need = len + strlen(name) + 24;
-			nn = realloc(o->hint_names, (o->nhints + 1) * sizeof(*nn));
+			nn = realloc(o->h.names, (o->h.n + 1) * sizeof(*nn));
 			if (nn)
-				o->hint_names = nn;
-			nv = nn ? realloc(o->hint_values, (o->nhints + 1) * sizeof(*nv)) : NULL;
+				o->h.names = nn;
+			nv = nn ? realloc(o->h.values, (o->h.n + 1) * sizeof(*nv)) : NULL;
 			if (nv)
-				o->hint_values = nv;
+				o->h.values = nv;
 			nl = nv ? realloc(*label, need) : NULL;
-			if (!nl || !(o->hint_names[o->nhints] = strdup(name))) {
+			if (!nl || !(o->h.names[o->h.n] = strdup(name))) {
 				if (nl)
 					*label = nl;
 				cli_error("out of memory");
@@ -810,7 +834,7 @@ static int hints_of(sym_ctx *ctx, const sym_model *m, const int64_t *dims, mopts
 				return CLI_FAIL;
 			}
 			*label = nl;
-			o->hint_values[o->nhints++] = (long long)dims[p];
+			o->h.values[o->h.n++] = (long long)dims[p];
 			len += (size_t)snprintf(*label + len, need - len, "%s%s=%lld", len ? "," : "", name,
 						(long long)dims[p]);
 		}

@@ -382,6 +382,38 @@ def test_jit_hints_keep_every_symbol():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def test_hinted_run_and_emit_c():
+    """run and emit-c take --hint like infer: the program of the variant
+    specialised to the hints, whose failed expects mean recompile and
+    whose failed asserts mean invalid input."""
+    hints = ["--hint", "batch=2,mbatch=2,seq=128,mseq=128"]
+    ok = ["--shape", "x=2,128,768", "--shape", "mask=2,1,1,128"]
+    check("run_hint_accepts_the_hinted_dims", run(["run", TRANSFORMER] + hints + ok), 0, out="ok")
+    check("run_hint_failed_choice_is_an_expect",
+          run(["run", TRANSFORMER] + hints + ["--shape", "x=2,128,768", "--shape", "mask=2,1,1,1"]), 1,
+          err=["mseq == seq", "(expect"])
+    check("run_hint_invalid_input_is_an_assert",
+          run(["run", TRANSFORMER] + hints + ["--shape", "x=2,128,768", "--shape", "mask=3,1,1,128"]), 1,
+          err="(assert")
+    check("run_without_hint_takes_a_broadcast_mask",
+          run(["run", TRANSFORMER, "--shape", "x=2,128,768", "--shape", "mask=2,1,1,1"]), 0, out="ok")
+    check("run_hint_of_no_symbol_is_an_error", run(["run", TRANSFORMER, "--hint", "nosuch=2"] + ok), 1,
+          err="nosuch")
+    check("run_hint_is_strict", run(["run", TRANSFORMER, "--hint", "batch=+2"] + ok), 1, err="--hint")
+
+    def kinds(res):
+        line = [l for l in res.out.split("\n") if "tf_guard_kind[]" in l]
+        if not line:
+            return "no tf_guard_kind"
+        got = [k for k in ("assert", "expect") if '"%s"' % k in line[0]]
+        return got == ["assert", "expect"] or "kinds %r" % line[0]
+    check("emit_c_hint_emits_expect_guards",
+          run(["emit-c", TRANSFORMER, "--prefix", "tf"] + hints), 0, pred=kinds)
+    check("emit_c_without_hint_emits_asserts_only",
+          run(["emit-c", TRANSFORMER, "--prefix", "tf"]), 0,
+          pred=lambda r: '"expect"' not in r.out or "an expect without hints")
+
+
 def test_run_fails_as_a_whole():
     d = tempfile.mkdtemp(prefix="symshape-t-models-")
     try:
@@ -531,4 +563,5 @@ def test_statuses():
 
 if __name__ == "__main__":
     sys.exit(main([test_infer_text, test_infer_json, test_run, test_emit_c, test_cache, test_statuses, test_strict_args,
-                   test_jit_hints_keep_every_symbol, test_run_fails_as_a_whole, test_json_integers_are_exact]))
+                   test_jit_hints_keep_every_symbol, test_run_fails_as_a_whole, test_json_integers_are_exact,
+                   test_hinted_run_and_emit_c]))

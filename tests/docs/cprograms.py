@@ -11,11 +11,11 @@ programs, comparing what they print with what the page says they print.
   when the paragraph before it says "prints" or "Output".
 - A block of declarations (typedefs, structs, enums, prototypes) shows part
   of a header: it must appear, token for token, in the public headers, or in
-  the internal header it names.
+  the internal header it names, one declaration at a time.
 - A block that includes an internal header ("rules_private.h") is compiled
   as a translation unit against the internal include directories.
 - Any other block is a fragment: it is compiled inside a function that has
-  the names the pages use for a context and an expression (`ctx`, `e`, ...),
+  the names the pages use for a context and expressions (`ctx`, `e`, `x`, ...),
   so that it at least type-checks.
 - A block preceded by `<!-- file: NAME -->` is written to a file for the
   shell session that follows it (see doctest.py) and is not compiled here.
@@ -49,13 +49,13 @@ FRAGMENT_PRELUDE = """#include <stdint.h>
 #include <symshape/symshape.h>
 %s
 void doc_fragment(sym_ctx *ctx, sym_facts *facts, const sym_expr *e, const sym_expr *a,
-                  const sym_expr *b, sym_model *m, sym_graph_result *r, sym_model_program *mp,
-                  sym_program *p, sym_guard_cache *cache);
+                  const sym_expr *b, const sym_expr *x, sym_model *m, sym_graph_result *r,
+                  sym_model_program *mp, sym_program *p, sym_guard_cache *cache);
 void doc_fragment(sym_ctx *ctx, sym_facts *facts, const sym_expr *e, const sym_expr *a,
-                  const sym_expr *b, sym_model *m, sym_graph_result *r, sym_model_program *mp,
-                  sym_program *p, sym_guard_cache *cache)
+                  const sym_expr *b, const sym_expr *x, sym_model *m, sym_graph_result *r,
+                  sym_model_program *mp, sym_program *p, sym_guard_cache *cache)
 {
-	(void)ctx; (void)facts; (void)e; (void)a; (void)b; (void)m; (void)r; (void)mp;
+	(void)ctx; (void)facts; (void)e; (void)a; (void)b; (void)x; (void)m; (void)r; (void)mp;
 	(void)p; (void)cache;
 	{
 #line 1 "%s"
@@ -137,8 +137,13 @@ def strip_comments(text):
     return re.sub(r"//[^\n]*", " ", text)
 
 
+# Annotations a header carries that a page may leave out.
+ANNOTATIONS = {"SYM_API", "SYM_GIVE", "SYM_TAKE", "SYM_KEEP"}
+
+
 def tokens(text):
-    return re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\d+|\S", strip_comments(text))
+    return [t for t in re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\d+|\S", strip_comments(text))
+            if t not in ANNOTATIONS]
 
 
 def is_declarations(body):
@@ -153,6 +158,25 @@ def is_declarations(body):
 def contains(hay, needle):
     n = len(needle)
     return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
+
+
+def declarations(toks):
+    """Splits tokens into top-level declarations (each ends with a `;` at
+    brace depth 0)."""
+    out, cur, depth = [], [], 0
+    for t in toks:
+        cur.append(t)
+        depth += (t == "{") - (t == "}")
+        if t == ";" and depth == 0:
+            out.append(cur)
+            cur = []
+    if cur:
+        out.append(cur)
+    return out
+
+
+def all_declared(pool, toks):
+    return all(contains(pool, d) for d in declarations(toks))
 
 
 def compile_and_run(src, args, cwd, tmp, name):
@@ -293,12 +317,12 @@ def main(argv):
                 elif is_declarations(body):
                     toks = tokens(text)
                     pool = headers
-                    if not contains(pool, toks):
+                    if not all_declared(pool, toks):
                         more = []
                         for h in glob.glob(os.path.join(ROOT, "*", "*.h")):
                             more += tokens(open(h).read())
                         pool = more
-                    if contains(pool, toks):
+                    if all_declared(pool, toks):
                         passed += 1
                     elif "P_" in text and parses_as_c(text):
                         passed += 1
