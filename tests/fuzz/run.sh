@@ -32,11 +32,11 @@ fi
 # a quarantine, so the limits here are that goal scaled: 5 s per input, and
 # 512 MB for one allocation (-malloc_limit_mb; -rss_limit_mb counts the
 # quarantine too, so it is left at its default).  An input over either
-# limit is a finding like a crash.  -max_len keeps the inputs near that
-# size; the seed files may be longer and are read whole.
+# limit is a finding like a crash.  -max_len keeps the expression targets'
+# inputs at that size (the model targets get 4096 bytes for a graph); the
+# seed files may be longer and are read whole.
 timeout=${FUZZ_TIMEOUT:-5}
 malloc_mb=${FUZZ_MALLOC_MB:-512}
-max_len=${FUZZ_MAX_LEN:-4096}
 
 artifacts="$build/fuzz-artifacts"
 mkdir -p "$artifacts"
@@ -47,6 +47,12 @@ for target in "$@"; do
 	seeds="tests/fuzz/corpus/$corpus_name"
 	work=$(mktemp -d "${TMPDIR:-/tmp}/symshape-$target.XXXXXX")
 	cp "$seeds"/* "$work"/
+	# the expression targets get inputs of the size the limits are about;
+	# models need room for a graph
+	case "$target" in
+	fuzz_parse | fuzz_decide | fuzz_cli_args) max_len=${FUZZ_MAX_LEN:-270} ;;
+	*) max_len=${FUZZ_MAX_LEN:-4096} ;;
+	esac
 	echo "fuzzing $target for ${secs}s on a copy of $seeds ($work)"
 	# FUZZ_RUNS=N makes the run reproducible: N executions from seed 1
 	# (SECONDS still caps it), as CI uses; otherwise fuzz for SECONDS
