@@ -84,6 +84,9 @@ struct sym_program {
 /* Returns the number of register operands op reads (-1 when op is not an
  * opcode). */
 int sym__op_arity(int64_t op);
+/* Allocates a program with room for its arrays in one block (plain malloc:
+ * a program is standalone, freed with free). */
+sym_program *sym__program_alloc(size_t nconsts, size_t ninsns, size_t nouts);
 
 /* Executes the instruction w (SYM_INSN_WORDS words) with opcode op (w[0])
  * on the register file r: reads only the operands the opcode uses, writes
