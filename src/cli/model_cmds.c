@@ -439,14 +439,14 @@ static void print_run_failure_json(const sym_model_run *res, const char *msg)
 	cJSON *root = cJSON_CreateObject(), *g = cJSON_CreateObject();
 	char *s;
 	cJSON_AddBoolToObject(root, "ok", 0);
-	if (res && res->status == 1) {
+	if (res && res->status == SYM_EGUARD) {
 		cJSON_AddStringToObject(g, "expr", res->message ? res->message : "");
 		cJSON_AddItemToObject(g, "index", cli_int_json((long long)res->failed));
 		cJSON_AddStringToObject(g, "kind", res->kind);
 		cJSON_AddStringToObject(g, "node", res->node);
 	} else {
 		cJSON_AddStringToObject(g, "expr", msg);
-		cJSON_AddStringToObject(g, "kind", res && res->status == 2 ? "binding" : "error");
+		cJSON_AddStringToObject(g, "kind", res && res->status == SYM_EINPUT ? "binding" : "error");
 	}
 	cJSON_AddItemToObject(root, "failed_guard", g);
 	cJSON_AddObjectToObject(root, "tensors");
@@ -600,8 +600,8 @@ int cli_run(int argc, char **argv)
 	/* every part is computed before anything is printed: a run that fails
 	 * anywhere prints no shapes */
 	sym_model_program_run(mp, dims, out, &res);
-	if (res.status) {
-		if (res.status == 1)
+	if (res.status != SYM_EOK) {
+		if (res.status == SYM_EGUARD)
 			snprintf(msg, sizeof(msg), "guard %zu failed: %s (%s, node %s)", res.failed + 1, res.message,
 				 res.kind, res.node);
 		else

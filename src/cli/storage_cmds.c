@@ -360,12 +360,12 @@ int cli_extra_run_parts(const sym_model_program *mp, const int64_t *dims, int64_
 		return CLI_FAIL;
 	}
 	sym_model_program_run_storage(mp, dims, *sto, &res);
-	if (res.status) {
+	if (res.status != SYM_EOK) {
 		snprintf(msg, msgsize, "storage shapes: %s", res.message ? res.message : "failed");
 		return CLI_FAIL;
 	}
 	sym_model_program_run_bytes(mp, dims, *bytes, &res);
-	if (res.status) {
+	if (res.status != SYM_EOK) {
 		snprintf(msg, msgsize, "byte sizes: %s", res.message ? res.message : "failed");
 		return CLI_FAIL;
 	}

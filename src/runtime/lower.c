@@ -31,6 +31,9 @@ typedef struct comp {
 	/* the code with virtual operands and its hash index (insn index + 1) */
 	int64_t *code;
 	size_t ninsns, codecap, ntemps;
+	/* scopes: a temporary t is visible when t < prefix_temps (the check
+	 * prefix) or t >= seg_temps (the segment being lowered) */
+	size_t prefix_temps, seg_temps;
 	size_t *itab;
 	size_t itcap;
 	/* node -> lowered value */
@@ -123,6 +126,18 @@ static int is_const_val(const comp *c, int64_t v, int64_t want)
 	return is_const(c, v, &x) && x == want;
 }
 
+/* Returns whether register v may be read by the code being lowered: an
+ * input, a constant, or a temporary of the check prefix or of the current
+ * segment. */
+static int visible(const comp *c, int64_t v)
+{
+	size_t t;
+	if (v < V_TEMP)
+		return 1;
+	t = (size_t)(v - V_TEMP);
+	return t < c->prefix_temps || t >= c->seg_temps;
+}
+
 /* Appends an instruction without looking it up; returns its index. */
 static int append(comp *c, const int64_t *w)
 {
@@ -166,7 +181,7 @@ static int fold(const comp *c, int op, int64_t a, int64_t b, int64_t x, int64_t 
 	int ar = sym__op_arity(op);
 	if (!is_const(c, a, &r[0]) || (ar >= 2 && !is_const(c, b, &r[1])) || (ar >= 3 && !is_const(c, x, &r[2])))
 		return 0;
-	if (sym__insn_exec(w, r) != SYM_RUN_OK)
+	if (sym__insn_exec(w, r) != SYM_EOK)
 		return 0;
 	*val = r[3];
 	return 1;
@@ -233,8 +248,11 @@ static int64_t emit(comp *c, int op, int64_t a, int64_t b, int64_t x)
 		return -1;
 	for (j = insn_hash_words(w) & (c->itcap - 1); c->itab[j]; j = (j + 1) & (c->itcap - 1)) {
 		const int64_t *o = c->code + (c->itab[j] - 1) * SYM_INSN_WORDS;
-		if (o[0] == w[0] && o[2] == w[2] && o[3] == w[3] && o[4] == w[4])
-			return o[1];
+		if (o[0] == w[0] && o[2] == w[2] && o[3] == w[3] && o[4] == w[4]) {
+			if (visible(c, o[1]))
+				return o[1];
+			break; /* of another segment: this slot takes the new one */
+		}
 	}
 	w[1] = V_TEMP + (int64_t)c->ntemps;
 	if (!append(c, w))
@@ -255,6 +273,8 @@ static int memo_get(const comp *c, const sym_expr *e, vpair *out)
 		return 0;
 	for (j = mix(e->hash) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
 		if (c->mkeys[j] == e) {
+			if (!visible(c, c->mvals[j].n) || !visible(c, c->mvals[j].d))
+				return 0; /* lowered in another segment */
 			*out = c->mvals[j];
 			return 1;
 		}
@@ -286,8 +306,12 @@ static int memo_put(comp *c, const sym_expr *e, vpair v)
 		c->mkeys = nk, c->mvals = nv, c->mcap = nc;
 	}
 	for (j = mix(e->hash) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
-		if (c->mkeys[j] == e)
-			return 1; /* the first binding wins */
+		if (c->mkeys[j] == e) {
+			/* the first binding wins, unless it is out of scope */
+			if (!visible(c, c->mvals[j].n) || !visible(c, c->mvals[j].d))
+				c->mvals[j] = v;
+			return 1;
+		}
 	c->mkeys[j] = e;
 	c->mvals[j] = v;
 	c->mcount++;
@@ -620,22 +644,27 @@ static int64_t renumber(const comp *c, int64_t v)
 	return (int64_t)(c->nin + c->nkused) + (v - V_TEMP);
 }
 
-sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nguards,
-				 const sym_expr *const *guards, size_t nouts, const sym_expr *const *outs)
+sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nchecks,
+				  size_t nguards, const sym_expr *const *guards, size_t nsegs,
+				  const size_t *seg_nouts, const sym_expr *const *outs)
 {
 	comp c;
 	sym_program *p = NULL;
-	int64_t *outv = NULL;
-	size_t i, j;
+	int64_t *outv = NULL, *segv = NULL;
+	size_t i, j, s, nouts = 0;
 	if (!ctx || sym__failed(ctx))
 		return NULL;
-	if ((nsyms && !syms) || (nguards && !guards) || (nouts && !outs) || nsyms > SYM_PROG_MAX_INPUTS) {
+	for (s = 0; seg_nouts && s < nsegs; s++)
+		nouts += seg_nouts[s];
+	if ((nsyms && !syms) || (nguards && !guards) || (nouts && !outs) || nsyms > SYM_PROG_MAX_INPUTS ||
+	    nchecks > nguards || nsegs < 1 || !seg_nouts) {
 		sym__error(ctx, SYM_EMISUSE, -1, "sym_program_compile: invalid arguments");
 		return NULL;
 	}
 	memset(&c, 0, sizeof(c));
 	c.ctx = ctx;
 	c.nin = nsyms;
+	c.prefix_temps = (size_t)-1;
 	for (i = 0; i < nsyms; i++) {
 		vpair v;
 		if (!syms[i] || syms[i]->kind != SYM_KIND_SYM) {
@@ -654,7 +683,8 @@ sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *con
 		if (c.mkeys[i])
 			c.mvals[i].d = c.one;
 	outv = sym__alloc(ctx, (nouts ? nouts : 1) * sizeof(*outv));
-	if (!outv)
+	segv = sym__alloc(ctx, 2 * nsegs * sizeof(*segv));
+	if (!outv || !segv)
 		goto error;
 	for (i = 0; i < nguards; i++) {
 		vpair g;
@@ -671,26 +701,34 @@ sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *con
 	}
 	{
 		size_t check_end = c.ninsns;
-		for (i = 0; i < nouts; i++) {
-			vpair o;
-			if (!outs[i]) {
-				sym__error(ctx, SYM_EMISUSE, -1, "output %zu is NULL", i);
-				goto error;
+		c.prefix_temps = c.ntemps;
+		for (s = 0, i = 0; s < nsegs; s++) {
+			size_t end = i + seg_nouts[s];
+			c.seg_temps = c.ntemps; /* a new scope: nothing of the segment before */
+			for (; i < end; i++) {
+				vpair o;
+				if (!outs[i]) {
+					sym__error(ctx, SYM_EMISUSE, -1, "output %zu is NULL", i);
+					goto error;
+				}
+				if (!lower(&c, outs[i], &o))
+					goto error;
+				outv[i] = emit2(&c, SYM_OP_EXACTDIV, o.n, o.d);
+				if (outv[i] < 0)
+					goto error;
 			}
-			if (!lower(&c, outs[i], &o))
-				goto error;
-			outv[i] = emit2(&c, SYM_OP_EXACTDIV, o.n, o.d);
-			if (outv[i] < 0)
-				goto error;
+			segv[2 * s] = (int64_t)c.ninsns;
+			segv[2 * s + 1] = (int64_t)end;
 		}
 		if (!compact_consts(&c, outv, nouts))
 			goto error;
-		p = sym__program_alloc(c.nkused, c.ninsns, nouts);
+		p = sym__program_alloc(c.nkused, c.ninsns, nouts, nsegs);
 		if (!p) {
 			sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 			goto error;
 		}
-		p->ninputs = nsyms, p->nguards = nguards, p->check_end = check_end;
+		p->ninputs = nsyms, p->nguards = nguards, p->check_end = check_end, p->nchecks = nchecks;
+		memcpy(p->segs, segv, 2 * nsegs * sizeof(*segv));
 		p->nregs = c.nin + c.nkused + c.ntemps;
 		if (c.nkused)
 			memcpy(p->consts, c.kv, c.nkused * sizeof(*c.kv));
@@ -708,13 +746,22 @@ sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *con
 			p->outs[j] = renumber(&c, outv[j]);
 	}
 	sym__free(ctx, outv, (nouts ? nouts : 1) * sizeof(*outv));
+	sym__free(ctx, segv, 2 * nsegs * sizeof(*segv));
 	comp_clear(&c);
 	return p;
 error:
 	if (outv)
 		sym__free(ctx, outv, (nouts ? nouts : 1) * sizeof(*outv));
+	if (segv)
+		sym__free(ctx, segv, 2 * nsegs * sizeof(*segv));
 	comp_clear(&c);
 	if (!sym__failed(ctx))
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 	return NULL;
+}
+
+sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nguards,
+				 const sym_expr *const *guards, size_t nouts, const sym_expr *const *outs)
+{
+	return sym__program_compile(ctx, nsyms, syms, 0, nguards, guards, 1, &nouts, outs);
 }

@@ -1,18 +1,20 @@
-/* Model programs: binding of input dims to symbols, guards and shapes
- * compiled into one runtime program; run and C emission with the model ABI. */
-#include "facts_private.h"
-#include "graph_private.h"
-#include "print_private.h"
+/* Model programs: one runtime program per inference result, with the input
+ * checks (bind.c) and the guards once, then three output segments (the
+ * shapes, the storage shapes, the byte sizes) each with its own status;
+ * runs and C emission with the model ABI (SPEC §8).  A model program is
+ * standalone: plain malloc, no pointer into the context. */
+#include "bind_private.h"
+#include "model_program_private.h"
+#include "program_private.h"
 #include "storage_private.h"
-#include "symshape/program.h"
+#include "symshape/storage.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct sym_model_program {
-	sym_program *prog;
+	sym_program *prog; /* checks: nbind; guards: nguards; SYM_SEGMENT_COUNT segments */
 	size_t ndims, nbind, nguards, ntensors, nout;
 	char **bind_text;  /* nbind messages */
 	char **guard_text; /* nguards printed guards */
@@ -20,7 +22,12 @@ struct sym_model_program {
 	int *guard_kind;
 	char **tnames;
 	int *tranks;
-	sym_model_ext *ext;     /* storage shapes, byte sizes, bound symbols */
+	/* the storage segment's tensors and the data-dependent inputs */
+	const char **sfmt; /* storage format of each tensor (NULL: none) */
+	int *srank;
+	size_t nstorage;
+	size_t nbound;
+	char **bound_names, **bound_src;
 };
 
 void sym_model_program_free(sym_model_program *mp)
@@ -29,7 +36,6 @@ void sym_model_program_free(sym_model_program *mp)
 	if (!mp)
 		return;
 	sym_program_free(mp->prog);
-	sym__ext_free(mp->ext);
 	for (i = 0; i < mp->nbind; i++)
 		free(mp->bind_text[i]);
 	for (i = 0; i < mp->nguards; i++) {
@@ -38,14 +44,186 @@ void sym_model_program_free(sym_model_program *mp)
 	}
 	for (i = 0; i < mp->ntensors; i++)
 		free(mp->tnames[i]);
+	for (i = 0; i < mp->nbound; i++) {
+		free(mp->bound_names[i]);
+		free(mp->bound_src[i]);
+	}
 	free(mp->bind_text);
 	free(mp->guard_text);
 	free(mp->guard_node);
 	free(mp->guard_kind);
 	free(mp->tnames);
 	free(mp->tranks);
+	free(mp->sfmt);
+	free(mp->srank);
+	free(mp->bound_names);
+	free(mp->bound_src);
 	free(mp);
 }
+
+/* ---- compilation ---------------------------------------------------------- */
+
+/* The outputs of the three segments, over the program's inputs. */
+typedef struct segouts {
+	sym__elist shapes, storage, bytes;
+} segouts;
+
+/* Records the program's tensors (every tensor of known rank, or the model
+ * outputs) and appends their dims, storage dims and byte sizes (then the
+ * graph total) to o. */
+static int collect_outputs(sym_ctx *ctx, const sym_graph_result *r, int all_tensors, const sym__binding *b,
+			   sym_model_program *mp, segouts *o)
+{
+	const sym_model *m = r->model;
+	const sym_expr *minus1 = sym_expr_from_si(ctx, -1), *total;
+	size_t i, nt = all_tensors ? r->ntensors : m->noutputs;
+	int d;
+	mp->tnames = calloc(nt + 1, sizeof(char *));
+	mp->tranks = calloc(nt + 1, sizeof(int));
+	mp->sfmt = calloc(nt + 1, sizeof(*mp->sfmt));
+	mp->srank = calloc(nt + 1, sizeof(*mp->srank));
+	if (!minus1 || !mp->tnames || !mp->tranks || !mp->sfmt || !mp->srank)
+		return -1;
+	for (i = 0; i < nt; i++) {
+		size_t ti = all_tensors ? i : sym__graph_find(r, m->outputs[i]);
+		const gtensor *t = &r->tensors[ti];
+		const sym_tstorage *ts = r->ext && r->ext->t ? &r->ext->t[ti] : NULL;
+		if (t->tv.rank < 0) {
+			if (!all_tensors) {
+				sym__error(ctx, SYM_EDOMAIN, -1, "output '%.60s' has %s: no program computes it", t->name,
+					   t->tv.rank == -1 ? "unknown rank" : "no inferred shape");
+				return -1;
+			}
+			continue;
+		}
+		if (!ts) {
+			sym__error(ctx, SYM_EMISUSE, -1, "the result has no storage annotations");
+			return -1;
+		}
+		if (!(mp->tnames[mp->ntensors] = strdup(t->name)))
+			return -1;
+		mp->tranks[mp->ntensors] = t->tv.rank;
+		mp->sfmt[mp->ntensors] = ts->storage >= 0 ? sym__format_name(ts->storage) : NULL;
+		mp->srank[mp->ntensors++] = ts->rank;
+		for (d = 0; d < t->tv.rank; d++)
+			if (sym__elist_push(&o->shapes, sym_expr_subst(ctx, t->tv.dims[d], b->from.n, b->from.v, b->to.v)) < 0)
+				return -1;
+		for (d = 0; d < ts->rank; d++)
+			if (sym__elist_push(&o->storage, sym_expr_subst(ctx, ts->dims[d], b->from.n, b->from.v, b->to.v)) < 0)
+				return -1;
+		if (sym__elist_push(&o->bytes, ts->bytes ? sym_expr_subst(ctx, ts->bytes, b->from.n, b->from.v, b->to.v)
+							 : minus1) < 0)
+			return -1;
+	}
+	total = r->ext && r->ext->total ? sym_expr_subst(ctx, r->ext->total, b->from.n, b->from.v, b->to.v) : minus1;
+	if (sym__elist_push(&o->bytes, total) < 0)
+		return -1;
+	mp->nout = o->shapes.n;
+	mp->nstorage = o->storage.n;
+	return 0;
+}
+
+/* Records the graph's guards (text, node, kind) and appends their
+ * predicates over the program's inputs to preds. */
+static int collect_guards(sym_ctx *ctx, const sym_graph_result *r, const sym__binding *b, sym_model_program *mp,
+			  sym__elist *preds)
+{
+	size_t i;
+	mp->guard_text = calloc(r->nguards + 1, sizeof(char *));
+	mp->guard_node = calloc(r->nguards + 1, sizeof(char *));
+	mp->guard_kind = calloc(r->nguards + 1, sizeof(int));
+	if (!mp->guard_text || !mp->guard_node || !mp->guard_kind)
+		return -1;
+	for (i = 0; i < r->nguards; i++) {
+		char *t = sym_expr_to_str(ctx, r->guards[i].pred);
+		if (!t)
+			return -1; /* or the text too long, recorded in ctx */
+		mp->guard_text[i] = strdup(t);
+		sym_str_free(ctx, t);
+		mp->guard_node[i] = strdup(r->guards[i].node);
+		mp->guard_kind[i] = r->guards[i].kind;
+		mp->nguards = i + 1;
+		if (!mp->guard_text[i] || !mp->guard_node[i] ||
+		    sym__elist_push(preds, sym_expr_subst(ctx, r->guards[i].pred, b->from.n, b->from.v, b->to.v)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Records the data-dependent inputs (name and source). */
+static int collect_bound(const sym_graph_result *r, sym_model_program *mp)
+{
+	size_t i;
+	mp->bound_names = calloc(r->inf.nfresh + 1, sizeof(char *));
+	mp->bound_src = calloc(r->inf.nfresh + 1, sizeof(char *));
+	if (!mp->bound_names || !mp->bound_src)
+		return -1;
+	for (i = 0; i < r->inf.nfresh; i++) {
+		mp->bound_names[i] = strdup(sym_expr_symbol_name(r->inf.fresh_syms[i]));
+		mp->bound_src[i] = strdup(r->inf.fresh_src[i]);
+		mp->nbound = i + 1;
+		if (!mp->bound_names[i] || !mp->bound_src[i])
+			return -1;
+	}
+	return 0;
+}
+
+sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, int all_tensors)
+{
+	sym_model_program *mp = calloc(1, sizeof(*mp));
+	sym__binding b;
+	segouts o;
+	sym__elist preds = {0}, outs = {0};
+	size_t i, seg_nouts[SYM_SEGMENT_COUNT];
+	int ok = 0;
+	memset(&b, 0, sizeof(b));
+	memset(&o, 0, sizeof(o));
+	if (!mp) {
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+		return NULL;
+	}
+	if (sym__bind_inputs(ctx, r, &b) < 0)
+		goto done;
+	mp->ndims = b.ins.n;
+	/* the checks first (the program takes their texts), then the guards */
+	mp->nbind = b.texts.n;
+	mp->bind_text = b.texts.v;
+	b.texts.v = NULL, b.texts.n = 0;
+	for (i = 0; i < b.checks.n; i++)
+		if (sym__elist_push(&preds, b.checks.v[i]) < 0)
+			goto done;
+	if (collect_guards(ctx, r, &b, mp, &preds) < 0 || collect_outputs(ctx, r, all_tensors, &b, mp, &o) < 0 ||
+	    collect_bound(r, mp) < 0)
+		goto done;
+	seg_nouts[SYM_SEGMENT_SHAPES] = o.shapes.n;
+	seg_nouts[SYM_SEGMENT_STORAGE] = o.storage.n;
+	seg_nouts[SYM_SEGMENT_BYTES] = o.bytes.n;
+	for (i = 0; i < o.shapes.n; i++)
+		if (sym__elist_push(&outs, o.shapes.v[i]) < 0)
+			goto done;
+	for (i = 0; i < o.storage.n; i++)
+		if (sym__elist_push(&outs, o.storage.v[i]) < 0)
+			goto done;
+	for (i = 0; i < o.bytes.n; i++)
+		if (sym__elist_push(&outs, o.bytes.v[i]) < 0)
+			goto done;
+	mp->prog = sym__program_compile(ctx, b.ins.n, b.ins.v, mp->nbind, preds.n, preds.v, SYM_SEGMENT_COUNT,
+					seg_nouts, outs.v);
+	ok = mp->prog != NULL;
+done:
+	if (!ok && !sym__failed(ctx))
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	sym__binding_free(&b);
+	free(o.shapes.v), free(o.storage.v), free(o.bytes.v);
+	free(preds.v), free(outs.v);
+	if (!ok) {
+		sym_model_program_free(mp);
+		return NULL;
+	}
+	return mp;
+}
+
+/* ---- accessors ------------------------------------------------------------ */
 
 size_t sym_model_program_num_dims(const sym_model_program *mp) { return mp->ndims; }
 size_t sym_model_program_num_out_dims(const sym_model_program *mp) { return mp->nout; }
@@ -60,495 +238,154 @@ const char *sym_model_program_tensor(const sym_model_program *mp, size_t i, int 
 	return mp->tnames[i];
 }
 
-/* Growable list of expressions. */
-typedef struct elist {
-	const sym_expr **v;
-	size_t n, cap;
-} elist;
+size_t sym_model_program_num_bound(const sym_model_program *mp) { return mp->nbound; }
 
-static int push(elist *l, const sym_expr *e)
+const char *sym_model_program_bound(const sym_model_program *mp, size_t i, const char **source)
 {
-	if (!e)
-		return -1;
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 32;
-		const sym_expr **nv = realloc(l->v, nc * sizeof(*nv));
-		if (!nv)
-			return -1;
-		l->v = nv, l->cap = nc;
-	}
-	l->v[l->n++] = e;
-	return 0;
-}
-
-typedef struct slist {
-	char **v;
-	size_t n, cap;
-} slist;
-
-static int spush(slist *l, char *s)
-{
-	if (!s)
-		return -1;
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 32;
-		char **nv = realloc(l->v, nc * sizeof(*nv));
-		if (!nv) {
-			free(s);
-			return -1;
-		}
-		l->v = nv, l->cap = nc;
-	}
-	l->v[l->n++] = s;
-	return 0;
-}
-
-static char *fmt(const char *f, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
-#endif
-	;
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *r;
-	int k;
-	va_start(ap, f);
-	k = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	if (k < 0 || !(r = malloc((size_t)k + 1)))
+	if (i >= mp->nbound)
 		return NULL;
-	va_start(ap, f);
-	vsnprintf(r, (size_t)k + 1, f, ap);
-	va_end(ap);
-	return r;
+	if (source)
+		*source = mp->bound_src[i];
+	return mp->bound_names[i];
 }
 
-sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, int all_tensors)
+const char *sym_model_program_tensor_storage(const sym_model_program *mp, size_t i, int *storage_rank)
 {
-	const sym_model *m = r->model;
-	sym_model_program *mp = calloc(1, sizeof(*mp));
-	elist pos = {0}, gsyms = {0}, gby = {0}, guards = {0}, outs = {0};
-	slist bind = {0};
-	size_t i, k, p = 0, *gat = NULL; /* gat[k]: the dim position binding gsyms.v[k] */
-	const char **pin = NULL;         /* pin[p], pdim[p]: input and dim of position p */
-	int d, *pdim = NULL;
-	sym_facts *rf = NULL;
-	if (!mp) {
-		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	if (i >= mp->ntensors)
 		return NULL;
+	if (storage_rank)
+		*storage_rank = mp->srank[i];
+	return mp->sfmt[i];
+}
+
+size_t sym_model_program_num_storage_dims(const sym_model_program *mp) { return mp->nstorage; }
+
+/* ---- runs ----------------------------------------------------------------- */
+
+/* The message of a segment's failure. */
+static const char *segment_message(sym_status st)
+{
+	switch (st) {
+	case SYM_EOVERFLOW:
+		return "a value overflows int64";
+	case SYM_EDIVZERO:
+		return "division by zero";
+	case SYM_ENOMEM:
+		return "out of memory";
+	default:
+		return "a shape is not an integer";
 	}
-	/* one symbol per input dim position; graph symbols bound to the first
-	 * position that is exactly that symbol */
-	for (i = 0; i < m->ninputs; i++) {
-		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
-		if (t->tv.rank < 0) {
-			sym__error(ctx, SYM_EDOMAIN, -1, "input '%.60s' has unknown rank: the runtime program needs it",
-				   m->inputs[i].name);
-			goto fail;
-		}
-		for (d = 0; d < t->tv.rank; d++, p++) {
-			char name[32];
-			const sym_expr *ps, *dim = t->tv.dims[d];
-			snprintf(name, sizeof(name), "_d%zu", p);
-			ps = sym_expr_symbol(ctx, name);
-			if (push(&pos, ps) < 0)
-				goto nomem;
-			if (sym_expr_kind(dim) == SYM_KIND_SYM) {
-				for (k = 0; k < gsyms.n && gsyms.v[k] != dim; k++)
-					;
-				if (k == gsyms.n) {
-					if (push(&gsyms, dim) < 0 || push(&gby, ps) < 0)
-						goto nomem;
-					continue;
-				}
-			}
-		}
+}
+
+void sym__model_program_run_counted(const sym_model_program *mp, const int64_t *dims, int64_t *const *out,
+				    sym_model_run *res, sym__run_count *count)
+{
+	int64_t stack[4096], *scratch = stack;
+	size_t need = sym_program_scratch_size(mp->prog), failed = 0, s;
+	sym_status st, seg[SYM_SEGMENT_COUNT];
+	memset(res, 0, sizeof(*res));
+	res->segment = -1;
+	if (need > sizeof(stack) / sizeof(stack[0]) && !(scratch = malloc(need * sizeof(*scratch)))) {
+		res->status = SYM_ENOMEM;
+		res->message = segment_message(SYM_ENOMEM);
+		return;
 	}
-	pin = calloc(p + 1, sizeof(*pin));
-	pdim = calloc(p + 1, sizeof(*pdim));
-	gat = calloc(2 * p + 1, sizeof(*gat)); /* a symbol per position at most, twice */
-	if (!pin || !pdim || !gat)
-		goto nomem;
-	for (i = 0, p = 0; i < m->ninputs; i++) {
-		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
-		for (d = 0; d < t->tv.rank; d++, p++)
-			pin[p] = m->inputs[i].name, pdim[p] = d;
-	}
-	for (k = 0; k < gsyms.n; k++)
-		for (gat[k] = 0; pos.v[gat[k]] != gby.v[k]; gat[k]++)
-			;
-	/* data-dependent dims follow the input dims, bound once their
-	 * producing kernel has run */
-	for (i = 0; i < r->inf.nfresh; i++)
-		if (push(&pos, r->inf.fresh_syms[i]) < 0)
-			goto nomem;
-	mp->ndims = pos.n;
-	/* a symbol that only appears inside a dim expression a*s + b (b over
-	 * bound symbols) is solved from that dim: s = (d - b)/a, checked below
-	 * by the binding of that dim and by s being an integer >= its minimum */
-	p = 0;
-	for (i = 0; i < m->ninputs; i++) {
-		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
-		for (d = 0; d < t->tv.rank; d++, p++) {
-			const sym_expr *dim = t->tv.dims[d], *found[8], *s = NULL, *rest, *sol;
-			size_t nf = sym_expr_symbols(ctx, dim, found, 8), j, nun = 0;
-			sym_lin v;
-			size_t ti;
-			if (sym_expr_kind(dim) == SYM_KIND_SYM || nf > 8)
-				continue;
-			for (j = 0; j < nf; j++) {
-				for (k = 0; k < gsyms.n && gsyms.v[k] != found[j]; k++)
-					;
-				if (k == gsyms.n)
-					s = found[j], nun++;
-			}
-			if (nun != 1)
-				continue;
-			sym__lin_view(dim, &v);
-			for (ti = 0; ti < v.n && v.t[ti].m != s; ti++)
-				;
-			if (ti == v.n)
-				continue; /* s is not a linear term */
-			rest = sym_expr_sub(ctx, dim, sym__scale(ctx, &v.t[ti].coef, s));
-			{
-				const sym_expr *rf[8];
-				size_t nr = sym_expr_symbols(ctx, rest, rf, 8), q;
-				int uses_s = 0;
-				for (q = 0; q < nr && q < 8; q++)
-					if (rf[q] == s)
-						uses_s = 1;
-				if (uses_s)
-					continue;
-			}
-			sol = sym_expr_div(ctx, sym_expr_sub(ctx, pos.v[p], sym_expr_subst(ctx, rest, gsyms.n, gsyms.v, gby.v)),
-					   sym__num_node(ctx, &v.t[ti].coef));
-			if (!sol || push(&gsyms, s) < 0 || push(&gby, sol) < 0)
-				goto fail;
-			gat[gsyms.n - 1] = p;
-			/* s must be an integer (its range is checked below) */
-			{
-				const sym_expr *ok = sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_floor(ctx, sol), sol);
-				char *st = sym_expr_to_str(ctx, dim);
-				if (push(&guards, ok) < 0 ||
-				    spush(&bind, fmt("input '%s' dim %d must be %s for an integer %s", m->inputs[i].name, d,
-						     st ? st : "?", sym_expr_symbol_name(s))) < 0) {
-					sym_str_free(ctx, st);
-					goto nomem;
-				}
-				sym_str_free(ctx, st);
-			}
-		}
-	}
-	/* binding checks: every dim equals its declared form */
-	p = 0;
-	for (i = 0; i < m->ninputs; i++) {
-		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
-		for (d = 0; d < t->tv.rank; d++, p++) {
-			const sym_expr *dim = t->tv.dims[d], *want;
-			char *text;
-			if (sym_expr_kind(dim) == SYM_KIND_SYM) {
-				for (k = 0; k < gsyms.n && gsyms.v[k] != dim; k++)
-					;
-				if (gby.v[k] == pos.v[p])
-					continue; /* the binding occurrence */
-			}
-			want = sym_expr_subst(ctx, dim, gsyms.n, gsyms.v, gby.v);
-			if (!want)
-				goto fail;
-			{
-				const sym_expr *left[4];
-				size_t nl = sym_expr_symbols(ctx, want, left, 4), j;
-				for (j = 0; j < nl && j < 4; j++)
-					if (sym_expr_symbol_name(left[j])[0] != '_') {
-						sym__error(ctx, SYM_EDOMAIN, -1,
-							   "input '%.60s' dim %d: symbol '%s' is not bound by any input dim",
-							   m->inputs[i].name, d, sym_expr_symbol_name(left[j]));
-						goto fail;
-					}
-			}
-			if (push(&guards, sym_expr_rel(ctx, SYM_REL_EQ, pos.v[p], want)) < 0)
-				goto nomem;
-			{
-				char *wt = sym_expr_to_str(ctx, dim);
-				text = fmt("input '%s' dim %d must be %s", m->inputs[i].name, d, wt ? wt : "?");
-				sym_str_free(ctx, wt);
-			}
-			if (spush(&bind, text) < 0)
-				goto nomem;
-		}
-	}
-	/* the input symbols' ranges (the default minimum, --range): the
-	 * formulas hold only inside them */
-	if (!(rf = sym__graph_range_facts(r)))
-		goto fail;
-	for (k = 0; k < gsyms.n; k++) {
-		sym_ival iv;
-		const sym_expr *ok = sym_expr_bool(ctx, 1), *lo = NULL, *hi = NULL;
-		char *lt, *ht;
-		sym__ival_init(&iv);
-		sym__facts_sym_range(rf, gsyms.v[k], &iv);
-		if (!iv.lo.inf)
-			lo = sym__num_node(ctx, &iv.lo.v);
-		if (!iv.hi.inf)
-			hi = sym__num_node(ctx, &iv.hi.v);
-		sym__ival_clear(&iv);
-		if (lo)
-			ok = sym_expr_and(ctx, ok, sym_expr_rel(ctx, SYM_REL_GE, gby.v[k], lo));
-		if (hi)
-			ok = sym_expr_and(ctx, ok, sym_expr_rel(ctx, SYM_REL_LE, gby.v[k], hi));
-		if (!ok)
-			goto fail;
-		if (!lo && !hi)
-			continue;
-		lt = lo ? sym_expr_to_str(ctx, lo) : NULL;
-		ht = hi ? sym_expr_to_str(ctx, hi) : NULL;
-		if (push(&guards, ok) < 0 ||
-		    spush(&bind, fmt("%s must be in the range %s%s, %s%s (input '%s' dim %d)", sym_expr_symbol_name(gsyms.v[k]),
-				     lo ? "[" : "(", lt ? lt : "-inf", ht ? ht : "inf", hi ? "]" : ")", pin[gat[k]],
-				     pdim[gat[k]])) < 0) {
-			sym_str_free(ctx, lt), sym_str_free(ctx, ht);
-			goto nomem;
-		}
-		sym_str_free(ctx, lt), sym_str_free(ctx, ht);
-	}
-	/* the ranges of data-dependent dims */
-	{
-		size_t nx, j;
-		const sym_expr **xp;
-		char **xt;
-		if (sym__ext_bind_checks(ctx, r, gsyms.n, gsyms.v, gby.v, &nx, &xp, &xt) < 0)
-			goto fail;
-		for (j = 0; j < nx; j++)
-			if (push(&guards, xp[j]) < 0 || spush(&bind, xt[j]) < 0)
+	st = sym__program_run_segments(mp->prog, dims, out, scratch, &failed, seg, count);
+	if (scratch != stack)
+		free(scratch);
+	res->status = st;
+	switch (st) {
+	case SYM_EOK:
+		for (s = 0; s < SYM_SEGMENT_COUNT; s++)
+			if (seg[s] != SYM_EOK) {
+				res->status = seg[s];
+				res->segment = (int)s;
+				res->message = segment_message(seg[s]);
 				break;
-		for (k = j + 1; k < nx; k++)
-			free(xt[k]);
-		free(xp), free(xt);
-		if (j < nx)
-			goto nomem;
-	}
-	mp->nbind = guards.n;
-	/* the graph's guards */
-	mp->nguards = r->nguards;
-	mp->guard_text = calloc(r->nguards + 1, sizeof(char *));
-	mp->guard_node = calloc(r->nguards + 1, sizeof(char *));
-	mp->guard_kind = calloc(r->nguards + 1, sizeof(int));
-	if (!mp->guard_text || !mp->guard_node || !mp->guard_kind)
-		goto nomem;
-	for (i = 0; i < r->nguards; i++) {
-		char *t = sym_expr_to_str(ctx, r->guards[i].pred);
-		if (!t)
-			goto nomem; /* or the text too long, recorded in ctx */
-		mp->guard_text[i] = strdup(t);
-		sym_str_free(ctx, t);
-		mp->guard_node[i] = strdup(r->guards[i].node);
-		mp->guard_kind[i] = r->guards[i].kind;
-		if (push(&guards, sym_expr_subst(ctx, r->guards[i].pred, gsyms.n, gsyms.v, gby.v)) < 0)
-			goto fail;
-	}
-	/* the outputs */
-	mp->tnames = calloc(r->ntensors + 1, sizeof(char *));
-	mp->tranks = calloc(r->ntensors + 1, sizeof(int));
-	if (!mp->tnames || !mp->tranks)
-		goto nomem;
-	for (i = 0; i < (all_tensors ? r->ntensors : m->noutputs); i++) {
-		const gtensor *t = all_tensors ? &r->tensors[i] : &r->tensors[sym__graph_find(r, m->outputs[i])];
-		if (t->tv.rank < 0) {
-			if (!all_tensors) {
-				sym__error(ctx, SYM_EDOMAIN, -1, "output '%.60s' has %s: no program computes it", t->name,
-					   t->tv.rank == -1 ? "unknown rank" : "no inferred shape");
-				goto fail;
 			}
-			continue;
-		}
-		mp->tnames[mp->ntensors] = strdup(t->name);
-		mp->tranks[mp->ntensors++] = t->tv.rank;
-		for (d = 0; d < t->tv.rank; d++)
-			if (push(&outs, sym_expr_subst(ctx, t->tv.dims[d], gsyms.n, gsyms.v, gby.v)) < 0)
-				goto fail;
+		break;
+	case SYM_EINPUT:
+		res->message = mp->bind_text[failed];
+		break;
+	case SYM_EGUARD:
+		res->failed = failed;
+		res->message = mp->guard_text[failed];
+		res->node = mp->guard_node[failed];
+		res->kind = mp->guard_kind[failed] == SYM_GUARD_ASSERT ? "assert" : "expect";
+		break;
+	default:
+		res->message = segment_message(st); /* in the checks' own code */
+		break;
 	}
-	mp->nout = outs.n;
-	mp->prog = sym_program_compile(ctx, pos.n, pos.v, guards.n, guards.v, outs.n, outs.v);
-	if (!mp->prog)
-		goto fail;
-	mp->ext = sym__ext_compile(ctx, r, all_tensors, pos.n, pos.v, gsyms.n, gsyms.v, gby.v);
-	if (!mp->ext)
-		goto fail;
-	mp->bind_text = bind.v;
-	free(pos.v), free(gsyms.v), free(gby.v), free(guards.v), free(outs.v);
-	free(pin), free(pdim), free(gat);
-	sym_facts_free(rf);
-	return mp;
-nomem:
-	if (!sym__failed(ctx))
-		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
-fail:
-	free(pos.v), free(gsyms.v), free(gby.v), free(guards.v), free(outs.v);
-	free(pin), free(pdim), free(gat);
-	sym_facts_free(rf);
-	for (i = 0; i < bind.n; i++)
-		free(bind.v[i]);
-	free(bind.v);
-	mp->nbind = 0;
-	sym_model_program_free(mp);
-	return NULL;
 }
 
-static void run_or_check(const sym_model_program *mp, const int64_t *dims, int64_t *out, sym_model_run *res);
+void sym_model_program_run_segments(const sym_model_program *mp, const int64_t *dims, int64_t *const *out,
+				    sym_model_run *res)
+{
+	sym__model_program_run_counted(mp, dims, out, res, NULL);
+}
+
+/* Runs the checks and guards, then segment s alone into out. */
+static void run_one(const sym_model_program *mp, sym_model_segment s, const int64_t *dims, int64_t *out,
+		    sym_model_run *res)
+{
+	int64_t *outs[SYM_SEGMENT_COUNT] = {NULL, NULL, NULL};
+	outs[s] = out;
+	sym__model_program_run_counted(mp, dims, outs, res, NULL);
+}
 
 void sym_model_program_run(const sym_model_program *mp, const int64_t *dims, int64_t *out, sym_model_run *res)
 {
-	run_or_check(mp, dims, out, res);
+	run_one(mp, SYM_SEGMENT_SHAPES, dims, out, res);
 }
 
-void sym__model_program_check(const sym_model_program *mp, const int64_t *dims, sym_model_run *res)
+void sym_model_program_run_storage(const sym_model_program *mp, const int64_t *dims, int64_t *out,
+				   sym_model_run *res)
 {
-	run_or_check(mp, dims, NULL, res);
+	run_one(mp, SYM_SEGMENT_STORAGE, dims, out, res);
 }
 
-const sym_model_ext *sym__model_program_ext(const sym_model_program *mp) { return mp->ext; }
-
-/* Runs p on dims (its guards alone when out is NULL) with scratch on the
- * stack or the heap.  Fills res (cleared first) for every outcome but a
- * failed guard (status 3 out of memory or overflow, 4 division by zero, 5
- * inexact) and returns the run status, -1 when out of memory. */
-static int exec(const sym_program *p, const int64_t *dims, int64_t *out, size_t *failed, sym_model_run *res)
+void sym_model_program_run_bytes(const sym_model_program *mp, const int64_t *dims, int64_t *out,
+				 sym_model_run *res)
 {
-	int64_t stack[4096], *scratch = stack;
-	size_t need = sym_program_scratch_size(p);
-	sym_run_status st;
-	memset(res, 0, sizeof(*res));
-	*failed = 0;
-	if (need > sizeof(stack) / sizeof(stack[0]) && !(scratch = malloc(need * sizeof(*scratch)))) {
-		res->status = 3;
-		res->message = "out of memory";
-		return -1;
-	}
-	st = out ? sym_program_run(p, dims, out, scratch, failed) : sym_program_check(p, dims, scratch, failed);
-	if (scratch != stack)
-		free(scratch);
-	switch (st) {
-	case SYM_RUN_OK:
-	case SYM_RUN_GUARD:
-		break;
-	case SYM_RUN_OVERFLOW:
-		res->status = 3;
-		res->message = "a value overflows int64";
-		break;
-	case SYM_RUN_DIVZERO:
-		res->status = 4;
-		res->message = "division by zero";
-		break;
-	default:
-		res->status = 5;
-		res->message = "a shape is not an integer";
-		break;
-	}
-	return (int)st;
+	run_one(mp, SYM_SEGMENT_BYTES, dims, out, res);
 }
 
-/* Runs the program, or checks its guards alone when out is NULL. */
-static void run_or_check(const sym_model_program *mp, const int64_t *dims, int64_t *out, sym_model_run *res)
-{
-	size_t failed;
-	if (exec(mp->prog, dims, out, &failed, res) != SYM_RUN_GUARD)
-		return;
-	if (failed < mp->nbind) {
-		res->status = 2;
-		res->message = mp->bind_text[failed];
-	} else {
-		res->status = 1;
-		res->failed = failed - mp->nbind;
-		res->message = mp->guard_text[res->failed];
-		res->node = mp->guard_node[res->failed];
-		res->kind = mp->guard_kind[res->failed] == SYM_GUARD_ASSERT ? "assert" : "expect";
-	}
-}
+const sym_program *sym__model_program_code(const sym_model_program *mp) { return mp->prog; }
 
-void sym__model_program_run_part(const sym_model_program *mp, const sym_program *p, const int64_t *dims,
-                                 int64_t *out, sym_model_run *res)
-{
-	size_t failed;
-	run_or_check(mp, dims, NULL, res);
-	if (!res->status && exec(p, dims, out, &failed, res) == SYM_RUN_GUARD) {
-		res->status = 5; /* the extra programs hold no guards */
-		res->message = "a shape is not an integer";
-	}
-}
-
-/* Appends a C string literal of s. */
-static void c_string(sym_sbuf *b, const char *s)
-{
-	sym__sbuf_puts(b, "\"");
-	for (; *s; s++) {
-		char esc[8];
-		if (*s == '"' || *s == '\\') {
-			esc[0] = '\\', esc[1] = *s, esc[2] = 0;
-			sym__sbuf_puts(b, esc);
-		} else if ((unsigned char)*s < 32 || (unsigned char)*s > 126) {
-			snprintf(esc, sizeof(esc), "\\%03o", (unsigned char)*s);
-			sym__sbuf_puts(b, esc);
-		} else {
-			sym__sbuf_put(b, s, 1);
-		}
-	}
-	sym__sbuf_puts(b, "\"");
-}
+/* ---- C emission ----------------------------------------------------------- */
 
 char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 {
-	char *code = NULL, *res = NULL;
-	sym_ctx *tmp = sym_ctx_new();
-	sym_sbuf b, inner;
+	static const char *const names[SYM_SEGMENT_COUNT] = {"shapes", "storage_shapes", "bytes"};
+	static const char *const docs[SYM_SEGMENT_COUNT] = {
+		NULL,
+		"/* Storage shapes and byte sizes: the storage dims of every model output (its\n"
+		" * origin dims when it has no storage format), concatenated in output order;\n"
+		" * the byte size of every model output, then the total of every tensor of the\n"
+		" * graph (-1 for a size that is unknown).  The same returns as the shapes.\n"
+		" */\n",
+		NULL};
+	const char **kinds;
+	sym__model_abi abi;
+	char *code;
 	size_t i;
 	if (!prefix || !*prefix)
 		prefix = "symshape";
-	if (!sym_program_is_c_identifier(prefix) || !tmp) {
-		sym_ctx_free(tmp);
+	if (!sym_program_is_c_identifier(prefix) || !(kinds = calloc(mp->nguards + 1, sizeof(*kinds))))
 		return NULL;
-	}
-	sym__sbuf_init(&inner, tmp);
-	sym__sbuf_printf(&inner, "%s__prog", prefix);
-	if (!inner.fail)
-		code = sym_program_emit_c(mp->prog, inner.s, NULL);
-	if (!code) {
-		sym__sbuf_clear(&inner);
-		sym_ctx_free(tmp);
-		return NULL;
-	}
-	sym__sbuf_init(&b, tmp);
-	sym__sbuf_puts(&b, code);
-	sym__sbuf_printf(&b,
-		 "\n/* The model ABI: guard k+1 for the k-th guard of `symshape infer`, -2 when\n"
-		 " * the dims contradict the declared input shapes or the input symbols' ranges\n"
-		 " * (the first %zu checks). */\n"
-		 "static int %s__map(int r)\n{\n\tif (r <= 0)\n\t\treturn r;\n\treturn r <= %zu ? -2 : r - %zu;\n}\n\n",
-		 mp->nbind, prefix, mp->nbind, mp->nbind);
-	sym__sbuf_printf(&b,
-		 "int %s_check(const int64_t *dims)\n{\n\treturn %s__map(%s_check(dims));\n}\n\n"
-		 "int %s_shapes(const int64_t *dims, int64_t *out)\n{\n\treturn %s__map(%s_shapes(dims, out));\n}\n\n"
-		 "const int %s_num_guards = %zu;\n",
-		 prefix, prefix, inner.s, prefix, prefix, inner.s, prefix, mp->nguards);
-	sym__sbuf_clear(&inner);
-	sym__sbuf_printf(&b, "const char *const %s_guard_text[] = {", prefix);
-	for (i = 0; i < mp->nguards; i++) {
-		sym__sbuf_puts(&b, i ? ",\n\t" : "\n\t");
-		c_string(&b, mp->guard_text[i]);
-	}
-	sym__sbuf_puts(&b, mp->nguards ? ",\n\t0\n};\n" : "0};\n");
-	/* "assert": the input is invalid; "expect": a choice of the hints,
-	 * recompile */
-	sym__sbuf_printf(&b, "const char *const %s_guard_kind[] = {", prefix);
 	for (i = 0; i < mp->nguards; i++)
-		sym__sbuf_printf(&b, "%s\"%s\"", i ? ", " : "",
-				 mp->guard_kind[i] == SYM_GUARD_ASSERT ? "assert" : "expect");
-	sym__sbuf_puts(&b, mp->nguards ? ", 0};\n" : "0};\n");
-	sym__ext_emit_c(mp->ext, prefix, &b);
-	if (!b.fail)
-		res = strdup(b.s);
-	sym__sbuf_clear(&b);
-	sym_ctx_free(tmp);
-	free(code);
-	return res;
+		kinds[i] = mp->guard_kind[i] == SYM_GUARD_ASSERT ? "assert" : "expect";
+	abi.nsegs = SYM_SEGMENT_COUNT;
+	abi.seg_names = names;
+	abi.seg_doc = docs;
+	abi.nguards = mp->nguards;
+	abi.guard_text = (const char *const *)mp->guard_text;
+	abi.guard_kind = kinds;
+	abi.nbound = mp->nbound;
+	abi.bound_names = (const char *const *)mp->bound_names;
+	abi.bound_src = (const char *const *)mp->bound_src;
+	code = sym__program_emit_model(mp->prog, prefix, &abi);
+	free(kinds);
+	return code;
 }

@@ -17,10 +17,9 @@ int sym__op_arity(int64_t op)
 }
 
 
-/* Allocates a program with room for its arrays (one block). */
-sym_program *sym__program_alloc(size_t nconsts, size_t ninsns, size_t nouts)
+sym_program *sym__program_alloc(size_t nconsts, size_t ninsns, size_t nouts, size_t nsegs)
 {
-	size_t words = nconsts + ninsns * SYM_INSN_WORDS + nouts;
+	size_t words = nconsts + ninsns * SYM_INSN_WORDS + nouts + 2 * nsegs;
 	sym_program *p = malloc(sizeof(*p) + words * sizeof(int64_t));
 	if (!p)
 		return NULL;
@@ -28,8 +27,23 @@ sym_program *sym__program_alloc(size_t nconsts, size_t ninsns, size_t nouts)
 	p->consts = (int64_t *)(p + 1);
 	p->code = p->consts + nconsts;
 	p->outs = p->code + ninsns * SYM_INSN_WORDS;
-	p->nconsts = nconsts, p->ninsns = ninsns, p->nouts = nouts;
+	p->segs = p->outs + nouts;
+	p->nconsts = nconsts, p->ninsns = ninsns, p->nouts = nouts, p->nsegs = nsegs;
 	return p;
+}
+
+long long sym__abi_code(sym_status st, size_t failed)
+{
+	switch (st) {
+	case SYM_EOK:
+		return 0;
+	case SYM_EGUARD:
+		return (long long)failed + 1;
+	case SYM_EINPUT:
+		return -2;
+	default:
+		return -1;
+	}
 }
 
 void sym_program_free(sym_program *p) { free(p); }
