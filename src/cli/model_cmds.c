@@ -597,23 +597,20 @@ int cli_run(int argc, char **argv)
 	}
 	if (fill_input_dims(&o, m, r, dims, &p) != CLI_OK || cli_extra_fill_binds(&o.x, mp, dims + p) != CLI_OK)
 		goto done;
-	/* every part is computed before anything is printed: a run that fails
-	 * anywhere prints no shapes */
-	sym_model_program_run(mp, dims, out, &res);
-	if (res.status != SYM_EOK) {
-		if (res.status == SYM_EGUARD)
-			snprintf(msg, sizeof(msg), "guard %zu failed: %s (%s, node %s)", res.failed + 1, res.message,
-				 res.kind, res.node);
-		else
-			snprintf(msg, sizeof(msg), "%s", res.message ? res.message : "the run failed");
-		if (o.json)
-			print_run_failure_json(&res, msg);
-		cli_error("%s", msg);
+	/* every segment is computed (the checks and guards once) before
+	 * anything is printed: a run that fails anywhere prints no shapes */
+	if (cli_extra_alloc_parts(mp, &sto, &bytes) != CLI_OK) {
+		cli_error("out of memory");
 		goto done;
 	}
-	if (cli_extra_run_parts(mp, dims, &sto, &bytes, msg, sizeof(msg)) != CLI_OK) {
+	{
+		int64_t *const outs[SYM_SEGMENT_COUNT] = {out, sto, bytes};
+		sym_model_program_run_segments(mp, dims, outs, &res);
+	}
+	if (res.status != SYM_EOK) {
+		cli_run_failure_message(&res, msg, sizeof(msg));
 		if (o.json)
-			print_run_failure_json(NULL, msg);
+			print_run_failure_json(res.segment > SYM_SEGMENT_SHAPES ? NULL : &res, msg);
 		cli_error("%s", msg);
 		goto done;
 	}
