@@ -158,7 +158,7 @@ static int bench_program(const char *path, int reps, long calls)
 		int64_t sink = 0;
 		for (c = 0; c < calls; c++) {
 			sym_model_program_run(mp, pts[c % NPTS], out, &res);
-			sink += res.status + out[0];
+			sink += (res.status != SYM_EOK) + out[0];
 		}
 		t1 = now_ns();
 		trun[k] = (t1 - t0) / (double)calls;
@@ -169,7 +169,7 @@ static int bench_program(const char *path, int reps, long calls)
 	{
 		sym_model_run res;
 		sym_model_program_run(mp, pts[0], out, &res);
-		if (res.status) {
+		if (res.status != SYM_EOK) {
 			fprintf(stderr, "bench_model: the benchmark point fails: %s\n", res.message);
 			goto out;
 		}

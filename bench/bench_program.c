@@ -133,7 +133,7 @@ static void time_programs(void)
 	if (!scratch)
 		die("bench", "out of memory");
 	for (int i = 0; i < W4_EXPRS; i++) {
-		if (sym_program_run(progs[i], vals[i], &out, scratch, NULL) != SYM_RUN_OK)
+		if (sym_program_run(progs[i], vals[i], &out, scratch, NULL) != SYM_EOK)
 			die("sym_program_run", "not OK");
 		sum += out;
 	}
@@ -143,7 +143,7 @@ static void time_programs(void)
 
 		for (int pass = 0; pass < PASSES; pass++)
 			for (int i = 0; i < W4_EXPRS; i++) {
-				sym_run_status st = sym_program_run(progs[i], vals[i], &out, scratch, NULL);
+				sym_status st = sym_program_run(progs[i], vals[i], &out, scratch, NULL);
 
 				sink += out + (long long)st;
 			}

@@ -34,7 +34,12 @@ extern "C" {
 typedef struct sym_ctx sym_ctx;
 typedef struct sym_expr sym_expr;
 
-/* Status codes with their messages, generated from one list. */
+/* Status codes with their messages, generated from one list: the errors a
+ * context records and the outcomes of running a program (sym_program_run,
+ * sym_model_program_run): SYM_EOK, SYM_EGUARD (a guard failed), SYM_EINPUT
+ * (the input dims contradict the declared shapes or the symbols' ranges),
+ * SYM_EOVERFLOW, SYM_EDIVZERO, SYM_EINEXACT (a value is not an integer),
+ * SYM_ENOMEM.  New codes are appended: the values are stable. */
 #define SYM_STATUS_MAP(X)                                                      \
 	X(OK, "no error")                                                      \
 	X(NOMEM, "out of memory")                                              \
@@ -45,7 +50,10 @@ typedef struct sym_expr sym_expr;
 	X(LIMIT, "limit exceeded")                                             \
 	X(OVERFLOW, "overflow")                                                \
 	X(CONTRADICTION, "contradicting assumptions")                          \
-	X(MISUSE, "invalid use of the API")
+	X(MISUSE, "invalid use of the API")                                    \
+	X(GUARD, "a guard failed")                                             \
+	X(INPUT, "invalid input dims")                                         \
+	X(INEXACT, "inexact value")
 
 typedef enum sym_status {
 #define SYM__STATUS_ENUM(name, msg) SYM_E##name,

@@ -114,21 +114,42 @@ SYM_API size_t sym_model_program_num_out_dims(const sym_model_program *mp);
 SYM_API size_t sym_model_program_num_tensors(const sym_model_program *mp);
 SYM_API const char *sym_model_program_tensor(const sym_model_program *mp, size_t i, int *rank);
 
+/* The output segments of a model program: each is computed after the
+ * input checks and the guards, with a status of its own (an overflow in a
+ * byte size never fails the shapes). */
+typedef enum sym_model_segment {
+	SYM_SEGMENT_SHAPES = 0,  /* the dims of the program's tensors */
+	SYM_SEGMENT_STORAGE = 1, /* their storage dims (symshape/storage.h) */
+	SYM_SEGMENT_BYTES = 2,   /* their byte sizes, then the total */
+	SYM_SEGMENT_COUNT = 3
+} sym_model_segment;
+
 /* Outcome of a run of a model program. */
 typedef struct sym_model_run {
-	int status;          /* 0 ok, 1 a guard failed, 2 the dims contradict
-				the declared shapes, 3 overflow, 4 division by
-				zero, 5 an output is not an integer */
-	size_t failed;       /* the failing guard (status 1) */
+	sym_status status;   /* SYM_EOK; SYM_EINPUT the dims contradict the
+				declared shapes or the symbols' ranges;
+				SYM_EGUARD a guard failed; SYM_EOVERFLOW,
+				SYM_EDIVZERO, SYM_EINEXACT (an output is not an
+				integer); SYM_ENOMEM (scratch beyond the stack) */
+	size_t failed;       /* the failing guard (SYM_EGUARD) */
 	const char *message; /* what failed, in words (static storage of mp) */
 	const char *node;    /* the node of the failing guard */
 	const char *kind;    /* "assert" or "expect" */
+	int segment;         /* the failing segment (sym_model_segment), -1
+				when the checks or guards failed or none did */
 } sym_model_run;
 
 /* Runs the program on dims (num_dims values) and writes the output dims to
- * out (num_out_dims values).  Allocation-free; thread-safe for one mp. */
+ * out (num_out_dims values): the checks, the guards, the shapes segment.
+ * Allocation-free; thread-safe for one mp. */
 SYM_API void sym_model_program_run(const sym_model_program *mp, const int64_t *dims, int64_t *out,
 				   sym_model_run *res);
+/* Runs the checks and the guards once, then every segment s whose out[s]
+ * (SYM_SEGMENT_COUNT pointers) is not NULL, each with its own status; res
+ * reports the first failure: of the checks or guards, else of the
+ * segments in order (res->segment).  Allocation-free; thread-safe. */
+SYM_API void sym_model_program_run_segments(const sym_model_program *mp, const int64_t *dims,
+					    int64_t *const *out, sym_model_run *res);
 /* Writes standalone C source with the ABI of SPEC §8 (P = prefix, NULL or
  * "": "symshape"): the guard functions return 0, k+1 for the first failing
  * guard k, -1 on overflow, division by zero or an inexact output, and -2

@@ -16,15 +16,6 @@ extern "C" {
 
 typedef struct sym_program sym_program;
 
-/* Result of running a program. */
-typedef enum sym_run_status {
-	SYM_RUN_OK = 0,       /* every guard holds, every output computed */
-	SYM_RUN_GUARD = 1,    /* a guard failed (see the failed index) */
-	SYM_RUN_OVERFLOW = 2, /* an intermediate value left int64 */
-	SYM_RUN_DIVZERO = 3,  /* division or modulo by zero */
-	SYM_RUN_INEXACT = 4   /* an output is not an integer */
-} sym_run_status;
-
 /* Compiles a program.  Inputs: the symbols syms[0..nsyms) in the order their
  * values will be passed to sym_program_run.  Guards: predicates checked in
  * order.  Outputs: numeric expressions computed in order.  Returns NULL on
@@ -47,12 +38,16 @@ SYM_API size_t sym_program_scratch_size(const sym_program *p);
 /* Runs the program on the input values in[0..num_inputs): checks the guards
  * in order, stopping at the first that fails (its index in *failed), then
  * writes every output to out[0..num_outputs).  scratch must hold
- * sym_program_scratch_size slots.  Never allocates. */
-SYM_API sym_run_status sym_program_run(const sym_program *p, const int64_t *in, int64_t *out, int64_t *scratch,
+ * sym_program_scratch_size slots.  Never allocates.  Returns a status of
+ * expr.h: SYM_EOK (every guard holds, every output computed), SYM_EGUARD
+ * (a guard failed: its index in *failed), SYM_EOVERFLOW (an intermediate
+ * value left int64), SYM_EDIVZERO (division or modulo by zero) or
+ * SYM_EINEXACT (an output is not an integer). */
+SYM_API sym_status sym_program_run(const sym_program *p, const int64_t *in, int64_t *out, int64_t *scratch,
 				       size_t *failed);
 /* Checks the guards only. */
-SYM_API sym_run_status sym_program_check(const sym_program *p, const int64_t *in, int64_t *scratch,
-					 size_t *failed);
+SYM_API sym_status sym_program_check(const sym_program *p, const int64_t *in, int64_t *scratch,
+				     size_t *failed);
 
 /* Serialises the program to a self-contained byte string (caller frees with
  * free()); returns NULL when memory runs out. */

@@ -439,14 +439,14 @@ static void print_run_failure_json(const sym_model_run *res, const char *msg)
 	cJSON *root = cJSON_CreateObject(), *g = cJSON_CreateObject();
 	char *s;
 	cJSON_AddBoolToObject(root, "ok", 0);
-	if (res && res->status == 1) {
+	if (res && res->status == SYM_EGUARD) {
 		cJSON_AddStringToObject(g, "expr", res->message ? res->message : "");
 		cJSON_AddItemToObject(g, "index", cli_int_json((long long)res->failed));
 		cJSON_AddStringToObject(g, "kind", res->kind);
 		cJSON_AddStringToObject(g, "node", res->node);
 	} else {
 		cJSON_AddStringToObject(g, "expr", msg);
-		cJSON_AddStringToObject(g, "kind", res && res->status == 2 ? "binding" : "error");
+		cJSON_AddStringToObject(g, "kind", res && res->status == SYM_EINPUT ? "binding" : "error");
 	}
 	cJSON_AddItemToObject(root, "failed_guard", g);
 	cJSON_AddObjectToObject(root, "tensors");
@@ -597,23 +597,20 @@ int cli_run(int argc, char **argv)
 	}
 	if (fill_input_dims(&o, m, r, dims, &p) != CLI_OK || cli_extra_fill_binds(&o.x, mp, dims + p) != CLI_OK)
 		goto done;
-	/* every part is computed before anything is printed: a run that fails
-	 * anywhere prints no shapes */
-	sym_model_program_run(mp, dims, out, &res);
-	if (res.status) {
-		if (res.status == 1)
-			snprintf(msg, sizeof(msg), "guard %zu failed: %s (%s, node %s)", res.failed + 1, res.message,
-				 res.kind, res.node);
-		else
-			snprintf(msg, sizeof(msg), "%s", res.message ? res.message : "the run failed");
-		if (o.json)
-			print_run_failure_json(&res, msg);
-		cli_error("%s", msg);
+	/* every segment is computed (the checks and guards once) before
+	 * anything is printed: a run that fails anywhere prints no shapes */
+	if (cli_extra_alloc_parts(mp, &sto, &bytes) != CLI_OK) {
+		cli_error("out of memory");
 		goto done;
 	}
-	if (cli_extra_run_parts(mp, dims, &sto, &bytes, msg, sizeof(msg)) != CLI_OK) {
+	{
+		int64_t *const outs[SYM_SEGMENT_COUNT] = {out, sto, bytes};
+		sym_model_program_run_segments(mp, dims, outs, &res);
+	}
+	if (res.status != SYM_EOK) {
+		cli_run_failure_message(&res, msg, sizeof(msg));
 		if (o.json)
-			print_run_failure_json(NULL, msg);
+			print_run_failure_json(res.segment > SYM_SEGMENT_SHAPES ? NULL : &res, msg);
 		cli_error("%s", msg);
 		goto done;
 	}

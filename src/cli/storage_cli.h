@@ -49,12 +49,13 @@ void cli_extra_total_json(sym_ctx *ctx, const sym_graph_result *r, cJSON *root);
 /* run: writes the --bind values of the program's data-dependent symbols to
  * out.  Returns CLI_OK or CLI_FAIL (a missing or unknown symbol). */
 int cli_extra_fill_binds(const cli_extra *x, const sym_model_program *mp, int64_t *out);
-/* run: computes the storage shapes and byte sizes (and total) into
- * malloc'd *sto and *bytes (caller frees, also on failure).  Returns CLI_OK
- * or CLI_FAIL with a one-line message in msg; prints nothing. */
-int cli_extra_run_parts(const sym_model_program *mp, const int64_t *dims, int64_t **sto, int64_t **bytes,
-			char *msg, size_t msgsize);
-/* run: prints what cli_extra_run_parts computed, as text or into root. */
+/* run: allocates the storage-shape and byte-size outputs of mp (caller
+ * frees, also on failure).  Returns CLI_OK or CLI_FAIL (out of memory). */
+int cli_extra_alloc_parts(const sym_model_program *mp, int64_t **sto, int64_t **bytes);
+/* run: the one-line message of a failed run (of the checks, the guards or
+ * a segment). */
+void cli_run_failure_message(const sym_model_run *res, char *msg, size_t msgsize);
+/* run: prints what the segments computed, as text or into root. */
 void cli_extra_run_text(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes);
 void cli_extra_run_json(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes, cJSON *root);
 

@@ -349,27 +349,25 @@ int cli_extra_fill_binds(const cli_extra *x, const sym_model_program *mp, int64_
 	return CLI_OK;
 }
 
-int cli_extra_run_parts(const sym_model_program *mp, const int64_t *dims, int64_t **sto, int64_t **bytes,
-			char *msg, size_t msgsize)
+int cli_extra_alloc_parts(const sym_model_program *mp, int64_t **sto, int64_t **bytes)
 {
-	sym_model_run res;
 	*sto = calloc(sym_model_program_num_storage_dims(mp) + 1, sizeof(**sto));
 	*bytes = calloc(sym_model_program_num_tensors(mp) + 2, sizeof(**bytes));
-	if (!*sto || !*bytes) {
-		snprintf(msg, msgsize, "out of memory");
-		return CLI_FAIL;
-	}
-	sym_model_program_run_storage(mp, dims, *sto, &res);
-	if (res.status) {
-		snprintf(msg, msgsize, "storage shapes: %s", res.message ? res.message : "failed");
-		return CLI_FAIL;
-	}
-	sym_model_program_run_bytes(mp, dims, *bytes, &res);
-	if (res.status) {
-		snprintf(msg, msgsize, "byte sizes: %s", res.message ? res.message : "failed");
-		return CLI_FAIL;
-	}
-	return CLI_OK;
+	return *sto && *bytes ? CLI_OK : CLI_FAIL;
+}
+
+void cli_run_failure_message(const sym_model_run *res, char *msg, size_t msgsize)
+{
+	const char *m = res->message ? res->message : "the run failed";
+	if (res->status == SYM_EGUARD)
+		snprintf(msg, msgsize, "guard %zu failed: %s (%s, node %s)", res->failed + 1, res->message, res->kind,
+			 res->node);
+	else if (res->segment == SYM_SEGMENT_STORAGE)
+		snprintf(msg, msgsize, "storage shapes: %s", m);
+	else if (res->segment == SYM_SEGMENT_BYTES)
+		snprintf(msg, msgsize, "byte sizes: %s", m);
+	else
+		snprintf(msg, msgsize, "%s", m);
 }
 
 void cli_extra_run_text(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes)

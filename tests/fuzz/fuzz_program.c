@@ -71,23 +71,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	for (pt = 0; pt < 4; pt++) {
 		size_t failed = (size_t)-1, failed2 = (size_t)-1, failed3 = (size_t)-1;
-		sym_run_status st, st2, chk;
+		sym_status st, st2, chk;
 		for (i = 0; i < ni; i++)
 			in[i] = input_value(&seed);
 		st = sym_program_run(p, in, out, scratch, &failed);
-		FUZZ_CHECK(st >= SYM_RUN_OK && st <= SYM_RUN_INEXACT, "run status %d", (int)st);
-		FUZZ_CHECK(st != SYM_RUN_GUARD || failed < ng, "guard %zu failed of %zu", failed, ng);
+		FUZZ_CHECK(st >= SYM_EOK && st <= SYM_EINEXACT, "run status %d", (int)st);
+		FUZZ_CHECK(st != SYM_EGUARD || failed < ng, "guard %zu failed of %zu", failed, ng);
 		chk = sym_program_check(p, in, scratch, &failed2);
-		if (chk != SYM_RUN_OK)
-			FUZZ_CHECK(chk == st && (st != SYM_RUN_GUARD || failed2 == failed),
+		if (chk != SYM_EOK)
+			FUZZ_CHECK(chk == st && (st != SYM_EGUARD || failed2 == failed),
 				   "the check says %d (guard %zu), the run %d (guard %zu)", (int)chk, failed2,
 				   (int)st, failed);
 		else
-			FUZZ_CHECK(st != SYM_RUN_GUARD, "the check passes, the run fails guard %zu", failed);
+			FUZZ_CHECK(st != SYM_EGUARD, "the check passes, the run fails guard %zu", failed);
 		st2 = sym_program_run(back, in, out2, scratch, &failed3);
-		FUZZ_CHECK(st2 == st && (st != SYM_RUN_GUARD || failed3 == failed),
+		FUZZ_CHECK(st2 == st && (st != SYM_EGUARD || failed3 == failed),
 			   "the program read back says %d, the original %d", (int)st2, (int)st);
-		if (st == SYM_RUN_OK)
+		if (st == SYM_EOK)
 			FUZZ_CHECK(no == 0 || memcmp(out, out2, no * sizeof(*out)) == 0,
 				   "the program read back computes other outputs");
 	}

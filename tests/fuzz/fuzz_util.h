@@ -190,15 +190,17 @@ static inline void fuzz_check_model_program(sym_ctx *ctx, const sym_graph_result
 			exact = 0;
 		}
 		sym_model_program_run(mp, dims, out, &res);
-		FUZZ_CHECK(res.status >= 0 && res.status <= 5, "run status %d", res.status);
-		FUZZ_CHECK(res.status == 0 || (res.message && *res.message), "status %d without a message", res.status);
+		FUZZ_CHECK(res.status == SYM_EOK || res.status == SYM_EGUARD || res.status == SYM_EINPUT ||
+			   res.status == SYM_EOVERFLOW || res.status == SYM_EDIVZERO || res.status == SYM_EINEXACT ||
+			   res.status == SYM_ENOMEM, "run status %d", res.status);
+		FUZZ_CHECK(res.status == SYM_EOK || (res.message && *res.message), "status %d without a message", res.status);
 		if (!exact)
 			continue;
 		/* the ranges of data-dependent dims are not all in the result's
 		 * symbols, so a point may lie outside them */
-		FUZZ_CHECK(res.status != 2 || r->inf.nfresh, "dims computed from admissible symbol values contradict the inputs: %s",
+		FUZZ_CHECK(res.status != SYM_EINPUT || r->inf.nfresh, "dims computed from admissible symbol values contradict the inputs: %s",
 			   res.message);
-		if (res.status == 1) {
+		if (res.status == SYM_EGUARD) {
 			const sym_expr *g;
 			const sym_expr *v;
 			FUZZ_CHECK(res.failed < sym_graph_num_guards(r), "failed guard %zu of %zu", res.failed,
@@ -211,8 +213,8 @@ static inline void fuzz_check_model_program(sym_ctx *ctx, const sym_graph_result
 					   res.failed, t ? t : "?");
 			}
 		}
-		if (res.status == 0 || res.status == 1) {
-			size_t upto = res.status == 0 ? sym_graph_num_guards(r) : res.failed;
+		if (res.status == SYM_EOK || res.status == SYM_EGUARD) {
+			size_t upto = res.status == SYM_EOK ? sym_graph_num_guards(r) : res.failed;
 			for (j = 0; j < upto; j++) {
 				const sym_expr *g = sym_graph_guard(r, j, NULL, NULL, NULL);
 				const sym_expr *v = fuzz_eval(ctx, g, ns, syms, vals);
@@ -224,7 +226,7 @@ static inline void fuzz_check_model_program(sym_ctx *ctx, const sym_graph_result
 				}
 			}
 		}
-		if (res.status != 0)
+		if (res.status != SYM_EOK)
 			continue;
 		q = 0;
 		for (i = 0; i < sym_model_program_num_tensors(mp); i++) {

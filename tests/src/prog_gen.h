@@ -132,7 +132,7 @@ static inline int exact_truth(sym_ctx *ctx, const sym_expr *p, const sym_expr *c
  * evaluation: guards in order (an error or the first false one stops),
  * then the outputs in order.  Returns the status; *failed and out[] are
  * set when meaningful. */
-static inline sym_run_status exact_expect(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *guards,
+static inline sym_status exact_expect(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *guards,
 				   size_t no, const sym_expr *const *outs, const long long *vals, size_t *failed,
 				   int64_t *out)
 {
@@ -144,13 +144,13 @@ static inline sym_run_status exact_expect(sym_ctx *ctx, const sym_expr *const *s
 			sym_ctx_clear_error(ctx);
 			if (st != SYM_EDIVZERO) {
 				fprintf(stderr, "unexpected exact evaluation error %d\n", (int)st);
-				return (sym_run_status)-1;
+				return (sym_status)-1;
 			}
-			return SYM_RUN_DIVZERO;
+			return SYM_EDIVZERO;
 		}
 		if (!t) {
 			*failed = i;
-			return SYM_RUN_GUARD;
+			return SYM_EGUARD;
 		}
 	}
 	for (i = 0; i < no; i++) {
@@ -161,17 +161,17 @@ static inline sym_run_status exact_expect(sym_ctx *ctx, const sym_expr *const *s
 			sym_ctx_clear_error(ctx);
 			if (st != SYM_EDIVZERO) {
 				fprintf(stderr, "unexpected exact evaluation error %d\n", (int)st);
-				return (sym_run_status)-1;
+				return (sym_status)-1;
 			}
-			return SYM_RUN_DIVZERO;
+			return SYM_EDIVZERO;
 		}
 		if (sym_expr_floor(ctx, r) != r)
-			return SYM_RUN_INEXACT;
+			return SYM_EINEXACT;
 		if (sym_expr_get_si(r, &v) != 1)
-			return SYM_RUN_OVERFLOW;
+			return SYM_EOVERFLOW;
 		out[i] = v;
 	}
-	return SYM_RUN_OK;
+	return SYM_EOK;
 }
 
 /* A program written by hand through the serialised form: one instruction

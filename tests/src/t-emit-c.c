@@ -126,9 +126,9 @@ static unsigned long text_hash(const char *s)
 	return h;
 }
 
-static int code_of(sym_run_status st, size_t failed)
+static int code_of(sym_status st, size_t failed)
 {
-	return st == SYM_RUN_OK ? 0 : st == SYM_RUN_GUARD ? (int)failed + 1 : -1;
+	return st == SYM_EOK ? 0 : st == SYM_EGUARD ? (int)failed + 1 : -1;
 }
 
 static void random_point(int64_t *in)
@@ -260,7 +260,7 @@ static void emitted_c_agrees_with_the_interpreter(void **state)
 			if (sscanf(line, "R %zu %zu %d %d %lld %lld %lld", &pi, &pt, &c, &s, &o[0], &o[1], &o[2]) == 7) {
 				int64_t out[MAXO + 1] = {0}, *scratch;
 				size_t failed = 0, cf = 0;
-				sym_run_status st, cs;
+				sym_status st, cs;
 				assert_true(pi < NPROGS && pt < NPOINTS);
 				scratch = malloc((sym_program_scratch_size(progs[pi]) + 1) * sizeof(*scratch));
 				st = sym_program_run(progs[pi], pts[pt], out, scratch, &failed);
@@ -269,7 +269,7 @@ static void emitted_c_agrees_with_the_interpreter(void **state)
 				if (c != code_of(cs, cf) || s != code_of(st, failed))
 					fail_msg("program %zu point %zu: C gives check %d shapes %d, interpreter %d %d", pi,
 						 pt, c, s, code_of(cs, cf), code_of(st, failed));
-				if (st == SYM_RUN_OK)
+				if (st == SYM_EOK)
 					for (j = 0; j < no[pi]; j++)
 						if (out[j] != o[j])
 							fail_msg("program %zu point %zu output %zu: C %lld, interpreter %lld",
@@ -351,14 +351,14 @@ static void every_opcode_matches_the_interpreter(void **state)
 			long long v;
 			int64_t in[3], out[1] = {0}, scratch[8];
 			size_t failed = 0, cf = 0;
-			sym_run_status st, cs;
+			sym_status st, cs;
 			if (sscanf(line, "%d %d %d %d %d %d %lld", &o, &i, &j, &kk, &c, &s, &v) != 7 || o < 0 ||
 			    o >= SYM_OP_COUNT || i < 0 || i >= NE || j < 0 || j >= NE || kk < 0 || kk >= 3)
 				fail_msg("unexpected driver output: %s", line);
 			in[0] = edge[i], in[1] = edge[j], in[2] = edge[kk];
 			st = sym_program_run(p[o], in, out, scratch, &failed);
 			cs = sym_program_check(p[o], in, scratch, &cf);
-			if (c != code_of(cs, cf) || s != code_of(st, failed) || (st == SYM_RUN_OK && out[0] != v &&
+			if (c != code_of(cs, cf) || s != code_of(st, failed) || (st == SYM_EOK && out[0] != v &&
 										 o != SYM_OP_GUARD))
 				fail_msg("opcode %d at (%lld, %lld, %lld): C %d %d %lld, interpreter %d %d %lld", o,
 					 (long long)in[0], (long long)in[1], (long long)in[2], c, s, v,

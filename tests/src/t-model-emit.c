@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "model_program_private.h"
 #include "symshape/symshape.h"
 #include "test_util.h"
 
@@ -176,11 +177,11 @@ static void make_points(mcase *mc)
 static int abi_code(const sym_model_run *res)
 {
 	switch (res->status) {
-	case 0:
+	case SYM_EOK:
 		return 0;
-	case 1:
+	case SYM_EGUARD:
 		return (int)res->failed + 1;
-	case 2:
+	case SYM_EINPUT:
 		return -2;
 	default:
 		return -1;
@@ -295,7 +296,7 @@ static void emitted_model_c_agrees_with_the_program(void **state)
 			/* P_check stops after the guards: where the program
 			 * overflows it may be in the guards (-1) or in the
 			 * shapes only (0) */
-			if (s != abi_code(&res) || (c != abi_code(&res) && !(res.status >= 3 && c == 0)))
+			if (s != abi_code(&res) || (c != abi_code(&res) && !(res.segment >= 0 && c == 0)))
 				fail_msg(
 				    "%s point %zu: emitted C returns %d/%d, the program %d (status %d: %s)",
 				    models[m], idx, c, s, abi_code(&res), res.status,
@@ -478,9 +479,100 @@ static void emit_c_refuses_a_prefix_that_is_no_c_identifier(void **state)
 	free(text);
 }
 
+/* Counts the lines "return TEXT;" in code. */
+static size_t count_returns(const char *code, const char *text)
+{
+	char want[64];
+	size_t n = 0;
+	const char *s = code;
+	snprintf(want, sizeof(want), "\treturn %s;\n", text);
+	while ((s = strstr(s, want)) != NULL)
+		n++, s += strlen(want);
+	return n;
+}
+
+/* One program: a run of every segment and each emitted entry point
+ * evaluate every check and every guard once.  The interpreter counts its
+ * GUARD instructions; the emitted text holds each guard's return once (the
+ * entry points share one body), and no inner program or remapping. */
+static void run_and_emitted_c_evaluate_every_guard_once(void **state)
+{
+	static const struct {
+		const char *model;
+		int64_t dims[8];
+	} cases[] = {
+	    {"examples/cnn.json", {8, 3, 224, 224}},
+	    {"examples/transformer.json", {2, 128, 768, 2, 1, 1, 128}},
+	};
+	size_t k;
+	(void)state;
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t len, g, nchecks, nguards;
+		char *text = read_text(cases[k].model, &len), *code, num[32];
+		sym_ctx *ctx = sym_ctx_new();
+		sym_model *m = sym_model_from_json(ctx, text, len);
+		sym_graph_result *r = sym_model_infer(ctx, m, NULL);
+		sym_model_program *mp = sym_graph_compile(ctx, r, 1);
+		const sym_program *p;
+		int64_t *shapes, *storage, *bytes;
+		sym__run_count count = {0, 0};
+		sym_model_run res;
+		assert_non_null(mp);
+		p = sym__model_program_code(mp);
+		nguards = sym_graph_num_guards(r);
+		nchecks = sym_program_num_guards(p) - nguards;
+		shapes = calloc(sym_model_program_num_out_dims(mp) + 1, sizeof(*shapes));
+		storage = calloc(sym_model_program_num_storage_dims(mp) + 1, sizeof(*storage));
+		bytes = calloc(sym_model_program_num_tensors(mp) + 2, sizeof(*bytes));
+		{
+			int64_t *const outs[SYM_SEGMENT_COUNT] = {shapes, storage, bytes};
+			sym__model_program_run_counted(mp, cases[k].dims, outs, &res, &count);
+		}
+		assert_int_equal(res.status, SYM_EOK);
+		assert_int_equal(res.segment, -1);
+		assert_int_equal(count.guards, nchecks + nguards);
+		assert_true(count.insns <= sym_program_num_instructions(p));
+		/* a run of one segment evaluates them once too */
+		memset(&count, 0, sizeof(count));
+		{
+			int64_t *const outs[SYM_SEGMENT_COUNT] = {NULL, NULL, bytes};
+			sym__model_program_run_counted(mp, cases[k].dims, outs, &res, &count);
+		}
+		assert_int_equal(res.status, SYM_EOK);
+		assert_int_equal(count.guards, nchecks + nguards);
+		code = sym_model_program_emit_c(mp, "P");
+		assert_non_null(code);
+		/* the one body: from its definition to its closing brace (the
+		 * helpers before it return 1 too) */
+		{
+			char *body = strstr(code, "static int P__run("), *end = body ? strstr(body, "\n}\n") : NULL;
+			assert_non_null(end);
+			end[1] = 0;
+			assert_int_equal(count_returns(body, "-2"), nchecks);
+			for (g = 0; g < nguards; g++) {
+				snprintf(num, sizeof(num), "%zu", g + 1);
+				assert_int_equal(count_returns(body, num), 1);
+			}
+			end[1] = '}';
+		}
+		assert_int_equal(count_returns(code, "-2"), nchecks);
+		assert_null(strstr(code, "__prog"));
+		assert_null(strstr(code, "__map"));
+		assert_null(strstr(code, "P_check(dims)")); /* no entry point calls another */
+		free(code);
+		free(shapes), free(storage), free(bytes);
+		sym_model_program_free(mp);
+		sym_graph_result_free(r);
+		sym_model_free(m);
+		sym_ctx_free(ctx);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(run_and_emitted_c_evaluate_every_guard_once),
 	    cmocka_unit_test(emitted_model_c_is_deterministic_and_prefixed),
 	    cmocka_unit_test(emitted_model_c_agrees_with_the_program),
 	    cmocka_unit_test(emit_c_refuses_a_prefix_that_is_no_c_identifier),

@@ -975,15 +975,15 @@ static void check_point(fixture *fx, const sym_model_program *mp, const decl *dc
 	describe_point(where, sizeof(where), dims, dc->n);
 	sym_model_program_run(mp, dims, out, &res);
 	if (!consistent) {
-		if (res.status != 2)
+		if (res.status != SYM_EINPUT)
 			fail_msg("%s at %s: dims contradict the declared shapes, program status %d (%s)",
 			         fx->name, where, res.status, res.message ? res.message : "");
 		counts[2]++;
 		return;
 	}
-	if (res.status == 2)
+	if (res.status == SYM_EINPUT)
 		fail_msg("%s at %s: consistent dims rejected: %s", fx->name, where, res.message);
-	if (res.status > 2)
+	if (res.status != SYM_EOK && res.status != SYM_EGUARD)
 		fail_msg("%s at %s: program error %d: %s", fx->name, where, res.status, res.message);
 	{
 		sym_ctx *ctx = sym_ctx_new();
@@ -1001,11 +1001,11 @@ static void check_point(fixture *fx, const sym_model_program *mp, const decl *dc
 			         fx->name, where, node, msg, res.status);
 		}
 		if (!r) {
-			if (res.status != 1)
+			if (res.status != SYM_EGUARD)
 				fail_msg("%s at %s: concrete inference fails (%s), the program says ok",
 				         fx->name, where, sym_ctx_last_message(ctx));
 			counts[1]++;
-		} else if (res.status == 1) {
+		} else if (res.status == SYM_EGUARD) {
 			fail_msg("%s at %s: guard '%s' (node %s) fails, concrete inference succeeds",
 			         fx->name, where, res.message, res.node);
 		} else {
@@ -1130,22 +1130,22 @@ static void transformer_program_reports_failing_guard_and_node(void **state)
 	assert_int_equal(sym_model_program_num_tensors(mp), 2);
 	assert_int_equal(sym_model_program_num_out_dims(mp), 7);
 	sym_model_program_run(mp, ok, out, &res);
-	assert_int_equal(res.status, 0);
+	assert_int_equal(res.status, SYM_EOK);
 	assert_int_equal(out[0], 2), assert_int_equal(out[1], 128), assert_int_equal(out[2], 768);
 	assert_int_equal(out[3], 2), assert_int_equal(out[4], 12), assert_int_equal(out[5], 128);
 	assert_int_equal(out[6], 128);
 	sym_model_program_run(mp, bad_batch, out, &res);
-	assert_int_equal(res.status, 1);
+	assert_int_equal(res.status, SYM_EGUARD);
 	assert_int_equal(res.failed, 0);
 	assert_string_equal(res.node, "add_mask");
 	assert_string_equal(res.kind, "assert");
 	assert_string_equal(res.message, "batch == 1 || batch == mbatch || mbatch == 1");
 	sym_model_program_run(mp, long_mask, out, &res);
-	assert_int_equal(res.status, 1);
+	assert_int_equal(res.status, SYM_EGUARD);
 	assert_int_equal(res.failed, 1);
 	assert_string_equal(res.node, "add_mask");
 	sym_model_program_run(mp, bad_width, out, &res);
-	assert_int_equal(res.status, 2);
+	assert_int_equal(res.status, SYM_EINPUT);
 	assert_non_null(strstr(res.message, "'x' dim 2"));
 	sym_model_program_free(mp);
 	close_model(&fx);
@@ -1187,21 +1187,21 @@ static void program_rejects_dims_outside_the_symbol_ranges(void **state)
 	mp = compile_text(ctx, relu_json, NULL, &m, &r);
 	dims[0] = 3, dims[1] = 4;
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 0);
+	assert_int_equal(res.status, SYM_EOK);
 	assert_int_equal(out[0], 3), assert_int_equal(out[1], 4);
 	dims[0] = 0;
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 2);
+	assert_int_equal(res.status, SYM_EINPUT);
 	assert_non_null(strstr(res.message, "n must be in the range [1, inf)"));
 	assert_non_null(strstr(res.message, "input 'x' dim 0"));
 	dims[0] = 3, dims[1] = 0;
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 2);
+	assert_int_equal(res.status, SYM_EINPUT);
 	assert_non_null(strstr(res.message, "h must be in the range [1, inf)"));
 	assert_non_null(strstr(res.message, "input 'x' dim 1"));
 	dims[1] = -4;
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 2);
+	assert_int_equal(res.status, SYM_EINPUT);
 	sym_model_program_free(mp);
 	sym_graph_result_free(r);
 	sym_model_free(m);
@@ -1211,11 +1211,11 @@ static void program_rejects_dims_outside_the_symbol_ranges(void **state)
 	mp = compile_text(ctx, relu_json, &opt, &m, &r);
 	dims[0] = 0, dims[1] = 0;
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 0);
+	assert_int_equal(res.status, SYM_EOK);
 	assert_int_equal(out[0], 0), assert_int_equal(out[1], 0);
 	dims[0] = -1;
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 2);
+	assert_int_equal(res.status, SYM_EINPUT);
 	assert_non_null(strstr(res.message, "n must be in the range [0, inf)"));
 	sym_model_program_free(mp);
 	sym_graph_result_free(r);
@@ -1319,13 +1319,13 @@ static void hinted_program_tells_a_failed_assert_from_a_failed_expect(void **sta
 	mp = sym_graph_compile(fx.ctx, hinted, 0);
 	assert_non_null(mp);
 	sym_model_program_run(mp, ok, out, &res);
-	assert_int_equal(res.status, 0);
+	assert_int_equal(res.status, SYM_EOK);
 	sym_model_program_run(mp, bad_batch, out, &res);
-	assert_int_equal(res.status, 1);
+	assert_int_equal(res.status, SYM_EGUARD);
 	assert_string_equal(res.kind, "assert");
 	assert_string_equal(res.message, "batch == 1 || batch == mbatch || mbatch == 1");
 	sym_model_program_run(mp, one_mbatch, out, &res);
-	assert_int_equal(res.status, 1);
+	assert_int_equal(res.status, SYM_EGUARD);
 	assert_string_equal(res.kind, "expect");
 	sym_model_program_free(mp);
 	sym_graph_result_free(hinted);

@@ -20,11 +20,13 @@ static const sym_expr *P(sym_ctx *ctx, const char *s)
 	return e;
 }
 
-static const char *status_name(int st)
+static const char *status_name(sym_status st)
 {
-	static const char *const n[] = {"OK", "GUARD", "OVERFLOW", "DIVZERO", "INEXACT"};
-	return st >= 0 && st <= 4 ? n[st] : "?";
+	return sym_status_message(st);
 }
+
+/* Counts of run statuses, indexed by sym_status. */
+#define NSTATUS (SYM_EINEXACT + 1)
 
 static sym_program *compile(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *g, size_t no,
 			    const sym_expr *const *o)
@@ -36,26 +38,26 @@ static sym_program *compile(sym_ctx *ctx, const sym_expr *const *syms, size_t ng
 }
 
 /* Runs p at vals and compares with exact evaluation; returns the status. */
-static sym_run_status run_and_compare(sym_ctx *ctx, sym_program *p, const sym_expr *const *syms, size_t ng,
+static sym_status run_and_compare(sym_ctx *ctx, sym_program *p, const sym_expr *const *syms, size_t ng,
 				      const sym_expr *const *g, size_t no, const sym_expr *const *o,
 				      const long long *vals)
 {
 	int64_t in[NSYMS], out[8], want[8], *scratch;
 	size_t i, failed = 99, wfailed = 98;
-	sym_run_status st, wst;
+	sym_status st, wst;
 	for (i = 0; i < NSYMS; i++)
 		in[i] = vals[i];
 	scratch = malloc((sym_program_scratch_size(p) + 1) * sizeof(*scratch));
 	assert_non_null(scratch);
 	st = sym_program_run(p, in, out, scratch, &failed);
 	wst = exact_expect(ctx, syms, ng, g, no, o, vals, &wfailed, want);
-	if (st != wst || (st == SYM_RUN_GUARD && failed != wfailed)) {
+	if (st != wst || (st == SYM_EGUARD && failed != wfailed)) {
 		char *t = no ? sym_expr_to_str(ctx, o[0]) : NULL;
 		fail_msg("at s=(%lld,%lld,%lld,%lld) first output %s: program %s (guard %zu), exact %s (guard %zu)",
 			 vals[0], vals[1], vals[2], vals[3], t ? t : "-", status_name(st), failed, status_name(wst),
 			 wfailed);
 	}
-	if (st == SYM_RUN_OK)
+	if (st == SYM_EOK)
 		for (i = 0; i < no; i++)
 			if (out[i] != want[i]) {
 				char *t = sym_expr_to_str(ctx, o[i]);
@@ -65,13 +67,13 @@ static sym_run_status run_and_compare(sym_ctx *ctx, sym_program *p, const sym_ex
 	/* checking the guards alone agrees with the guard part of the run */
 	if (ng) {
 		size_t cf = 97;
-		sym_run_status cs = sym_program_check(p, in, scratch, &cf);
-		if (st == SYM_RUN_GUARD || ((st == SYM_RUN_DIVZERO || st == SYM_RUN_OVERFLOW) && cs != SYM_RUN_OK)) {
+		sym_status cs = sym_program_check(p, in, scratch, &cf);
+		if (st == SYM_EGUARD || ((st == SYM_EDIVZERO || st == SYM_EOVERFLOW) && cs != SYM_EOK)) {
 			assert_int_equal(cs, st);
-			if (st == SYM_RUN_GUARD)
+			if (st == SYM_EGUARD)
 				assert_int_equal(cf, failed);
 		} else {
-			assert_int_equal(cs, SYM_RUN_OK);
+			assert_int_equal(cs, SYM_EOK);
 		}
 	}
 	free(scratch);
@@ -87,7 +89,7 @@ static void random_point(long long *vals, long long lo, long long hi)
 
 static void random_expressions_agree_with_exact_evaluation(void **state)
 {
-	int counts[5] = {0, 0, 0, 0, 0}, iter, pt;
+	int counts[NSTATUS] = {0}, iter, pt;
 	(void)state;
 	for (iter = 0; iter < 400; iter++) {
 		sym_ctx *ctx = sym_ctx_new();
@@ -112,12 +114,12 @@ static void random_expressions_agree_with_exact_evaluation(void **state)
 		sym_program_free(p);
 		sym_ctx_free(ctx);
 	}
-	print_message("statuses: ok %d overflow %d divzero %d inexact %d\n", counts[0], counts[2], counts[3],
-		      counts[4]);
+	print_message("statuses: ok %d overflow %d divzero %d inexact %d\n", counts[SYM_EOK], counts[SYM_EOVERFLOW], counts[SYM_EDIVZERO],
+		      counts[SYM_EINEXACT]);
 	/* the mix exercises every outcome */
-	assert_true(counts[SYM_RUN_OK] > 1000);
-	assert_true(counts[SYM_RUN_DIVZERO] > 10);
-	assert_true(counts[SYM_RUN_INEXACT] > 10);
+	assert_true(counts[SYM_EOK] > 1000);
+	assert_true(counts[SYM_EDIVZERO] > 10);
+	assert_true(counts[SYM_EINEXACT] > 10);
 }
 
 /* Near the ends of int64 a program may overflow where the exact value
@@ -125,7 +127,7 @@ static void random_expressions_agree_with_exact_evaluation(void **state)
  * never hides an error behind a value. */
 static void large_values_give_the_exact_result_or_overflow(void **state)
 {
-	int counts[5] = {0, 0, 0, 0, 0}, iter, pt;
+	int counts[NSTATUS] = {0}, iter, pt;
 	(void)state;
 	for (iter = 0; iter < 300; iter++) {
 		sym_ctx *ctx = sym_ctx_new();
@@ -145,7 +147,7 @@ static void large_values_give_the_exact_result_or_overflow(void **state)
 			long long vals[NSYMS];
 			int64_t in[NSYMS], out[1] = {0}, want[1] = {0};
 			size_t i, f;
-			sym_run_status st, wst;
+			sym_status st, wst;
 			int bits = (int)rng_range(1, 63);
 			for (i = 0; i < NSYMS; i++) {
 				in[i] = (int64_t)(rng_next() >> (64 - bits));
@@ -156,7 +158,7 @@ static void large_values_give_the_exact_result_or_overflow(void **state)
 			st = sym_program_run(p, in, out, scratch, &f);
 			wst = exact_expect(ctx, g.s, 0, NULL, 1, o, vals, &f, want);
 			counts[st]++;
-			if (st == SYM_RUN_OVERFLOW || (st == wst && (st != SYM_RUN_OK || out[0] == want[0])))
+			if (st == SYM_EOVERFLOW || (st == wst && (st != SYM_EOK || out[0] == want[0])))
 				continue;
 			fail_msg("%s at s=(%lld,%lld,%lld,%lld): program %s %lld, exact %s %lld",
 				 sym_expr_to_str(ctx, o[0]), vals[0], vals[1], vals[2], vals[3], status_name(st),
@@ -166,15 +168,15 @@ static void large_values_give_the_exact_result_or_overflow(void **state)
 		sym_program_free(p);
 		sym_ctx_free(ctx);
 	}
-	print_message("statuses: ok %d overflow %d divzero %d inexact %d\n", counts[0], counts[2], counts[3],
-		      counts[4]);
-	assert_true(counts[SYM_RUN_OK] > 100);
-	assert_true(counts[SYM_RUN_OVERFLOW] > 100);
+	print_message("statuses: ok %d overflow %d divzero %d inexact %d\n", counts[SYM_EOK], counts[SYM_EOVERFLOW], counts[SYM_EDIVZERO],
+		      counts[SYM_EINEXACT]);
+	assert_true(counts[SYM_EOK] > 100);
+	assert_true(counts[SYM_EOVERFLOW] > 100);
 }
 
 static void random_guards_fail_in_order_and_stop_at_the_first(void **state)
 {
-	int counts[5] = {0, 0, 0, 0, 0}, iter, pt;
+	int counts[NSTATUS] = {0}, iter, pt;
 	(void)state;
 	for (iter = 0; iter < 300; iter++) {
 		sym_ctx *ctx = sym_ctx_new();
@@ -204,17 +206,17 @@ static void random_guards_fail_in_order_and_stop_at_the_first(void **state)
 		sym_program_free(p);
 		sym_ctx_free(ctx);
 	}
-	print_message("statuses: ok %d guard %d overflow %d divzero %d inexact %d\n", counts[0], counts[1],
-		      counts[2], counts[3], counts[4]);
-	assert_true(counts[SYM_RUN_OK] > 100);
-	assert_true(counts[SYM_RUN_GUARD] > 100);
+	print_message("statuses: ok %d guard %d overflow %d divzero %d inexact %d\n", counts[SYM_EOK], counts[SYM_EGUARD],
+		      counts[SYM_EOVERFLOW], counts[SYM_EDIVZERO], counts[SYM_EINEXACT]);
+	assert_true(counts[SYM_EOK] > 100);
+	assert_true(counts[SYM_EGUARD] > 100);
 }
 
 /* Expression, values of s0..s3, expected status and value. */
 typedef struct rvec {
 	const char *expr;
 	long long v[NSYMS];
-	sym_run_status st;
+	sym_status st;
 	long long want;
 } rvec;
 
@@ -231,7 +233,7 @@ static void check_rvecs(const rvec *v, size_t n)
 		sym_program *p;
 		int64_t in[NSYMS], out[1] = {0}, scratch[256];
 		size_t j, failed;
-		sym_run_status st;
+		sym_status st;
 		gen_init(&g, ctx);
 		e = P(ctx, v[i].expr);
 		p = compile(ctx, g.s, 0, NULL, 1, &e);
@@ -239,7 +241,7 @@ static void check_rvecs(const rvec *v, size_t n)
 		for (j = 0; j < NSYMS; j++)
 			in[j] = v[i].v[j];
 		st = sym_program_run(p, in, out, scratch, &failed);
-		if (st != v[i].st || (st == SYM_RUN_OK && out[0] != v[i].want))
+		if (st != v[i].st || (st == SYM_EOK && out[0] != v[i].want))
 			fail_msg("%s at (%lld,%lld,%lld,%lld): got %s %lld, expected %s %lld", v[i].expr, v[i].v[0],
 				 v[i].v[1], v[i].v[2], v[i].v[3], status_name(st), (long long)out[0],
 				 status_name(v[i].st), v[i].want);
@@ -253,39 +255,39 @@ static void check_rvecs(const rvec *v, size_t n)
 static void intermediates_leaving_int64_are_overflow(void **state)
 {
 	static const rvec v[] = {
-		{"s0*s1*s2", {1LL << 31, 1LL << 31, 1, 0}, SYM_RUN_OK, 1LL << 62},
-		{"s0*s1*s2", {1LL << 31, 1LL << 31, 2, 0}, SYM_RUN_OVERFLOW, 0},
-		{"s0*s1*s2", {-(1LL << 31), 1LL << 31, 2, 0}, SYM_RUN_OK, I64MIN},
-		{"s0*s1*s2", {-(1LL << 31), -(1LL << 31), 2, 0}, SYM_RUN_OVERFLOW, 0},
-		{"s0*s1*s2", {3037000500LL, 3037000500LL, 1, 0}, SYM_RUN_OVERFLOW, 0},
-		{"s0*s1*s2", {3037000499LL, 3037000499LL, 1, 0}, SYM_RUN_OK, 3037000499LL * 3037000499LL},
-		{"s0 + s1", {1LL << 62, 1LL << 62, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"s0 + s1", {1LL << 62, (1LL << 62) - 1, 0, 0}, SYM_RUN_OK, I64MAX},
-		{"s0 - s1", {I64MIN, 1, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"s0 - s1", {-1, I64MAX, 0, 0}, SYM_RUN_OK, I64MIN},
-		{"s0 + 1", {I64MAX, 0, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"-s0", {I64MIN, 0, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"-s0", {I64MAX, 0, 0, 0}, SYM_RUN_OK, -I64MAX},
-		{"abs(s0)", {I64MIN, 0, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"abs(s0)", {I64MIN + 1, 0, 0, 0}, SYM_RUN_OK, I64MAX},
-		{"s0 // s1", {I64MIN, -1, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"s0 // s1", {I64MIN, 1, 0, 0}, SYM_RUN_OK, I64MIN},
-		{"s0 // s1", {I64MIN, 2, 0, 0}, SYM_RUN_OK, I64MIN / 2},
-		{"s0 // s1", {I64MAX, -1, 0, 0}, SYM_RUN_OK, -I64MAX},
-		{"s0**3", {1LL << 21, 0, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"s0**3", {(1LL << 21) - 1, 0, 0, 0}, SYM_RUN_OK, ((1LL << 21) - 1) * ((1LL << 21) - 1) * ((1LL << 21) - 1)},
-		{"s0**3", {-(1LL << 21), 0, 0, 0}, SYM_RUN_OK, I64MIN},
-		{"4*s0", {1LL << 61, 0, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"4*s0", {-(1LL << 61), 0, 0, 0}, SYM_RUN_OK, I64MIN},
-		{"max(s0, s1) + min(s0, s1)", {I64MAX, 1, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"s0*s1 - s0*s1 + s2", {1LL << 40, 1LL << 40, 5, 0}, SYM_RUN_OK, 5}, /* cancelled when built */
+		{"s0*s1*s2", {1LL << 31, 1LL << 31, 1, 0}, SYM_EOK, 1LL << 62},
+		{"s0*s1*s2", {1LL << 31, 1LL << 31, 2, 0}, SYM_EOVERFLOW, 0},
+		{"s0*s1*s2", {-(1LL << 31), 1LL << 31, 2, 0}, SYM_EOK, I64MIN},
+		{"s0*s1*s2", {-(1LL << 31), -(1LL << 31), 2, 0}, SYM_EOVERFLOW, 0},
+		{"s0*s1*s2", {3037000500LL, 3037000500LL, 1, 0}, SYM_EOVERFLOW, 0},
+		{"s0*s1*s2", {3037000499LL, 3037000499LL, 1, 0}, SYM_EOK, 3037000499LL * 3037000499LL},
+		{"s0 + s1", {1LL << 62, 1LL << 62, 0, 0}, SYM_EOVERFLOW, 0},
+		{"s0 + s1", {1LL << 62, (1LL << 62) - 1, 0, 0}, SYM_EOK, I64MAX},
+		{"s0 - s1", {I64MIN, 1, 0, 0}, SYM_EOVERFLOW, 0},
+		{"s0 - s1", {-1, I64MAX, 0, 0}, SYM_EOK, I64MIN},
+		{"s0 + 1", {I64MAX, 0, 0, 0}, SYM_EOVERFLOW, 0},
+		{"-s0", {I64MIN, 0, 0, 0}, SYM_EOVERFLOW, 0},
+		{"-s0", {I64MAX, 0, 0, 0}, SYM_EOK, -I64MAX},
+		{"abs(s0)", {I64MIN, 0, 0, 0}, SYM_EOVERFLOW, 0},
+		{"abs(s0)", {I64MIN + 1, 0, 0, 0}, SYM_EOK, I64MAX},
+		{"s0 // s1", {I64MIN, -1, 0, 0}, SYM_EOVERFLOW, 0},
+		{"s0 // s1", {I64MIN, 1, 0, 0}, SYM_EOK, I64MIN},
+		{"s0 // s1", {I64MIN, 2, 0, 0}, SYM_EOK, I64MIN / 2},
+		{"s0 // s1", {I64MAX, -1, 0, 0}, SYM_EOK, -I64MAX},
+		{"s0**3", {1LL << 21, 0, 0, 0}, SYM_EOVERFLOW, 0},
+		{"s0**3", {(1LL << 21) - 1, 0, 0, 0}, SYM_EOK, ((1LL << 21) - 1) * ((1LL << 21) - 1) * ((1LL << 21) - 1)},
+		{"s0**3", {-(1LL << 21), 0, 0, 0}, SYM_EOK, I64MIN},
+		{"4*s0", {1LL << 61, 0, 0, 0}, SYM_EOVERFLOW, 0},
+		{"4*s0", {-(1LL << 61), 0, 0, 0}, SYM_EOK, I64MIN},
+		{"max(s0, s1) + min(s0, s1)", {I64MAX, 1, 0, 0}, SYM_EOVERFLOW, 0},
+		{"s0*s1 - s0*s1 + s2", {1LL << 40, 1LL << 40, 5, 0}, SYM_EOK, 5}, /* cancelled when built */
 		/* exact results that fit but whose lowering passes outside int64 */
-		{"s0 % s1", {I64MIN, -1, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"(s0 + s1)//2", {I64MAX, I64MAX, 0, 0}, SYM_RUN_OVERFLOW, 0},
-		{"9223372036854775807", {0, 0, 0, 0}, SYM_RUN_OK, I64MAX},
-		{"-9223372036854775808", {0, 0, 0, 0}, SYM_RUN_OK, I64MIN},
-		{"s0 - 9223372036854775808", {0, 0, 0, 0}, SYM_RUN_OK, I64MIN},
-		{"s0 - 9223372036854775808", {-1, 0, 0, 0}, SYM_RUN_OVERFLOW, 0},
+		{"s0 % s1", {I64MIN, -1, 0, 0}, SYM_EOVERFLOW, 0},
+		{"(s0 + s1)//2", {I64MAX, I64MAX, 0, 0}, SYM_EOVERFLOW, 0},
+		{"9223372036854775807", {0, 0, 0, 0}, SYM_EOK, I64MAX},
+		{"-9223372036854775808", {0, 0, 0, 0}, SYM_EOK, I64MIN},
+		{"s0 - 9223372036854775808", {0, 0, 0, 0}, SYM_EOK, I64MIN},
+		{"s0 - 9223372036854775808", {-1, 0, 0, 0}, SYM_EOVERFLOW, 0},
 	};
 	(void)state;
 	CHECK(v);
@@ -294,24 +296,24 @@ static void intermediates_leaving_int64_are_overflow(void **state)
 static void division_by_a_symbol_bound_to_zero_is_divzero(void **state)
 {
 	static const rvec v[] = {
-		{"s0 // s1", {7, 0, 0, 0}, SYM_RUN_DIVZERO, 0},
-		{"s0 % s1", {7, 0, 0, 0}, SYM_RUN_DIVZERO, 0},
-		{"s0 / s1", {0, 0, 0, 0}, SYM_RUN_DIVZERO, 0},
-		{"(s0 + 1) // (s1 - 2)", {7, 2, 0, 0}, SYM_RUN_DIVZERO, 0},
-		{"(s0 + 1) // (s1 - 2)", {7, 3, 0, 0}, SYM_RUN_OK, 8},
-		{"(s0 + 1) // (s1 - 2)", {7, 1, 0, 0}, SYM_RUN_OK, -8},
-		{"s0 % (s1*s2)", {7, 3, 0, 0}, SYM_RUN_DIVZERO, 0},
-		{"s0 % (s1*s2)", {-7, 3, 1, 0}, SYM_RUN_OK, 2},
-		{"s0 % (s1*s2)", {7, -3, 1, 0}, SYM_RUN_OK, -2},
-		{"min(s0 // s1, 3)", {7, 0, 0, 0}, SYM_RUN_DIVZERO, 0},
-		{"1/(s0 - s1) * (s0 - s1)", {3, 3, 0, 0}, SYM_RUN_OK, 1}, /* cancelled when built */
-		{"s0 / 2", {3, 0, 0, 0}, SYM_RUN_INEXACT, 0},
-		{"s0 / 2", {-4, 0, 0, 0}, SYM_RUN_OK, -2},
-		{"s0 / s1", {6, -3, 0, 0}, SYM_RUN_OK, -2},
-		{"s0 / s1", {6, 4, 0, 0}, SYM_RUN_INEXACT, 0},
-		{"ceil(s0 / s1)", {7, -2, 0, 0}, SYM_RUN_OK, -3},
-		{"ceil(s0 / s1)", {-7, 2, 0, 0}, SYM_RUN_OK, -3},
-		{"(s0 - 1) // -3", {-7, 0, 0, 0}, SYM_RUN_OK, 2},
+		{"s0 // s1", {7, 0, 0, 0}, SYM_EDIVZERO, 0},
+		{"s0 % s1", {7, 0, 0, 0}, SYM_EDIVZERO, 0},
+		{"s0 / s1", {0, 0, 0, 0}, SYM_EDIVZERO, 0},
+		{"(s0 + 1) // (s1 - 2)", {7, 2, 0, 0}, SYM_EDIVZERO, 0},
+		{"(s0 + 1) // (s1 - 2)", {7, 3, 0, 0}, SYM_EOK, 8},
+		{"(s0 + 1) // (s1 - 2)", {7, 1, 0, 0}, SYM_EOK, -8},
+		{"s0 % (s1*s2)", {7, 3, 0, 0}, SYM_EDIVZERO, 0},
+		{"s0 % (s1*s2)", {-7, 3, 1, 0}, SYM_EOK, 2},
+		{"s0 % (s1*s2)", {7, -3, 1, 0}, SYM_EOK, -2},
+		{"min(s0 // s1, 3)", {7, 0, 0, 0}, SYM_EDIVZERO, 0},
+		{"1/(s0 - s1) * (s0 - s1)", {3, 3, 0, 0}, SYM_EOK, 1}, /* cancelled when built */
+		{"s0 / 2", {3, 0, 0, 0}, SYM_EINEXACT, 0},
+		{"s0 / 2", {-4, 0, 0, 0}, SYM_EOK, -2},
+		{"s0 / s1", {6, -3, 0, 0}, SYM_EOK, -2},
+		{"s0 / s1", {6, 4, 0, 0}, SYM_EINEXACT, 0},
+		{"ceil(s0 / s1)", {7, -2, 0, 0}, SYM_EOK, -3},
+		{"ceil(s0 / s1)", {-7, 2, 0, 0}, SYM_EOK, -3},
+		{"(s0 - 1) // -3", {-7, 0, 0, 0}, SYM_EOK, 2},
 	};
 	(void)state;
 	CHECK(v);
@@ -335,20 +337,20 @@ static void guards_are_reported_by_index_in_order(void **state)
 	assert_true(sym_program_scratch_size(p) <= 128);
 	/* guard 0 fails: later guards are not evaluated, not even s2 // 0 */
 	in[0] = 0, in[1] = 3, in[3] = 0;
-	assert_int_equal(sym_program_run(p, in, out, scratch, &failed), SYM_RUN_GUARD);
+	assert_int_equal(sym_program_run(p, in, out, scratch, &failed), SYM_EGUARD);
 	assert_int_equal(failed, 0);
 	in[0] = 2;
-	assert_int_equal(sym_program_run(p, in, out, scratch, &failed), SYM_RUN_GUARD);
+	assert_int_equal(sym_program_run(p, in, out, scratch, &failed), SYM_EGUARD);
 	assert_int_equal(failed, 1);
 	in[1] = 16;
-	assert_int_equal(sym_program_run(p, in, out, scratch, &failed), SYM_RUN_DIVZERO);
-	assert_int_equal(sym_program_check(p, in, scratch, &failed), SYM_RUN_DIVZERO);
+	assert_int_equal(sym_program_run(p, in, out, scratch, &failed), SYM_EDIVZERO);
+	assert_int_equal(sym_program_check(p, in, scratch, &failed), SYM_EDIVZERO);
 	in[3] = 1, in[2] = 100;
-	assert_int_equal(sym_program_check(p, in, scratch, &failed), SYM_RUN_GUARD);
+	assert_int_equal(sym_program_check(p, in, scratch, &failed), SYM_EGUARD);
 	assert_int_equal(failed, 2);
 	in[2] = 99;
-	assert_int_equal(sym_program_check(p, in, scratch, NULL), SYM_RUN_OK);
-	assert_int_equal(sym_program_run(p, in, out, scratch, NULL), SYM_RUN_OK);
+	assert_int_equal(sym_program_check(p, in, scratch, NULL), SYM_EOK);
+	assert_int_equal(sym_program_run(p, in, out, scratch, NULL), SYM_EOK);
 	assert_int_equal(out[0], 2 * 16 / 8 + 99);
 	sym_program_free(p);
 	sym_ctx_free(ctx);
@@ -366,8 +368,8 @@ static void checking_the_guards_does_not_compute_the_outputs(void **state)
 	gd[0] = P(ctx, "s0 >= 1");
 	o[0] = P(ctx, "s0 / 2 + s0 // s1");
 	p = compile(ctx, g.s, 1, gd, 1, o);
-	assert_int_equal(sym_program_check(p, in, scratch, NULL), SYM_RUN_OK);
-	assert_int_equal(sym_program_run(p, in, out, scratch, NULL), SYM_RUN_DIVZERO);
+	assert_int_equal(sym_program_check(p, in, scratch, NULL), SYM_EOK);
+	assert_int_equal(sym_program_run(p, in, out, scratch, NULL), SYM_EDIVZERO);
 	sym_program_free(p);
 	sym_ctx_free(ctx);
 }
@@ -474,22 +476,22 @@ static void programs_without_inputs_or_outputs_run(void **state)
 	p = sym_program_compile(ctx, 0, NULL, 0, NULL, 3, o);
 	assert_non_null(p);
 	assert_true(sym_program_scratch_size(p) <= 16);
-	assert_int_equal(sym_program_run(p, NULL, out, scratch, NULL), SYM_RUN_OK);
+	assert_int_equal(sym_program_run(p, NULL, out, scratch, NULL), SYM_EOK);
 	assert_int_equal(out[0], 3);
 	assert_int_equal(out[1], 2);
 	assert_int_equal(out[2], 5);
 	sym_program_free(p);
 	o[0] = P(ctx, "1/3");
 	p = sym_program_compile(ctx, 0, NULL, 0, NULL, 1, o);
-	assert_int_equal(sym_program_run(p, NULL, out, scratch, NULL), SYM_RUN_INEXACT);
+	assert_int_equal(sym_program_run(p, NULL, out, scratch, NULL), SYM_EINEXACT);
 	sym_program_free(p);
 	gd[0] = sym_expr_bool(ctx, 0);
 	p = sym_program_compile(ctx, 0, NULL, 1, gd, 0, NULL);
-	assert_int_equal(sym_program_check(p, NULL, scratch, &failed), SYM_RUN_GUARD);
+	assert_int_equal(sym_program_check(p, NULL, scratch, &failed), SYM_EGUARD);
 	assert_int_equal(failed, 0);
 	sym_program_free(p);
 	p = sym_program_compile(ctx, 0, NULL, 0, NULL, 0, NULL);
-	assert_int_equal(sym_program_run(p, NULL, NULL, NULL, NULL), SYM_RUN_OK);
+	assert_int_equal(sym_program_run(p, NULL, NULL, NULL, NULL), SYM_EOK);
 	assert_int_equal(sym_program_num_instructions(p), 0);
 	sym_program_free(p);
 	sym_ctx_free(ctx);
@@ -502,58 +504,58 @@ static void handwritten_code_runs_every_opcode(void **state)
 	static const struct {
 		int op;
 		int64_t a, b, c;
-		sym_run_status st;
+		sym_status st;
 		int64_t want;
 	} v[] = {
-		{SYM_OP_ADD, INT64_MAX, 1, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_ADD, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_ADD, INT64_MIN, INT64_MAX, 0, SYM_RUN_OK, -1},
-		{SYM_OP_SUB, INT64_MIN, 1, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_SUB, 0, INT64_MIN, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_SUB, -1, INT64_MAX, 0, SYM_RUN_OK, INT64_MIN},
-		{SYM_OP_MUL, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_MUL, 1LL << 32, 1LL << 31, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_MUL, -(1LL << 32), 1LL << 31, 0, SYM_RUN_OK, INT64_MIN},
-		{SYM_OP_NEG, INT64_MIN, 0, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_NEG, INT64_MAX, 0, 0, SYM_RUN_OK, -INT64_MAX},
-		{SYM_OP_ABS, INT64_MIN, 0, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_ABS, -5, 0, 0, SYM_RUN_OK, 5},
-		{SYM_OP_FLOORDIV, -7, 2, 0, SYM_RUN_OK, -4},
-		{SYM_OP_FLOORDIV, 7, -2, 0, SYM_RUN_OK, -4},
-		{SYM_OP_FLOORDIV, -7, -2, 0, SYM_RUN_OK, 3},
-		{SYM_OP_FLOORDIV, 7, 0, 0, SYM_RUN_DIVZERO, 0},
-		{SYM_OP_FLOORDIV, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_FLOORDIV, INT64_MIN, -2, 0, SYM_RUN_OK, 1LL << 62},
-		{SYM_OP_MOD, -7, 3, 0, SYM_RUN_OK, 2},
-		{SYM_OP_MOD, 7, -3, 0, SYM_RUN_OK, -2},
-		{SYM_OP_MOD, -7, -3, 0, SYM_RUN_OK, -1},
-		{SYM_OP_MOD, 7, 0, 0, SYM_RUN_DIVZERO, 0},
-		{SYM_OP_MOD, INT64_MIN, -1, 0, SYM_RUN_OK, 0},
-		{SYM_OP_MOD, INT64_MIN, INT64_MAX, 0, SYM_RUN_OK, INT64_MAX - 1},
-		{SYM_OP_EXACTDIV, 12, -4, 0, SYM_RUN_OK, -3},
-		{SYM_OP_EXACTDIV, 13, 4, 0, SYM_RUN_INEXACT, 0},
-		{SYM_OP_EXACTDIV, 13, 0, 0, SYM_RUN_DIVZERO, 0},
-		{SYM_OP_EXACTDIV, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_MIN, 3, -4, 0, SYM_RUN_OK, -4},
-		{SYM_OP_MAX, 3, -4, 0, SYM_RUN_OK, 3},
-		{SYM_OP_EQ, 3, 3, 0, SYM_RUN_OK, 1},
-		{SYM_OP_NE, 3, 3, 0, SYM_RUN_OK, 0},
-		{SYM_OP_LE, 3, 3, 0, SYM_RUN_OK, 1},
-		{SYM_OP_LT, 3, 3, 0, SYM_RUN_OK, 0},
-		{SYM_OP_AND, 2, -1, 0, SYM_RUN_OK, 1},
-		{SYM_OP_AND, 2, 0, 0, SYM_RUN_OK, 0},
-		{SYM_OP_OR, 0, 0, 0, SYM_RUN_OK, 0},
-		{SYM_OP_OR, 0, 5, 0, SYM_RUN_OK, 1},
-		{SYM_OP_NEGIF, INT64_MIN, -1, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_NEGIF, INT64_MIN, 0, 0, SYM_RUN_OK, INT64_MIN},
-		{SYM_OP_NEGIF, 5, -3, 0, SYM_RUN_OK, -5},
-		{SYM_OP_DENOM, 0, 0, 0, SYM_RUN_DIVZERO, 0},
-		{SYM_OP_DENOM, INT64_MIN, 0, 0, SYM_RUN_OVERFLOW, 0},
-		{SYM_OP_DENOM, -9, 0, 0, SYM_RUN_OK, 9},
-		{SYM_OP_SEL, 1, 7, 8, SYM_RUN_OK, 7},
-		{SYM_OP_SEL, 0, 7, 8, SYM_RUN_OK, 8},
-		{SYM_OP_GUARD, 0, 0, 0, SYM_RUN_GUARD, 0},
-		{SYM_OP_GUARD, 2, 0, 0, SYM_RUN_OK, 0},
+		{SYM_OP_ADD, INT64_MAX, 1, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_ADD, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_ADD, INT64_MIN, INT64_MAX, 0, SYM_EOK, -1},
+		{SYM_OP_SUB, INT64_MIN, 1, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_SUB, 0, INT64_MIN, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_SUB, -1, INT64_MAX, 0, SYM_EOK, INT64_MIN},
+		{SYM_OP_MUL, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_MUL, 1LL << 32, 1LL << 31, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_MUL, -(1LL << 32), 1LL << 31, 0, SYM_EOK, INT64_MIN},
+		{SYM_OP_NEG, INT64_MIN, 0, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_NEG, INT64_MAX, 0, 0, SYM_EOK, -INT64_MAX},
+		{SYM_OP_ABS, INT64_MIN, 0, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_ABS, -5, 0, 0, SYM_EOK, 5},
+		{SYM_OP_FLOORDIV, -7, 2, 0, SYM_EOK, -4},
+		{SYM_OP_FLOORDIV, 7, -2, 0, SYM_EOK, -4},
+		{SYM_OP_FLOORDIV, -7, -2, 0, SYM_EOK, 3},
+		{SYM_OP_FLOORDIV, 7, 0, 0, SYM_EDIVZERO, 0},
+		{SYM_OP_FLOORDIV, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_FLOORDIV, INT64_MIN, -2, 0, SYM_EOK, 1LL << 62},
+		{SYM_OP_MOD, -7, 3, 0, SYM_EOK, 2},
+		{SYM_OP_MOD, 7, -3, 0, SYM_EOK, -2},
+		{SYM_OP_MOD, -7, -3, 0, SYM_EOK, -1},
+		{SYM_OP_MOD, 7, 0, 0, SYM_EDIVZERO, 0},
+		{SYM_OP_MOD, INT64_MIN, -1, 0, SYM_EOK, 0},
+		{SYM_OP_MOD, INT64_MIN, INT64_MAX, 0, SYM_EOK, INT64_MAX - 1},
+		{SYM_OP_EXACTDIV, 12, -4, 0, SYM_EOK, -3},
+		{SYM_OP_EXACTDIV, 13, 4, 0, SYM_EINEXACT, 0},
+		{SYM_OP_EXACTDIV, 13, 0, 0, SYM_EDIVZERO, 0},
+		{SYM_OP_EXACTDIV, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_MIN, 3, -4, 0, SYM_EOK, -4},
+		{SYM_OP_MAX, 3, -4, 0, SYM_EOK, 3},
+		{SYM_OP_EQ, 3, 3, 0, SYM_EOK, 1},
+		{SYM_OP_NE, 3, 3, 0, SYM_EOK, 0},
+		{SYM_OP_LE, 3, 3, 0, SYM_EOK, 1},
+		{SYM_OP_LT, 3, 3, 0, SYM_EOK, 0},
+		{SYM_OP_AND, 2, -1, 0, SYM_EOK, 1},
+		{SYM_OP_AND, 2, 0, 0, SYM_EOK, 0},
+		{SYM_OP_OR, 0, 0, 0, SYM_EOK, 0},
+		{SYM_OP_OR, 0, 5, 0, SYM_EOK, 1},
+		{SYM_OP_NEGIF, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_NEGIF, INT64_MIN, 0, 0, SYM_EOK, INT64_MIN},
+		{SYM_OP_NEGIF, 5, -3, 0, SYM_EOK, -5},
+		{SYM_OP_DENOM, 0, 0, 0, SYM_EDIVZERO, 0},
+		{SYM_OP_DENOM, INT64_MIN, 0, 0, SYM_EOVERFLOW, 0},
+		{SYM_OP_DENOM, -9, 0, 0, SYM_EOK, 9},
+		{SYM_OP_SEL, 1, 7, 8, SYM_EOK, 7},
+		{SYM_OP_SEL, 0, 7, 8, SYM_EOK, 8},
+		{SYM_OP_GUARD, 0, 0, 0, SYM_EGUARD, 0},
+		{SYM_OP_GUARD, 2, 0, 0, SYM_EOK, 0},
 	};
 	size_t i;
 	(void)state;
@@ -561,15 +563,15 @@ static void handwritten_code_runs_every_opcode(void **state)
 		sym_program *p = handwritten(v[i].op);
 		int64_t in[3] = {v[i].a, v[i].b, v[i].c}, out[1] = {0}, scratch[8];
 		size_t failed = 9;
-		sym_run_status st;
+		sym_status st;
 		if (!p)
 			fail_msg("case %zu: the handwritten program is refused", i);
 		assert_true(sym_program_scratch_size(p) <= 8);
 		st = sym_program_run(p, in, out, scratch, &failed);
-		if (st != v[i].st || (st == SYM_RUN_OK && v[i].op != SYM_OP_GUARD && out[0] != v[i].want))
+		if (st != v[i].st || (st == SYM_EOK && v[i].op != SYM_OP_GUARD && out[0] != v[i].want))
 			fail_msg("case %zu (op %d): got %s %lld, expected %s %lld", i, v[i].op, status_name(st),
 				 (long long)out[0], status_name(v[i].st), (long long)v[i].want);
-		if (st == SYM_RUN_GUARD)
+		if (st == SYM_EGUARD)
 			assert_int_equal(failed, 0);
 		sym_program_free(p);
 	}
@@ -624,15 +626,15 @@ static void serialized_programs_give_identical_results(void **state)
 		for (pt = 0; pt < 20; pt++) {
 			int64_t in[NSYMS], o1[3] = {0, 0, 0}, o2[3] = {0, 0, 0};
 			size_t f1 = 0, f2 = 0, i;
-			sym_run_status r1, r2;
+			sym_status r1, r2;
 			for (i = 0; i < NSYMS; i++)
 				in[i] = rng_range(-6, 6);
 			r1 = sym_program_run(p, in, o1, s1, &f1);
 			r2 = sym_program_run(q, in, o2, s2, &f2);
 			assert_int_equal(r1, r2);
-			if (r1 == SYM_RUN_GUARD)
+			if (r1 == SYM_EGUARD)
 				assert_int_equal(f1, f2);
-			if (r1 == SYM_RUN_OK)
+			if (r1 == SYM_EOK)
 				assert_memory_equal(o1, o2, sizeof(o1));
 		}
 		free(s1);
@@ -659,15 +661,15 @@ static void run_survivor(sym_program *q)
 	assert_non_null(out);
 	assert_non_null(scratch);
 	for (r = 0; r < 3; r++) {
-		sym_run_status st;
+		sym_status st;
 		for (i = 0; i < ni; i++)
 			in[i] = r == 2 ? (int64_t)rng_next() : rng_range(-5, 5);
 		st = sym_program_run(q, in, out, scratch, &failed);
-		assert_true(st >= SYM_RUN_OK && st <= SYM_RUN_INEXACT);
-		if (st == SYM_RUN_GUARD)
+		assert_true(st >= SYM_EOK && st <= SYM_EINEXACT);
+		if (st == SYM_EGUARD)
 			assert_true(failed < sym_program_num_guards(q));
 		st = sym_program_check(q, in, scratch, &failed);
-		assert_true(st >= SYM_RUN_OK && st <= SYM_RUN_INEXACT);
+		assert_true(st >= SYM_EOK && st <= SYM_EINEXACT);
 	}
 	free(in);
 	free(out);

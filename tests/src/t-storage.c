@@ -303,17 +303,17 @@ static void seed_model_shows_origin_and_storage_shapes(void **state)
 	assert_non_null(mp);
 	assert_int_equal(sym_model_program_num_storage_dims(mp), 5);
 	sym_model_program_run_storage(mp, dims, out, &res);
-	assert_int_equal(res.status, 0);
+	assert_int_equal(res.status, SYM_EOK);
 	assert_int_equal(out[1], 1);
 	assert_int_equal(out[4], 16);
 	sym_model_program_run_bytes(mp, dims, out, &res);
-	assert_int_equal(res.status, 0);
+	assert_int_equal(res.status, SYM_EOK);
 	assert_int_equal(out[0], 12845056);
 	assert_int_equal(out[1], 25690112);
 	/* the guards come first: dims that contradict the model fail */
 	dims[1] = 4;
 	sym_model_program_run_bytes(mp, dims, out, &res);
-	assert_int_equal(res.status, 2);
+	assert_int_equal(res.status, SYM_EINPUT);
 	sym_model_program_free(mp);
 	fx_free(&f);
 }
@@ -383,9 +383,9 @@ static void storage_program_agrees_with_exact_evaluation(void **state)
 		}
 		assert_int_equal(p, sym_model_program_num_dims(mp));
 		sym_model_program_run_storage(mp, dims, sto, &res);
-		assert_int_equal(res.status, 0);
+		assert_int_equal(res.status, SYM_EOK);
 		sym_model_program_run_bytes(mp, dims, bytes, &res);
-		assert_int_equal(res.status, 0);
+		assert_int_equal(res.status, SYM_EOK);
 		for (i = 0; i < sym_model_program_num_tensors(mp); i++) {
 			int r, d;
 			const char *name = sym_model_program_tensor(mp, i, NULL);
@@ -502,15 +502,15 @@ static void ranges_give_dim_ranges_and_drop_implied_guards(void **state)
 	mp = sym_graph_compile(f.ctx, f.r, 0);
 	assert_non_null(mp);
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 0);
+	assert_int_equal(res.status, SYM_EOK);
 	assert_int_equal(out[2], 1);
 	dims[2] = 7;
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 2);
+	assert_int_equal(res.status, SYM_EINPUT);
 	assert_non_null(strstr(res.message, "H must be in the range [8, 64]"));
 	dims[2] = 8, dims[0] = 65;
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 2);
+	assert_int_equal(res.status, SYM_EINPUT);
 	sym_model_program_free(mp);
 	fx_free(&f);
 }
@@ -652,17 +652,17 @@ static void nonzero_reshape_uses_a_fresh_symbol_bound_at_run_time(void **state)
 	assert_int_equal(sym_model_program_num_bound(mp), 1);
 	assert_string_equal(sym_model_program_bound(mp, 0, &src), "u0");
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 0);
+	assert_int_equal(res.status, SYM_EOK);
 	/* x [3, 4], target [2], idx [2, 5], pairs [5, 2], pf [5, 2] */
 	assert_int_equal(out[4], 5);
 	assert_int_equal(out[5], 5);
 	assert_int_equal(out[6], 2);
 	sym_model_program_run_bytes(mp, dims, bytes, &res);
-	assert_int_equal(res.status, 0);
+	assert_int_equal(res.status, SYM_EOK);
 	assert_int_equal(bytes[2], 96); /* 2*5 int64 = 80, aligned */
 	dims[2] = 13;                   /* more than numel(x) */
 	sym_model_program_run(mp, dims, out, &res);
-	assert_int_equal(res.status, 2);
+	assert_int_equal(res.status, SYM_EINPUT);
 	assert_non_null(strstr(res.message, "u0"));
 	sym_model_program_free(mp);
 	fx_free(&f);

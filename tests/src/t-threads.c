@@ -175,7 +175,7 @@ typedef struct shared {
 	size_t nd, no;
 	int64_t dims[NPOINTS][64];
 	int64_t want[NPOINTS][256];
-	int want_status[NPOINTS];
+	sym_status want_status[NPOINTS];
 	size_t want_failed[NPOINTS];
 } shared;
 
@@ -198,8 +198,8 @@ static void *run_points(void *arg)
 			memset(out, 0, sizeof(out));
 			sym_model_program_run(sh->mp, sh->dims[i], out, &res);
 			if (res.status != sh->want_status[i] ||
-			    (res.status == 1 && res.failed != sh->want_failed[i]) ||
-			    (res.status == 0 && memcmp(out, sh->want[i], sh->no * sizeof(out[0])) != 0))
+			    (res.status == SYM_EGUARD && res.failed != sh->want_failed[i]) ||
+			    (res.status == SYM_EOK && memcmp(out, sh->want[i], sh->no * sizeof(out[0])) != 0))
 				w->mismatches++;
 		}
 	return NULL;
@@ -259,15 +259,15 @@ static void threads_sharing_one_program_give_the_single_threaded_answers(void **
 			}
 			assert_int_equal(p, sh.nd);
 			sym_model_program_run(mp, sh.dims[i], sh.want[i], &res);
-		} while (res.status != 0 && ++tries < 1000);
-		assert_int_equal(res.status, 0);
+		} while (res.status != SYM_EOK && ++tries < 1000);
+		assert_int_equal(res.status, SYM_EOK);
 		if (i % 4 == 3) {
 			sh.dims[i][rng_range(0, (long long)sh.nd - 1)] = rng_range(1, 9);
 			sym_model_program_run(mp, sh.dims[i], sh.want[i], &res);
 		}
 		sh.want_status[i] = res.status;
 		sh.want_failed[i] = res.failed;
-		ok += res.status == 0;
+		ok += res.status == SYM_EOK;
 	}
 	assert_true(ok >= NPOINTS / 2);
 	for (i = 0; i < NTHREADS; i++) {

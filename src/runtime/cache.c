@@ -141,7 +141,7 @@ long sym_guard_cache_add(sym_guard_cache *c, sym_model_program *mp, const char *
 /* States why run res rejected the input, for the caller's *reason. */
 static sym_cache_answer invalid(sym_guard_cache *c, const sym_model_run *res, const char **reason)
 {
-	if (res->status == 1)
+	if (res->status == SYM_EGUARD)
 		snprintf(c->reason, sizeof(c->reason), "guard %s failed (node %s)", res->message, res->node);
 	else
 		snprintf(c->reason, sizeof(c->reason), "%s", res->message ? res->message : "invalid input");
@@ -158,7 +158,7 @@ sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims,
 	for (i = 0; i < c->n; i++) {
 		sym_model_run res;
 		sym_model_program_run(c->v[i].mp, dims, c->out, &res);
-		if (res.status == 0) {
+		if (res.status == SYM_EOK) {
 			variant hit = c->v[i];
 			memmove(c->v + 1, c->v, i * sizeof(*c->v));
 			c->v[0] = hit;
@@ -166,9 +166,9 @@ sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims,
 				*id = hit.id;
 			return SYM_CACHE_HIT;
 		}
-		if (res.status == 1 && !strcmp(res.kind, "expect"))
+		if (res.status == SYM_EGUARD && !strcmp(res.kind, "expect"))
 			continue; /* this variant's specialisation does not fit */
-		if (c->validity && res.status != 2)
+		if (c->validity && res.status != SYM_EINPUT)
 			continue; /* a specialised variant's asserts may lean on its
 				     expects: the validity program decides below */
 		return invalid(c, &res, reason);
@@ -177,7 +177,7 @@ sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims,
 		/* no specialisation fits: is the input valid at all? */
 		sym_model_run res;
 		sym_model_program_run(c->validity, dims, c->out, &res);
-		if (res.status != 0)
+		if (res.status != SYM_EOK)
 			return invalid(c, &res, reason);
 	}
 	return SYM_CACHE_RECOMPILE;

@@ -199,17 +199,22 @@ static int can_fail(int64_t op)
 	}
 }
 
-/* Emits one entry point: instructions [0, end), then the outputs when
- * shapes is set.  used is scratch of nregs bytes. */
-static void emit_body(cbuf *b, const sym_program *p, const char *prefix, size_t end, int shapes,
-		      unsigned char *used)
+/* The function bodies: the check prefix, then the segments. */
+enum body_kind {
+	BODY_CHECK,  /* int P_check(dims): the prefix */
+	BODY_SHAPES, /* int P_shapes(dims, out): the prefix, every segment */
+	BODY_MODEL   /* static int P__run(dims, seg, out): the prefix, segment seg */
+};
+
+/* Marks in used (nregs bytes) the registers the emitted code reads:
+ * every operand of an instruction that is written (one that can fail, or
+ * whose value is read), every output of the segments written. */
+static void mark_used(const sym_program *p, size_t end, int outputs, unsigned char *used)
 {
 	size_t i;
-	int dims_used = 0;
-	char x[48], y[48], z[48];
 	if (p->nregs)
 		memset(used, 0, p->nregs);
-	if (shapes)
+	if (outputs)
 		for (i = 0; i < p->nouts; i++)
 			used[p->outs[i]] = 1;
 	for (i = end; i-- > 0;) {
@@ -220,84 +225,119 @@ static void emit_body(cbuf *b, const sym_program *p, const char *prefix, size_t 
 		for (k = 0; k < ar; k++)
 			used[w[2 + k]] = 1;
 	}
+}
+
+/* Writes instruction w, indented by ind; failures return their ABI code
+ * (sym__abi_code), guard g < nchecks as an invalid input. */
+static void emit_insn(cbuf *b, const sym_program *p, const char *prefix, const int64_t *w, const char *ind,
+		      const unsigned char *used)
+{
+	int64_t op = w[0];
+	size_t d = (size_t)w[1];
+	char x[48], y[48], z[48];
+	long long fail = sym__abi_code(SYM_EOVERFLOW, 0);
+	operand(p, w[2], x, sizeof(x));
+	if (sym__op_arity(op) >= 2 && op != SYM_OP_GUARD)
+		operand(p, w[3], y, sizeof(y));
+	if (sym__op_arity(op) >= 3)
+		operand(p, w[4], z, sizeof(z));
+	switch (op) {
+	case SYM_OP_GUARD: {
+		size_t g = (size_t)w[3];
+		long long code = g < p->nchecks ? sym__abi_code(SYM_EINPUT, g) : sym__abi_code(SYM_EGUARD, g - p->nchecks);
+		put(b, "%sif (%s == 0)\n%s\treturn %lld;\n", ind, x, ind, code);
+		return;
+	}
+	case SYM_OP_ADD:
+	case SYM_OP_SUB:
+	case SYM_OP_MUL:
+	case SYM_OP_FLOORDIV:
+	case SYM_OP_MOD:
+	case SYM_OP_EXACTDIV:
+	case SYM_OP_NEGIF: {
+		static const char *const fn[SYM_OP_COUNT] = {
+			[SYM_OP_ADD] = "add",	    [SYM_OP_SUB] = "sub",  [SYM_OP_MUL] = "mul",
+			[SYM_OP_FLOORDIV] = "fdiv", [SYM_OP_MOD] = "fmod", [SYM_OP_EXACTDIV] = "xdiv",
+			[SYM_OP_NEGIF] = "negif",
+		};
+		put(b, "%sint64_t r%zu;\n%sif (%s_%s(%s, %s, &r%zu))\n%s\treturn %lld;\n", ind, d, ind, prefix, fn[op], x,
+		    y, d, ind, fail);
+		return;
+	}
+	case SYM_OP_NEG:
+	case SYM_OP_ABS:
+	case SYM_OP_DENOM:
+		put(b, "%sint64_t r%zu;\n%sif (%s_%s(%s, &r%zu))\n%s\treturn %lld;\n", ind, d, ind, prefix,
+		    op == SYM_OP_NEG ? "neg" : op == SYM_OP_ABS ? "abs" : "denom", x, d, ind, fail);
+		return;
+	default:
+		break;
+	}
+	if (!used[d])
+		return;
+	switch (op) {
+	case SYM_OP_MIN:
+	case SYM_OP_MAX:
+		put(b, "%sconst int64_t r%zu = %s %s %s ? %s : %s;\n", ind, d, x, op == SYM_OP_MIN ? "<" : ">", y, x, y);
+		break;
+	case SYM_OP_EQ:
+	case SYM_OP_NE:
+	case SYM_OP_LE:
+	case SYM_OP_LT: {
+		static const char *const rel[] = {"==", "!=", "<=", "<"};
+		put(b, "%sconst int64_t r%zu = %s %s %s;\n", ind, d, x, rel[op - SYM_OP_EQ], y);
+		break;
+	}
+	case SYM_OP_AND:
+	case SYM_OP_OR:
+		put(b, "%sconst int64_t r%zu = %s != 0 %s %s != 0;\n", ind, d, x, op == SYM_OP_AND ? "&&" : "||", y);
+		break;
+	case SYM_OP_SEL:
+		put(b, "%sconst int64_t r%zu = %s != 0 ? %s : %s;\n", ind, d, x, y, z);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Emits one function body of kind k.  used is scratch of nregs bytes. */
+static void emit_body(cbuf *b, const sym_program *p, const char *prefix, enum body_kind k, unsigned char *used)
+{
+	size_t i, s, end = k == BODY_CHECK ? p->check_end : p->ninsns;
+	int dims_used = 0;
+	char x[48];
+	mark_used(p, end, k != BODY_CHECK, used);
 	for (i = 0; i < p->ninputs; i++)
 		dims_used |= used[i];
-	if (shapes)
+	if (k == BODY_SHAPES)
 		put(b, "int %s_shapes(const int64_t *dims, int64_t *out)\n{\n", prefix);
-	else
+	else if (k == BODY_CHECK)
 		put(b, "int %s_check(const int64_t *dims)\n{\n", prefix);
+	else
+		put(b, "static int %s__run(const int64_t *dims, int seg, int64_t *out)\n{\n", prefix);
 	if (!dims_used)
 		put(b, "\t(void)dims;\n");
-	if (shapes && !p->nouts)
+	if (k != BODY_CHECK && !p->nouts)
 		put(b, "\t(void)out;\n");
-	for (i = 0; i < end; i++) {
-		const int64_t *w = p->code + i * SYM_INSN_WORDS;
-		int64_t op = w[0];
-		size_t d = (size_t)w[1];
-		operand(p, w[2], x, sizeof(x));
-		if (sym__op_arity(op) >= 2 && op != SYM_OP_GUARD)
-			operand(p, w[3], y, sizeof(y));
-		if (sym__op_arity(op) >= 3)
-			operand(p, w[4], z, sizeof(z));
-		switch (op) {
-		case SYM_OP_GUARD:
-			put(b, "\tif (%s == 0)\n\t\treturn %lld;\n", x, (long long)w[3] + 1);
-			continue;
-		case SYM_OP_ADD:
-		case SYM_OP_SUB:
-		case SYM_OP_MUL:
-		case SYM_OP_FLOORDIV:
-		case SYM_OP_MOD:
-		case SYM_OP_EXACTDIV:
-		case SYM_OP_NEGIF: {
-			static const char *const fn[SYM_OP_COUNT] = {
-				[SYM_OP_ADD] = "add",	    [SYM_OP_SUB] = "sub",  [SYM_OP_MUL] = "mul",
-				[SYM_OP_FLOORDIV] = "fdiv", [SYM_OP_MOD] = "fmod", [SYM_OP_EXACTDIV] = "xdiv",
-				[SYM_OP_NEGIF] = "negif",
-			};
-			put(b, "\tint64_t r%zu;\n\tif (%s_%s(%s, %s, &r%zu))\n\t\treturn -1;\n", d, prefix, fn[op], x,
-			    y, d);
-			continue;
-		}
-		case SYM_OP_NEG:
-		case SYM_OP_ABS:
-		case SYM_OP_DENOM:
-			put(b, "\tint64_t r%zu;\n\tif (%s_%s(%s, &r%zu))\n\t\treturn -1;\n", d, prefix,
-			    op == SYM_OP_NEG ? "neg" : op == SYM_OP_ABS ? "abs" : "denom", x, d);
-			continue;
-		default:
-			break;
-		}
-		if (!used[d])
-			continue;
-		switch (op) {
-		case SYM_OP_MIN:
-		case SYM_OP_MAX:
-			put(b, "\tconst int64_t r%zu = %s %s %s ? %s : %s;\n", d, x, op == SYM_OP_MIN ? "<" : ">", y, x,
-			    y);
-			break;
-		case SYM_OP_EQ:
-		case SYM_OP_NE:
-		case SYM_OP_LE:
-		case SYM_OP_LT: {
-			static const char *const rel[] = {"==", "!=", "<=", "<"};
-			put(b, "\tconst int64_t r%zu = %s %s %s;\n", d, x, rel[op - SYM_OP_EQ], y);
-			break;
-		}
-		case SYM_OP_AND:
-		case SYM_OP_OR:
-			put(b, "\tconst int64_t r%zu = %s != 0 %s %s != 0;\n", d, x, op == SYM_OP_AND ? "&&" : "||", y);
-			break;
-		case SYM_OP_SEL:
-			put(b, "\tconst int64_t r%zu = %s != 0 ? %s : %s;\n", d, x, y, z);
-			break;
-		default:
-			break;
-		}
+	for (i = 0; i < p->check_end; i++)
+		emit_insn(b, p, prefix, p->code + i * SYM_INSN_WORDS, "\t", used);
+	if (k == BODY_CHECK) {
+		put(b, "\treturn 0;\n}\n\n");
+		return;
 	}
-	if (shapes)
-		for (i = 0; i < p->nouts; i++)
-			put(b, "\tout[%zu] = %s;\n", i, operand(p, p->outs[i], x, sizeof(x)));
+	for (s = 0; s < p->nsegs; s++) {
+		size_t o0 = sym__seg_out_start(p, s), o1 = (size_t)p->segs[2 * s + 1];
+		const char *ind = k == BODY_MODEL ? "\t\t" : "\t";
+		if (k == BODY_MODEL)
+			put(b, "\tif (seg == %zu) {\n", s);
+		for (i = sym__seg_start(p, s); i < (size_t)p->segs[2 * s]; i++)
+			emit_insn(b, p, prefix, p->code + i * SYM_INSN_WORDS, ind, used);
+		for (i = o0; i < o1; i++)
+			put(b, "%sout[%zu] = %s;\n", ind, k == BODY_MODEL ? i - o0 : i,
+			    operand(p, p->outs[i], x, sizeof(x)));
+		if (k == BODY_MODEL)
+			put(b, "\t\treturn 0;\n\t}\n");
+	}
 	put(b, "\treturn 0;\n}\n\n");
 }
 
@@ -371,9 +411,70 @@ char *sym_program_emit_c(const sym_program *p, const char *prefix, const char *c
 		if (helpers[i].mask & need)
 			put_prefixed(&b, helpers[i].text, pre);
 	put(&b, "\n");
-	emit_body(&b, p, pre, p->check_end, 0, used);
-	emit_body(&b, p, pre, p->ninsns, 1, used);
+	emit_body(&b, p, pre, BODY_CHECK, used);
+	emit_body(&b, p, pre, BODY_SHAPES, used);
 	free(pre);
+	free(used);
+	if (b.fail) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
+char *sym__program_emit_model(const sym_program *p, const char *prefix, const sym__model_abi *abi)
+{
+	cbuf b = {NULL, 0, 0, 0};
+	unsigned char *used;
+	unsigned need;
+	size_t i, s;
+	if (!p || !sym_program_is_c_identifier(prefix) || p->nsegs != abi->nsegs)
+		return NULL;
+	if (!(used = malloc(p->nregs ? p->nregs : 1)))
+		return NULL;
+	put(&b,
+	    "/* Guard, shape, storage-shape and byte-size functions generated by symshape\n"
+	    " * (SPEC §8).  Each function checks the input dims (-2 when they contradict the\n"
+	    " * declared input shapes or the input symbols' ranges) and the guards (k+1 for\n"
+	    " * the first failing guard k of `symshape infer`) once, then computes its\n"
+	    " * outputs (-1 on overflow, division by zero or an inexact value); 0 when all\n"
+	    " * is well. */\n"
+	    "#include <stdint.h>\n\n");
+	need = helpers_needed(p);
+	for (i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+		if (helpers[i].mask & need)
+			put_prefixed(&b, helpers[i].text, prefix);
+	put(&b, "\n/* The model program: the input checks and the guards, then segment seg (-1:\n"
+		" * none) into out. */\n");
+	emit_body(&b, p, prefix, BODY_MODEL, used);
+	put(&b, "int %s_check(const int64_t *dims)\n{\n\treturn %s__run(dims, -1, 0);\n}\n\n", prefix, prefix);
+	put(&b, "int %s_%s(const int64_t *dims, int64_t *out)\n{\n\treturn %s__run(dims, 0, out);\n}\n\n", prefix,
+	    abi->seg_names[0], prefix);
+	put(&b, "const int %s_num_guards = %zu;\n", prefix, abi->nguards);
+	put(&b, "const char *const %s_guard_text[] = {", prefix);
+	for (i = 0; i < abi->nguards; i++) {
+		put(&b, i ? ",\n\t" : "\n\t");
+		put_string(&b, abi->guard_text[i]);
+	}
+	put(&b, abi->nguards ? ",\n\t0\n};\n" : "0};\n");
+	/* "assert": the input is invalid; "expect": a choice of the hints,
+	 * recompile */
+	put(&b, "const char *const %s_guard_kind[] = {", prefix);
+	for (i = 0; i < abi->nguards; i++)
+		put(&b, "%s\"%s\"", i ? ", " : "", abi->guard_kind[i]);
+	put(&b, abi->nguards ? ", 0};\n" : "0};\n");
+	for (s = 1; s < abi->nsegs; s++) {
+		put(&b, "\n%s", abi->seg_doc[s] ? abi->seg_doc[s] : "");
+		put(&b, "int %s_%s(const int64_t *dims, int64_t *out)\n{\n\treturn %s__run(dims, %zu, out);\n}\n",
+		    prefix, abi->seg_names[s], prefix, s);
+	}
+	if (abi->nbound) {
+		put(&b, "\n/* Data-dependent dims: every function above takes their values after the\n"
+			" * input dims, in this order, once their producing kernels have run:");
+		for (i = 0; i < abi->nbound; i++)
+			put(&b, "\n *   %s: %.200s", abi->bound_names[i], abi->bound_src[i]);
+		put(&b, " */\n");
+	}
 	free(used);
 	if (b.fail) {
 		free(b.s);

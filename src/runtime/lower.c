@@ -1,22 +1,10 @@
-/* The runtime program: lowering of expressions and predicates to flat int64
- * code with shared subexpressions, the interpreter, and serialisation.
+/* The runtime program's lowering: expressions and predicates to flat int64
+ * code with constants folded and common subexpressions shared.
  * program_private.h describes the instruction format. */
 #include "program_private.h"
 #include "node_private.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-static const int op_arity[] = {
-#define SYM__OP_ARITY(name, text, arity) arity,
-	SYM_OP_MAP(SYM__OP_ARITY)
-#undef SYM__OP_ARITY
-};
-
-int sym__op_arity(int64_t op)
-{
-	return op >= 0 && op < SYM_OP_COUNT ? op_arity[op] : -1;
-}
 
 /* ---- compilation ------------------------------------------------------- */
 
@@ -43,6 +31,9 @@ typedef struct comp {
 	/* the code with virtual operands and its hash index (insn index + 1) */
 	int64_t *code;
 	size_t ninsns, codecap, ntemps;
+	/* scopes: a temporary t is visible when t < prefix_temps (the check
+	 * prefix) or t >= seg_temps (the segment being lowered) */
+	size_t prefix_temps, seg_temps;
 	size_t *itab;
 	size_t itcap;
 	/* node -> lowered value */
@@ -135,6 +126,18 @@ static int is_const_val(const comp *c, int64_t v, int64_t want)
 	return is_const(c, v, &x) && x == want;
 }
 
+/* Returns whether register v may be read by the code being lowered: an
+ * input, a constant, or a temporary of the check prefix or of the current
+ * segment. */
+static int visible(const comp *c, int64_t v)
+{
+	size_t t;
+	if (v < V_TEMP)
+		return 1;
+	t = (size_t)(v - V_TEMP);
+	return t < c->prefix_temps || t >= c->seg_temps;
+}
+
 /* Appends an instruction without looking it up; returns its index. */
 static int append(comp *c, const int64_t *w)
 {
@@ -175,10 +178,10 @@ static int is_commutative(int op)
 static int fold(const comp *c, int op, int64_t a, int64_t b, int64_t x, int64_t *val)
 {
 	int64_t r[4] = {0, 0, 0, 0}, w[SYM_INSN_WORDS] = {op, 3, 0, 1, 2};
-	int ar = op_arity[op];
+	int ar = sym__op_arity(op);
 	if (!is_const(c, a, &r[0]) || (ar >= 2 && !is_const(c, b, &r[1])) || (ar >= 3 && !is_const(c, x, &r[2])))
 		return 0;
-	if (sym__insn_exec(w, r) != SYM_RUN_OK)
+	if (sym__insn_exec(w, r) != SYM_EOK)
 		return 0;
 	*val = r[3];
 	return 1;
@@ -240,13 +243,16 @@ static int64_t emit(comp *c, int op, int64_t a, int64_t b, int64_t x)
 		return emit(c, SYM_OP_NEG, a, 0, 0);
 	if ((r = simplify_insn(c, op, a, b, x)) >= 0)
 		return r;
-	w[0] = op, w[1] = 0, w[2] = a, w[3] = op_arity[op] >= 2 ? b : 0, w[4] = op_arity[op] >= 3 ? x : 0;
+	w[0] = op, w[1] = 0, w[2] = a, w[3] = sym__op_arity(op) >= 2 ? b : 0, w[4] = sym__op_arity(op) >= 3 ? x : 0;
 	if ((c->ninsns + 1) * 2 > c->itcap && !table_grow(c, &c->itab, &c->itcap, insn_hash))
 		return -1;
 	for (j = insn_hash_words(w) & (c->itcap - 1); c->itab[j]; j = (j + 1) & (c->itcap - 1)) {
 		const int64_t *o = c->code + (c->itab[j] - 1) * SYM_INSN_WORDS;
-		if (o[0] == w[0] && o[2] == w[2] && o[3] == w[3] && o[4] == w[4])
-			return o[1];
+		if (o[0] == w[0] && o[2] == w[2] && o[3] == w[3] && o[4] == w[4]) {
+			if (visible(c, o[1]))
+				return o[1];
+			break; /* of another segment: this slot takes the new one */
+		}
 	}
 	w[1] = V_TEMP + (int64_t)c->ntemps;
 	if (!append(c, w))
@@ -267,6 +273,8 @@ static int memo_get(const comp *c, const sym_expr *e, vpair *out)
 		return 0;
 	for (j = mix(e->hash) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
 		if (c->mkeys[j] == e) {
+			if (!visible(c, c->mvals[j].n) || !visible(c, c->mvals[j].d))
+				return 0; /* lowered in another segment */
 			*out = c->mvals[j];
 			return 1;
 		}
@@ -298,8 +306,12 @@ static int memo_put(comp *c, const sym_expr *e, vpair v)
 		c->mkeys = nk, c->mvals = nv, c->mcap = nc;
 	}
 	for (j = mix(e->hash) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
-		if (c->mkeys[j] == e)
-			return 1; /* the first binding wins */
+		if (c->mkeys[j] == e) {
+			/* the first binding wins, unless it is out of scope */
+			if (!visible(c, c->mvals[j].n) || !visible(c, c->mvals[j].d))
+				c->mvals[j] = v;
+			return 1;
+		}
 	c->mkeys[j] = e;
 	c->mvals[j] = v;
 	c->mcount++;
@@ -609,7 +621,7 @@ static int compact_consts(comp *c, const int64_t *outv, size_t nouts)
 	memset(c->kmap, 0, (c->kcap ? c->kcap : 1) * sizeof(*c->kmap));
 	for (i = 0; i < c->ninsns; i++) {
 		const int64_t *w = c->code + i * SYM_INSN_WORDS;
-		for (k = 0; k < op_arity[w[0]]; k++)
+		for (k = 0; k < sym__op_arity(w[0]); k++)
 			if (!(k == 1 && w[0] == SYM_OP_GUARD))
 				mark_const(c, w[2 + k]);
 	}
@@ -623,21 +635,6 @@ static int compact_consts(comp *c, const int64_t *outv, size_t nouts)
 	return 1;
 }
 
-/* Allocates a program with room for its arrays (one block). */
-static sym_program *prog_alloc(size_t nconsts, size_t ninsns, size_t nouts)
-{
-	size_t words = nconsts + ninsns * SYM_INSN_WORDS + nouts;
-	sym_program *p = malloc(sizeof(*p) + words * sizeof(int64_t));
-	if (!p)
-		return NULL;
-	memset(p, 0, sizeof(*p));
-	p->consts = (int64_t *)(p + 1);
-	p->code = p->consts + nconsts;
-	p->outs = p->code + ninsns * SYM_INSN_WORDS;
-	p->nconsts = nconsts, p->ninsns = ninsns, p->nouts = nouts;
-	return p;
-}
-
 static int64_t renumber(const comp *c, int64_t v)
 {
 	if (v < (int64_t)c->nin)
@@ -647,22 +644,27 @@ static int64_t renumber(const comp *c, int64_t v)
 	return (int64_t)(c->nin + c->nkused) + (v - V_TEMP);
 }
 
-sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nguards,
-				 const sym_expr *const *guards, size_t nouts, const sym_expr *const *outs)
+sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nchecks,
+				  size_t nguards, const sym_expr *const *guards, size_t nsegs,
+				  const size_t *seg_nouts, const sym_expr *const *outs)
 {
 	comp c;
 	sym_program *p = NULL;
-	int64_t *outv = NULL;
-	size_t i, j;
+	int64_t *outv = NULL, *segv = NULL;
+	size_t i, j, s, nouts = 0;
 	if (!ctx || sym__failed(ctx))
 		return NULL;
-	if ((nsyms && !syms) || (nguards && !guards) || (nouts && !outs) || nsyms > SYM_PROG_MAX_INPUTS) {
+	for (s = 0; seg_nouts && s < nsegs; s++)
+		nouts += seg_nouts[s];
+	if ((nsyms && !syms) || (nguards && !guards) || (nouts && !outs) || nsyms > SYM_PROG_MAX_INPUTS ||
+	    nchecks > nguards || nsegs < 1 || !seg_nouts) {
 		sym__error(ctx, SYM_EMISUSE, -1, "sym_program_compile: invalid arguments");
 		return NULL;
 	}
 	memset(&c, 0, sizeof(c));
 	c.ctx = ctx;
 	c.nin = nsyms;
+	c.prefix_temps = (size_t)-1;
 	for (i = 0; i < nsyms; i++) {
 		vpair v;
 		if (!syms[i] || syms[i]->kind != SYM_KIND_SYM) {
@@ -681,7 +683,8 @@ sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *con
 		if (c.mkeys[i])
 			c.mvals[i].d = c.one;
 	outv = sym__alloc(ctx, (nouts ? nouts : 1) * sizeof(*outv));
-	if (!outv)
+	segv = sym__alloc(ctx, 2 * nsegs * sizeof(*segv));
+	if (!outv || !segv)
 		goto error;
 	for (i = 0; i < nguards; i++) {
 		vpair g;
@@ -698,33 +701,41 @@ sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *con
 	}
 	{
 		size_t check_end = c.ninsns;
-		for (i = 0; i < nouts; i++) {
-			vpair o;
-			if (!outs[i]) {
-				sym__error(ctx, SYM_EMISUSE, -1, "output %zu is NULL", i);
-				goto error;
+		c.prefix_temps = c.ntemps;
+		for (s = 0, i = 0; s < nsegs; s++) {
+			size_t end = i + seg_nouts[s];
+			c.seg_temps = c.ntemps; /* a new scope: nothing of the segment before */
+			for (; i < end; i++) {
+				vpair o;
+				if (!outs[i]) {
+					sym__error(ctx, SYM_EMISUSE, -1, "output %zu is NULL", i);
+					goto error;
+				}
+				if (!lower(&c, outs[i], &o))
+					goto error;
+				outv[i] = emit2(&c, SYM_OP_EXACTDIV, o.n, o.d);
+				if (outv[i] < 0)
+					goto error;
 			}
-			if (!lower(&c, outs[i], &o))
-				goto error;
-			outv[i] = emit2(&c, SYM_OP_EXACTDIV, o.n, o.d);
-			if (outv[i] < 0)
-				goto error;
+			segv[2 * s] = (int64_t)c.ninsns;
+			segv[2 * s + 1] = (int64_t)end;
 		}
 		if (!compact_consts(&c, outv, nouts))
 			goto error;
-		p = prog_alloc(c.nkused, c.ninsns, nouts);
+		p = sym__program_alloc(c.nkused, c.ninsns, nouts, nsegs);
 		if (!p) {
 			sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 			goto error;
 		}
-		p->ninputs = nsyms, p->nguards = nguards, p->check_end = check_end;
+		p->ninputs = nsyms, p->nguards = nguards, p->check_end = check_end, p->nchecks = nchecks;
+		memcpy(p->segs, segv, 2 * nsegs * sizeof(*segv));
 		p->nregs = c.nin + c.nkused + c.ntemps;
 		if (c.nkused)
 			memcpy(p->consts, c.kv, c.nkused * sizeof(*c.kv));
 		for (i = 0; i < c.ninsns; i++) {
 			const int64_t *w = c.code + i * SYM_INSN_WORDS;
 			int64_t *d = p->code + i * SYM_INSN_WORDS;
-			int ar = op_arity[w[0]];
+			int ar = sym__op_arity(w[0]);
 			d[0] = w[0];
 			d[1] = w[0] == SYM_OP_GUARD ? 0 : renumber(&c, w[1]);
 			d[2] = renumber(&c, w[2]);
@@ -735,216 +746,22 @@ sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *con
 			p->outs[j] = renumber(&c, outv[j]);
 	}
 	sym__free(ctx, outv, (nouts ? nouts : 1) * sizeof(*outv));
+	sym__free(ctx, segv, 2 * nsegs * sizeof(*segv));
 	comp_clear(&c);
 	return p;
 error:
 	if (outv)
 		sym__free(ctx, outv, (nouts ? nouts : 1) * sizeof(*outv));
+	if (segv)
+		sym__free(ctx, segv, 2 * nsegs * sizeof(*segv));
 	comp_clear(&c);
 	if (!sym__failed(ctx))
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 	return NULL;
 }
 
-void sym_program_free(sym_program *p) { free(p); }
-
-size_t sym_program_num_inputs(const sym_program *p) { return p->ninputs; }
-size_t sym_program_num_guards(const sym_program *p) { return p->nguards; }
-size_t sym_program_num_outputs(const sym_program *p) { return p->nouts; }
-size_t sym_program_num_instructions(const sym_program *p) { return p->ninsns; }
-size_t sym_program_scratch_size(const sym_program *p) { return p->nregs; }
-
-/* ---- the interpreter --------------------------------------------------- */
-
-/* Runs instructions [0, end) on the registers r, which start with the
- * inputs and the constant pool.  Under GCC and Clang the dispatch is
- * threaded (one indirect jump per opcode, which predicts better than one
- * shared switch); elsewhere, or with SYM_NO_THREADED_DISPATCH defined, it is
- * a switch.  Each label runs sym__op_exec
- * with a constant opcode, so both paths share one definition of every
- * operation. */
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic"
-#endif
-static sym_run_status exec(const sym_program *p, size_t end, const int64_t *restrict in, int64_t *restrict r,
-			   size_t *failed)
+sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nguards,
+				 const sym_expr *const *guards, size_t nouts, const sym_expr *const *outs)
 {
-	const int64_t *w = p->code, *stop = p->code + end * SYM_INSN_WORDS, *restrict k = p->consts;
-	size_t i, ni = p->ninputs, nk = p->nconsts;
-	sym_run_status st = SYM_RUN_OK;
-	for (i = 0; i < ni; i++)
-		r[i] = in[i];
-	for (i = 0; i < nk; i++)
-		r[ni + i] = k[i];
-#if defined(__GNUC__) && !defined(SYM_NO_THREADED_DISPATCH)
-	{
-		static const void *const labels[] = {
-#define SYM__OP_LABEL(name, text, arity) &&op_##name,
-			SYM_OP_MAP(SYM__OP_LABEL)
-#undef SYM__OP_LABEL
-		};
-#define NEXT                                                                   \
-	do {                                                                   \
-		if (w == stop)                                                 \
-			return SYM_RUN_OK;                                     \
-		goto *labels[w[0]];                                            \
-	} while (0)
-#define SYM__OP_CASE(name, text, arity)                                        \
-	op_##name : if ((st = sym__op_exec(SYM_OP_##name, w, r)) != SYM_RUN_OK) goto stopped; \
-	w += SYM_INSN_WORDS;                                                   \
-	NEXT;
-		NEXT;
-		SYM_OP_MAP(SYM__OP_CASE)
-#undef SYM__OP_CASE
-#undef NEXT
-	}
-#else
-	for (; w < stop; w += SYM_INSN_WORDS)
-		if ((st = sym__insn_exec(w, r)) != SYM_RUN_OK)
-			goto stopped;
-	return SYM_RUN_OK;
-#endif
-stopped:
-	if (st == SYM_RUN_GUARD && failed)
-		*failed = (size_t)w[3];
-	return st;
-}
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-
-sym_run_status sym_program_run(const sym_program *p, const int64_t *in, int64_t *out, int64_t *scratch,
-			       size_t *failed)
-{
-	size_t i;
-	sym_run_status st = exec(p, p->ninsns, in, scratch, failed);
-	if (st != SYM_RUN_OK)
-		return st;
-	for (i = 0; i < p->nouts; i++)
-		out[i] = scratch[p->outs[i]];
-	return SYM_RUN_OK;
-}
-
-sym_run_status sym_program_check(const sym_program *p, const int64_t *in, int64_t *scratch, size_t *failed)
-{
-	return exec(p, p->check_end, in, scratch, failed);
-}
-
-/* ---- serialisation ----------------------------------------------------- */
-
-static const unsigned char magic[8] = {'S', 'Y', 'M', 'S', 'P', 'R', 'O', 'G'};
-#define PROG_VERSION 1
-#define HEADER_WORDS 8 /* version and 7 counts, after the magic */
-
-static void put64(unsigned char *b, uint64_t v)
-{
-	int i;
-	for (i = 0; i < 8; i++)
-		b[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get64(const unsigned char *b)
-{
-	uint64_t v = 0;
-	int i;
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)b[i] << (8 * i);
-	return v;
-}
-
-unsigned char *sym_program_serialize(const sym_program *p, size_t *len)
-{
-	size_t words = p->nconsts + p->ninsns * SYM_INSN_WORDS + p->nouts, i, n;
-	unsigned char *b, *o;
-	uint64_t head[HEADER_WORDS] = {PROG_VERSION, p->ninputs, p->nconsts, p->nguards, p->nouts,
-				      p->ninsns, p->nregs, p->check_end};
-	n = sizeof(magic) + (HEADER_WORDS + words) * 8;
-	b = malloc(n);
-	if (!b)
-		return NULL;
-	memcpy(b, magic, sizeof(magic));
-	o = b + sizeof(magic);
-	for (i = 0; i < HEADER_WORDS; i++, o += 8)
-		put64(o, head[i]);
-	/* the three arrays are contiguous after the constants */
-	for (i = 0; i < words; i++, o += 8)
-		put64(o, (uint64_t)p->consts[i]);
-	if (len)
-		*len = n;
-	return b;
-}
-
-/* Checks everything the interpreter relies on: opcodes, SSA numbering (so
- * every operand is defined before it is read), guard order, the check
- * prefix, output registers. */
-static int validate(const sym_program *p)
-{
-	size_t i, next = p->ninputs + p->nconsts, guards = 0, after_guard = 0;
-	for (i = 0; i < p->ninsns; i++) {
-		const int64_t *w = p->code + i * SYM_INSN_WORDS;
-		int ar = sym__op_arity(w[0]), k;
-		if (ar < 0)
-			return 0;
-		for (k = 0; k < 3; k++) {
-			int64_t v = w[2 + k];
-			if (k == 1 && w[0] == SYM_OP_GUARD)
-				continue;
-			if (k < ar ? (v < 0 || (uint64_t)v >= next) : v != 0)
-				return 0;
-		}
-		if (w[0] == SYM_OP_GUARD) {
-			if (w[1] != 0 || w[3] < 0 || (uint64_t)w[3] != guards)
-				return 0;
-			guards++;
-			after_guard = i + 1;
-		} else {
-			if (w[1] < 0 || (uint64_t)w[1] != next)
-				return 0;
-			next++;
-		}
-	}
-	if (guards != p->nguards || next != p->nregs || p->check_end != after_guard)
-		return 0;
-	for (i = 0; i < p->nouts; i++)
-		if (p->outs[i] < 0 || (uint64_t)p->outs[i] >= p->nregs)
-			return 0;
-	return 1;
-}
-
-sym_program *sym_program_deserialize(const unsigned char *buf, size_t len)
-{
-	uint64_t h[HEADER_WORDS], words, avail;
-	sym_program *p;
-	size_t i;
-	const unsigned char *o;
-	if (!buf || len < sizeof(magic) + HEADER_WORDS * 8 || memcmp(buf, magic, sizeof(magic)) != 0)
-		return NULL;
-	o = buf + sizeof(magic);
-	for (i = 0; i < HEADER_WORDS; i++, o += 8)
-		h[i] = get64(o);
-	if (h[0] != PROG_VERSION)
-		return NULL;
-	avail = len - sizeof(magic) - HEADER_WORDS * 8;
-	if (avail % 8)
-		return NULL;
-	avail /= 8;
-	/* counts: inputs, consts, guards, outs, insns, regs, check_end */
-	if (h[1] > SYM_PROG_MAX_INPUTS || h[2] > avail || h[4] > avail || h[5] > avail / SYM_INSN_WORDS ||
-	    h[3] > h[5] || h[7] > h[5])
-		return NULL;
-	words = h[2] + h[5] * SYM_INSN_WORDS + h[4];
-	if (words != avail || h[6] > h[1] + h[2] + h[5])
-		return NULL;
-	p = prog_alloc((size_t)h[2], (size_t)h[5], (size_t)h[4]);
-	if (!p)
-		return NULL;
-	p->ninputs = (size_t)h[1], p->nguards = (size_t)h[3], p->nregs = (size_t)h[6], p->check_end = (size_t)h[7];
-	for (i = 0; i < words; i++, o += 8)
-		p->consts[i] = (int64_t)get64(o);
-	if (!validate(p)) {
-		free(p);
-		return NULL;
-	}
-	return p;
+	return sym__program_compile(ctx, nsyms, syms, 0, nguards, guards, 1, &nouts, outs);
 }
