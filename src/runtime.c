@@ -1,7 +1,7 @@
 /* Model programs: binding of input dims to symbols, guards and shapes
  * compiled into one runtime program; run and C emission with the model ABI. */
 #include "facts_private.h"
-#include "graph_private.h"
+#include "infer/result.h"
 #include "print_private.h"
 #include "storage_private.h"
 #include "symshape/program.h"

@@ -3,7 +3,7 @@
 #ifndef SYM_STORAGE_PRIVATE_H
 #define SYM_STORAGE_PRIVATE_H
 
-#include "graph_private.h"
+#include "infer/result.h"
 #include "print_private.h"
 #include "symshape/storage.h"
 

@@ -1,6 +1,6 @@
 /* The JSON model loader (SPEC §6): every malformed input gives an error
  * naming the field, the tensor or the node. */
-#include "model_private.h"
+#include "model/ir.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>

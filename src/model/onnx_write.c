@@ -3,8 +3,8 @@
  * inputs, outputs, value_info and the model's metadata_props only for the
  * time of packing, so that protobuf-c frees exactly what it allocated and
  * every field symshape does not model is written back unchanged. */
-#include "graph_private.h"
-#include "onnx_private.h"
+#include "infer/result.h"
+#include "model/onnx_private.h"
 
 #include <errno.h>
 #include <stdio.h>

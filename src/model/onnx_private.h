@@ -1,5 +1,5 @@
 /* Short names for the protobuf-c messages generated from
- * src/onnx/onnx-subset.proto. */
+ * src/model/onnx/onnx-subset.proto. */
 #ifndef SYM_ONNX_PRIVATE_H
 #define SYM_ONNX_PRIVATE_H
 

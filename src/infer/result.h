@@ -1,8 +1,8 @@
 /* The result of whole-graph inference. */
-#ifndef SYM_GRAPH_PRIVATE_H
-#define SYM_GRAPH_PRIVATE_H
+#ifndef SYM_INFER_RESULT_H
+#define SYM_INFER_RESULT_H
 
-#include "model_private.h"
+#include "model/ir.h"
 
 typedef struct gsym {
 	const sym_expr *sym;

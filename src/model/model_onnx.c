@@ -1,8 +1,8 @@
 /* The ONNX model loader: a ModelProto read with protobuf-c into the graph IR
- * of model_private.h.  Every malformed input gives an error naming the
+ * of model/ir.h.  Every malformed input gives an error naming the
  * tensor, the node or the attribute; nothing in the file is trusted. */
-#include "model_private.h"
-#include "onnx_private.h"
+#include "model/ir.h"
+#include "model/onnx_private.h"
 
 #include <math.h>
 #include <stdarg.h>

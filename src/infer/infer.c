@@ -1,7 +1,7 @@
 /* The inference driver: symbolize the inputs, order the nodes, run one rule
  * per node, then simplify and prune the guards and build the merge keys. */
 #include "facts_private.h"
-#include "graph_private.h"
+#include "infer/result.h"
 #include "print_private.h"
 #include "storage_private.h"
 
