@@ -2,16 +2,11 @@
  * dim's exact [min, max] follows from the bound analysis; data-dependent
  * symbols get the bounds their linear facts imply. */
 #include "facts_private.h"
-#include "storage_private.h"
+#include "infer/passes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static int nomem(sym_graph_result *r)
-{
-	sym__error(r->ctx, SYM_ENOMEM, -1, "out of memory");
-	return -1;
-}
 
 int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 {
@@ -23,7 +18,7 @@ int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 		return -1;
 	r->ext->ranges = calloc(opt->nranges, sizeof(*r->ext->ranges));
 	if (!r->ext->ranges)
-		return nomem(r);
+		return sym__result_nomem(r);
 	for (i = 0; i < opt->nranges; i++) {
 		const sym_expr *s = sym_expr_symbol(ctx, opt->range_names[i]);
 		const sym_expr *lo = opt->range_lo ? opt->range_lo[i] : NULL;
@@ -102,7 +97,7 @@ int sym__graph_fresh_bounds(sym_graph_result *r)
 		return -1;
 	r->ext->fresh_max = calloc(r->nsyms + 1, sizeof(*r->ext->fresh_max));
 	if (!r->ext->fresh_max)
-		return nomem(r);
+		return sym__result_nomem(r);
 	for (i = 0; i < r->inf.nfresh; i++) {
 		const sym_expr *u = r->inf.fresh_syms[i], *best;
 		const gsym *g = sym__graph_find_sym(r, u);
@@ -125,6 +120,21 @@ int sym__graph_fresh_bounds(sym_graph_result *r)
 		sym__ival_clear(&iv);
 	}
 	return sym__failed(ctx) ? -1 : 0;
+}
+
+int sym__ranges_of_symbols(sym_graph_result *r)
+{
+	size_t i;
+	for (i = 0; i < r->nsyms; i++) {
+		sym_ival iv;
+		sym__ival_init(&iv);
+		if (sym__bounds(r->ctx, r->facts, r->syms[i].sym, &iv)) {
+			r->syms[i].min = iv.lo.inf ? NULL : sym__num_node(r->ctx, &iv.lo.v);
+			r->syms[i].max = iv.hi.inf ? NULL : sym__num_node(r->ctx, &iv.hi.v);
+		}
+		sym__ival_clear(&iv);
+	}
+	return sym__failed(r->ctx) ? -1 : 0;
 }
 
 const sym_expr *sym_graph_symbol_bound(const sym_graph_result *r, size_t i)

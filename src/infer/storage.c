@@ -3,7 +3,8 @@
  * its byte size is the storage element count times the element size,
  * aligned up. */
 #include "facts_private.h"
-#include "storage_private.h"
+#include "infer/passes.h"
+#include "infer/storage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,26 +209,6 @@ const sym_expr *sym__storage_bytes(sym_ctx *ctx, int dtype, int rank, const sym_
 }
 
 /* ---- the graph's annotations ------------------------------------------- */
-
-int sym__graph_ext_get(sym_graph_result *r)
-{
-	if (!r->ext && !(r->ext = calloc(1, sizeof(*r->ext)))) {
-		sym__error(r->ctx, SYM_ENOMEM, -1, "out of memory");
-		return -1;
-	}
-	return 0;
-}
-
-void sym__graph_ext_free(sym_graph_result *r)
-{
-	if (!r->ext)
-		return;
-	free(r->ext->ranges);
-	free(r->ext->fresh_max);
-	free(r->ext->t);
-	free(r->ext);
-	r->ext = NULL;
-}
 
 int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 {
