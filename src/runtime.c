@@ -1,8 +1,8 @@
 /* Model programs: binding of input dims to symbols, guards and shapes
  * compiled into one runtime program; run and C emission with the model ABI. */
-#include "facts_private.h"
+#define SYM_SEAM_LOWERING /* walks nodes to lower them (seam.h) */
+#include "seam.h"
 #include "infer/result.h"
-#include "print_private.h"
 #include "storage_private.h"
 #include "symshape/program.h"
 

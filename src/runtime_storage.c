@@ -2,7 +2,8 @@
  * and byte sizes compiled to programs of their own (a byte size that
  * overflows never fails the shapes), run after the guards, emitted as
  * P_storage_shapes and P_bytes. */
-#include "facts_private.h"
+#define SYM_SEAM_LOWERING /* walks nodes to lower them (seam.h) */
+#include "seam.h"
 #include "storage_private.h"
 #include "symshape/program.h"
 

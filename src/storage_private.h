@@ -6,7 +6,6 @@
 
 #include "infer/passes.h"
 #include "infer/storage.h"
-#include "print_private.h"
 
 /* ---- the model program's part ------------------------------------------ */
 

@@ -1,6 +1,5 @@
 /* Merge keys: nodes whose output shapes print the same share a key. */
 #include "infer/passes.h"
-#include "print_private.h"
 
 #include <stdlib.h>
 #include <string.h>

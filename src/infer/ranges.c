@@ -1,7 +1,6 @@
 /* Shape ranges: the caller's ranges of input symbols become facts; every
  * dim's exact [min, max] follows from the bound analysis; data-dependent
  * symbols get the bounds their linear facts imply. */
-#include "facts_private.h"
 #include "infer/passes.h"
 
 #include <stdio.h>
@@ -78,7 +77,7 @@ sym_facts *sym__graph_range_facts(const sym_graph_result *r)
 	int64_t lo;
 	if (!f)
 		return NULL;
-	if (r->facts->has_default_min && sym__num_get_si(&r->facts->default_min, &lo) &&
+	if (sym__facts_default_min(r->facts, &lo) &&
 	    sym_facts_set_default_min(f, lo) != SYM_EOK) {
 		sym_facts_free(f);
 		return NULL;
@@ -101,7 +100,7 @@ int sym__graph_fresh_bounds(sym_graph_result *r)
 	for (i = 0; i < r->inf.nfresh; i++) {
 		const sym_expr *u = r->inf.fresh_syms[i], *best;
 		const gsym *g = sym__graph_find_sym(r, u);
-		sym_ival iv;
+		const sym_expr *lo, *h;
 		if (!g || !r->inf.fresh_hi[i])
 			continue;
 		if (!(best = sym_simplify(ctx, r->facts, r->inf.fresh_hi[i])))
@@ -109,15 +108,9 @@ int sym__graph_fresh_bounds(sym_graph_result *r)
 		r->ext->fresh_max[g - r->syms] = best;
 		/* a constant bound of the expression bounds the symbol (u0 <=
 		 * 4*n with n <= 64 gives u0 <= 256) */
-		sym__ival_init(&iv);
-		if (sym__bounds(ctx, r->facts, best, &iv) && !iv.hi.inf) {
-			const sym_expr *h = sym__num_node(ctx, &iv.hi.v);
-			if (!h || sym_facts_set_range(r->facts, u, NULL, h) != SYM_EOK) {
-				sym__ival_clear(&iv);
-				return -1;
-			}
-		}
-		sym__ival_clear(&iv);
+		if (sym__bounds_expr(ctx, r->facts, best, &lo, &h) && h &&
+		    sym_facts_set_range(r->facts, u, NULL, h) != SYM_EOK)
+			return -1;
 	}
 	return sym__failed(ctx) ? -1 : 0;
 }
@@ -126,13 +119,7 @@ int sym__ranges_of_symbols(sym_graph_result *r)
 {
 	size_t i;
 	for (i = 0; i < r->nsyms; i++) {
-		sym_ival iv;
-		sym__ival_init(&iv);
-		if (sym__bounds(r->ctx, r->facts, r->syms[i].sym, &iv)) {
-			r->syms[i].min = iv.lo.inf ? NULL : sym__num_node(r->ctx, &iv.lo.v);
-			r->syms[i].max = iv.hi.inf ? NULL : sym__num_node(r->ctx, &iv.hi.v);
-		}
-		sym__ival_clear(&iv);
+		sym__bounds_expr(r->ctx, r->facts, r->syms[i].sym, &r->syms[i].min, &r->syms[i].max);
 	}
 	return sym__failed(r->ctx) ? -1 : 0;
 }
@@ -150,16 +137,14 @@ const sym_expr *sym_graph_symbol_bound(const sym_graph_result *r, size_t i)
 int sym_graph_dim_range(const sym_graph_result *r, size_t i, int d, const sym_expr **min,
                         const sym_expr **max)
 {
-	sym_ival iv;
+	const sym_expr *lo, *hi;
 	int ok;
 	if (i >= r->ntensors || d < 0 || d >= r->tensors[i].tv.rank)
 		return -1;
-	sym__ival_init(&iv);
-	ok = sym__bounds(r->ctx, r->facts, r->tensors[i].tv.dims[d], &iv);
+	ok = sym__bounds_expr(r->ctx, r->facts, r->tensors[i].tv.dims[d], &lo, &hi);
 	if (min)
-		*min = ok && !iv.lo.inf ? sym__num_node(r->ctx, &iv.lo.v) : NULL;
+		*min = lo;
 	if (max)
-		*max = ok && !iv.hi.inf ? sym__num_node(r->ctx, &iv.hi.v) : NULL;
-	sym__ival_clear(&iv);
-	return ok && !sym__failed(r->ctx) ? 0 : -1;
+		*max = hi;
+	return ok ? 0 : -1;
 }

@@ -2,12 +2,12 @@
  * full rank of its origin format, then transferred to its storage format;
  * its byte size is the storage element count times the element size,
  * aligned up. */
-#include "facts_private.h"
 #include "infer/passes.h"
 #include "infer/storage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct {
 	const char *name;

@@ -2,7 +2,6 @@
  * declared symbol or expression, a fresh symbol named after the input for
  * an anonymous dim) and every initializer gets its shape and, when small,
  * its value; the model symbols are recorded with their sources. */
-#include "facts_private.h"
 #include "infer/passes.h"
 
 #include <stdio.h>

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Integer data is kept up to this many elements, floating-point data
  * (Resize scales) up to FLOAT_LIMIT. */
