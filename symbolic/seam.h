@@ -17,6 +17,7 @@
 #include "symshape/expr.h"
 #include "symshape/facts.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -86,6 +87,7 @@ void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+void sym__sbuf_vprintf(sym_sbuf *b, const char *fmt, va_list ap);
 /* Appends the canonical text of e; returns 0 on failure.  A text longer than
  * SYM_MAX_TEXT_BYTES is a SYM_ELIMIT error recorded before anything is
  * written. */

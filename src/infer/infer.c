@@ -14,20 +14,17 @@ static int order_nodes(sym_graph_result *r)
 	const sym_model *m = r->model;
 	size_t i, j, *indeg, *queue, head = 0, tail = 0, nedges = 0, *first, *next, *dst;
 	for (i = 0; i < m->nnodes; i++)
-		for (j = 0; j < m->nodes[i].nout; j++) {
-			char what[120];
-			snprintf(what, sizeof(what), "an output of node '%.60s'", m->nodes[i].name);
-			if (!sym__result_add_tensor(r, m->nodes[i].out[j], (long)i, what))
+		for (j = 0; j < m->nodes[i].nout; j++)
+			if (!sym__result_add_tensor(r, m->nodes[i].out[j], (long)i, NULL))
 				return -1;
-		}
 	for (i = 0; i < m->nnodes; i++)
 		for (j = 0; j < m->nodes[i].nin; j++)
 			if (*m->nodes[i].in[j] && sym__graph_find(r, m->nodes[i].in[j]) == (size_t)-1)
-				return sym__result_fail(r, "model: node '%.60s' reads tensor '%.60s', which nothing defines",
+				return sym__result_fail(r, "model: node '%s' reads tensor '%s', which nothing defines",
 					    m->nodes[i].name, m->nodes[i].in[j]);
 	for (i = 0; i < m->noutputs; i++)
 		if (sym__graph_find(r, m->outputs[i]) == (size_t)-1)
-			return sym__result_fail(r, "model: output '%.60s' is not a tensor of the graph", m->outputs[i]);
+			return sym__result_fail(r, "model: output '%s' is not a tensor of the graph", m->outputs[i]);
 	for (i = 0; i < m->nnodes; i++)
 		nedges += m->nodes[i].nin;
 	indeg = calloc(m->nnodes + 1, sizeof(*indeg));
@@ -71,7 +68,7 @@ static int order_nodes(sym_graph_result *r)
 	if (r->norder != m->nnodes) {
 		for (i = 0; i < m->nnodes && !indeg[i]; i++)
 			;
-		sym__result_fail(r, "model: the graph has a cycle through node '%.60s'", m->nodes[i].name);
+		sym__result_fail(r, "model: the graph has a cycle through node '%s'", m->nodes[i].name);
 	}
 	free(indeg), free(queue), free(first), free(next), free(dst);
 	return sym__failed(r->ctx) ? -1 : 0;
@@ -82,17 +79,17 @@ static int order_nodes(sym_graph_result *r)
  * the node can be run, -1 on a fatal error. */
 static int unsupported_domain_or_opset(sym_graph_result *r, const sym_mnode *nd)
 {
-	char msg[240];
-	int opset = r->model->opset;
+	int opset = r->model->opset, st;
 	if (*nd->domain && strcmp(nd->domain, "cann"))
-		snprintf(msg, sizeof(msg), "node '%.60s' (%.40s): unsupported domain '%.60s'", nd->name, nd->op,
-			 nd->domain);
+		st = sym__result_add_diag(r, nd->name, nd->op, NULL, "node '%s' (%s): unsupported domain '%s'", nd->name,
+					  nd->op, nd->domain);
 	else if (!*nd->domain && (opset < 7 || opset > 21))
-		snprintf(msg, sizeof(msg), "node '%.60s' (%.40s): unsupported opset %d (7 to 21 are read)", nd->name,
-			 nd->op, opset);
+		st = sym__result_add_diag(r, nd->name, nd->op, NULL,
+					  "node '%s' (%s): unsupported opset %d (7 to 21 are read)", nd->name, nd->op,
+					  opset);
 	else
 		return 0;
-	return sym__result_add_error(r, nd->name, msg) < 0 ? -1 : 1;
+	return st < 0 ? -1 : 1;
 }
 
 static int run_nodes(sym_graph_result *r)
@@ -130,10 +127,8 @@ static int run_nodes(sym_graph_result *r)
 				blocked = nd->in[j];
 		}
 		if (blocked) {
-			char msg[300];
-			snprintf(msg, sizeof(msg), "node '%.60s' (%.40s): not inferred: input '%.60s' is unknown", nd->name,
-				 nd->op, blocked);
-			if (sym__result_add_error(r, nd->name, msg) < 0)
+			if (sym__result_add_diag(r, nd->name, nd->op, blocked, "node '%s' (%s): not inferred: input '%s' is unknown",
+						 nd->name, nd->op, blocked) < 0)
 				status = -1;
 			continue;
 		}
@@ -148,7 +143,7 @@ static int run_nodes(sym_graph_result *r)
 				status = -1;
 				break;
 			}
-			if (sym__result_add_error(r, nd->name, sym_ctx_last_message(r->ctx)) < 0) {
+			if (sym__result_add_diag(r, nd->name, nd->op, NULL, "%s", sym_ctx_last_message(r->ctx)) < 0) {
 				status = -1;
 				break;
 			}
@@ -195,19 +190,19 @@ static int check_declared(sym_graph_result *r)
 		const sym_mtensor *dt = &m->declared[i];
 		size_t t = sym__graph_find(r, dt->name);
 		const sym_tval *tv;
-		char msg[300], *text;
-		const char *node;
+		char *text;
+		const char *node, *op;
 		int k, c;
 		if (t == (size_t)-1 || dt->rank < 0)
 			continue;
 		tv = &r->tensors[t].tv;
 		node = r->tensors[t].producer >= 0 ? m->nodes[r->tensors[t].producer].name : dt->name;
+		op = r->tensors[t].producer >= 0 ? m->nodes[r->tensors[t].producer].op : NULL;
 		if (tv->rank < 0)
 			continue;
 		if (tv->rank != dt->rank) {
-			snprintf(msg, sizeof(msg), "tensor '%.60s': declared rank %d, inferred rank %d", dt->name, dt->rank,
-				 tv->rank);
-			if (sym__result_add_error(r, node, msg) < 0)
+			if (sym__result_add_diag(r, node, op, dt->name, "tensor '%s': declared rank %d, inferred rank %d",
+						 dt->name, dt->rank, tv->rank) < 0)
 				return -1;
 			continue;
 		}
@@ -217,10 +212,10 @@ static int check_declared(sym_graph_result *r)
 			if (!c)
 				continue;
 			text = sym_expr_to_str(r->ctx, tv->dims[k]);
-			snprintf(msg, sizeof(msg), "tensor '%.60s': dim %d is declared %lld, inferred %.80s", dt->name, k,
-				 (long long)dt->dims[k].value, text ? text : "?");
+			c = sym__result_add_diag(r, node, op, dt->name, "tensor '%s': dim %d is declared %lld, inferred %s",
+						 dt->name, k, (long long)dt->dims[k].value, text ? text : "?");
 			sym_str_free(r->ctx, text);
-			if (sym__result_add_error(r, node, msg) < 0)
+			if (c < 0)
 				return -1;
 			break;
 		}
@@ -260,7 +255,7 @@ sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_in
 		if (!s)
 			goto fail;
 		if (!sym__graph_find_sym(r, s)) {
-			sym__result_fail(r, "--hint: '%.60s' is not a symbol of the model", opt->hint_names[i]);
+			sym__result_fail(r, "--hint: '%s' is not a symbol of the model", opt->hint_names[i]);
 			goto fail;
 		}
 		if (sym__infer_add_hint(&r->inf, s, opt->hint_values[i]) < 0)

@@ -27,21 +27,17 @@ int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 			return -1;
 		if (!sym__graph_find_sym(r, s)) {
 			sym__error(ctx, SYM_EDOMAIN, -1,
-			           "range of '%.60s': not a symbol of the model's inputs",
+			           "range of '%s': not a symbol of the model's inputs",
 			           opt->range_names[i]);
 			return -1;
 		}
 		if ((lo && sym_expr_is_pred(lo)) || (hi && sym_expr_is_pred(hi))) {
-			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%.60s': an end is a predicate",
+			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%s': an end is a predicate",
 			           opt->range_names[i]);
 			return -1;
 		}
 		if (sym_facts_set_range(r->facts, s, lo, hi) != SYM_EOK) {
-			char msg[200];
-			snprintf(msg, sizeof(msg), "%s", sym_ctx_last_message(ctx));
-			sym_ctx_clear_error(ctx);
-			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%.60s': %s", opt->range_names[i], msg);
-			return -1;
+			return sym__result_refail(r, "range of '%s'", opt->range_names[i]);
 		}
 		g = &r->ext->ranges[r->ext->nranges++];
 		g->sym = s, g->lo = lo, g->hi = hi;

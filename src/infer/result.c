@@ -35,12 +35,36 @@ int sym__result_nomem(sym_graph_result *r)
 
 int sym__result_fail(sym_graph_result *r, const char *fmt, ...)
 {
-	char msg[240];
+	sym_sbuf b;
 	va_list ap;
+	sym__sbuf_init(&b, r->ctx);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sym__sbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	sym__error(r->ctx, SYM_EDOMAIN, -1, "%s", msg);
+	if (!b.fail && b.s)
+		sym__error(r->ctx, SYM_EDOMAIN, -1, "%s", b.s);
+	else
+		sym__result_nomem(r);
+	sym__sbuf_clear(&b);
+	return -1;
+}
+
+int sym__result_refail(sym_graph_result *r, const char *fmt, ...)
+{
+	sym_sbuf b;
+	va_list ap;
+	sym__sbuf_init(&b, r->ctx);
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	sym__sbuf_printf(&b, ": %s", sym_ctx_last_message(r->ctx));
+	if (b.fail || !b.s || sym_ctx_last_error(r->ctx) == SYM_ENOMEM) {
+		sym__sbuf_clear(&b);
+		return -1; /* the first error stands */
+	}
+	sym_ctx_clear_error(r->ctx);
+	sym__error(r->ctx, SYM_EDOMAIN, -1, "%s", b.s);
+	sym__sbuf_clear(&b);
 	return -1;
 }
 
@@ -65,7 +89,11 @@ gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long prod
 	gtensor *t;
 	size_t j;
 	if (sym__graph_find(r, name) != (size_t)-1) {
-		sym__result_fail(r, "model: tensor '%.80s' is defined twice (%s)", name, what);
+		if (producer >= 0)
+			sym__result_fail(r, "model: tensor '%s' is defined twice (an output of node '%s')", name,
+					 r->model->nodes[producer].name);
+		else
+			sym__result_fail(r, "model: tensor '%s' is defined twice (%s)", name, what);
 		return NULL;
 	}
 	if (r->ntensors == r->captensors) {
@@ -95,20 +123,41 @@ gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long prod
 	return t;
 }
 
-int sym__result_add_error(sym_graph_result *r, const char *node, const char *msg)
+static char *dup_or_null(sym_graph_result *r, const char *s, int *bad)
 {
-	if (r->nerrors == r->caperrors) {
-		size_t nc = r->caperrors ? r->caperrors * 2 : 8;
-		gerror *ne = realloc(r->errors, nc * sizeof(*ne));
-		if (!ne)
+	char *d = s ? sym__infer_strdup(&r->inf, s) : NULL;
+	if (s && !d)
+		*bad = 1;
+	return d;
+}
+
+int sym__result_add_diag(sym_graph_result *r, const char *node, const char *op, const char *tensor,
+                         const char *fmt, ...)
+{
+	sym_diag *d;
+	sym_sbuf b;
+	va_list ap;
+	int bad = 0;
+	if (r->ndiags == r->capdiags) {
+		size_t nc = r->capdiags ? r->capdiags * 2 : 8;
+		sym_diag *nd = realloc(r->diags, nc * sizeof(*nd));
+		if (!nd)
 			return sym__result_nomem(r);
-		r->errors = ne, r->caperrors = nc;
+		r->diags = nd, r->capdiags = nc;
 	}
-	r->errors[r->nerrors].node = sym__infer_strdup(&r->inf, node);
-	r->errors[r->nerrors].msg = sym__infer_strdup(&r->inf, msg);
-	if (!r->errors[r->nerrors].node || !r->errors[r->nerrors].msg)
+	sym__sbuf_init(&b, r->ctx);
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	d = &r->diags[r->ndiags];
+	d->node = dup_or_null(r, node, &bad);
+	d->op = dup_or_null(r, op, &bad);
+	d->tensor = dup_or_null(r, tensor, &bad);
+	d->msg = b.fail || !b.s ? NULL : sym__infer_strdup(&r->inf, b.s);
+	sym__sbuf_clear(&b);
+	if (bad || !d->msg)
 		return sym__result_nomem(r);
-	r->nerrors++;
+	r->ndiags++;
 	return 0;
 }
 
@@ -188,7 +237,7 @@ void sym_graph_result_free(sym_graph_result *r)
 	free(r->table);
 	free(r->guards);
 	free(r->keys);
-	free(r->errors);
+	free(r->diags);
 	free(r->order);
 	free(r->node_keys);
 	ext_free(r);
@@ -259,13 +308,25 @@ const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, size_t *nno
 	return r->keys[i].key;
 }
 
-size_t sym_graph_num_errors(const sym_graph_result *r) { return r->nerrors; }
+size_t sym_graph_num_diagnostics(const sym_graph_result *r) { return r->ndiags; }
+
+const char *sym_graph_diagnostic(const sym_graph_result *r, size_t i, const char **node, const char **op,
+                                 const char **tensor)
+{
+	if (i >= r->ndiags)
+		return NULL;
+	if (node)
+		*node = r->diags[i].node;
+	if (op)
+		*op = r->diags[i].op;
+	if (tensor)
+		*tensor = r->diags[i].tensor;
+	return r->diags[i].msg;
+}
+
+size_t sym_graph_num_errors(const sym_graph_result *r) { return sym_graph_num_diagnostics(r); }
 
 const char *sym_graph_error(const sym_graph_result *r, size_t i, const char **node)
 {
-	if (i >= r->nerrors)
-		return NULL;
-	if (node)
-		*node = r->errors[i].node;
-	return r->errors[i].msg;
+	return sym_graph_diagnostic(r, i, node, NULL, NULL);
 }

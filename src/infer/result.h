@@ -28,10 +28,17 @@ typedef struct gkey {
 	const char **nodes;
 } gkey;
 
-typedef struct gerror {
-	char *node;
-	char *msg;
-} gerror;
+/* A diagnostic: a problem of one node or tensor found while working
+ * through the model, which inference goes on around (an unsupported
+ * operator, domain or opset, an unknown rank, a declared shape that
+ * disagrees, a node not reached).  The failure of sym_model_infer itself is
+ * the context's error instead. */
+typedef struct sym_diag {
+	char *node;   /* the node, or the tensor's name for a declared input */
+	char *op;     /* its operator; NULL when none */
+	char *tensor; /* the tensor at fault; NULL when none */
+	char *msg;    /* the whole message, naming node and operator */
+} sym_diag;
 
 /* The storage annotation of one tensor. */
 typedef struct sym_tstorage {
@@ -71,8 +78,8 @@ struct sym_graph_result {
 	size_t nguards;
 	gkey *keys;
 	size_t nkeys;
-	gerror *errors;
-	size_t nerrors, caperrors;
+	sym_diag *diags;
+	size_t ndiags, capdiags;
 	size_t *order; /* topological order of nodes */
 	size_t norder;
 	char **node_keys; /* merge key of each node (model order) */
@@ -86,15 +93,28 @@ struct sym_graph_result {
  * NULL when memory runs out. */
 sym_graph_result *sym__result_new(sym_ctx *ctx, const sym_model *m, int allow_empty);
 /* Adds a tensor (rank -2: not reached yet); a name defined twice is an
- * error naming what (an input, an initializer, an output of node N). */
+ * error naming what it is ("an input", "an initializer"; NULL for an
+ * output of node producer). */
 gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long producer, const char *what);
 /* Adds the model symbol s with its source, unless it is there already. */
 int sym__result_add_sym(sym_graph_result *r, const sym_expr *s, const char *source);
-/* Appends a diagnostic: a problem of one node or tensor that inference
- * goes on around. */
-int sym__result_add_error(sym_graph_result *r, const char *node, const char *msg);
+/* Appends a diagnostic (sym_diag; op and tensor may be NULL) with the
+ * printf-formatted message. */
+int sym__result_add_diag(sym_graph_result *r, const char *node, const char *op, const char *tensor,
+                         const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
 /* Records a SYM_EDOMAIN error (the failure of the call) and returns -1. */
 int sym__result_fail(sym_graph_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* Replaces the recorded error by a SYM_EDOMAIN error "<fmt...>: <its
+ * message>" (out of memory stays as it is); returns -1. */
+int sym__result_refail(sym_graph_result *r, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
 #endif

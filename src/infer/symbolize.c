@@ -30,13 +30,10 @@ static const sym_expr *anon_symbol(sym_graph_result *r, const char *input, int k
 	}
 }
 
-static int symbolize_inputs(sym_graph_result *r)
+/* Symbolizes input mt; src and dsrc are scratch builders of the caller's. */
+static int symbolize_input(sym_graph_result *r, const sym_mtensor *mt, sym_sbuf *src, sym_sbuf *dsrc)
 {
-	const sym_model *m = r->model;
-	size_t i;
-	char src[160];
-	for (i = 0; i < m->ninputs; i++) {
-		const sym_mtensor *mt = &m->inputs[i];
+	{
 		gtensor *t = sym__result_add_tensor(r, mt->name, -1, "an input");
 		int k;
 		if (!t)
@@ -45,43 +42,44 @@ static int symbolize_inputs(sym_graph_result *r)
 		t->tv.dtype = mt->dtype;
 		t->tv.rank = mt->rank;
 		if (mt->rank < 0)
-			continue;
+			return 0;
 		t->tv.dims = sym__infer_alloc(&r->inf, (size_t)(mt->rank ? mt->rank : 1) * sizeof(*t->tv.dims));
 		if (!t->tv.dims)
 			return sym__result_nomem(r);
 		for (k = 0; k < mt->rank; k++) {
 			const sym_expr *d = NULL;
-			snprintf(src, sizeof(src), "%.120s.shape[%d]", mt->name, k);
+			src->n = 0;
+			sym__sbuf_printf(src, "%s.shape[%d]", mt->name, k);
+			if (src->fail)
+				return sym__result_nomem(r);
 			switch (mt->dims[k].kind) {
 			case SYM_DIM_CONST:
 				d = sym_expr_from_si(r->ctx, mt->dims[k].value);
 				break;
 			case SYM_DIM_ANON:
 				d = anon_symbol(r, mt->name, k);
-				if (d && sym__result_add_sym(r, d, src) < 0)
+				if (d && sym__result_add_sym(r, d, src->s) < 0)
 					return -1;
 				break;
 			case SYM_DIM_EXPR: {
 				const sym_expr *found[16];
 				size_t ns, j;
 				d = sym_expr_from_str(r->ctx, mt->dims[k].text);
-				if (!d) {
-					char msg[256];
-					snprintf(msg, sizeof(msg), "%s", sym_ctx_last_message(r->ctx));
-					sym_ctx_clear_error(r->ctx);
-					return sym__result_fail(r, "model: input '%.60s' dim %d '%.60s': %s", mt->name, k,
-						    mt->dims[k].text, msg);
-				}
+				if (!d)
+					return sym__result_refail(r, "model: input '%s' dim %d '%s'", mt->name, k,
+								  mt->dims[k].text);
 				if (sym_expr_is_pred(d))
-					return sym__result_fail(r, "model: input '%.60s' dim %d is a predicate", mt->name, k);
+					return sym__result_fail(r, "model: input '%s' dim %d is a predicate", mt->name, k);
 				ns = sym_expr_symbols(r->ctx, d, found, 16);
 				for (j = 0; j < ns && j < 16; j++) {
-					char dsrc[300];
+					dsrc->n = 0;
 					if (sym_expr_kind(d) == SYM_KIND_SYM)
-						snprintf(dsrc, sizeof(dsrc), "%s", src);
+						sym__sbuf_puts(dsrc, src->s);
 					else
-						snprintf(dsrc, sizeof(dsrc), "%s == %.60s", src, mt->dims[k].text);
-					if (sym__result_add_sym(r, found[j], dsrc) < 0)
+						sym__sbuf_printf(dsrc, "%s == %s", src->s, mt->dims[k].text);
+					if (dsrc->fail)
+						return sym__result_nomem(r);
+					if (sym__result_add_sym(r, found[j], dsrc->s) < 0)
 						return -1;
 				}
 				break;
@@ -93,6 +91,21 @@ static int symbolize_inputs(sym_graph_result *r)
 		}
 	}
 	return 0;
+}
+
+static int symbolize_inputs(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t i;
+	sym_sbuf src, dsrc;
+	int st = 0;
+	sym__sbuf_init(&src, r->ctx);
+	sym__sbuf_init(&dsrc, r->ctx);
+	for (i = 0; i < m->ninputs && !st; i++)
+		st = symbolize_input(r, &m->inputs[i], &src, &dsrc);
+	sym__sbuf_clear(&src);
+	sym__sbuf_clear(&dsrc);
+	return st;
 }
 
 static int add_initializers(sym_graph_result *r)

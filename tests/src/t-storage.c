@@ -613,6 +613,20 @@ static void unknown_rank_branches_infer_around_the_node_that_needs_a_rank(void *
 	assert_string_equal(node, "flat");
 	sym_graph_error(f.r, 1, &node);
 	assert_string_equal(node, "after_flat");
+	{
+		/* the same list, structured: node, operator, tensor at fault */
+		const char *op, *tensor, *msg;
+		assert_int_equal(sym_graph_num_diagnostics(f.r), 2);
+		msg = sym_graph_diagnostic(f.r, 1, &node, &op, &tensor);
+		assert_string_equal(node, "after_flat");
+		assert_non_null(op);
+		assert_string_equal(tensor, "c");
+		assert_non_null(strstr(msg, "not inferred: input 'c' is unknown"));
+		sym_graph_diagnostic(f.r, 0, NULL, &op, &tensor);
+		assert_string_equal(op, "Flatten");
+		assert_null(tensor);
+		assert_null(sym_graph_diagnostic(f.r, 2, NULL, NULL, NULL));
+	}
 	assert_null(sym_graph_tensor_bytes(f.r, sym_graph_find_tensor(f.r, "a")));
 	assert_null(sym_graph_total_bytes(f.r));
 	/* a program needs the input rank */
