@@ -14,7 +14,7 @@ int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 	if (!f) {
-		sym__error(ctx, SYM_EDOMAIN, -1, "cannot open '%.200s': %s", path, strerror(errno));
+		sym__error(ctx, SYM_EDOMAIN, -1, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	for (;;) {
@@ -25,7 +25,7 @@ int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len
 			if (cap > ((size_t)1 << 31) || !(nb = realloc(buf, cap))) {
 				free(buf);
 				fclose(f);
-				sym__error(ctx, SYM_ELIMIT, -1, "'%.200s' is too large", path);
+				sym__error(ctx, SYM_ELIMIT, -1, "'%s' is too large", path);
 				return -1;
 			}
 			buf = nb;
@@ -38,7 +38,7 @@ int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len
 	if (ferror(f)) {
 		free(buf);
 		fclose(f);
-		sym__error(ctx, SYM_EDOMAIN, -1, "cannot read '%.200s'", path);
+		sym__error(ctx, SYM_EDOMAIN, -1, "cannot read '%s'", path);
 		return -1;
 	}
 	fclose(f);

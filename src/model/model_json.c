@@ -37,12 +37,18 @@ static int lerr(ld *l, const char *fmt, ...)
 	;
 static int lerr(ld *l, const char *fmt, ...)
 {
-	char msg[240];
+	sym_sbuf b;
 	va_list ap;
+	sym__sbuf_init(&b, l->ctx);
+	sym__sbuf_puts(&b, "model: ");
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sym__sbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	sym__error(l->ctx, SYM_EDOMAIN, -1, "model: %s", msg);
+	if (!b.fail && b.s)
+		sym__error(l->ctx, SYM_EDOMAIN, -1, "%s", b.s);
+	else
+		sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
+	sym__sbuf_clear(&b);
 	return -1;
 }
 
@@ -229,7 +235,7 @@ static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
 		errno = 0;
 		v = strtoll(s, &end, 10);
 		if (!*s || *end || errno == ERANGE)
-			return lerr(l, "%s: '%.40s' is not a 64-bit integer", where, s);
+			return lerr(l, "%s: '%s' is not a 64-bit integer", where, s);
 		*out = v;
 		return 0;
 	}
@@ -258,7 +264,7 @@ static int get_dtype(ld *l, const cJSON *o, const char *tname, int *dt)
 		return 0;
 	}
 	if (!cJSON_IsString(d) || (*dt = sym__dtype_from_name(d->valuestring)) <= 0)
-		return lerr(l, "tensor '%s': unknown \"dtype\"%s%.30s", tname, cJSON_IsString(d) ? " " : "",
+		return lerr(l, "tensor '%s': unknown \"dtype\"%s%s", tname, cJSON_IsString(d) ? " " : "",
 			    cJSON_IsString(d) ? d->valuestring : "");
 	return 0;
 }
@@ -286,7 +292,7 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 			return nomem(l);
 		const cJSON *d = shape->child;
 		for (k = 0; k < t->rank; k++, d = d->next) {
-			snprintf(where, sizeof(where), "tensor '%.60s' dim %d", t->name, k);
+			snprintf(where, sizeof(where), "tensor '%s' dim %d", t->name, k);
 			if (cJSON_IsNull(d) || (cJSON_IsString(d) && !strcmp(d->valuestring, "?"))) {
 				if (is_init)
 					return lerr(l, "%s: initializers need concrete dims", where);
@@ -303,7 +309,7 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 				errno = 0;
 				v = strtoll(d->valuestring, &end, 10);
 				if (!*end && (errno == ERANGE || v < 0))
-					return lerr(l, "%s: '%.40s' is not a dim (0 to 2**63-1)", where, d->valuestring);
+					return lerr(l, "%s: '%s' is not a dim (0 to 2**63-1)", where, d->valuestring);
 				if (!*end) {
 					t->dims[k].kind = SYM_DIM_CONST;
 					t->dims[k].value = v;
@@ -339,7 +345,7 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 		{
 			const cJSON *x = data->child;
 			for (i = 0; i < n; i++, x = x->next) {
-				snprintf(where, sizeof(where), "initializer '%.60s' data[%zu]", t->name, i);
+				snprintf(where, sizeof(where), "initializer '%s' data[%zu]", t->name, i);
 				if (get_int(l, x, where, &t->data[i]) < 0)
 					return -1;
 			}
@@ -353,13 +359,13 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym_attr *out)
 {
 	char where[200];
-	snprintf(where, sizeof(where), "node '%.60s' attribute %zu", nd->name, idx);
+	snprintf(where, sizeof(where), "node '%s' attribute %zu", nd->name, idx);
 	if (check_name(l, a->string, where) < 0)
 		return -1;
 	out->name = sym__model_strdup(l->m, a->string);
 	if (!out->name)
 		return nomem(l);
-	snprintf(where, sizeof(where), "node '%.60s' attribute '%.40s'", nd->name, a->string);
+	snprintf(where, sizeof(where), "node '%s' attribute '%s'", nd->name, a->string);
 	if (cJSON_IsBool(a)) {
 		int64_t *v = sym__model_alloc(l->m, sizeof(*v));
 		if (!v)
@@ -530,24 +536,24 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	x = field(o, "op");
 	if (!cJSON_IsString(x) || !*x->valuestring)
 		return lerr(l, "node '%s': missing \"op\"", nd->name);
-	snprintf(what, sizeof(what), "node '%.60s' \"op\"", nd->name);
+	snprintf(what, sizeof(what), "node '%s' \"op\"", nd->name);
 	if (check_name(l, x->valuestring, what) < 0)
 		return -1;
 	nd->op = sym__model_strdup(l->m, x->valuestring);
 	x = field(o, "domain");
 	if (x && !cJSON_IsString(x))
 		return lerr(l, "node '%s': \"domain\" must be a string", nd->name);
-	snprintf(what, sizeof(what), "node '%.60s' \"domain\"", nd->name);
+	snprintf(what, sizeof(what), "node '%s' \"domain\"", nd->name);
 	if (x && check_name(l, x->valuestring, what) < 0)
 		return -1;
 	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") && strcmp(x->valuestring, "ai.onnx"))
-		return lerr(l, "node '%s': unsupported domain '%.40s' (\"\" or \"cann\")", nd->name, x->valuestring);
+		return lerr(l, "node '%s': unsupported domain '%s' (\"\" or \"cann\")", nd->name, x->valuestring);
 	if (x && !strcmp(x->valuestring, "ai.onnx"))
 		nd->domain[0] = 0;
 	if (!nd->op || !nd->domain)
 		return nomem(l);
-	snprintf(what, sizeof(what), "node '%.60s' \"inputs\"", nd->name);
+	snprintf(what, sizeof(what), "node '%s' \"inputs\"", nd->name);
 	x = field(o, "inputs");
 	if (!x) {
 		nd->nin = 0;
@@ -555,7 +561,7 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	} else if (load_names(l, x, what, &nd->nin, &nd->in, 1) < 0) {
 		return -1;
 	}
-	snprintf(what, sizeof(what), "node '%.60s' \"outputs\"", nd->name);
+	snprintf(what, sizeof(what), "node '%s' \"outputs\"", nd->name);
 	if (load_names(l, field(o, "outputs"), what, &nd->nout, &nd->out, 0) < 0)
 		return -1;
 	if (nd->nout == 0)
@@ -627,7 +633,7 @@ static int load_formats(ld *l, const cJSON *fm)
 		if (check_name(l, e->string, what) < 0)
 			return -1;
 		if (!cJSON_IsObject(e) || (f && !cJSON_IsString(f)) || (s && !cJSON_IsString(s)))
-			return lerr(l, "formats['%.60s']: expected {\"format\": ..., \"storage_format\": ...}", e->string);
+			return lerr(l, "formats['%s']: expected {\"format\": ..., \"storage_format\": ...}", e->string);
 		snprintf(what, sizeof(what), "\"formats\" entry %zu", i - 1);
 		if ((f && check_name(l, f->valuestring, what) < 0) || (s && check_name(l, s->valuestring, what) < 0))
 			return -1;

@@ -33,12 +33,18 @@ static int oerr(ld *l, const char *fmt, ...)
     ;
 static int oerr(ld *l, const char *fmt, ...)
 {
-	char msg[240];
+	sym_sbuf b;
 	va_list ap;
+	sym__sbuf_init(&b, l->ctx);
+	sym__sbuf_puts(&b, "onnx: ");
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sym__sbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	sym__error(l->ctx, SYM_EDOMAIN, -1, "onnx: %s", msg);
+	if (!b.fail && b.s)
+		sym__error(l->ctx, SYM_EDOMAIN, -1, "%s", b.s);
+	else
+		sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
+	sym__sbuf_clear(&b);
 	return -1;
 }
 
@@ -349,7 +355,7 @@ static int load_value_info(ld *l, const OnnxValueInfo *vi, const char *what, sym
 	if (!tt->shape)
 		return 0;
 	if (tt->shape->n_dim > 64)
-		return oerr(l, "%s '%.60s': rank %zu is over the limit of 64", what, vi->name,
+		return oerr(l, "%s '%s': rank %zu is over the limit of 64", what, vi->name,
 		            tt->shape->n_dim);
 	t->rank = (int)tt->shape->n_dim;
 	t->dims = sym__model_alloc(l->m, (tt->shape->n_dim ? tt->shape->n_dim : 1) * sizeof(*t->dims));
@@ -471,12 +477,12 @@ static int load_attr(ld *l, const sym_mnode *nd, const OnnxAttr *a, sym_attr *ou
 	int type = a->has_type ? a->type : guess_type(a);
 	size_t i;
 	if (!a->name || !*a->name)
-		return oerr(l, "node '%.60s': an attribute has no name", nd->name);
-	snprintf(where, sizeof(where), "node '%.60s' attribute '%.40s'", nd->name, a->name);
+		return oerr(l, "node '%s': an attribute has no name", nd->name);
+	snprintf(where, sizeof(where), "node '%s' attribute '%s'", nd->name, a->name);
 	if (!(out->name = sym__model_strdup(l->m, a->name)))
 		return nomem(l);
 	if (a->ref_attr_name && *a->ref_attr_name)
-		return oerr(l, "%s refers to a function attribute ('%.40s'), which only functions may", where,
+		return oerr(l, "%s refers to a function attribute ('%s'), which only functions may", where,
 		            a->ref_attr_name);
 	switch (type) {
 	case AT_INT: {
@@ -565,7 +571,7 @@ static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd)
 		if (check_name(l, np->attribute[i]->name, buf) < 0)
 			return -1;
 	if (!np->op_type || !*np->op_type)
-		return oerr(l, "node %zu%s%.60s%s: missing op_type", idx, np->name ? " ('" : "",
+		return oerr(l, "node %zu%s%s%s: missing op_type", idx, np->name ? " ('" : "",
 		            np->name ? np->name : "", np->name ? "')" : "");
 	if (np->name && *np->name) {
 		nd->name = sym__model_strdup(l->m, np->name);
@@ -587,7 +593,7 @@ static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd)
 		if (!(nd->in[i] = sym__model_strdup(l->m, np->input[i] ? np->input[i] : "")))
 			return nomem(l);
 	if (np->n_output == 0)
-		return oerr(l, "node '%.60s': no outputs", nd->name);
+		return oerr(l, "node '%s': no outputs", nd->name);
 	for (i = 0; i < np->n_output; i++) {
 		/* an omitted optional output gets a name of its own, which no
 		 * ONNX tensor name can have */
@@ -676,7 +682,7 @@ static int load_graph(ld *l, const OnnxGraph *g)
 		}
 		if (check_name(l, tp->name, what) < 0)
 			goto out;
-		snprintf(what, sizeof(what), "initializer '%.60s'", tp->name);
+		snprintf(what, sizeof(what), "initializer '%s'", tp->name);
 		if (!(m->inits[i].name = sym__model_strdup(m, tp->name))) {
 			nomem(l);
 			goto out;

@@ -314,7 +314,7 @@ int sym_graph_save_onnx(sym_ctx *ctx, const sym_graph_result *r, const char *mod
 		ok = 0, e = errno;
 	if (!ok) {
 		free(out);
-		sym__error(ctx, SYM_EDOMAIN, -1, "cannot write '%.200s': %s", out_path, strerror(e));
+		sym__error(ctx, SYM_EDOMAIN, -1, "cannot write '%s': %s", out_path, strerror(e));
 		return -1;
 	}
 	free(out);
