@@ -36,7 +36,8 @@ void sym__free(sym_ctx *ctx, void *p, size_t n);
 int sym__grow(sym_ctx *ctx, void *p, size_t *cap, size_t need, size_t elem, size_t min);
 /* sym__grow for an array variable: SYM_GROW(ctx, r->tensors, r->ntensors + 1,
  * r->captensors, 64). */
-#define SYM_GROW(ctx, arr, need, cap, min) sym__grow((ctx), (void *)&(arr), &(cap), (need), sizeof(*(arr)), (min))
+#define SYM_GROW(ctx, arr, need, cap, min)                                                                   \
+	sym__grow((ctx), (void *)&(arr), &(cap), (need), sizeof(*(arr)), (min))
 
 /* ---- errors ------------------------------------------------------------------ */
 
@@ -44,9 +45,9 @@ int sym__grow(sym_ctx *ctx, void *p, size_t *cap, size_t need, size_t elem, size
  * characters in the message are escaped, so every message is one line. */
 const sym_expr *sym__error(sym_ctx *ctx, sym_status st, long pos, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 4, 5)))
+    __attribute__((format(printf, 4, 5)))
 #endif
-	;
+    ;
 /* Whether an error is recorded in ctx. */
 int sym__failed(const sym_ctx *ctx);
 
@@ -84,9 +85,9 @@ void sym__sbuf_puts(sym_sbuf *b, const char *s);
 /* Appends printf-formatted text of any length. */
 void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 void sym__sbuf_vprintf(sym_sbuf *b, const char *fmt, va_list ap);
 /* Appends the canonical text of e; returns 0 on failure.  A text longer than
  * SYM_MAX_TEXT_BYTES is a SYM_ELIMIT error recorded before anything is
@@ -98,7 +99,8 @@ int sym__print(sym_sbuf *b, const sym_expr *e);
 /* The interval bounds of a numeric e under f as constant nodes (*lo or *hi
  * NULL: unbounded that way).  Returns 0 on error (recorded in ctx); a
  * predicate or an expression without bounds gives 1 with both NULL. */
-int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const sym_expr **lo, const sym_expr **hi);
+int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const sym_expr **lo,
+                     const sym_expr **hi);
 /* Exempts s from the default minimum (a data-dependent dim may be 0 where
  * input dims are >= 1). */
 sym_status sym__facts_exempt_default(sym_facts *f, const sym_expr *s);

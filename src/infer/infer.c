@@ -20,11 +20,13 @@ static int order_nodes(sym_graph_result *r)
 	for (i = 0; i < m->nnodes; i++)
 		for (j = 0; j < m->nodes[i].nin; j++)
 			if (*m->nodes[i].in[j] && sym__graph_find(r, m->nodes[i].in[j]) == (size_t)-1)
-				return sym__result_fail(r, "model: node '%s' reads tensor '%s', which nothing defines",
-					    m->nodes[i].name, m->nodes[i].in[j]);
+				return sym__result_fail(
+				    r, "model: node '%s' reads tensor '%s', which nothing defines",
+				    m->nodes[i].name, m->nodes[i].in[j]);
 	for (i = 0; i < m->noutputs; i++)
 		if (sym__graph_find(r, m->outputs[i]) == (size_t)-1)
-			return sym__result_fail(r, "model: output '%s' is not a tensor of the graph", m->outputs[i]);
+			return sym__result_fail(r, "model: output '%s' is not a tensor of the graph",
+			                        m->outputs[i]);
 	for (i = 0; i < m->nnodes; i++)
 		nedges += m->nodes[i].nin;
 	indeg = calloc(m->nnodes + 1, sizeof(*indeg));
@@ -81,12 +83,13 @@ static int unsupported_domain_or_opset(sym_graph_result *r, const sym_mnode *nd)
 {
 	int opset = r->model->opset, st;
 	if (*nd->domain && strcmp(nd->domain, "cann"))
-		st = sym__result_add_diag(r, nd->name, nd->op, NULL, "node '%s' (%s): unsupported domain '%s'", nd->name,
-					  nd->op, nd->domain);
+		st =
+		    sym__result_add_diag(r, nd->name, nd->op, NULL, "node '%s' (%s): unsupported domain '%s'",
+		                         nd->name, nd->op, nd->domain);
 	else if (!*nd->domain && (opset < 7 || opset > 21))
 		st = sym__result_add_diag(r, nd->name, nd->op, NULL,
-					  "node '%s' (%s): unsupported opset %d (7 to 21 are read)", nd->name, nd->op,
-					  opset);
+		                          "node '%s' (%s): unsupported opset %d (7 to 21 are read)", nd->name,
+		                          nd->op, opset);
 	else
 		return 0;
 	return st < 0 ? -1 : 1;
@@ -127,8 +130,9 @@ static int run_nodes(sym_graph_result *r)
 				blocked = nd->in[j];
 		}
 		if (blocked) {
-			if (sym__result_add_diag(r, nd->name, nd->op, blocked, "node '%s' (%s): not inferred: input '%s' is unknown",
-						 nd->name, nd->op, blocked) < 0)
+			if (sym__result_add_diag(r, nd->name, nd->op, blocked,
+			                         "node '%s' (%s): not inferred: input '%s' is unknown",
+			                         nd->name, nd->op, blocked) < 0)
 				status = -1;
 			continue;
 		}
@@ -136,14 +140,15 @@ static int run_nodes(sym_graph_result *r)
 			status = sym__failed(r->ctx) ? -1 : 0;
 			continue;
 		}
-		if (sym__rule_run(&r->inf, nd->domain, nd->op, nd->name, m->opset, nd->nin, ins, nd->nattr, nd->attrs,
-				  nd->nout, outs) < 0) {
+		if (sym__rule_run(&r->inf, nd->domain, nd->op, nd->name, m->opset, nd->nin, ins, nd->nattr,
+		                  nd->attrs, nd->nout, outs) < 0) {
 			sym_status st = sym_ctx_last_error(r->ctx);
 			if (st == SYM_ENOMEM || r->inf.fatal) {
 				status = -1;
 				break;
 			}
-			if (sym__result_add_diag(r, nd->name, nd->op, NULL, "%s", sym_ctx_last_message(r->ctx)) < 0) {
+			if (sym__result_add_diag(r, nd->name, nd->op, NULL, "%s",
+			                         sym_ctx_last_message(r->ctx)) < 0) {
 				status = -1;
 				break;
 			}
@@ -201,8 +206,9 @@ static int check_declared(sym_graph_result *r)
 		if (tv->rank < 0)
 			continue;
 		if (tv->rank != dt->rank) {
-			if (sym__result_add_diag(r, node, op, dt->name, "tensor '%s': declared rank %d, inferred rank %d",
-						 dt->name, dt->rank, tv->rank) < 0)
+			if (sym__result_add_diag(r, node, op, dt->name,
+			                         "tensor '%s': declared rank %d, inferred rank %d", dt->name,
+			                         dt->rank, tv->rank) < 0)
 				return -1;
 			continue;
 		}
@@ -212,8 +218,9 @@ static int check_declared(sym_graph_result *r)
 			if (!c)
 				continue;
 			text = sym_expr_to_str(r->ctx, tv->dims[k]);
-			c = sym__result_add_diag(r, node, op, dt->name, "tensor '%s': dim %d is declared %lld, inferred %s",
-						 dt->name, k, (long long)dt->dims[k].value, text ? text : "?");
+			c = sym__result_add_diag(
+			    r, node, op, dt->name, "tensor '%s': dim %d is declared %lld, inferred %s",
+			    dt->name, k, (long long)dt->dims[k].value, text ? text : "?");
 			sym_str_free(r->ctx, text);
 			if (c < 0)
 				return -1;
@@ -272,7 +279,8 @@ sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_in
 	r0 = infer_without_hints(r, opt);
 	st = sym__guards_prune(r, r0);
 	sym_graph_result_free(r0);
-	if (st < 0 || sym__merge_keys(r) < 0 || sym__ranges_of_symbols(r) < 0 || sym__graph_storage(r, opt) < 0)
+	if (st < 0 || sym__merge_keys(r) < 0 || sym__ranges_of_symbols(r) < 0 ||
+	    sym__graph_storage(r, opt) < 0)
 		goto fail;
 	return r;
 fail:

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-
 int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 {
 	sym_ctx *ctx = r->ctx;
@@ -26,8 +25,7 @@ int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 		if (!s)
 			return -1;
 		if (!sym__graph_find_sym(r, s)) {
-			sym__error(ctx, SYM_EDOMAIN, -1,
-			           "range of '%s': not a symbol of the model's inputs",
+			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%s': not a symbol of the model's inputs",
 			           opt->range_names[i]);
 			return -1;
 		}
@@ -73,8 +71,7 @@ sym_facts *sym__graph_range_facts(const sym_graph_result *r)
 	int64_t lo;
 	if (!f)
 		return NULL;
-	if (sym__facts_default_min(r->facts, &lo) &&
-	    sym_facts_set_default_min(f, lo) != SYM_EOK) {
+	if (sym__facts_default_min(r->facts, &lo) && sym_facts_set_default_min(f, lo) != SYM_EOK) {
 		sym_facts_free(f);
 		return NULL;
 	}

@@ -90,8 +90,8 @@ gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long prod
 	size_t j;
 	if (sym__graph_find(r, name) != (size_t)-1) {
 		if (producer >= 0)
-			sym__result_fail(r, "model: tensor '%s' is defined twice (an output of node '%s')", name,
-					 r->model->nodes[producer].name);
+			sym__result_fail(r, "model: tensor '%s' is defined twice (an output of node '%s')",
+			                 name, r->model->nodes[producer].name);
 		else
 			sym__result_fail(r, "model: tensor '%s' is defined twice (%s)", name, what);
 		return NULL;
@@ -246,10 +246,13 @@ void sym_graph_result_free(sym_graph_result *r)
 
 /* ---- accessors ---------------------------------------------------------- */
 
-size_t sym_graph_num_symbols(const sym_graph_result *r) { return r->nsyms; }
+size_t sym_graph_num_symbols(const sym_graph_result *r)
+{
+	return r->nsyms;
+}
 
-const sym_expr *sym_graph_symbol(const sym_graph_result *r, size_t i, const char **source, const sym_expr **min,
-				 const sym_expr **max)
+const sym_expr *sym_graph_symbol(const sym_graph_result *r, size_t i, const char **source,
+                                 const sym_expr **min, const sym_expr **max)
 {
 	if (i >= r->nsyms)
 		return NULL;
@@ -262,10 +265,13 @@ const sym_expr *sym_graph_symbol(const sym_graph_result *r, size_t i, const char
 	return r->syms[i].sym;
 }
 
-size_t sym_graph_num_tensors(const sym_graph_result *r) { return r->ntensors; }
+size_t sym_graph_num_tensors(const sym_graph_result *r)
+{
+	return r->ntensors;
+}
 
 const char *sym_graph_tensor(const sym_graph_result *r, size_t i, int *rank, const sym_expr *const **dims,
-			     const char **dtype)
+                             const char **dtype)
 {
 	if (i >= r->ntensors)
 		return NULL;
@@ -278,11 +284,17 @@ const char *sym_graph_tensor(const sym_graph_result *r, size_t i, int *rank, con
 	return r->tensors[i].name;
 }
 
-size_t sym_graph_find_tensor(const sym_graph_result *r, const char *name) { return sym__graph_find(r, name); }
-size_t sym_graph_num_guards(const sym_graph_result *r) { return r->nguards; }
+size_t sym_graph_find_tensor(const sym_graph_result *r, const char *name)
+{
+	return sym__graph_find(r, name);
+}
+size_t sym_graph_num_guards(const sym_graph_result *r)
+{
+	return r->nguards;
+}
 
 const sym_expr *sym_graph_guard(const sym_graph_result *r, size_t i, const char **kind, const char **node,
-				const char **reason)
+                                const char **reason)
 {
 	if (i >= r->nguards)
 		return NULL;
@@ -295,9 +307,13 @@ const sym_expr *sym_graph_guard(const sym_graph_result *r, size_t i, const char 
 	return r->guards[i].pred;
 }
 
-size_t sym_graph_num_merge_keys(const sym_graph_result *r) { return r->nkeys; }
+size_t sym_graph_num_merge_keys(const sym_graph_result *r)
+{
+	return r->nkeys;
+}
 
-const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, size_t *nnodes, const char *const **nodes)
+const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, size_t *nnodes,
+                                const char *const **nodes)
 {
 	if (i >= r->nkeys)
 		return NULL;
@@ -308,7 +324,10 @@ const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, size_t *nno
 	return r->keys[i].key;
 }
 
-size_t sym_graph_num_diagnostics(const sym_graph_result *r) { return r->ndiags; }
+size_t sym_graph_num_diagnostics(const sym_graph_result *r)
+{
+	return r->ndiags;
+}
 
 const char *sym_graph_diagnostic(const sym_graph_result *r, size_t i, const char **node, const char **op,
                                  const char **tensor)
@@ -324,7 +343,10 @@ const char *sym_graph_diagnostic(const sym_graph_result *r, size_t i, const char
 	return r->diags[i].msg;
 }
 
-size_t sym_graph_num_errors(const sym_graph_result *r) { return sym_graph_num_diagnostics(r); }
+size_t sym_graph_num_errors(const sym_graph_result *r)
+{
+	return sym_graph_num_diagnostics(r);
+}
 
 const char *sym_graph_error(const sym_graph_result *r, size_t i, const char **node)
 {

@@ -17,7 +17,7 @@ typedef struct gsym {
 
 typedef struct gtensor {
 	char *name;
-	sym_tval tv;  /* rank -2: not reached */
+	sym_tval tv;   /* rank -2: not reached */
 	long producer; /* node index, -1 for inputs and initializers */
 	int is_input;
 } gtensor;
@@ -82,7 +82,7 @@ struct sym_graph_result {
 	size_t ndiags, capdiags;
 	size_t *order; /* topological order of nodes */
 	size_t norder;
-	char **node_keys; /* merge key of each node (model order) */
+	char **node_keys;          /* merge key of each node (model order) */
 	struct sym_graph_ext *ext; /* storage shapes, byte sizes, ranges */
 };
 
@@ -103,22 +103,22 @@ int sym__result_add_sym(sym_graph_result *r, const sym_expr *s, const char *sour
 int sym__result_add_diag(sym_graph_result *r, const char *node, const char *op, const char *tensor,
                          const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 5, 6)))
+    __attribute__((format(printf, 5, 6)))
 #endif
-	;
+    ;
 /* Records a SYM_EDOMAIN error (the failure of the call) and returns -1. */
 int sym__result_fail(sym_graph_result *r, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 /* Replaces the recorded error by a SYM_EDOMAIN error "<fmt...>: <its
  * message>" (out of memory stays as it is); returns -1. */
 int sym__result_refail(sym_graph_result *r, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 /* Records out of memory and returns -1. */
 int sym__result_nomem(sym_graph_result *r);
 /* Allocates r->ext when absent; -1 (error recorded) when out of memory. */

@@ -16,7 +16,8 @@ static const sym_expr *anon_symbol(sym_graph_result *r, const char *input, int k
 	const sym_expr *s;
 	for (i = 0; input[i] && n < 60; i++) {
 		char c = input[i];
-		int ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		int ok =
+		    c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 		name[n++] = ok ? c : '_';
 	}
 	if (!n || (name[0] >= '0' && name[0] <= '9'))
@@ -43,7 +44,8 @@ static int symbolize_input(sym_graph_result *r, const sym_mtensor *mt, sym_sbuf 
 		t->tv.rank = mt->rank;
 		if (mt->rank < 0)
 			return 0;
-		t->tv.dims = sym__infer_alloc(&r->inf, (size_t)(mt->rank ? mt->rank : 1) * sizeof(*t->tv.dims));
+		t->tv.dims =
+		    sym__infer_alloc(&r->inf, (size_t)(mt->rank ? mt->rank : 1) * sizeof(*t->tv.dims));
 		if (!t->tv.dims)
 			return sym__result_nomem(r);
 		for (k = 0; k < mt->rank; k++) {
@@ -66,10 +68,11 @@ static int symbolize_input(sym_graph_result *r, const sym_mtensor *mt, sym_sbuf 
 				size_t ns, j;
 				d = sym_expr_from_str(r->ctx, mt->dims[k].text);
 				if (!d)
-					return sym__result_refail(r, "model: input '%s' dim %d '%s'", mt->name, k,
-								  mt->dims[k].text);
+					return sym__result_refail(r, "model: input '%s' dim %d '%s'",
+					                          mt->name, k, mt->dims[k].text);
 				if (sym_expr_is_pred(d))
-					return sym__result_fail(r, "model: input '%s' dim %d is a predicate", mt->name, k);
+					return sym__result_fail(r, "model: input '%s' dim %d is a predicate",
+					                        mt->name, k);
 				ns = sym_expr_symbols(r->ctx, d, found, 16);
 				for (j = 0; j < ns && j < 16; j++) {
 					dsrc->n = 0;
@@ -120,13 +123,15 @@ static int add_initializers(sym_graph_result *r)
 			return -1;
 		t->tv.dtype = mt->dtype;
 		t->tv.rank = mt->rank;
-		t->tv.dims = sym__infer_alloc(&r->inf, (size_t)(mt->rank ? mt->rank : 1) * sizeof(*t->tv.dims));
+		t->tv.dims =
+		    sym__infer_alloc(&r->inf, (size_t)(mt->rank ? mt->rank : 1) * sizeof(*t->tv.dims));
 		if (!t->tv.dims)
 			return sym__result_nomem(r);
 		for (k = 0; k < mt->rank; k++)
 			t->tv.dims[k] = sym_expr_from_si(r->ctx, mt->dims[k].value);
 		if (mt->has_data && mt->ndata <= 65536) {
-			const sym_expr **v = sym__infer_alloc(&r->inf, (mt->ndata ? mt->ndata : 1) * sizeof(*v));
+			const sym_expr **v =
+			    sym__infer_alloc(&r->inf, (mt->ndata ? mt->ndata : 1) * sizeof(*v));
 			if (!v)
 				return sym__result_nomem(r);
 			for (j = 0; j < mt->ndata; j++)
@@ -134,7 +139,8 @@ static int add_initializers(sym_graph_result *r)
 			t->tv.has_value = 1, t->tv.nvalue = mt->ndata, t->tv.value = v;
 		} else if (mt->fdata) {
 			/* small floating-point tensors (Resize scales) as exact rationals */
-			const sym_expr **v = sym__infer_alloc(&r->inf, (mt->nfdata ? mt->nfdata : 1) * sizeof(*v));
+			const sym_expr **v =
+			    sym__infer_alloc(&r->inf, (mt->nfdata ? mt->nfdata : 1) * sizeof(*v));
 			if (!v)
 				return sym__result_nomem(r);
 			for (j = 0; j < mt->nfdata; j++)

@@ -51,11 +51,26 @@ void sym_model_free(sym_model *m)
 	free(m);
 }
 
-size_t sym_model_num_inputs(const sym_model *m) { return m->ninputs; }
-const char *sym_model_input_name(const sym_model *m, size_t i) { return i < m->ninputs ? m->inputs[i].name : NULL; }
-int sym_model_input_rank(const sym_model *m, size_t i) { return i < m->ninputs ? m->inputs[i].rank : -1; }
-size_t sym_model_num_outputs(const sym_model *m) { return m->noutputs; }
-const char *sym_model_output_name(const sym_model *m, size_t i) { return i < m->noutputs ? m->outputs[i] : NULL; }
+size_t sym_model_num_inputs(const sym_model *m)
+{
+	return m->ninputs;
+}
+const char *sym_model_input_name(const sym_model *m, size_t i)
+{
+	return i < m->ninputs ? m->inputs[i].name : NULL;
+}
+int sym_model_input_rank(const sym_model *m, size_t i)
+{
+	return i < m->ninputs ? m->inputs[i].rank : -1;
+}
+size_t sym_model_num_outputs(const sym_model *m)
+{
+	return m->noutputs;
+}
+const char *sym_model_output_name(const sym_model *m, size_t i)
+{
+	return i < m->noutputs ? m->outputs[i] : NULL;
+}
 
 const sym_expr *sym__expr_from_double(sym_ctx *ctx, double v)
 {

@@ -48,8 +48,8 @@ static const wmsg w_graph; /* subgraphs of attributes */
 WMSG(w_attr, "AttributeProto", {1, WT_LEN, "name", NULL}, {2, WT_I32, "f", NULL}, {3, WT_VARINT, "i", NULL},
      {4, WT_LEN, "s", NULL}, {5, WT_LEN, "t", &w_tensor}, {6, WT_LEN, "g", &w_graph}, {7, -1, "floats", NULL},
      {8, -1, "ints", NULL}, {9, WT_LEN, "strings", NULL}, {10, WT_LEN, "tensors", &w_tensor},
-     {11, WT_LEN, "graphs", &w_graph}, {13, WT_LEN, "doc_string", NULL},
-     {20, WT_VARINT, "type", NULL}, {21, WT_LEN, "ref_attr_name", NULL});
+     {11, WT_LEN, "graphs", &w_graph}, {13, WT_LEN, "doc_string", NULL}, {20, WT_VARINT, "type", NULL},
+     {21, WT_LEN, "ref_attr_name", NULL});
 WMSG(w_node, "NodeProto", {1, WT_LEN, "input", NULL}, {2, WT_LEN, "output", NULL}, {3, WT_LEN, "name", NULL},
      {4, WT_LEN, "op_type", NULL}, {5, WT_LEN, "attribute", &w_attr}, {6, WT_LEN, "doc_string", NULL},
      {7, WT_LEN, "domain", NULL});
