@@ -3,10 +3,11 @@
  * a*s + b), and the checks every input must pass before the guards: the
  * dims equal their declared forms, every symbol in its range, every
  * data-dependent dim in its. */
+#define SYM_SEAM_LOWERING /* walks nodes to lower them (seam.h) */
+#include "seam.h"
 #include "bind_private.h"
-#include "facts_private.h"
-#include "print_private.h"
-#include "storage_private.h"
+#include "infer/passes.h"
+#include "infer/storage.h"
 
 #include <stdarg.h>
 #include <stdio.h>

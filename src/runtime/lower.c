@@ -1,8 +1,9 @@
 /* The runtime program's lowering: expressions and predicates to flat int64
  * code with constants folded and common subexpressions shared.
  * program_private.h describes the instruction format. */
+#define SYM_SEAM_LOWERING /* walks nodes to lower them (seam.h) */
+#include "seam.h"
 #include "program_private.h"
-#include "node_private.h"
 
 #include <string.h>
 

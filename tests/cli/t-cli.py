@@ -165,9 +165,9 @@ def simplify_is_idempotent_through_text(name, expr):
                   "simplifying %r again gives another text" % once)
 
 
-# --- issue 2: the expression commands ------------------------------------
+# --- the expression commands ------------------------------------
 
-def test_done_when_examples():
+def test_expression_command_examples():
     expect_out("simplify_cancels_symbol_quotient", ["simplify", "(s0*s1)/s1"], "s0")
     expect_out("simplify_cancels_polynomial_identity", ["simplify", "(s0+1)**2 - s0**2 - 2*s0"], "1")
     expect_out("eval_is_exact_past_64_bits", ["eval", "s0*s0*s0", "s0=10000000000"],
@@ -312,7 +312,7 @@ def test_batch():
                  b"s0\ts0\n", ["true"], 0)
 
 
-# --- issue 3: facts, decisions ---------------------------------------------
+# --- facts, decisions ---------------------------------------------
 
 def test_facts_and_decisions():
     expect_out("mod_disappears_inside_assumed_range",
@@ -371,7 +371,7 @@ def main():
         print("cannot run %s" % CLI)
         print("0 passed, 1 failed")
         return 1
-    test_done_when_examples()
+    test_expression_command_examples()
     test_bad_input()
     test_misuse()
     test_batch()
