@@ -291,6 +291,26 @@ static void expansions_a_short_text_asks_for_are_bounded(void **state)
 	}
 }
 
+/* A coefficient or an exponent of the expansion past its limit is an
+ * error, never a term dropped or a crash. */
+static void expansion_past_a_number_limit_is_an_error(void **state)
+{
+	static const char *const big[] = {
+		"(x+3**6000000)**2",
+		"(x+3**6000000)**2 - x**2 - 2*x*3**6000000",
+		"(x**1000000000+y**999999999)**50",
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		sym_ctx *ctx = sym_ctx_new();
+		if (sym_expr_from_str(ctx, big[i]))
+			fail_msg("%s: expected a limit error", big[i]);
+		assert_int_equal(sym_ctx_last_error(ctx), SYM_ELIMIT);
+		sym_ctx_free(ctx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +324,7 @@ int main(void)
 		cmocka_unit_test(text_longer_than_the_limit_is_an_error_found_early),
 		cmocka_unit_test(text_below_the_limit_prints_in_full),
 		cmocka_unit_test(expansions_a_short_text_asks_for_are_bounded),
+		cmocka_unit_test(expansion_past_a_number_limit_is_an_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
