@@ -327,7 +327,7 @@ const sym_expr *sym_expr_subst(sym_ctx *ctx, const sym_expr *e, size_t n, const 
 		return NULL;
 	for (i = 0; i < n; i++) {
 		if (!syms[i] || !by[i])
-			return NULL;
+			return sym__error(ctx, SYM_EMISUSE, -1, "substitutions need symbols and values");
 		if (syms[i]->kind != SYM_KIND_SYM)
 			return sym__error(ctx, SYM_EMISUSE, -1, "only symbols can be substituted");
 		if (by[i]->flags & SYM_F_PRED)
@@ -351,7 +351,7 @@ const sym_expr *sym_expr_eval_si(sym_ctx *ctx, const sym_expr *e, size_t n, cons
 		return NULL;
 	for (i = 0; i < n; i++) {
 		if (!syms[i])
-			return NULL;
+			return sym__error(ctx, SYM_EMISUSE, -1, "only symbols can be bound");
 		if (syms[i]->kind != SYM_KIND_SYM)
 			return sym__error(ctx, SYM_EMISUSE, -1, "only symbols can be bound");
 	}

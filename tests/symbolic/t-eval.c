@@ -264,6 +264,22 @@ static void extreme_int64_inputs(void **state)
 	sym_ctx_free(ctx);
 }
 
+/* A missing symbol or value is API misuse with a recorded error, never a
+ * bare NULL. */
+static void substitution_without_a_value_is_misuse(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	const sym_expr *x = sym_expr_symbol(ctx, "x"), *none = NULL, *nosym = NULL;
+	long long v = 1;
+	(void)state;
+	assert_null(sym_expr_subst(ctx, x, 1, &x, &none));
+	assert_int_equal(sym_ctx_last_error(ctx), SYM_EMISUSE);
+	sym_ctx_clear_error(ctx);
+	assert_null(sym_expr_eval_si(ctx, x, 1, &nosym, &v));
+	assert_int_equal(sym_ctx_last_error(ctx), SYM_EMISUSE);
+	sym_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +290,7 @@ int main(void)
 		cmocka_unit_test(big_values_through_subst_are_exact),
 		cmocka_unit_test(unbound_and_misused_symbols),
 		cmocka_unit_test(extreme_int64_inputs),
+		cmocka_unit_test(substitution_without_a_value_is_misuse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
