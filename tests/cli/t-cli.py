@@ -374,6 +374,8 @@ def expect_small_and_quick(name, args, stdin, want, seconds=1.0, megabytes=100):
         res = Result(args, stdin, p.returncode, fout.read(), p.stderr.read())
         p.stderr.close()
     mb = usage.ru_maxrss / 1024.0
+    if os.environ.get("ASAN_OPTIONS") is not None or os.environ.get("UBSAN_OPTIONS") is not None:
+        seconds, megabytes = seconds * 10, megabytes * 40  # sanitizer builds: shadow memory, slow checks
     if res.rc != 0 or res.text().strip() != want:
         report(name, False, res, "expected %r" % want)
     elif took > seconds or mb > megabytes:

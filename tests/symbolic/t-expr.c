@@ -359,8 +359,9 @@ static void constant_operand_chains_build_the_operator_by_operator_node(void **s
 	}
 }
 
-/* x//2//2... with 100,000 divisions is x//2**100000, read in one pass
- * instead of keeping 2, 4, ..., 2**100000 in nodes (gigabytes). */
+/* x//2//2... with 100,000 divisions is x//2**100000, read building a few
+ * nodes instead of keeping 2, 4, ..., 2**100000 in 200,000 nodes (hundreds
+ * of megabytes of numbers). */
 static void long_chains_of_constant_divisors_are_read_quickly(void **state)
 {
 	static const char *const unit[] = {"//2", "/2", "*2"};
@@ -371,18 +372,16 @@ static void long_chains_of_constant_divisors_are_read_quickly(void **state)
 		sym_ctx *ctx = sym_ctx_new();
 		size_t n = 100000, ul = strlen(unit[u]), i;
 		char *text = malloc(1 + n * ul + 1);
-		clock_t t0;
 		const sym_expr *e;
 		assert_non_null(text);
 		text[0] = 'x';
 		for (i = 0; i < n; i++)
 			memcpy(text + 1 + i * ul, unit[u], ul);
 		text[1 + n * ul] = 0;
-		t0 = clock();
 		e = sym_expr_from_str(ctx, text);
 		assert_non_null(e);
-		if (clock() - t0 > CLOCKS_PER_SEC / 2)
-			fail_msg("x%s...: %.2f s", unit[u], (double)(clock() - t0) / CLOCKS_PER_SEC);
+		if (sym_ctx_node_count(ctx, NULL) > 100)
+			fail_msg("x%s...: %zu nodes", unit[u], sym_ctx_node_count(ctx, NULL));
 		assert_ptr_equal(e, sym_expr_from_str(ctx, same[u]));
 		free(text);
 		sym_ctx_free(ctx);
