@@ -166,6 +166,7 @@ const sym_expr *sym__monomial(sym_ctx *ctx, const sym_factor *f, size_t n);
 const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
 
 /* Properties. */
+int sym__floor_is_plain(const sym_expr *a, const sym_num *D);
 static inline int sym__is_int(const sym_expr *e) { return (e->flags & SYM_F_INT) != 0; }
 
 #define SYM_MAX_TERMS 2000000
