@@ -170,6 +170,10 @@ int sym__floor_is_plain(const sym_expr *a, const sym_num *D);
 static inline int sym__is_int(const sym_expr *e) { return (e->flags & SYM_F_INT) != 0; }
 
 #define SYM_MAX_TERMS 2000000
-#define SYM_MAX_BITS (1UL << 24)
+/* The largest number a node or an evaluation may hold: 2**20 bits, about
+ * 315,000 decimal digits, so that every number prints within
+ * SYM_MAX_TEXT_BYTES and one exact evaluation of a short text stays within
+ * milliseconds (a shape never needs more). */
+#define SYM_MAX_BITS (1UL << 20)
 
 #endif
