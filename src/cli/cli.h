@@ -1,4 +1,5 @@
-/* The command-line tool: shared helpers and the command table. */
+/* The command-line tool: the command table, the exit statuses and the
+ * messages (defined in args.c). */
 #ifndef SYM_CLI_H
 #define SYM_CLI_H
 
@@ -34,8 +35,5 @@ void cli_error(const char *fmt, ...)
 int cli_usage(const char *why);
 /* cli_usage for an option the command does not know. */
 int cli_unknown_option(const char *arg);
-/* The printed form of e in memory of the caller's (free), NULL when out of
- * memory. */
-char *cli_expr_text(sym_ctx *ctx, const sym_expr *e);
 
 #endif

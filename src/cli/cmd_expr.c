@@ -1,55 +1,13 @@
-/* The expression commands: simplify, eval, prove, equal. */
-#include "cli.h"
+/* The expression commands: simplify, eval, prove, equal (one job: they share
+ * their options, their context and facts, and the batch mode). */
+#include "args.h"
+#include "output.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Options shared by simplify, prove and equal. */
-typedef struct opts {
-	const char **assume;
-	int nassume;
-	int dims;
-	const char *pos[2];
-	int npos;
-} opts;
-
-static int parse_opts(int argc, char **argv, opts *o, int want)
-{
-	int i, end = 0;
-	memset(o, 0, sizeof(*o));
-	o->assume = calloc((size_t)argc + 1, sizeof(*o->assume));
-	if (!o->assume) {
-		cli_error("out of memory");
-		return CLI_FAIL;
-	}
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!end && !strcmp(a, "--")) {
-			end = 1;
-		} else if (!end && !strcmp(a, "--dims")) {
-			o->dims = 1;
-		} else if (!end && !strcmp(a, "--assume")) {
-			if (i + 1 >= argc)
-				return cli_usage("--assume needs a predicate");
-			o->assume[o->nassume++] = argv[++i];
-		} else if (!end && !strncmp(a, "--assume=", 9)) {
-			o->assume[o->nassume++] = a + 9;
-		} else if (!end && a[0] == '-' && a[1] == '-') {
-			return cli_unknown_option(a);
-		} else {
-			if (o->npos == 2)
-				return cli_usage("too many arguments");
-			o->pos[o->npos++] = a;
-		}
-	}
-	if (o->npos != want && !(o->npos == 1 && !strcmp(o->pos[0], "-")))
-		return cli_usage(want == 1 ? "expected one expression (or - for standard input)"
-					   : "expected two expressions (or - for standard input)");
-	return CLI_OK;
-}
-
 /* Creates the context and the facts of the options. */
-static int setup(opts *o, sym_ctx **ctx, sym_facts **facts)
+static int setup(const cli_expr_opts *o, sym_ctx **ctx, sym_facts **facts)
 {
 	int i;
 	*ctx = sym_ctx_new();
@@ -74,15 +32,15 @@ static int setup(opts *o, sym_ctx **ctx, sym_facts **facts)
 	return CLI_OK;
 }
 
-static void teardown(opts *o, sym_ctx *ctx, sym_facts *facts)
+static void teardown(cli_expr_opts *o, sym_ctx *ctx, sym_facts *facts)
 {
 	sym_facts_free(facts);
 	sym_ctx_free(ctx);
-	free(o->assume);
+	cli_expr_opts_free(o);
 }
 
-/* Writes the answer for one input into out (malloc'd), or returns the error
- * message in *err (owned by ctx). */
+/* Returns the answer for one input (a and, for equal, b) as malloc'd text,
+ * or NULL with the error recorded in ctx. */
 typedef char *(*answer_fn)(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b);
 
 static char *ans_simplify(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b)
@@ -198,10 +156,10 @@ static int run_batch(sym_ctx *ctx, sym_facts *facts, answer_fn fn, int pairs)
 
 static int expr_command(int argc, char **argv, answer_fn fn, int nargs)
 {
-	opts o;
+	cli_expr_opts o;
 	sym_ctx *ctx = NULL;
 	sym_facts *facts = NULL;
-	int st = parse_opts(argc, argv, &o, nargs);
+	int st = cli_expr_opts_parse(&o, argc, argv, nargs);
 	if (st == CLI_OK)
 		st = setup(&o, &ctx, &facts);
 	if (st == CLI_OK) {
