@@ -722,7 +722,7 @@ sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *co
 		}
 		if (!compact_consts(&c, outv, nouts))
 			goto error;
-		p = sym__program_alloc(c.nkused, c.ninsns, nouts, nsegs);
+		p = sym__program_alloc(&ctx->alloc, c.nkused, c.ninsns, nouts, nsegs);
 		if (!p) {
 			sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 			goto error;
