@@ -4,6 +4,8 @@
  * Shape outputs stay symbolic. */
 #include "rules_private.h"
 
+#include <string.h>
+
 /* Value elements carried by a result at most. */
 
 /* The dim two inputs share: a and b must be equal (proven, refuted, or an
@@ -59,7 +61,7 @@ static int r_concat(sym_rule_ctx *rc)
 	if (!d)
 		return -1;
 	for (k = 0; k < first->rank; k++)
-		d[k] = k == a ? ctx->zero : first->dims[k];
+		d[k] = k == a ? sym__zero(ctx) : first->dims[k];
 	for (i = 0; i < rc->nin; i++) {
 		const sym_tval *t = sym__rc_in(rc, i);
 		if (!t)
@@ -171,9 +173,9 @@ static int r_split(sym_rule_ctx *rc)
 	if (given) {
 		if (n != rc->nout)
 			return sym__rc_error(rc, "%zu split sizes for %zu outputs", n, rc->nout);
-		sum = ctx->zero;
+		sum = sym__zero(ctx);
 		for (i = 0; i < n; i++) {
-			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, sz[i], ctx->zero),
+			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, sz[i], sym__zero(ctx)),
 			                    SYM_GUARD_ASSERT, "split sizes must be nonnegative") < 0)
 				return -1;
 			if (split_out(rc, i, x, a, sum, sz[i]) < 0)
@@ -196,10 +198,10 @@ static int r_split(sym_rule_ctx *rc)
 		    rc, sym_expr_ceil(ctx, sym_expr_div(ctx, d, sym__rc_num(rc, (int64_t)n))));
 		last = sym_expr_sub(ctx, d, sym_expr_mul(ctx, chunk, sym__rc_num(rc, (int64_t)n - 1)));
 		if (n > 1 &&
-		    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, last, ctx->one), SYM_GUARD_ASSERT,
+		    sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, last, sym__one(ctx)), SYM_GUARD_ASSERT,
 		                    "the last chunk of num_outputs must not be empty") < 0)
 			return -1;
-		for (off = ctx->zero, i = 0; i < n; i++) {
+		for (off = sym__zero(ctx), i = 0; i < n; i++) {
 			if (split_out(rc, i, x, a, off, i + 1 < n ? chunk : last) < 0)
 				return -1;
 			off = sym_expr_add(ctx, off, chunk);
@@ -209,7 +211,7 @@ static int r_split(sym_rule_ctx *rc)
 	n = rc->nout;
 	if (n > 1 && sym__rc_require_divisible(rc, d, sym__rc_num(rc, (int64_t)n), "the dim must split into equal parts") < 0)
 		return -1;
-	for (off = ctx->zero, i = 0; i < n; i++) {
+	for (off = sym__zero(ctx), i = 0; i < n; i++) {
 		const sym_expr *part = sym_expr_div(ctx, d, sym__rc_num(rc, (int64_t)n));
 		if (split_out(rc, i, x, a, off, part) < 0)
 			return -1;

@@ -1,11 +1,11 @@
 /* The rule context: session storage, attributes, inputs, outputs, guards,
  * hints, and the broadcasting shared by many operator families. */
-#include "facts_private.h"
 #include "rules_private.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct {
 	const char *name;
@@ -369,7 +369,7 @@ int sym__rc_in_ints(sym_rule_ctx *rc, size_t i, size_t *n, int64_t **v)
 int sym__rc_require_divisible(sym_rule_ctx *rc, const sym_expr *d, const sym_expr *k, const char *reason)
 {
 	sym_ctx *ctx = rc->inf->ctx;
-	return sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, d, k), ctx->zero),
+	return sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, d, k), sym__zero(ctx)),
 			       SYM_GUARD_ASSERT, reason);
 }
 
@@ -503,9 +503,9 @@ int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind,
 	size_t i;
 	if (!p)
 		return -1;
-	if (p->kind == SYM_KIND_BOOL) {
-		if (*(const int64_t *)NODE_PAYLOAD(p))
-			return 0;
+	if (p == sym__true(inf->ctx))
+		return 0;
+	if (p == sym__false(inf->ctx)) {
 		inf->fatal = 1;
 		return sym__rc_error(rc, "%s (never holds)", reason);
 	}
@@ -558,9 +558,9 @@ int sym__rc_unibroadcast(sym_rule_ctx *rc, int rank, const sym_expr *const *d, i
 	int k;
 	for (k = 0; k < rank; k++) {
 		const sym_expr *t = target[n - rank + k];
-		if (d[k] == ctx->one || d[k] == t)
+		if (d[k] == sym__one(ctx) || d[k] == t)
 			continue;
-		if (sym__rc_require(rc, sym_expr_or(ctx, sym_expr_rel(ctx, SYM_REL_EQ, d[k], ctx->one),
+		if (sym__rc_require(rc, sym_expr_or(ctx, sym_expr_rel(ctx, SYM_REL_EQ, d[k], sym__one(ctx)),
 		                                    sym_expr_rel(ctx, SYM_REL_EQ, d[k], t)),
 		                    SYM_GUARD_ASSERT, reason) < 0)
 			return -1;
@@ -601,7 +601,7 @@ const sym_expr *sym__rc_num(sym_rule_ctx *rc, int64_t v) { return sym_expr_from_
 
 const sym_expr *sym__rc_numel(sym_rule_ctx *rc, const sym_tval *t)
 {
-	const sym_expr *r = rc->inf->ctx->one;
+	const sym_expr *r = sym__one(rc->inf->ctx);
 	int k;
 	for (k = 0; k < t->rank && r; k++)
 		r = sym_expr_mul(rc->inf->ctx, r, t->dims[k]);
@@ -611,7 +611,7 @@ const sym_expr *sym__rc_numel(sym_rule_ctx *rc, const sym_tval *t)
 int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out)
 {
 	sym_ctx *ctx = rc->inf->ctx;
-	const sym_expr *one = ctx->one;
+	const sym_expr *one = sym__one(ctx);
 	const sym_expr *eq, *a1, *b1, *ok, *ab[2];
 	int64_t ha, hb;
 	if (a == b || b == one) {

@@ -2,6 +2,8 @@
  * strides, dilations and the padding mode; channel and group checks. */
 #include "rules_private.h"
 
+#include <string.h>
+
 enum { PAD_NOTSET, PAD_SAME_UPPER, PAD_SAME_LOWER, PAD_VALID };
 
 /* The spatial attributes of one node, read and checked. */
@@ -314,7 +316,7 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 		} else {
 			o = add(rc, muli(rc, addi(rc, in, -1), sp.strides[i]), eff_kernel(rc, &sp, i));
 			o = addi(rc, addi(rc, addi(rc, o, opad[i]), -sp.pads[i]), -sp.pads[n + i]);
-			if (sym__rc_require(rc, rel(rc, SYM_REL_GE, o, ctx->one), SYM_GUARD_ASSERT,
+			if (sym__rc_require(rc, rel(rc, SYM_REL_GE, o, sym__one(ctx)), SYM_GUARD_ASSERT,
 			                    "pads must leave a positive output size") < 0)
 				return -1;
 		}
@@ -377,7 +379,7 @@ static int r_global_pool(sym_rule_ctx *rc)
 	if (!dims)
 		return -1;
 	for (i = 0; i < x->rank; i++)
-		dims[i] = i < 2 ? x->dims[i] : sym__rc_ctx(rc)->one;
+		dims[i] = i < 2 ? x->dims[i] : sym__one(sym__rc_ctx(rc));
 	if (sym__rc_set_shape(rc, 0, x->rank, dims) < 0)
 		return -1;
 	return sym__rc_set_dtype(rc, 0, x->dtype);

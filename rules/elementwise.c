@@ -3,6 +3,8 @@
  * they also compute symbolic values, so shape arithmetic stays symbolic. */
 #include "rules_private.h"
 
+#include <string.h>
+
 /* Unary: output 0 has the shape and (unless the rule says) dtype of input 0.
  * Unknown rank passes through. */
 static int unary(sym_rule_ctx *rc)
@@ -51,10 +53,10 @@ static int r_bool_unary(sym_rule_ctx *rc)
 /* A floating-point value cast to an integer type rounds toward zero. */
 static const sym_expr *trunc1(sym_ctx *ctx, const sym_expr *a)
 {
-	const sym_expr *neg = sym_expr_rel(ctx, SYM_REL_LT, a, ctx->zero);
+	const sym_expr *neg = sym_expr_rel(ctx, SYM_REL_LT, a, sym__zero(ctx));
 	if (!neg)
 		return NULL;
-	return neg == ctx->btrue ? sym_expr_ceil(ctx, a) : sym_expr_floor(ctx, a);
+	return neg == sym__true(ctx) ? sym_expr_ceil(ctx, a) : sym_expr_floor(ctx, a);
 }
 
 /* Whether every element of a floating-point value is a constant (only

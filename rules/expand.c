@@ -4,6 +4,8 @@
  * carry their symbolic values. */
 #include "rules_private.h"
 
+#include <string.h>
+
 /* The rank of a result that carries a value at most. */
 #define MAX_VALUE_RANK 16
 

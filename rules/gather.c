@@ -5,6 +5,8 @@
  * constant dim and an assert guard for a symbolic one. */
 #include "rules_private.h"
 
+#include <string.h>
+
 
 /* Index values v[off], v[off + stride], ... (n of them) address an axis of
  * size d: each must lie in [-d, d).  Constant indices give one guard on d
@@ -39,7 +41,7 @@ static int index_guard(sym_rule_ctx *rc, size_t n, const sym_expr *const *v, siz
 		                     hi >= dc ? hi : lo, dc);
 	{
 		const sym_expr *need[2];
-		need[0] = sym_expr_add(ctx, sym_expr_from_si(ctx, hi), ctx->one);
+		need[0] = sym_expr_add(ctx, sym_expr_from_si(ctx, hi), sym__one(ctx));
 		need[1] = sym_expr_neg(ctx, sym_expr_from_si(ctx, lo));
 		return sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, d, sym_expr_max(ctx, 2, need)),
 		                       SYM_GUARD_ASSERT,

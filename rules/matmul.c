@@ -47,13 +47,13 @@ static int matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int ta
 		return sym__rc_error(rc, "inputs must have rank at least 1, not %d and %d", a->rank, b->rank);
 	/* [n, k] of a and [k, m] of b; 1-D operands are promoted */
 	if (a->rank == 1) {
-		ad[0] = ctx->one, ad[1] = a->dims[0];
+		ad[0] = sym__one(ctx), ad[1] = a->dims[0];
 	} else {
 		ad[0] = a->dims[a->rank - 2 + !!ta];
 		ad[1] = a->dims[a->rank - 1 - !!ta];
 	}
 	if (b->rank == 1) {
-		bd[0] = b->dims[0], bd[1] = ctx->one;
+		bd[0] = b->dims[0], bd[1] = sym__one(ctx);
 	} else {
 		bd[0] = b->dims[b->rank - 2 + !!tb];
 		bd[1] = b->dims[b->rank - 1 - !!tb];

@@ -5,6 +5,7 @@
 #include "rules_private.h"
 
 #include <math.h>
+#include <string.h>
 
 static const sym_expr *zero_of(sym_rule_ctx *rc)
 {
@@ -248,7 +249,7 @@ static int r_resize(sym_rule_ctx *rc)
 				return -1;
 			for (i = 0; i < naxes; i++) {
 				const sym_expr *di = x->dims[axes[i]];
-				if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, di, ctx->one),
+				if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, di, sym__one(ctx)),
 				                    SYM_GUARD_ASSERT,
 				                    "keeping the aspect ratio needs nonempty dims") < 0)
 					return -1;
@@ -316,7 +317,7 @@ static int r_onehot(sym_rule_ctx *rc)
 	depth = dv[0];
 	if (sym_expr_get_si(depth, &(long long){0}) == 2)
 		return sym__rc_error(rc, "depth must be an integer");
-	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, depth, ctx->one), SYM_GUARD_ASSERT,
+	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, depth, sym__one(ctx)), SYM_GUARD_ASSERT,
 	                    "OneHot depth must be positive") < 0)
 		return -1;
 	if (idx->rank < 0)
@@ -606,7 +607,7 @@ static int r_unique(sym_rule_ctx *rc)
 	if (aa && sym__rc_axis(rc, axis, x->rank, "axis", &a) < 0)
 		return -1;
 	n = a < 0 ? sym__rc_numel(rc, x) : x->dims[a];
-	lo[0] = ctx->one, lo[1] = n;
+	lo[0] = sym__one(ctx), lo[1] = n;
 	if (!(u = fresh_dim(rc, sym_expr_min(ctx, 2, lo), n)))
 		return -1;
 	if (a < 0) {

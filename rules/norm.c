@@ -54,7 +54,7 @@ static int stats_shape(sym_rule_ctx *rc, size_t i, const sym_tval *x, int axis, 
 	if (!d)
 		return -1;
 	for (k = 0; k < x->rank; k++)
-		d[k] = k < axis ? x->dims[k] : sym__rc_ctx(rc)->one;
+		d[k] = k < axis ? x->dims[k] : sym__one(sym__rc_ctx(rc));
 	if (sym__rc_set_shape(rc, i, x->rank, d) < 0)
 		return -1;
 	return sym__rc_set_dtype(rc, i, dtype);
@@ -138,7 +138,7 @@ static int r_cann_layer_norm(sym_rule_ctx *rc)
 /* The channel dim of x: dims[1], or 1 for a 1-D input. */
 static const sym_expr *channels(sym_rule_ctx *rc, const sym_tval *x)
 {
-	return x->rank > 1 ? x->dims[1] : sym__rc_ctx(rc)->one;
+	return x->rank > 1 ? x->dims[1] : sym__one(sym__rc_ctx(rc));
 }
 
 /* BatchNormalization(X, scale, B, input_mean, input_var) -> Y and, in

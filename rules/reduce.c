@@ -3,6 +3,8 @@
  * symbolic value (Shape -> ReduceProd is the element count). */
 #include "rules_private.h"
 
+#include <string.h>
+
 typedef enum fold { FOLD_NONE, FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN } fold;
 
 /* The value of reducing every element of x; none for an empty Max/Min. */
@@ -69,7 +71,7 @@ static int reduce(sym_rule_ctx *rc, fold f)
 			d[m++] = x->dims[k];
 			all = 0;
 		} else if (keep) {
-			d[m++] = sym__rc_ctx(rc)->one;
+			d[m++] = sym__one(sym__rc_ctx(rc));
 		}
 	}
 	if (sym__rc_set_shape(rc, 0, m, d) < 0)
@@ -117,7 +119,7 @@ static int r_arg(sym_rule_ctx *rc)
 		return sym__rc_set_unknown_rank(rc, 0);
 	if (sym__rc_axis(rc, axis, x->rank, "axis", &a) < 0)
 		return -1;
-	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, x->dims[a], ctx->one), SYM_GUARD_ASSERT,
+	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, x->dims[a], sym__one(ctx)), SYM_GUARD_ASSERT,
 	                    "the reduced axis must not be empty") < 0)
 		return -1;
 	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
@@ -127,7 +129,7 @@ static int r_arg(sym_rule_ctx *rc)
 		if (k != a)
 			d[m++] = x->dims[k];
 		else if (keep)
-			d[m++] = ctx->one;
+			d[m++] = sym__one(ctx);
 	return sym__rc_set_shape(rc, 0, m, d);
 }
 

@@ -2,6 +2,8 @@
  * and name. */
 #include "rules_private.h"
 
+#include <string.h>
+
 static const struct {
 	const sym_rule_entry *tab;
 	const size_t *count;

@@ -46,7 +46,7 @@ static int r_reshape(sym_rule_ctx *rc)
 	d = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*d));
 	if (!d)
 		return -1;
-	known = ctx->one;
+	known = sym__one(ctx);
 	for (i = 0; i < n; i++) {
 		long long c;
 		if (sym_expr_get_si(t[i], &c) == 1) {
@@ -77,7 +77,7 @@ static int r_reshape(sym_rule_ctx *rc)
 			}
 		} else {
 			/* a symbolic target dim is taken as a size, not as 0 (copy) or -1 (infer) */
-			if (sym_expr_is_pred(t[i]) || !sym__is_int(t[i]))
+			if (sym_expr_is_pred(t[i]) || !sym__expr_is_int(t[i]))
 				return sym__rc_error(rc, "target dim %zu is not an integer", i);
 			if (sym__rc_require(
 			        rc, sym_expr_rel(ctx, SYM_REL_GE, t[i], sym__rc_num(rc, allowzero ? 0 : 1)),
@@ -100,7 +100,7 @@ static int r_reshape(sym_rule_ctx *rc)
 		                    "Reshape must keep the element count") < 0)
 			return -1;
 	} else {
-		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_NE, known, ctx->zero), SYM_GUARD_ASSERT,
+		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_NE, known, sym__zero(ctx)), SYM_GUARD_ASSERT,
 		                    "the dims beside -1 must not multiply to 0") < 0)
 			return -1;
 		known = sym__rc_simplify(rc, known);
@@ -131,7 +131,7 @@ static int r_flatten(sym_rule_ctx *rc)
 		return sym__rc_error(rc, "axis %lld is out of range for rank %d", (long long)axis, x->rank);
 	if (axis < 0)
 		axis += x->rank;
-	d[0] = d[1] = ctx->one;
+	d[0] = d[1] = sym__one(ctx);
 	for (k = 0; k < x->rank; k++)
 		d[k >= axis] = sym_expr_mul(ctx, d[k >= axis], x->dims[k]);
 	if (sym__rc_set_shape(rc, 0, 2, d) < 0 || sym__rc_set_dtype(rc, 0, x->dtype) < 0)

@@ -3,7 +3,7 @@
 #define SYM_RULES_PRIVATE_H
 
 #include "symshape/symshape.h"
-#include "node_private.h"
+#include "seam.h"
 
 #include <stdint.h>
 

@@ -192,7 +192,7 @@ static const sym_expr *scalar_in(sym_rule_ctx *rc, size_t i)
 	const sym_tval *t = sym__rc_need(rc, i);
 	if (!t)
 		return NULL;
-	if (t->rank > 1 || (t->rank == 1 && t->dims[0] != sym__rc_ctx(rc)->one)) {
+	if (t->rank > 1 || (t->rank == 1 && t->dims[0] != sym__one(sym__rc_ctx(rc)))) {
 		sym__rc_error(rc, "input %zu must be a scalar", i);
 		return NULL;
 	}

@@ -41,7 +41,7 @@ static int huge(sym_rule_ctx *rc, const sym_expr *x)
 	if (r == 1)
 		return v == LLONG_MAX ? 1 : v == LLONG_MIN ? -1 : 0;
 	if (r == 2)
-		return sym__rc_prove(rc, rel(rc, SYM_REL_GT, x, sym__rc_ctx(rc)->zero)) == SYM_TRUE ? 1 : -1;
+		return sym__rc_prove(rc, rel(rc, SYM_REL_GT, x, sym__zero(sym__rc_ctx(rc)))) == SYM_TRUE ? 1 : -1;
 	return 0;
 }
 
@@ -51,7 +51,7 @@ static int huge(sym_rule_ctx *rc, const sym_expr *x)
 static const sym_expr *wrap(sym_rule_ctx *rc, const sym_expr *x, const sym_expr *d)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_expr *nonneg = rel(rc, SYM_REL_GE, x, ctx->zero), *neg = rel(rc, SYM_REL_LT, x, ctx->zero);
+	const sym_expr *nonneg = rel(rc, SYM_REL_GE, x, sym__zero(ctx)), *neg = rel(rc, SYM_REL_LT, x, sym__zero(ctx));
 	int64_t h;
 	if (sym__rc_prove(rc, nonneg) == SYM_TRUE)
 		return x;
@@ -69,7 +69,7 @@ static const sym_expr *wrap(sym_rule_ctx *rc, const sym_expr *x, const sym_expr 
 		return sym_expr_add(ctx, x, d);
 	}
 	return sym_expr_add(
-	    ctx, x, sym_expr_mul(ctx, d, min2(rc, max2(rc, sym_expr_neg(ctx, x), ctx->zero), ctx->one)));
+	    ctx, x, sym_expr_mul(ctx, d, min2(rc, max2(rc, sym_expr_neg(ctx, x), sym__zero(ctx)), sym__one(ctx))));
 }
 
 /* clamp(wrap(x), lo, d + hi_off). */
@@ -100,23 +100,23 @@ static int slice_dim(sym_rule_ctx *rc, const sym_expr *d, const sym_expr *b, con
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_expr *s, *t, *k, *span;
 	if (step > 0) {
-		s = b ? clamp_index(rc, b, d, 0, 0) : ctx->zero;
+		s = b ? clamp_index(rc, b, d, 0, 0) : sym__zero(ctx);
 		t = e ? clamp_index(rc, e, d, 0, 0) : d;
 		k = num(rc, step);
 		span = sym_expr_sub(ctx, t, s);
 	} else {
-		s = b ? clamp_index(rc, b, d, mode == CLAMP_TF ? -1 : 0, -1) : sym_expr_sub(ctx, d, ctx->one);
-		t = e ? clamp_index(rc, e, d, -1, -1) : ctx->minus_one;
+		s = b ? clamp_index(rc, b, d, mode == CLAMP_TF ? -1 : 0, -1) : sym_expr_sub(ctx, d, sym__one(ctx));
+		t = e ? clamp_index(rc, e, d, -1, -1) : sym__minus_one(ctx);
 		k = sym_expr_neg(ctx, num(rc, step));
 		span = sym_expr_sub(ctx, s, t);
 	}
 	if (!s || !t)
 		return -1;
 	/* ceil(span/k) = (span + k - 1)//k */
-	*len = max2(rc, sym_expr_floordiv(ctx, sym_expr_add(ctx, span, sym_expr_sub(ctx, k, ctx->one)), k),
-	            ctx->zero);
+	*len = max2(rc, sym_expr_floordiv(ctx, sym_expr_add(ctx, span, sym_expr_sub(ctx, k, sym__one(ctx))), k),
+	            sym__zero(ctx));
 	/* an empty dim: ONNX's backward clamp would leave one element */
-	if (step < 0 && mode == CLAMP_ONNX && sym__rc_prove(rc, rel(rc, SYM_REL_GE, d, ctx->one)) != SYM_TRUE)
+	if (step < 0 && mode == CLAMP_ONNX && sym__rc_prove(rc, rel(rc, SYM_REL_GE, d, sym__one(ctx))) != SYM_TRUE)
 		*len = min2(rc, *len, d);
 	*start = s;
 	*len = sym__rc_simplify(rc, *len);
@@ -297,12 +297,12 @@ static int cann_slice(sym_rule_ctx *rc, int from_attrs)
 		int c = sym_expr_get_si(s, &sv) == 1;
 		if (c && sv < -1)
 			return sym__rc_error(rc, "size %lld of dim %d is invalid (-1 or at least 0)", sv, k);
-		if (sym__rc_require(rc, rel(rc, SYM_REL_GE, o, ctx->zero), SYM_GUARD_ASSERT,
+		if (sym__rc_require(rc, rel(rc, SYM_REL_GE, o, sym__zero(ctx)), SYM_GUARD_ASSERT,
 		                    "slice offsets must be nonnegative") < 0)
 			return -1;
 		if (c && sv == -1) {
 			s = sym_expr_sub(ctx, d, o);
-		} else if (sym__rc_require(rc, rel(rc, SYM_REL_GE, s, ctx->zero), SYM_GUARD_ASSERT,
+		} else if (sym__rc_require(rc, rel(rc, SYM_REL_GE, s, sym__zero(ctx)), SYM_GUARD_ASSERT,
 		                           "slice size must be nonnegative") < 0) {
 			return -1;
 		}
@@ -452,14 +452,14 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 			if (!(w = wrap(rc, dense_b[k], d)))
 				return -1;
 			if (sym__rc_require(rc,
-			                    sym_expr_and(ctx, rel(rc, SYM_REL_GE, w, ctx->zero),
+			                    sym_expr_and(ctx, rel(rc, SYM_REL_GE, w, sym__zero(ctx)),
 			                                 rel(rc, SYM_REL_LT, w, d)),
 			                    SYM_GUARD_ASSERT, "shrink index must be inside the dim") < 0)
 				return -1;
 			start = w;
-			pdims[k] = ctx->one;
+			pdims[k] = sym__one(ctx);
 			if (k == 0)
-				vstart = start, vlen = ctx->one, vstep = 1;
+				vstart = start, vlen = sym__one(ctx), vstep = 1;
 			continue;
 		}
 		if (slice_dim(rc, d, dense_b[k], dense_e[k], dense_s[k], CLAMP_TF, &start, &pdims[k]) < 0)
@@ -473,7 +473,7 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 	for (i = 0; i < ngather; i++) {
 		if (gather[i] == GATHER_SHRINK)
 			continue;
-		dims[r++] = gather[i] == GATHER_NEW ? ctx->one : pdims[gather[i]];
+		dims[r++] = gather[i] == GATHER_NEW ? sym__one(ctx) : pdims[gather[i]];
 	}
 	/* input dims past the spec (only when the ellipsis expanded short) */
 	for (k = full; k < x->rank; k++)

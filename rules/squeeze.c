@@ -15,7 +15,7 @@ static int pass_value(sym_rule_ctx *rc, const sym_tval *x)
 static int squeeze_all(sym_rule_ctx *rc, const sym_expr *d, int *drop)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_expr *is1 = sym_expr_rel(ctx, SYM_REL_EQ, d, ctx->one);
+	const sym_expr *is1 = sym_expr_rel(ctx, SYM_REL_EQ, d, sym__one(ctx));
 	sym_truth t = sym__rc_prove(rc, is1);
 	int64_t h;
 	if (t == SYM_TRUE || t == SYM_FALSE) {
@@ -26,7 +26,7 @@ static int squeeze_all(sym_rule_ctx *rc, const sym_expr *d, int *drop)
 		return -1;
 	if (sym__rc_has_hints(rc) && sym__rc_hint_value(rc, d, &h)) {
 		*drop = h == 1;
-		return sym__rc_require(rc, h == 1 ? is1 : sym_expr_rel(ctx, SYM_REL_NE, d, ctx->one),
+		return sym__rc_require(rc, h == 1 ? is1 : sym_expr_rel(ctx, SYM_REL_NE, d, sym__one(ctx)),
 		                       SYM_GUARD_EXPECT,
 		                       h == 1 ? "Squeeze dim taken as 1" : "Squeeze dim taken as not 1");
 	}
@@ -66,7 +66,7 @@ static int r_squeeze(sym_rule_ctx *rc)
 	for (k = 0; k < x->rank; k++) {
 		int drop = mask[k];
 		if (has && drop) {
-			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, x->dims[k], ctx->one),
+			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, x->dims[k], sym__one(ctx)),
 			                    SYM_GUARD_ASSERT, "a squeezed dim must be 1") < 0)
 				return -1;
 		} else if (!has && squeeze_all(rc, x->dims[k], &drop) < 0) {
@@ -105,7 +105,7 @@ static int r_unsqueeze(sym_rule_ctx *rc)
 	if (!mask || !d || sym__rc_axes_mask(rc, n, axes, r, mask) < 0)
 		return -1;
 	for (k = 0; k < r; k++)
-		d[k] = mask[k] ? sym__rc_ctx(rc)->one : x->dims[j++];
+		d[k] = mask[k] ? sym__one(sym__rc_ctx(rc)) : x->dims[j++];
 	if (sym__rc_set_shape(rc, 0, r, d) < 0)
 		return -1;
 	return pass_value(rc, x);

@@ -2,6 +2,8 @@
  * reversed axes and must be a permutation. */
 #include "rules_private.h"
 
+#include <string.h>
+
 /* Permutes a value whose dims are small constants; leaves the output
  * without a value otherwise. */
 static int permute_value(sym_rule_ctx *rc, const sym_tval *x, const int *perm)

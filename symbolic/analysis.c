@@ -594,3 +594,18 @@ sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const
 		res = decide_linear(ctx, f, kind, d);
 	return res;
 }
+
+int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const sym_expr **lo, const sym_expr **hi)
+{
+	sym_ival iv;
+	int ok;
+	*lo = *hi = NULL;
+	sym__ival_init(&iv);
+	ok = sym__bounds(ctx, f, e, &iv);
+	if (ok) {
+		*lo = iv.lo.inf ? NULL : sym__num_node(ctx, &iv.lo.v);
+		*hi = iv.hi.inf ? NULL : sym__num_node(ctx, &iv.hi.v);
+	}
+	sym__ival_clear(&iv);
+	return ok && !sym__failed(ctx);
+}

@@ -5,12 +5,76 @@
 
 /* ---- numeric evaluation ------------------------------------------------ */
 
+/* Values of the inner nodes met so far: the canonical form is a DAG whose
+ * tree can be exponentially larger (x*a0%b0*a1%b1... doubles per pair), so
+ * each node is evaluated once per point. */
+typedef struct evmemo {
+	const sym_expr **k;
+	sym_num *v;
+	size_t cap, count;
+} evmemo;
+
 typedef struct env {
 	sym_ctx *ctx;
 	size_t n;
 	const sym_expr *const *syms;
 	const sym_num *vals;
+	evmemo *memo;
 } env;
+
+static const sym_num *memo_find(const env *v, const sym_expr *e)
+{
+	const evmemo *m = v->memo;
+	size_t j;
+	if (!m->cap)
+		return NULL;
+	for (j = e->hash & (m->cap - 1); m->k[j]; j = (j + 1) & (m->cap - 1))
+		if (m->k[j] == e)
+			return &m->v[j];
+	return NULL;
+}
+
+static int memo_add(const env *v, const sym_expr *e, const sym_num *val)
+{
+	evmemo *m = v->memo;
+	size_t j, i;
+	if ((m->count + 1) * 2 > m->cap) {
+		size_t nc = m->cap ? m->cap * 2 : 64;
+		const sym_expr **nk = sym__alloc(v->ctx, nc * sizeof(*nk));
+		sym_num *nv = nk ? sym__alloc(v->ctx, nc * sizeof(*nv)) : NULL;
+		if (!nv) {
+			sym__free(v->ctx, nk, nc * sizeof(*nk));
+			return 0;
+		}
+		memset(nk, 0, nc * sizeof(*nk));
+		for (i = 0; i < m->cap; i++)
+			if (m->k[i]) {
+				for (j = m->k[i]->hash & (nc - 1); nk[j]; j = (j + 1) & (nc - 1))
+					;
+				nk[j] = m->k[i], nv[j] = m->v[i]; /* the number moves */
+			}
+		sym__free(v->ctx, m->k, m->cap * sizeof(*m->k));
+		sym__free(v->ctx, m->v, m->cap * sizeof(*m->v));
+		m->k = nk, m->v = nv, m->cap = nc;
+	}
+	for (j = e->hash & (m->cap - 1); m->k[j]; j = (j + 1) & (m->cap - 1))
+		;
+	m->k[j] = e;
+	sym__num_init(&m->v[j]);
+	sym__num_set(&m->v[j], val);
+	m->count++;
+	return 1;
+}
+
+static void memo_free(sym_ctx *ctx, evmemo *m)
+{
+	size_t i;
+	for (i = 0; i < m->cap; i++)
+		if (m->k[i])
+			sym__num_clear(&m->v[i]);
+	sym__free(ctx, m->k, m->cap * sizeof(*m->k));
+	sym__free(ctx, m->v, m->cap * sizeof(*m->v));
+}
 
 static int lookup(const env *v, const sym_expr *s, sym_num *out)
 {
@@ -60,6 +124,13 @@ static int ev(const env *v, const sym_expr *e, sym_num *out)
 		return 1;
 	default:
 		break;
+	}
+	{
+		const sym_num *seen = memo_find(v, e);
+		if (seen) {
+			sym__num_set(out, seen);
+			return 1;
+		}
 	}
 	sym__num_init(&t);
 	sym__num_init(&u);
@@ -124,6 +195,8 @@ static int ev(const env *v, const sym_expr *e, sym_num *out)
 		ok = 0;
 		sym__error(v->ctx, SYM_EMISUSE, -1, "cannot evaluate node kind %d", e->kind);
 	}
+	if (ok && !sym__failed(v->ctx))
+		ok = memo_add(v, e, &u);
 	if (ok)
 		sym__num_set(out, &u);
 	sym__num_clear(&t);
@@ -135,10 +208,14 @@ int sym__eval_num(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *con
 		  const sym_num *vals, sym_num *out)
 {
 	env v;
-	v.ctx = ctx, v.n = n, v.syms = syms, v.vals = vals;
+	evmemo m = {NULL, NULL, 0, 0};
+	int ok;
+	v.ctx = ctx, v.n = n, v.syms = syms, v.vals = vals, v.memo = &m;
 	if (!e || sym__failed(ctx))
 		return 0;
-	return ev(&v, e, out);
+	ok = ev(&v, e, out);
+	memo_free(ctx, &m);
+	return ok;
 }
 
 /* ---- rebuilding and substitution -------------------------------------- */
@@ -327,7 +404,7 @@ const sym_expr *sym_expr_subst(sym_ctx *ctx, const sym_expr *e, size_t n, const 
 		return NULL;
 	for (i = 0; i < n; i++) {
 		if (!syms[i] || !by[i])
-			return NULL;
+			return sym__error(ctx, SYM_EMISUSE, -1, "substitutions need symbols and values");
 		if (syms[i]->kind != SYM_KIND_SYM)
 			return sym__error(ctx, SYM_EMISUSE, -1, "only symbols can be substituted");
 		if (by[i]->flags & SYM_F_PRED)
@@ -351,7 +428,7 @@ const sym_expr *sym_expr_eval_si(sym_ctx *ctx, const sym_expr *e, size_t n, cons
 		return NULL;
 	for (i = 0; i < n; i++) {
 		if (!syms[i])
-			return NULL;
+			return sym__error(ctx, SYM_EMISUSE, -1, "only symbols can be bound");
 		if (syms[i]->kind != SYM_KIND_SYM)
 			return sym__error(ctx, SYM_EMISUSE, -1, "only symbols can be bound");
 	}

@@ -570,3 +570,8 @@ sym_status sym_facts_assume(sym_facts *f, const sym_expr *p)
 		st = sym_ctx_last_error(f->ctx);
 	return st;
 }
+
+int sym__facts_default_min(const sym_facts *f, int64_t *lo)
+{
+	return f->has_default_min && sym__num_get_si(&f->default_min, lo);
+}

@@ -161,6 +161,81 @@ const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *e)
 	return sym_expr_add(ctx, outer, fl);
 }
 
+/* Whether floor(a/D), for an integer D >= 2, is the plain node floor(a/D)
+ * with every term inside and nothing merged: sym_expr_floor above then
+ * moves no term out, keeps the constant and merges no floor.  Then
+ * floor(floor(a/D)/c) is floor(a/(D*c)) node for node, so a chain of
+ * divisions may fold.  Over integer coefficients the check takes a few
+ * comparisons and one gcd with D; otherwise it runs only while D has at
+ * most PLAIN_CHECK_BITS bits.  0 is always a safe answer. */
+#define PLAIN_CHECK_BITS 256
+
+int sym__floor_is_plain(const sym_expr *a, const sym_num *D)
+{
+	static const sym_num one = {{1}, 1};
+	sym_lin v;
+	sym_num t, d, c, g;
+	size_t i;
+	int ok = 1, all_int = 1, int_coefs;
+	if (a->kind == SYM_KIND_NUM)
+		return 1;
+	sym__lin_view(a, &v);
+	int_coefs = sym__num_is_int(v.c);
+	for (i = 0; i < v.n; i++) {
+		if (!sym__is_int(v.t[i].m))
+			all_int = 0;
+		if (!sym__num_is_int(&v.t[i].coef))
+			int_coefs = 0;
+		if (v.t[i].m->kind == SYM_KIND_FLOOR && sym__num_sgn(&v.t[i].coef) > 0)
+			return 0; /* a floor term that could merge */
+	}
+	if (!(all_int && int_coefs) && sym__num_bits(D) > PLAIN_CHECK_BITS)
+		return 0;
+	sym__num_init(&t);
+	sym__num_init(&d);
+	sym__num_init(&c);
+	sym__num_init(&g);
+	if (all_int && int_coefs) {
+		/* |n_i| < D for every term; then the denominator of the terms
+		 * is D/G with G = gcd(D, n_1, ..., n_k), and the constant stays
+		 * when 0 <= c0 < D and G divides c0 */
+		for (i = 0; i < v.n && ok; i++) {
+			sym__num_abs(&t, &v.t[i].coef);
+			ok = sym__num_cmp(&t, D) < 0;
+			sym__num_gcd(&g, &g, &t);
+		}
+		ok = ok && sym__num_sgn(v.c) >= 0 && sym__num_cmp(v.c, D) < 0;
+		if (ok && !sym__num_is_one(&g)) {
+			sym__num_gcd(&g, &g, D);
+			sym__num_div(&t, v.c, &g);
+			ok = sym__num_is_int(&t);
+		}
+		goto done;
+	}
+	sym__num_set_si(&d, 1);
+	for (i = 0; i < v.n && ok; i++) {
+		sym__num_div(&t, &v.t[i].coef, D);
+		if (sym__is_int(v.t[i].m)) {
+			/* a term k*m with |k| >= 1 leaves its integer part */
+			sym__num_abs(&c, &t);
+			ok = sym__num_cmp(&c, &one) < 0;
+		}
+		sym__num_denom(&g, &t);
+		sym__num_lcm(&d, &d, &g);
+	}
+	/* the constant stays: 0 <= c < 1, and c*d an integer over integer
+	 * monomials */
+	sym__num_div(&c, v.c, D);
+	sym__num_mul(&t, &c, &d);
+	ok = ok && sym__num_sgn(&c) >= 0 && sym__num_cmp(&c, &one) < 0 && (!all_int || sym__num_is_int(&t));
+done:
+	sym__num_clear(&t);
+	sym__num_clear(&d);
+	sym__num_clear(&c);
+	sym__num_clear(&g);
+	return ok;
+}
+
 /* ceil(E) == floor(E + (d - 1)/d) when d*E is integer-valued; otherwise
  * -floor(-E). */
 const sym_expr *sym_expr_ceil(sym_ctx *ctx, const sym_expr *e)

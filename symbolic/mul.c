@@ -136,6 +136,8 @@ const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b
 	const sym_factor *x, *y;
 	size_t nx, ny;
 	const sym_expr *r = NULL;
+	if (!a || !b)
+		return NULL;
 	x = mono_factors(a, &fa, &nx);
 	y = mono_factors(b, &fb, &ny);
 	if (nx == 0)
@@ -577,13 +579,17 @@ static void mexp_level(mexp *x, size_t i, long long rem, const sym_num *coef, co
 		/* the last term takes what remains */
 		const sym_expr *m = mono;
 		sym__num_init(&c);
-		sym__num_pow(&c, ci, rem, SYM_MAX_BITS);
+		if (!sym__num_pow(&c, ci, rem, SYM_MAX_BITS)) {
+			sym__error(x->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+			sym__num_clear(&c);
+			return;
+		}
 		sym__num_mul(&c, &c, coef);
 		if (mi && rem) {
 			sym_factor f;
 			f.base = mi, f.exp = rem;
 			m = mi->kind == SYM_KIND_MUL ? sym_expr_pow_si(x->ctx, mi, rem) : sym__monomial(x->ctx, &f, 1);
-			m = sym__mono_mul(x->ctx, mono, m);
+			m = m ? sym__mono_mul(x->ctx, mono, m) : NULL;
 		}
 		if (m)
 			sym__sumb_add(x->b, &c, m);
@@ -664,7 +670,8 @@ const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a, long long n)
 				if (!ok)
 					sym__error(ctx, SYM_ELIMIT, -1, "exponent too large");
 				else if (!sym__num_pow(&t, &p.coef, -n, SYM_MAX_BITS))
-					sym__error(ctx, SYM_ELIMIT, -1, "number too large");
+					sym__error(ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)",
+						   SYM_MAX_BITS);
 				else
 					sym__num_set(&p.coef, &t);
 				sym__num_clear(&t);

@@ -560,3 +560,39 @@ int sym_expr_get_si(const sym_expr *e, long long *out)
 	*out = v;
 	return 1;
 }
+
+/* ---- the seam's context services (seam.h) ------------------------------- */
+
+int(sym__failed)(const sym_ctx *ctx) { return ctx->err != SYM_EOK; }
+
+const sym_expr *sym__zero(const sym_ctx *ctx) { return ctx->zero; }
+const sym_expr *sym__one(const sym_ctx *ctx) { return ctx->one; }
+const sym_expr *sym__minus_one(const sym_ctx *ctx) { return ctx->minus_one; }
+const sym_expr *sym__true(const sym_ctx *ctx) { return ctx->btrue; }
+const sym_expr *sym__false(const sym_ctx *ctx) { return ctx->bfalse; }
+int sym__expr_is_int(const sym_expr *e) { return sym__is_int(e); }
+
+int sym__grow(sym_ctx *ctx, void *p, size_t *cap, size_t need, size_t elem, size_t min)
+{
+	void **arr = p;
+	size_t nc = *cap ? *cap : (min ? min : 1);
+	void *nb;
+	if (need <= *cap)
+		return 0;
+	while (nc < need) {
+		if (nc > SIZE_MAX / 2) {
+			nc = need;
+			break;
+		}
+		nc *= 2;
+	}
+	if (elem && nc > SIZE_MAX / elem) {
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+		return -1;
+	}
+	nb = sym__realloc(ctx, *arr, *cap * elem, nc * elem);
+	if (!nb)
+		return -1;
+	*arr = nb, *cap = nc;
+	return 0;
+}

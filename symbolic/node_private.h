@@ -2,6 +2,7 @@
 #ifndef SYM_NODE_PRIVATE_H
 #define SYM_NODE_PRIVATE_H
 
+#include "seam.h"
 #include "symshape/expr.h"
 #include "num.h"
 
@@ -91,24 +92,15 @@ struct sym_ctx {
 	const sym_expr *zero, *one, *minus_one, *btrue, *bfalse;
 };
 
-/* Memory through the context allocator; errors recorded as NOMEM. */
-void *sym__alloc(sym_ctx *ctx, size_t n);
-void *sym__realloc(sym_ctx *ctx, void *p, size_t old, size_t n);
-void sym__free(sym_ctx *ctx, void *p, size_t n);
+/* sym__alloc, sym__realloc, sym__free, sym__grow, sym__error: seam.h. */
 
 /* Rewrites the control characters of the message s (a buffer of size
  * bytes, at most the size of the context's message) as \xNN escapes, so
  * that every recorded message is one line whatever text it quotes. */
 void sym__escape_controls(char *s, size_t size);
 
-/* Records an error unless one is already recorded; returns NULL.  Control
- * characters in the message are escaped (sym__escape_controls). */
-const sym_expr *sym__error(sym_ctx *ctx, sym_status st, long pos, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 4, 5)))
-#endif
-	;
-static inline int sym__failed(const sym_ctx *ctx) { return ctx->err != SYM_EOK; }
+/* Inside the core, sym__failed (seam.h) reads the context directly. */
+#define sym__failed(ctx) ((ctx)->err != SYM_EOK)
 
 /* Interns the candidate node: header fields kind, flags, n, degree, depth
  * set; payload of the given size.  Hash is computed here. Returns the
@@ -174,6 +166,7 @@ const sym_expr *sym__monomial(sym_ctx *ctx, const sym_factor *f, size_t n);
 const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
 
 /* Properties. */
+int sym__floor_is_plain(const sym_expr *a, const sym_num *D);
 static inline int sym__is_int(const sym_expr *e) { return (e->flags & SYM_F_INT) != 0; }
 
 #define SYM_MAX_TERMS 2000000

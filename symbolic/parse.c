@@ -241,20 +241,129 @@ static const sym_expr *parse_unary(ps *p)
 	return parse_power(p);
 }
 
+/* A run of constant operands folds into one number before it meets the
+ * expression: a*c1/c2 is a*(c1/c2) (the same node by construction), and
+ * a//d1//d2 with positive integers d1 and d2 is a//(d1*d2) while floor(a/d1)
+ * stays plain (sym__floor_is_plain: then the constructor itself would merge
+ * the two floors into that node).  A chain of n operators then builds a few
+ * nodes, not n nodes holding ever larger numbers (x//2//2... would keep 2,
+ * 4, 8, ... up to 2**n). */
+typedef struct chain {
+	const sym_expr *a; /* the value is a*k, or a//d when d is nonzero */
+	sym_num k, d;
+	size_t kpos, dpos; /* the first folded operator of each */
+} chain;
+
+/* Whether the folded number may take the factor c: the product has at most
+ * the bits of both, checked before the multiplication. */
+static int fold_fits(ps *p, const sym_num *r, const sym_num *c, size_t opos)
+{
+	if (sym__num_bits(r) + sym__num_bits(c) <= SYM_MAX_BITS + 1)
+		return 1;
+	sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+	at(p, opos, NULL);
+	return 0;
+}
+
+/* Builds the value a chain stands for; the chain then holds just it. */
+static const sym_expr *chain_value(ps *p, chain *ch)
+{
+	if (ch->a && !sym__num_is_zero(&ch->d)) {
+		const sym_expr *d = sym__num_node(p->ctx, &ch->d);
+		ch->a = at(p, ch->dpos, sym_expr_floordiv(p->ctx, ch->a, d));
+		sym__num_set_si(&ch->d, 0);
+	}
+	if (ch->a && !sym__num_is_one(&ch->k)) {
+		ch->a = at(p, ch->kpos, sym__scale(p->ctx, &ch->k, ch->a));
+		sym__num_set_si(&ch->k, 1);
+	}
+	return ch->a;
+}
+
+/* Starts a chain of floor divisions on the value so far.  floor(floor(Y)/c)
+ * is built as floor(Y/c) for c >= 2, so a floor starts from its argument;
+ * over integer monomials Y is kept as N/L with integer coefficients in N,
+ * where sym__floor_is_plain is quick.  The divisor so far is then L, else 1. */
+static int chain_start(ps *p, chain *ch, size_t opos)
+{
+	sym_lin v;
+	if (!chain_value(p, ch))
+		return 0;
+	ch->dpos = opos;
+	sym__num_set_si(&ch->d, 1);
+	if (ch->a->kind != SYM_KIND_FLOOR)
+		return 1;
+	ch->a = node_kid(ch->a);
+	sym__lin_view(ch->a, &v);
+	if (!sym__lin_int_monos(&v))
+		return 1;
+	sym__lin_denom(&v, &ch->d);
+	ch->a = at(p, opos, sym__scale(p->ctx, &ch->d, ch->a));
+	return ch->a != NULL;
+}
+
+/* Folds "* c", "/ c" or "// c" into the chain when c is a constant that
+ * folds; returns 0 when the operator must be built as it stands, -1 on an
+ * error. */
+static int chain_fold(ps *p, chain *ch, int op, const sym_expr *b, size_t opos)
+{
+	const sym_num *c;
+	if (b->kind != SYM_KIND_NUM || (ch->a->flags & SYM_F_PRED))
+		return 0;
+	c = node_num(b);
+	if (op == 'f') {
+		if (sym__num_cmp(c, &(sym_num){{1}, 1}) <= 0 || !sym__num_is_int(c))
+			return 0;
+		if (!sym__num_is_zero(&ch->d) && !sym__floor_is_plain(ch->a, &ch->d) && !chain_value(p, ch))
+			return -1;
+		if (sym__num_is_zero(&ch->d) && !chain_start(p, ch, opos))
+			return -1;
+		if (!fold_fits(p, &ch->d, c, opos))
+			return -1;
+		sym__num_mul(&ch->d, &ch->d, c);
+		return 1;
+	}
+	if (op != '*' && op != '/')
+		return 0;
+	if (op == '/' && sym__num_is_zero(c)) {
+		sym__error(p->ctx, SYM_EDIVZERO, -1, "division by zero");
+		at(p, opos, NULL);
+		return -1;
+	}
+	if (!sym__num_is_zero(&ch->d) && !chain_value(p, ch))
+		return -1;
+	if (!fold_fits(p, &ch->k, c, opos))
+		return -1;
+	if (sym__num_is_one(&ch->k))
+		ch->kpos = opos;
+	if (op == '*')
+		sym__num_mul(&ch->k, &ch->k, c);
+	else
+		sym__num_div(&ch->k, &ch->k, c);
+	return 1;
+}
+
 static const sym_expr *parse_term(ps *p)
 {
-	const sym_expr *a = parse_unary(p);
-	while (a) {
+	chain ch;
+	const sym_expr *r;
+	ch.a = parse_unary(p);
+	sym__num_init(&ch.k);
+	sym__num_init(&ch.d);
+	sym__num_set_si(&ch.k, 1);
+	ch.kpos = ch.dpos = 0;
+	while (ch.a) {
 		size_t opos;
-		const sym_expr *b;
-		int op;
+		const sym_expr *a, *b;
+		int op, folded;
 		skip_ws(p);
 		opos = p->pos;
 		if (accept(p, "//"))
 			op = 'f';
-		else if (accept(p, "**"))
-			return fail(p, opos, "unexpected '**'");
-		else if (accept(p, "*"))
+		else if (accept(p, "**")) {
+			ch.a = fail(p, opos, "unexpected '**'");
+			break;
+		} else if (accept(p, "*"))
 			op = '*';
 		else if (accept(p, "/"))
 			op = '/';
@@ -263,16 +372,29 @@ static const sym_expr *parse_term(ps *p)
 		else
 			break;
 		b = parse_unary(p);
-		if (!b)
-			return NULL;
+		if (!b) {
+			ch.a = NULL;
+			break;
+		}
+		folded = chain_fold(p, &ch, op, b, opos);
+		if (folded < 0)
+			ch.a = NULL;
+		if (folded)
+			continue;
+		a = chain_value(p, &ch);
+		if (!a)
+			break;
 		switch (op) {
-		case '*': a = at(p, opos, sym_expr_mul(p->ctx, a, b)); break;
-		case '/': a = at(p, opos, sym_expr_div(p->ctx, a, b)); break;
-		case 'f': a = at(p, opos, sym_expr_floordiv(p->ctx, a, b)); break;
-		default: a = at(p, opos, sym_expr_mod(p->ctx, a, b)); break;
+		case '*': ch.a = at(p, opos, sym_expr_mul(p->ctx, a, b)); break;
+		case '/': ch.a = at(p, opos, sym_expr_div(p->ctx, a, b)); break;
+		case 'f': ch.a = at(p, opos, sym_expr_floordiv(p->ctx, a, b)); break;
+		default: ch.a = at(p, opos, sym_expr_mod(p->ctx, a, b)); break;
 		}
 	}
-	return a;
+	r = chain_value(p, &ch);
+	sym__num_clear(&ch.k);
+	sym__num_clear(&ch.d);
+	return r;
 }
 
 /* A sum of n operands is gathered and canonicalised once (n log n), not

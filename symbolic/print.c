@@ -55,10 +55,18 @@ void sym__sbuf_puts(sym_sbuf *b, const char *s) { sym__sbuf_put(b, s, strlen(s))
 
 void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void sym__sbuf_vprintf(sym_sbuf *b, const char *fmt, va_list ap0)
+{
 	char small[256], *big = NULL;
 	va_list ap;
 	int k;
-	va_start(ap, fmt);
+	va_copy(ap, ap0);
 	k = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
 	if (k < 0) {
@@ -74,7 +82,7 @@ void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
 		b->fail = 1;
 		return;
 	}
-	va_start(ap, fmt);
+	va_copy(ap, ap0);
 	vsnprintf(big, (size_t)k + 1, fmt, ap);
 	va_end(ap);
 	sym__sbuf_put(b, big, (size_t)k);

@@ -178,6 +178,39 @@ static const sym_expr *multiples_of(sym_ctx *ctx, const sym_lin *v, const sym_nu
 	return sym__sumb_finish(&sb);
 }
 
+/* The small-part rewrites split a sum once per candidate step g, each split
+ * a pass over its terms: distinct steps only, at most MAX_STEPS of them and
+ * at most MAX_STEP_WORK term visits in all, so a sum of thousands of terms
+ * with as many distinct coefficients stays linear. */
+#define MAX_STEPS 16
+#define MAX_STEP_WORK 200000
+
+typedef struct steps {
+	sym_num g[MAX_STEPS];
+	size_t n;
+} steps;
+
+/* Whether g is a new step within the budget for a sum of nterms terms;
+ * records it. */
+static int new_step(steps *st, const sym_num *g, size_t nterms)
+{
+	size_t i;
+	for (i = 0; i < st->n; i++)
+		if (sym__num_equal(&st->g[i], g))
+			return 0;
+	if (st->n == MAX_STEPS || (st->n + 1) * (nterms + 1) > MAX_STEP_WORK)
+		return 0;
+	sym__num_init(&st->g[st->n]);
+	sym__num_set(&st->g[st->n++], g);
+	return 1;
+}
+
+static void steps_clear(steps *st)
+{
+	while (st->n)
+		sym__num_clear(&st->g[--st->n]);
+}
+
 /* Whether 0 <= B <= g - 1 is proven. */
 static int below_step(simp *s, const sym_expr *B, const sym_num *g)
 {
@@ -202,9 +235,11 @@ static const sym_expr *rw_floor_small_part(simp *s, const sym_expr *e)
 	sym_num d, g, t;
 	size_t i;
 	const sym_expr *N, *r = e;
+	steps st;
 	sym__lin_view(node_kid(e), &v);
 	if (!sym__lin_int_monos(&v))
 		return e;
+	st.n = 0;
 	sym__num_init(&d);
 	sym__num_init(&g);
 	sym__num_init(&t);
@@ -216,7 +251,7 @@ static const sym_expr *rw_floor_small_part(simp *s, const sym_expr *e)
 	for (i = 0; i < v.n && r == e; i++) {
 		const sym_expr *B, *A;
 		sym__num_gcd(&g, &d, &v.t[i].coef);
-		if (sym__num_is_one(&g))
+		if (sym__num_is_one(&g) || !new_step(&st, &g, v.n))
 			continue;
 		/* A: the multiples of g (constant included) over g; B the rest */
 		A = multiples_of(ctx, &v, &g, 1);
@@ -229,6 +264,7 @@ static const sym_expr *rw_floor_small_part(simp *s, const sym_expr *e)
 		}
 	}
 done:
+	steps_clear(&st);
 	sym__num_clear(&d);
 	sym__num_clear(&g);
 	sym__num_clear(&t);
@@ -370,11 +406,13 @@ static const sym_expr *rw_rel_small_part(simp *s, const sym_expr *e)
 	sym_num g, t, q;
 	size_t i;
 	const sym_expr *r = e;
+	steps st;
 	if (e->kind != SYM_KIND_LE || !sym__is_int(d))
 		return e;
 	sym__lin_view(d, &v);
 	if (v.n < 2)
 		return e;
+	st.n = 0;
 	sym__num_init(&g);
 	sym__num_init(&t);
 	sym__num_init(&q);
@@ -383,20 +421,21 @@ static const sym_expr *rw_rel_small_part(simp *s, const sym_expr *e)
 		sym__num_abs(&g, &v.t[i].coef);
 		if (sym__num_is_one(&g))
 			continue;
+		/* -c == g*q + g - 1, checked before the split */
+		sym__num_neg(&t, v.c);
+		sym__num_add(&t, &t, &(sym_num){{1}, 1});
+		sym__num_div(&q, &t, &g); /* (-c + 1)/g = q + 1 */
+		if (!sym__num_is_int(&q) || !new_step(&st, &g, v.n))
+			continue;
+		sym__num_sub(&q, &q, &(sym_num){{1}, 1});
 		A = multiples_of(ctx, &v, &g, 0);
 		B = sym_expr_sub(ctx, sym_expr_sub(ctx, d, sym__scale(ctx, &g, A)), sym__num_node(ctx, v.c));
 		if (!A || !B || B->kind == SYM_KIND_NUM)
 			continue;
-		/* -c == g*q + g - 1 */
-		sym__num_neg(&t, v.c);
-		sym__num_add(&t, &t, &(sym_num){{1}, 1});
-		sym__num_div(&q, &t, &g); /* (-c + 1)/g = q + 1 */
-		if (!sym__num_is_int(&q))
-			continue;
-		sym__num_sub(&q, &q, &(sym_num){{1}, 1});
 		if (below_step(s, B, &g))
 			r = sym_expr_rel(ctx, SYM_REL_LE, A, sym__num_node(ctx, &q));
 	}
+	steps_clear(&st);
 	sym__num_clear(&g);
 	sym__num_clear(&t);
 	sym__num_clear(&q);

@@ -51,7 +51,8 @@ typedef struct sym_infer_options {
 /* Runs inference over the whole graph.  Returns NULL only on a fatal error
  * (out of memory, a guard proven false: the message names the node); nodes
  * that cannot be inferred (an unsupported operator, an unknown rank) are
- * reported by sym_graph_num_errors and inference goes on around them. */
+ * reported as diagnostics (sym_graph_diagnostic) and inference goes on
+ * around them. */
 SYM_API SYM_GIVE sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m,
 						   const sym_infer_options *opt);
 SYM_API void sym_graph_result_free(SYM_TAKE sym_graph_result *r);
@@ -76,7 +77,16 @@ SYM_API const sym_expr *sym_graph_guard(const sym_graph_result *r, size_t i, con
 SYM_API size_t sym_graph_num_merge_keys(const sym_graph_result *r);
 SYM_API const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, size_t *nnodes,
 					const char *const **nodes);
-/* Nodes that could not be inferred, with the reason. */
+/* The diagnostics, in the order they were found: problems of one node or
+ * tensor (an unsupported operator, domain or opset, an unknown rank, a
+ * declared shape that disagrees, a node whose input is unknown).  Returns
+ * the whole message ("node 'N' (Op): ..."), NULL past the end; *node is
+ * the node (for a declared input, the tensor), *op its operator and *tensor
+ * the tensor at fault, each NULL when there is none.  Owned by the result. */
+SYM_API size_t sym_graph_num_diagnostics(const sym_graph_result *r);
+SYM_API const char *sym_graph_diagnostic(const sym_graph_result *r, size_t i, const char **node, const char **op,
+					 const char **tensor);
+/* The same list, message and node only. */
 SYM_API size_t sym_graph_num_errors(const sym_graph_result *r);
 SYM_API const char *sym_graph_error(const sym_graph_result *r, size_t i, const char **node);
 

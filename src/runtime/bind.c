@@ -3,33 +3,21 @@
  * a*s + b), and the checks every input must pass before the guards: the
  * dims equal their declared forms, every symbol in its range, every
  * data-dependent dim in its. */
+#define SYM_SEAM_LOWERING /* walks nodes to lower them (seam.h) */
+#include "seam.h"
 #include "bind_private.h"
-#include "facts_private.h"
-#include "print_private.h"
+#include "infer/passes.h"
+#include "infer/storage.h"
 #include "program_private.h"
-#include "storage_private.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Grows *v (cap elements of size each) to hold one more; 0 or -1. */
-static int grow(sym_ctx *ctx, void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t nc = *cap ? *cap * 2 : 32;
-	void *nv;
-	if (n < *cap)
-		return 0;
-	if (!(nv = sym__realloc(ctx, *v, *cap * size, nc * size)))
-		return -1;
-	*v = nv, *cap = nc;
-	return 0;
-}
-
 int sym__elist_push(sym_ctx *ctx, sym__elist *l, const sym_expr *e)
 {
-	if (!e || grow(ctx, (void **)&l->v, &l->cap, l->n, sizeof(*l->v)) < 0)
+	if (!e || SYM_GROW(ctx, l->v, l->n + 1, l->cap, 32) < 0)
 		return -1;
 	l->v[l->n++] = e;
 	return 0;
@@ -45,7 +33,7 @@ int sym__slist_push(sym_ctx *ctx, sym__slist *l, char *s)
 {
 	if (!s)
 		return -1;
-	if (grow(ctx, (void **)&l->v, &l->cap, l->n, sizeof(*l->v)) < 0) {
+	if (SYM_GROW(ctx, l->v, l->n + 1, l->cap, 32) < 0) {
 		sym__free(ctx, s, strlen(s) + 1);
 		return -1;
 	}

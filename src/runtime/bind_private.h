@@ -3,7 +3,7 @@
 #ifndef SYM_BIND_PRIVATE_H
 #define SYM_BIND_PRIVATE_H
 
-#include "graph_private.h"
+#include "infer/result.h"
 
 /* A growable list of expressions, and one of strings; both allocated with
  * the context's allocator hook (the strings with sym__ctx_strdup's size

@@ -1,8 +1,9 @@
 /* The runtime program's lowering: expressions and predicates to flat int64
  * code with constants folded and common subexpressions shared.
  * program_private.h describes the instruction format. */
+#define SYM_SEAM_LOWERING /* walks nodes to lower them (seam.h) */
+#include "seam.h"
 #include "program_private.h"
-#include "node_private.h"
 
 #include <string.h>
 
@@ -759,6 +760,10 @@ error:
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 	return NULL;
 }
+
+/* Here, not in program.c: the lowering sees the context's layout (seam.h,
+ * SYM_SEAM_LOWERING). */
+sym_allocator sym__ctx_allocator(const sym_ctx *ctx) { return ctx->alloc; }
 
 sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nguards,
 				 const sym_expr *const *guards, size_t nouts, const sym_expr *const *outs)

@@ -8,7 +8,8 @@
 #include "bind_private.h"
 #include "model_program_private.h"
 #include "program_private.h"
-#include "storage_private.h"
+#include "infer/passes.h"
+#include "infer/storage.h"
 #include "symshape/storage.h"
 
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* The runtime program object: the opcode table, allocation (the program's
  * copy of the allocator hook) and accessors.
  * program_private.h describes the instruction format. */
+#include "seam.h"
 #include "program_private.h"
-#include "node_private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +30,6 @@ static void *libc_realloc(void *ud, void *p, size_t old, size_t n)
 }
 
 const sym_allocator sym__libc_allocator = {libc_realloc, NULL};
-
-sym_allocator sym__ctx_allocator(const sym_ctx *ctx) { return ctx->alloc; }
 
 void sym__hook_free(const sym_allocator *a, void *p, size_t n)
 {

@@ -165,9 +165,9 @@ def simplify_is_idempotent_through_text(name, expr):
                   "simplifying %r again gives another text" % once)
 
 
-# --- issue 2: the expression commands ------------------------------------
+# --- the expression commands ------------------------------------
 
-def test_done_when_examples():
+def test_expression_command_examples():
     expect_out("simplify_cancels_symbol_quotient", ["simplify", "(s0*s1)/s1"], "s0")
     expect_out("simplify_cancels_polynomial_identity", ["simplify", "(s0+1)**2 - s0**2 - 2*s0"], "1")
     expect_out("eval_is_exact_past_64_bits", ["eval", "s0*s0*s0", "s0=10000000000"],
@@ -312,7 +312,7 @@ def test_batch():
                  b"s0\ts0\n", ["true"], 0)
 
 
-# --- issue 3: facts, decisions ---------------------------------------------
+# --- facts, decisions ---------------------------------------------
 
 def test_facts_and_decisions():
     expect_out("mod_disappears_inside_assumed_range",
@@ -359,7 +359,35 @@ def mod_chain(pairs):
     return "x" + "".join(" * a%d %% b%d" % (i, i) for i in range(pairs))
 
 
+def expect_small_and_quick(name, args, stdin, want, seconds=1.0, megabytes=100):
+    """The command prints want, within the given time and peak memory."""
+    import tempfile
+    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout:
+        fin.write(stdin)
+        fin.seek(0)
+        start = time.monotonic()
+        p = subprocess.Popen([CLI] + args, stdin=fin, stdout=fout, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(p.pid, 0)
+        took = time.monotonic() - start
+        p.returncode = os.waitstatus_to_exitcode(status)
+        fout.seek(0)
+        res = Result(args, stdin, p.returncode, fout.read(), p.stderr.read())
+        p.stderr.close()
+    mb = usage.ru_maxrss / 1024.0
+    if os.environ.get("ASAN_OPTIONS") is not None or os.environ.get("UBSAN_OPTIONS") is not None:
+        seconds, megabytes = seconds * 10, megabytes * 40  # sanitizer builds: shadow memory, slow checks
+    if res.rc != 0 or res.text().strip() != want:
+        report(name, False, res, "expected %r" % want)
+    elif took > seconds or mb > megabytes:
+        report(name, False, res, "took %.2f s and %.0f MB (at most %.1f s, %d MB)" % (took, mb, seconds, megabytes))
+    else:
+        report(name, True, res)
+
+
 def test_hostile_sizes():
+    expect_small_and_quick("chain_of_constant_floor_divisions_is_read_in_linear_space",
+                           ["simplify", "-"], b"x" + b"//2" * 100000 + b"\n",
+                           run(["simplify", "x//2**100000"]).text().strip())
     expect_quick_user_error("simplify_of_a_text_past_the_size_limit_is_a_quick_error",
                             ["simplify", mod_chain(24)], mentions=("text too long",))
     expect_quick_user_error("power_of_a_sum_past_the_expansion_limit_is_a_quick_error",
@@ -371,7 +399,7 @@ def main():
         print("cannot run %s" % CLI)
         print("0 passed, 1 failed")
         return 1
-    test_done_when_examples()
+    test_expression_command_examples()
     test_bad_input()
     test_misuse()
     test_batch()

@@ -258,7 +258,7 @@ def main(argv):
             return 1
         incs = [f for f in flags if f.startswith("-I")]
         variants.append(("installed static library", incs + [static[0], "-lgmp", "-lcjson",
-                                                              "-lprotobuf-c"]))
+                                                              "-lprotobuf-c", "-lm"]))
     passed = failed = 0
 
     def fail(where, why, detail=""):

@@ -75,9 +75,11 @@ static void check_print(state *s, const sym_expr *e)
 
 static void check_simplify(state *s, sym_facts *f, const sym_expr *e)
 {
-	const sym_expr *se = sym_simplify(s->ctx, f, e), *s2;
+	const sym_expr *se, *s2;
 	size_t k;
+	/* printing first: its own error handling must not clear simplify's */
 	check_print(s, e);
+	se = sym_simplify(s->ctx, f, e);
 	if (!se) {
 		fuzz_check_error(s->ctx);
 		sym_ctx_clear_error(s->ctx);

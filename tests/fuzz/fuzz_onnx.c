@@ -5,7 +5,7 @@
  * inferred are reported, never a crash), and when inference succeeds the
  * model written back with the result must load again with as many nodes,
  * inputs and outputs. */
-#include "model_private.h"
+#include "model/ir.h"
 
 #include <stdint.h>
 #include <stdio.h>

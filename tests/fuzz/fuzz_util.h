@@ -6,7 +6,7 @@
 #ifndef SYM_FUZZ_UTIL_H
 #define SYM_FUZZ_UTIL_H
 
-#include "graph_private.h"
+#include "infer/result.h"
 #include "symshape/symshape.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
-/* The public rules API (symshape/rules.h): the issue's examples run through
- * sessions and operator applications only, with no private header. */
+/* The public rules API (symshape/rules.h): worked examples (a strided conv,
+ * a broadcasting add) run through sessions and operator applications only,
+ * with no private header. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -159,7 +160,7 @@ static void reshape_with_an_odd_dim_guards_divisibility(void **state)
 	pt_free(&t);
 }
 
-static void conv_of_the_issue_has_no_guard(void **state)
+static void conv_stride_2_pad_3_has_no_guard(void **state)
 {
 	pt t;
 	sym_op *op;
@@ -179,7 +180,7 @@ static void conv_of_the_issue_has_no_guard(void **state)
 	pt_free(&t);
 }
 
-static sym_op *add_of_the_issue(pt *t)
+static sym_op *add_broadcasting_a1_5_with_bc1(pt *t)
 {
 	sym_op *op = sym_op_new(t->r, "", "Add", "add0", 0);
 	assert_non_null(op);
@@ -194,7 +195,7 @@ static void broadcast_without_hints_is_exact_with_an_assert_guard(void **state)
 	sym_op *op;
 	(void)state;
 	pt_init(&t);
-	op = add_of_the_issue(&t);
+	op = add_broadcasting_a1_5_with_bc1(&t);
 	assert_int_equal(sym_op_infer(op), SYM_EOK);
 	assert_string_equal(shape(&t, op, 0), "[max(a, b), c, 5]");
 	assert_string_equal(guards(&t), "assert a == 1 || a == b || b == 1");
@@ -210,7 +211,7 @@ static void broadcast_with_equal_hints_expects_equal_dims(void **state)
 	pt_init(&t);
 	assert_int_equal(sym_rules_set_hint(t.r, ex(&t, "a"), 8), SYM_EOK);
 	assert_int_equal(sym_rules_set_hint(t.r, ex(&t, "b"), 8), SYM_EOK);
-	op = add_of_the_issue(&t);
+	op = add_broadcasting_a1_5_with_bc1(&t);
 	assert_int_equal(sym_op_infer(op), SYM_EOK);
 	assert_string_equal(shape(&t, op, 0), "[a, c, 5]");
 	assert_string_equal(guards(&t), "expect a == b");
@@ -474,7 +475,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(reshape_keeps_zero_dims_and_solves_minus_one_without_a_guard),
 	    cmocka_unit_test(reshape_with_an_odd_dim_guards_divisibility),
-	    cmocka_unit_test(conv_of_the_issue_has_no_guard),
+	    cmocka_unit_test(conv_stride_2_pad_3_has_no_guard),
 	    cmocka_unit_test(broadcast_without_hints_is_exact_with_an_assert_guard),
 	    cmocka_unit_test(broadcast_with_equal_hints_expects_equal_dims),
 	    cmocka_unit_test(stack_stacks_on_a_new_axis_like_pack),

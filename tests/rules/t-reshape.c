@@ -63,7 +63,7 @@ static void reshape_allowzero_keeps_a_zero_dim(void **state)
 	rt_free(&t);
 }
 
-static void reshape_symbolic_results_of_the_issue(void **state)
+static void reshape_of_a_transformer_head_split_is_exact(void **state)
 {
 	(void)state;
 	check_reshape("[s0, s1, 768]", "[0, 0, 12, -1]", 0, "[s0, s1, 12, 64]", "");
@@ -265,7 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(reshape_onnx_examples),
 	    cmocka_unit_test(reshape_allowzero_keeps_a_zero_dim),
-	    cmocka_unit_test(reshape_symbolic_results_of_the_issue),
+	    cmocka_unit_test(reshape_of_a_transformer_head_split_is_exact),
 	    cmocka_unit_test(reshape_divisibility_is_guarded_only_when_not_provable),
 	    cmocka_unit_test(reshape_symbolic_target_from_a_shape_chain),
 	    cmocka_unit_test(reshape_shape_attribute_before_opset_5),

@@ -1,6 +1,6 @@
 /* Storage shapes, byte sizes, shape ranges, unknown rank and data-dependent
  * dims: the format definitions as table vectors (concrete and symbolic
- * dims), byte sizes with alignment, and the models of tests/models/issue7
+ * dims), byte sizes with alignment, and the models of tests/models/storage_ranges
  * through inference and the runtime program, compared with exact
  * evaluation at random dims (seeded from SYM_TEST_SEED). */
 #include <setjmp.h>
@@ -13,7 +13,8 @@
 
 #include <cmocka.h>
 
-#include "storage_private.h"
+#include "infer/passes.h"
+#include "infer/storage.h"
 #include "test_util.h"
 
 
@@ -245,7 +246,7 @@ typedef struct fx {
 static void fx_load(fx *f, const char *rel, const sym_infer_options *opt)
 {
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/tests/models/issue7/%s", SYM_TEST_ROOT, rel);
+	snprintf(path, sizeof(path), "%s/tests/models/storage_ranges/%s", SYM_TEST_ROOT, rel);
 	f->ctx = sym_ctx_new();
 	f->m = sym_model_load(f->ctx, path);
 	if (!f->m)
@@ -447,7 +448,7 @@ static void alignment_is_an_option(void **state)
 		sym_ctx *ctx = sym_ctx_new();
 		char path[1024];
 		sym_model *m;
-		snprintf(path, sizeof(path), "%s/tests/models/issue7/seed.json", SYM_TEST_ROOT);
+		snprintf(path, sizeof(path), "%s/tests/models/storage_ranges/seed.json", SYM_TEST_ROOT);
 		m = sym_model_load(ctx, path);
 		assert_null(sym_model_infer(ctx, m, &opt));
 		assert_non_null(strstr(sym_ctx_last_message(ctx), "alignment"));
@@ -478,7 +479,7 @@ static void ranges_give_dim_ranges_and_drop_implied_guards(void **state)
 	{
 		/* the ends live in the context of the model's fixture */
 		char path[1024];
-		snprintf(path, sizeof(path), "%s/tests/models/issue7/guard_range.json", SYM_TEST_ROOT);
+		snprintf(path, sizeof(path), "%s/tests/models/storage_ranges/guard_range.json", SYM_TEST_ROOT);
 		f.ctx = sym_ctx_new();
 		lo[0] = sym_expr_from_si(f.ctx, 8), hi[0] = sym_expr_from_si(f.ctx, 64);
 		lo[1] = sym_expr_from_si(f.ctx, 8), hi[1] = NULL;
@@ -524,7 +525,7 @@ static void a_range_of_an_unknown_symbol_is_an_error(void **state)
 	char path[1024];
 	sym_model *m;
 	(void)state;
-	snprintf(path, sizeof(path), "%s/tests/models/issue7/guard_range.json", SYM_TEST_ROOT);
+	snprintf(path, sizeof(path), "%s/tests/models/storage_ranges/guard_range.json", SYM_TEST_ROOT);
 	m = sym_model_load(ctx, path);
 	lo[0] = sym_expr_from_si(ctx, 1);
 	memset(&opt, 0, sizeof(opt));
@@ -613,6 +614,20 @@ static void unknown_rank_branches_infer_around_the_node_that_needs_a_rank(void *
 	assert_string_equal(node, "flat");
 	sym_graph_error(f.r, 1, &node);
 	assert_string_equal(node, "after_flat");
+	{
+		/* the same list, structured: node, operator, tensor at fault */
+		const char *op, *tensor, *msg;
+		assert_int_equal(sym_graph_num_diagnostics(f.r), 2);
+		msg = sym_graph_diagnostic(f.r, 1, &node, &op, &tensor);
+		assert_string_equal(node, "after_flat");
+		assert_non_null(op);
+		assert_string_equal(tensor, "c");
+		assert_non_null(strstr(msg, "not inferred: input 'c' is unknown"));
+		sym_graph_diagnostic(f.r, 0, NULL, &op, &tensor);
+		assert_string_equal(op, "Flatten");
+		assert_null(tensor);
+		assert_null(sym_graph_diagnostic(f.r, 2, NULL, NULL, NULL));
+	}
 	assert_null(sym_graph_tensor_bytes(f.r, sym_graph_find_tensor(f.r, "a")));
 	assert_null(sym_graph_total_bytes(f.r));
 	/* a program needs the input rank */
@@ -673,7 +688,7 @@ static void nonzero_reshape_uses_a_fresh_symbol_bound_at_run_time(void **state)
 		char path[1024];
 		const sym_expr *lo[1], *hi[1];
 		memset(&opt, 0, sizeof(opt));
-		snprintf(path, sizeof(path), "%s/tests/models/issue7/nonzero.json", SYM_TEST_ROOT);
+		snprintf(path, sizeof(path), "%s/tests/models/storage_ranges/nonzero.json", SYM_TEST_ROOT);
 		f.ctx = sym_ctx_new();
 		lo[0] = sym_expr_from_si(f.ctx, 1), hi[0] = sym_expr_from_si(f.ctx, 64);
 		opt.nranges = 1, opt.range_names = names, opt.range_lo = lo, opt.range_hi = hi;

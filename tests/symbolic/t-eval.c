@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -264,6 +265,48 @@ static void extreme_int64_inputs(void **state)
 	sym_ctx_free(ctx);
 }
 
+/* A missing symbol or value is API misuse with a recorded error, never a
+ * bare NULL. */
+static void substitution_without_a_value_is_misuse(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	const sym_expr *x = sym_expr_symbol(ctx, "x"), *none = NULL, *nosym = NULL;
+	long long v = 1;
+	(void)state;
+	assert_null(sym_expr_subst(ctx, x, 1, &x, &none));
+	assert_int_equal(sym_ctx_last_error(ctx), SYM_EMISUSE);
+	sym_ctx_clear_error(ctx);
+	assert_null(sym_expr_eval_si(ctx, x, 1, &nosym, &v));
+	assert_int_equal(sym_ctx_last_error(ctx), SYM_EMISUSE);
+	sym_ctx_free(ctx);
+}
+
+/* x*a0%b0*a1%b1... with 30 pairs: a DAG of a few hundred nodes whose tree
+ * has billions; evaluation visits each node once (this never finished). */
+static void evaluation_visits_each_shared_node_once(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	char text[512];
+	const sym_expr *syms[61], *e, *r;
+	long long vals[61];
+	size_t len = (size_t)snprintf(text, sizeof(text), "x"), i;
+	clock_t t0;
+	(void)state;
+	for (i = 0; i < 30; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "*a%zu%%b%zu", i, i);
+	e = sym_expr_from_str(ctx, text);
+	assert_non_null(e);
+	assert_int_equal(sym_expr_symbols(ctx, e, syms, 61), 61);
+	for (i = 0; i < 61; i++)
+		vals[i] = 3 + (long long)(i % 5);
+	t0 = clock();
+	r = sym_expr_eval_si(ctx, e, 61, syms, vals);
+	assert_non_null(r);
+	assert_int_equal(sym_expr_kind(r), SYM_KIND_NUM);
+	assert_true(clock() - t0 < CLOCKS_PER_SEC / 2);
+	sym_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +317,8 @@ int main(void)
 		cmocka_unit_test(big_values_through_subst_are_exact),
 		cmocka_unit_test(unbound_and_misused_symbols),
 		cmocka_unit_test(extreme_int64_inputs),
+		cmocka_unit_test(substitution_without_a_value_is_misuse),
+		cmocka_unit_test(evaluation_visits_each_shared_node_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

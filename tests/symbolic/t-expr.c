@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -291,6 +292,102 @@ static void expansions_a_short_text_asks_for_are_bounded(void **state)
 	}
 }
 
+/* A coefficient or an exponent of the expansion past its limit is an
+ * error, never a term dropped or a crash. */
+static void expansion_past_a_number_limit_is_an_error(void **state)
+{
+	static const char *const big[] = {
+		"(x+3**6000000)**2",
+		"(x+3**6000000)**2 - x**2 - 2*x*3**6000000",
+		"(x**1000000000+y**999999999)**50",
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		sym_ctx *ctx = sym_ctx_new();
+		if (sym_expr_from_str(ctx, big[i]))
+			fail_msg("%s: expected a limit error", big[i]);
+		assert_int_equal(sym_ctx_last_error(ctx), SYM_ELIMIT);
+		sym_ctx_free(ctx);
+	}
+}
+
+/* A run of constant operands folds into one number as the text is read;
+ * the node is the one that building operator by operator gives. */
+static void constant_operand_chains_build_the_operator_by_operator_node(void **state)
+{
+	static const char *const base[] = {"x",     "2*x + 1", "x + y/3",    "x//3",  "x - 5",
+					   "x % 4", "7",       "x/y + 1/2",  "-x",    "x//2 + y",
+					   "3*x/2", "x/(y + 1)", "6*x + 4*y + 2", "x*y - 1", "floor(x/y)"};
+	static const long long cs[] = {2, 3, 4, -2, 6, 1, 8, 0};
+	static const char ops[] = {'*', '/', 'f'};
+	unsigned seed = 12345;
+	int round;
+	(void)state;
+	for (round = 0; round < 3000; round++) {
+		sym_ctx *ctx = sym_ctx_new();
+		char text[256];
+		size_t len, n = 1 + (size_t)round % 9, i, nb = sizeof(base) / sizeof(base[0]);
+		const sym_expr *built, *parsed;
+		seed = seed * 1103515245u + 12345u;
+		len = (size_t)snprintf(text, sizeof(text), "(%s)", base[(seed >> 16) % nb]);
+		built = sym_expr_from_str(ctx, base[(seed >> 16) % nb]);
+		for (i = 0; i < n; i++) {
+			long long c;
+			char op;
+			const sym_expr *k;
+			seed = seed * 1103515245u + 12345u;
+			c = cs[(seed >> 16) % 8];
+			op = ops[(seed >> 8) % 3];
+			k = sym_expr_from_si(ctx, c);
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s(%lld)",
+						op == 'f' ? "//" : op == '*' ? "*" : "/", c);
+			built = op == 'f' ? sym_expr_floordiv(ctx, built, k)
+				: op == '*' ? sym_expr_mul(ctx, built, k) : sym_expr_div(ctx, built, k);
+		}
+		if (!built)
+			sym_ctx_clear_error(ctx);
+		parsed = sym_expr_from_str(ctx, text);
+		if (!built) {
+			/* a division by zero: the same error, at the operator */
+			if (parsed || sym_ctx_last_error(ctx) != SYM_EDIVZERO)
+				fail_msg("%s: expected a division by zero", text);
+		} else if (parsed != built) {
+			fail_msg("%s: parsed and built nodes differ", text);
+		}
+		sym_ctx_free(ctx);
+	}
+}
+
+/* x//2//2... with 100,000 divisions is x//2**100000, read building a few
+ * nodes instead of keeping 2, 4, ..., 2**100000 in 200,000 nodes (hundreds
+ * of megabytes of numbers). */
+static void long_chains_of_constant_divisors_are_read_quickly(void **state)
+{
+	static const char *const unit[] = {"//2", "/2", "*2"};
+	static const char *const same[] = {"x//2**100000", "x/2**100000", "x*2**100000"};
+	size_t u;
+	(void)state;
+	for (u = 0; u < 3; u++) {
+		sym_ctx *ctx = sym_ctx_new();
+		size_t n = 100000, ul = strlen(unit[u]), i;
+		char *text = malloc(1 + n * ul + 1);
+		const sym_expr *e;
+		assert_non_null(text);
+		text[0] = 'x';
+		for (i = 0; i < n; i++)
+			memcpy(text + 1 + i * ul, unit[u], ul);
+		text[1 + n * ul] = 0;
+		e = sym_expr_from_str(ctx, text);
+		assert_non_null(e);
+		if (sym_ctx_node_count(ctx, NULL) > 100)
+			fail_msg("x%s...: %zu nodes", unit[u], sym_ctx_node_count(ctx, NULL));
+		assert_ptr_equal(e, sym_expr_from_str(ctx, same[u]));
+		free(text);
+		sym_ctx_free(ctx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +401,9 @@ int main(void)
 		cmocka_unit_test(text_longer_than_the_limit_is_an_error_found_early),
 		cmocka_unit_test(text_below_the_limit_prints_in_full),
 		cmocka_unit_test(expansions_a_short_text_asks_for_are_bounded),
+		cmocka_unit_test(expansion_past_a_number_limit_is_an_error),
+		cmocka_unit_test(constant_operand_chains_build_the_operator_by_operator_node),
+		cmocka_unit_test(long_chains_of_constant_divisors_are_read_quickly),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,12 +3,13 @@
  * inputs, outputs, value_info and the model's metadata_props only for the
  * time of packing, so that protobuf-c frees exactly what it allocated and
  * every field symshape does not model is written back unchanged. */
-#include "graph_private.h"
-#include "onnx_private.h"
+#include "infer/result.h"
+#include "model/onnx_private.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct wb {
 	sym_ctx *ctx;
@@ -313,7 +314,7 @@ int sym_graph_save_onnx(sym_ctx *ctx, const sym_graph_result *r, const char *mod
 		ok = 0, e = errno;
 	if (!ok) {
 		free(out);
-		sym__error(ctx, SYM_EDOMAIN, -1, "cannot write '%.200s': %s", out_path, strerror(e));
+		sym__error(ctx, SYM_EDOMAIN, -1, "cannot write '%s': %s", out_path, strerror(e));
 		return -1;
 	}
 	free(out);

@@ -1,17 +1,10 @@
 /* Shape ranges: the caller's ranges of input symbols become facts; every
  * dim's exact [min, max] follows from the bound analysis; data-dependent
  * symbols get the bounds their linear facts imply. */
-#include "facts_private.h"
-#include "storage_private.h"
+#include "infer/passes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static int nomem(sym_graph_result *r)
-{
-	sym__error(r->ctx, SYM_ENOMEM, -1, "out of memory");
-	return -1;
-}
 
 int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 {
@@ -23,7 +16,7 @@ int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 		return -1;
 	r->ext->ranges = calloc(opt->nranges, sizeof(*r->ext->ranges));
 	if (!r->ext->ranges)
-		return nomem(r);
+		return sym__result_nomem(r);
 	for (i = 0; i < opt->nranges; i++) {
 		const sym_expr *s = sym_expr_symbol(ctx, opt->range_names[i]);
 		const sym_expr *lo = opt->range_lo ? opt->range_lo[i] : NULL;
@@ -32,22 +25,17 @@ int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 		if (!s)
 			return -1;
 		if (!sym__graph_find_sym(r, s)) {
-			sym__error(ctx, SYM_EDOMAIN, -1,
-			           "range of '%.60s': not a symbol of the model's inputs",
+			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%s': not a symbol of the model's inputs",
 			           opt->range_names[i]);
 			return -1;
 		}
 		if ((lo && sym_expr_is_pred(lo)) || (hi && sym_expr_is_pred(hi))) {
-			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%.60s': an end is a predicate",
+			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%s': an end is a predicate",
 			           opt->range_names[i]);
 			return -1;
 		}
 		if (sym_facts_set_range(r->facts, s, lo, hi) != SYM_EOK) {
-			char msg[200];
-			snprintf(msg, sizeof(msg), "%s", sym_ctx_last_message(ctx));
-			sym_ctx_clear_error(ctx);
-			sym__error(ctx, SYM_EDOMAIN, -1, "range of '%.60s': %s", opt->range_names[i], msg);
-			return -1;
+			return sym__result_refail(r, "range of '%s'", opt->range_names[i]);
 		}
 		g = &r->ext->ranges[r->ext->nranges++];
 		g->sym = s, g->lo = lo, g->hi = hi;
@@ -83,8 +71,7 @@ sym_facts *sym__graph_range_facts(const sym_graph_result *r)
 	int64_t lo;
 	if (!f)
 		return NULL;
-	if (r->facts->has_default_min && sym__num_get_si(&r->facts->default_min, &lo) &&
-	    sym_facts_set_default_min(f, lo) != SYM_EOK) {
+	if (sym__facts_default_min(r->facts, &lo) && sym_facts_set_default_min(f, lo) != SYM_EOK) {
 		sym_facts_free(f);
 		return NULL;
 	}
@@ -102,11 +89,11 @@ int sym__graph_fresh_bounds(sym_graph_result *r)
 		return -1;
 	r->ext->fresh_max = calloc(r->nsyms + 1, sizeof(*r->ext->fresh_max));
 	if (!r->ext->fresh_max)
-		return nomem(r);
+		return sym__result_nomem(r);
 	for (i = 0; i < r->inf.nfresh; i++) {
 		const sym_expr *u = r->inf.fresh_syms[i], *best;
 		const gsym *g = sym__graph_find_sym(r, u);
-		sym_ival iv;
+		const sym_expr *lo, *h;
 		if (!g || !r->inf.fresh_hi[i])
 			continue;
 		if (!(best = sym_simplify(ctx, r->facts, r->inf.fresh_hi[i])))
@@ -114,17 +101,20 @@ int sym__graph_fresh_bounds(sym_graph_result *r)
 		r->ext->fresh_max[g - r->syms] = best;
 		/* a constant bound of the expression bounds the symbol (u0 <=
 		 * 4*n with n <= 64 gives u0 <= 256) */
-		sym__ival_init(&iv);
-		if (sym__bounds(ctx, r->facts, best, &iv) && !iv.hi.inf) {
-			const sym_expr *h = sym__num_node(ctx, &iv.hi.v);
-			if (!h || sym_facts_set_range(r->facts, u, NULL, h) != SYM_EOK) {
-				sym__ival_clear(&iv);
-				return -1;
-			}
-		}
-		sym__ival_clear(&iv);
+		if (sym__bounds_expr(ctx, r->facts, best, &lo, &h) && h &&
+		    sym_facts_set_range(r->facts, u, NULL, h) != SYM_EOK)
+			return -1;
 	}
 	return sym__failed(ctx) ? -1 : 0;
+}
+
+int sym__ranges_of_symbols(sym_graph_result *r)
+{
+	size_t i;
+	for (i = 0; i < r->nsyms; i++) {
+		sym__bounds_expr(r->ctx, r->facts, r->syms[i].sym, &r->syms[i].min, &r->syms[i].max);
+	}
+	return sym__failed(r->ctx) ? -1 : 0;
 }
 
 const sym_expr *sym_graph_symbol_bound(const sym_graph_result *r, size_t i)
@@ -140,16 +130,14 @@ const sym_expr *sym_graph_symbol_bound(const sym_graph_result *r, size_t i)
 int sym_graph_dim_range(const sym_graph_result *r, size_t i, int d, const sym_expr **min,
                         const sym_expr **max)
 {
-	sym_ival iv;
+	const sym_expr *lo, *hi;
 	int ok;
 	if (i >= r->ntensors || d < 0 || d >= r->tensors[i].tv.rank)
 		return -1;
-	sym__ival_init(&iv);
-	ok = sym__bounds(r->ctx, r->facts, r->tensors[i].tv.dims[d], &iv);
+	ok = sym__bounds_expr(r->ctx, r->facts, r->tensors[i].tv.dims[d], &lo, &hi);
 	if (min)
-		*min = ok && !iv.lo.inf ? sym__num_node(r->ctx, &iv.lo.v) : NULL;
+		*min = lo;
 	if (max)
-		*max = ok && !iv.hi.inf ? sym__num_node(r->ctx, &iv.hi.v) : NULL;
-	sym__ival_clear(&iv);
-	return ok && !sym__failed(r->ctx) ? 0 : -1;
+		*max = hi;
+	return ok ? 0 : -1;
 }

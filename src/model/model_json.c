@@ -1,6 +1,6 @@
 /* The JSON model loader (SPEC §6): every malformed input gives an error
  * naming the field, the tensor or the node. */
-#include "model_private.h"
+#include "model/ir.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -10,56 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-void *sym__model_alloc(sym_model *m, size_t n)
-{
-	void *p;
-	if (m->nblocks == m->capblocks) {
-		size_t nc = m->capblocks ? m->capblocks * 2 : 64;
-		void **nb = realloc(m->blocks, nc * sizeof(*nb));
-		if (!nb)
-			return NULL;
-		m->blocks = nb, m->capblocks = nc;
-	}
-	p = calloc(1, n ? n : 1);
-	if (p)
-		m->blocks[m->nblocks++] = p;
-	return p;
-}
-
-char *sym__model_strdup(sym_model *m, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = sym__model_alloc(m, n);
-	if (r)
-		memcpy(r, s, n);
-	return r;
-}
-
-int sym__model_name_has_control(const char *s)
-{
-	for (; s && *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	return 0;
-}
-
-void sym_model_free(sym_model *m)
-{
-	size_t i;
-	if (!m)
-		return;
-	for (i = 0; i < m->nblocks; i++)
-		free(m->blocks[i]);
-	free(m->blocks);
-	free(m);
-}
-
-size_t sym_model_num_inputs(const sym_model *m) { return m->ninputs; }
-const char *sym_model_input_name(const sym_model *m, size_t i) { return i < m->ninputs ? m->inputs[i].name : NULL; }
-int sym_model_input_rank(const sym_model *m, size_t i) { return i < m->ninputs ? m->inputs[i].rank : -1; }
-size_t sym_model_num_outputs(const sym_model *m) { return m->noutputs; }
-const char *sym_model_output_name(const sym_model *m, size_t i) { return i < m->noutputs ? m->outputs[i] : NULL; }
 
 /* A number of the text that cJSON's double does not give exactly although
  * that double is an integer within +-2**53 (9007199254740993 reads as
@@ -85,12 +37,18 @@ static int lerr(ld *l, const char *fmt, ...)
 	;
 static int lerr(ld *l, const char *fmt, ...)
 {
-	char msg[240];
+	sym_sbuf b;
 	va_list ap;
+	sym__sbuf_init(&b, l->ctx);
+	sym__sbuf_puts(&b, "model: ");
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sym__sbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	sym__error(l->ctx, SYM_EDOMAIN, -1, "model: %s", msg);
+	if (!b.fail && b.s)
+		sym__error(l->ctx, SYM_EDOMAIN, -1, "%s", b.s);
+	else
+		sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
+	sym__sbuf_clear(&b);
 	return -1;
 }
 
@@ -277,7 +235,7 @@ static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
 		errno = 0;
 		v = strtoll(s, &end, 10);
 		if (!*s || *end || errno == ERANGE)
-			return lerr(l, "%s: '%.40s' is not a 64-bit integer", where, s);
+			return lerr(l, "%s: '%s' is not a 64-bit integer", where, s);
 		*out = v;
 		return 0;
 	}
@@ -306,7 +264,7 @@ static int get_dtype(ld *l, const cJSON *o, const char *tname, int *dt)
 		return 0;
 	}
 	if (!cJSON_IsString(d) || (*dt = sym__dtype_from_name(d->valuestring)) <= 0)
-		return lerr(l, "tensor '%s': unknown \"dtype\"%s%.30s", tname, cJSON_IsString(d) ? " " : "",
+		return lerr(l, "tensor '%s': unknown \"dtype\"%s%s", tname, cJSON_IsString(d) ? " " : "",
 			    cJSON_IsString(d) ? d->valuestring : "");
 	return 0;
 }
@@ -334,7 +292,7 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 			return nomem(l);
 		const cJSON *d = shape->child;
 		for (k = 0; k < t->rank; k++, d = d->next) {
-			snprintf(where, sizeof(where), "tensor '%.60s' dim %d", t->name, k);
+			snprintf(where, sizeof(where), "tensor '%s' dim %d", t->name, k);
 			if (cJSON_IsNull(d) || (cJSON_IsString(d) && !strcmp(d->valuestring, "?"))) {
 				if (is_init)
 					return lerr(l, "%s: initializers need concrete dims", where);
@@ -351,7 +309,7 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 				errno = 0;
 				v = strtoll(d->valuestring, &end, 10);
 				if (!*end && (errno == ERANGE || v < 0))
-					return lerr(l, "%s: '%.40s' is not a dim (0 to 2**63-1)", where, d->valuestring);
+					return lerr(l, "%s: '%s' is not a dim (0 to 2**63-1)", where, d->valuestring);
 				if (!*end) {
 					t->dims[k].kind = SYM_DIM_CONST;
 					t->dims[k].value = v;
@@ -387,7 +345,7 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 		{
 			const cJSON *x = data->child;
 			for (i = 0; i < n; i++, x = x->next) {
-				snprintf(where, sizeof(where), "initializer '%.60s' data[%zu]", t->name, i);
+				snprintf(where, sizeof(where), "initializer '%s' data[%zu]", t->name, i);
 				if (get_int(l, x, where, &t->data[i]) < 0)
 					return -1;
 			}
@@ -401,13 +359,13 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym_attr *out)
 {
 	char where[200];
-	snprintf(where, sizeof(where), "node '%.60s' attribute %zu", nd->name, idx);
+	snprintf(where, sizeof(where), "node '%s' attribute %zu", nd->name, idx);
 	if (check_name(l, a->string, where) < 0)
 		return -1;
 	out->name = sym__model_strdup(l->m, a->string);
 	if (!out->name)
 		return nomem(l);
-	snprintf(where, sizeof(where), "node '%.60s' attribute '%.40s'", nd->name, a->string);
+	snprintf(where, sizeof(where), "node '%s' attribute '%s'", nd->name, a->string);
 	if (cJSON_IsBool(a)) {
 		int64_t *v = sym__model_alloc(l->m, sizeof(*v));
 		if (!v)
@@ -578,24 +536,24 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	x = field(o, "op");
 	if (!cJSON_IsString(x) || !*x->valuestring)
 		return lerr(l, "node '%s': missing \"op\"", nd->name);
-	snprintf(what, sizeof(what), "node '%.60s' \"op\"", nd->name);
+	snprintf(what, sizeof(what), "node '%s' \"op\"", nd->name);
 	if (check_name(l, x->valuestring, what) < 0)
 		return -1;
 	nd->op = sym__model_strdup(l->m, x->valuestring);
 	x = field(o, "domain");
 	if (x && !cJSON_IsString(x))
 		return lerr(l, "node '%s': \"domain\" must be a string", nd->name);
-	snprintf(what, sizeof(what), "node '%.60s' \"domain\"", nd->name);
+	snprintf(what, sizeof(what), "node '%s' \"domain\"", nd->name);
 	if (x && check_name(l, x->valuestring, what) < 0)
 		return -1;
 	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") && strcmp(x->valuestring, "ai.onnx"))
-		return lerr(l, "node '%s': unsupported domain '%.40s' (\"\" or \"cann\")", nd->name, x->valuestring);
+		return lerr(l, "node '%s': unsupported domain '%s' (\"\" or \"cann\")", nd->name, x->valuestring);
 	if (x && !strcmp(x->valuestring, "ai.onnx"))
 		nd->domain[0] = 0;
 	if (!nd->op || !nd->domain)
 		return nomem(l);
-	snprintf(what, sizeof(what), "node '%.60s' \"inputs\"", nd->name);
+	snprintf(what, sizeof(what), "node '%s' \"inputs\"", nd->name);
 	x = field(o, "inputs");
 	if (!x) {
 		nd->nin = 0;
@@ -603,7 +561,7 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	} else if (load_names(l, x, what, &nd->nin, &nd->in, 1) < 0) {
 		return -1;
 	}
-	snprintf(what, sizeof(what), "node '%.60s' \"outputs\"", nd->name);
+	snprintf(what, sizeof(what), "node '%s' \"outputs\"", nd->name);
 	if (load_names(l, field(o, "outputs"), what, &nd->nout, &nd->out, 0) < 0)
 		return -1;
 	if (nd->nout == 0)
@@ -675,7 +633,7 @@ static int load_formats(ld *l, const cJSON *fm)
 		if (check_name(l, e->string, what) < 0)
 			return -1;
 		if (!cJSON_IsObject(e) || (f && !cJSON_IsString(f)) || (s && !cJSON_IsString(s)))
-			return lerr(l, "formats['%.60s']: expected {\"format\": ..., \"storage_format\": ...}", e->string);
+			return lerr(l, "formats['%s']: expected {\"format\": ..., \"storage_format\": ...}", e->string);
 		snprintf(what, sizeof(what), "\"formats\" entry %zu", i - 1);
 		if ((f && check_name(l, f->valuestring, what) < 0) || (s && check_name(l, s->valuestring, what) < 0))
 			return -1;
@@ -763,72 +721,4 @@ fail:
 	free(l.inexact);
 	sym_model_free(l.m);
 	return NULL;
-}
-
-int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	if (!f) {
-		sym__error(ctx, SYM_EDOMAIN, -1, "cannot open '%.200s': %s", path, strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		size_t r;
-		if (n == cap) {
-			char *nb;
-			cap = cap ? cap * 2 : 65536;
-			if (cap > ((size_t)1 << 31) || !(nb = realloc(buf, cap))) {
-				free(buf);
-				fclose(f);
-				sym__error(ctx, SYM_ELIMIT, -1, "'%.200s' is too large", path);
-				return -1;
-			}
-			buf = nb;
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (r == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		sym__error(ctx, SYM_EDOMAIN, -1, "cannot read '%.200s'", path);
-		return -1;
-	}
-	fclose(f);
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
-/* An ONNX file: named .onnx, or (any other name but .json) not starting
- * with the '{' of a JSON object. */
-static int looks_onnx(const char *path, const char *buf, size_t n)
-{
-	size_t pl = strlen(path), i;
-	if (pl >= 5 && !strcmp(path + pl - 5, ".onnx"))
-		return 1;
-	if (pl >= 5 && !strcmp(path + pl - 5, ".json"))
-		return 0;
-	for (i = 0; i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'); i++)
-		;
-	return i < n && buf[i] != '{';
-}
-
-sym_model *sym_model_load(sym_ctx *ctx, const char *path)
-{
-	char *buf;
-	size_t n;
-	sym_model *m;
-	if (sym__failed(ctx) || sym__model_read_file(ctx, path, &buf, &n) < 0)
-		return NULL;
-	if (looks_onnx(path, buf, n))
-		m = sym_model_from_onnx(ctx, buf, n);
-	else
-		m = sym_model_from_json(ctx, buf, n);
-	free(buf);
-	return m;
 }

@@ -2,11 +2,12 @@
  * full rank of its origin format, then transferred to its storage format;
  * its byte size is the storage element count times the element size,
  * aligned up. */
-#include "facts_private.h"
-#include "storage_private.h"
+#include "infer/passes.h"
+#include "infer/storage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct {
 	const char *name;
@@ -209,26 +210,6 @@ const sym_expr *sym__storage_bytes(sym_ctx *ctx, int dtype, int rank, const sym_
 
 /* ---- the graph's annotations ------------------------------------------- */
 
-int sym__graph_ext_get(sym_graph_result *r)
-{
-	if (!r->ext && !(r->ext = calloc(1, sizeof(*r->ext)))) {
-		sym__error(r->ctx, SYM_ENOMEM, -1, "out of memory");
-		return -1;
-	}
-	return 0;
-}
-
-void sym__graph_ext_free(sym_graph_result *r)
-{
-	if (!r->ext)
-		return;
-	free(r->ext->ranges);
-	free(r->ext->fresh_max);
-	free(r->ext->t);
-	free(r->ext);
-	r->ext = NULL;
-}
-
 int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 {
 	const sym_model *m = r->model;
@@ -263,13 +244,13 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 		sym_tstorage *ts;
 		if (t == (size_t)-1) {
 			sym__error(ctx, SYM_EDOMAIN, -1,
-			           "model: \"formats\" names '%.60s', which is not a tensor of the graph",
+			           "model: \"formats\" names '%s', which is not a tensor of the graph",
 			           mf->tensor);
 			return -1;
 		}
 		if (of < 0 || sf < 0 || of >= SYM_FMT_NC1HWC0) {
 			sym__error(ctx, SYM_EDOMAIN, -1,
-			           "model: formats['%.60s']: unknown %s format '%.40s' (origin: ND, NCHW, "
+			           "model: formats['%s']: unknown %s format '%s' (origin: ND, NCHW, "
 			           "NHWC, HWCN, "
 			           "NCDHW, NDHWC; storage also NC1HWC0, NDC1HWC0, FRACTAL_Z, FRACTAL_NZ)",
 			           mf->tensor, of < 0 || of >= SYM_FMT_NC1HWC0 ? "origin" : "storage",
@@ -279,7 +260,7 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 		ts = &x->t[t];
 		if (ts->origin >= 0) {
 			/* a second entry would read the first one's storage rank */
-			sym__error(ctx, SYM_EDOMAIN, -1, "model: \"formats\" names tensor '%.60s' twice",
+			sym__error(ctx, SYM_EDOMAIN, -1, "model: \"formats\" names tensor '%s' twice",
 			           mf->tensor);
 			return -1;
 		}
@@ -288,11 +269,7 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 			continue; /* storage unknown with the origin shape */
 		if (sym__storage_shape(ctx, of, sf, r->tensors[t].tv.dtype, r->tensors[t].tv.rank,
 		                       r->tensors[t].tv.dims, out, &ts->rank) < 0) {
-			char msg[200];
-			snprintf(msg, sizeof(msg), "%s", sym_ctx_last_message(ctx));
-			sym_ctx_clear_error(ctx);
-			sym__error(ctx, SYM_EDOMAIN, -1, "model: tensor '%.60s': %s", mf->tensor, msg);
-			return -1;
+			return sym__result_refail(r, "model: tensor '%s'", mf->tensor);
 		}
 		ts->dims = sym__infer_alloc(&r->inf, (size_t)(ts->rank + 1) * sizeof(*ts->dims));
 		if (!ts->dims) {

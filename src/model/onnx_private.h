@@ -1,9 +1,11 @@
 /* Short names for the protobuf-c messages generated from
- * src/onnx/onnx-subset.proto. */
+ * src/model/onnx/onnx-subset.proto. */
 #ifndef SYM_ONNX_PRIVATE_H
 #define SYM_ONNX_PRIVATE_H
 
 #include "onnx-subset.pb-c.h"
+
+#include <stddef.h>
 
 typedef SymshapeOnnx__ModelProto OnnxModel;
 typedef SymshapeOnnx__GraphProto OnnxGraph;
@@ -17,5 +19,10 @@ typedef SymshapeOnnx__TensorShapeProto OnnxShape;
 typedef SymshapeOnnx__TensorShapeProto__Dimension OnnxDim;
 typedef SymshapeOnnx__OperatorSetIdProto OnnxOpset;
 typedef SymshapeOnnx__StringStringEntryProto OnnxEntry;
+
+/* Writes into why (cap bytes) what makes data no valid ModelProto of the
+ * subset: the first field whose wire type is not the declared one or whose
+ * length runs past its message; empty when the walk finds nothing. */
+void sym__onnx_diagnose(const void *data, size_t len, char *why, size_t cap);
 
 #endif

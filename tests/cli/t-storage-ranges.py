@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Integration tests of storage shapes, byte sizes, shape ranges, unknown rank
 and data-dependent dims in the model commands (SPEC §10) on the models of
-tests/models/issue7: infer (text and --json), run, emit-c (compiled and
+tests/models/storage_ranges: infer (text and --json), run, emit-c (compiled and
 compared with run) and cache.
 
 The CLI is found in $SYMSHAPE_CLI (set by meson), else in the first argument,
@@ -18,7 +18,7 @@ import tempfile
 
 from clitest import ROOT, Result, check, main, parses_back, run
 
-MODELS = os.path.join(ROOT, "tests", "models", "issue7")
+MODELS = os.path.join(ROOT, "tests", "models", "storage_ranges")
 SEED = os.path.join(MODELS, "seed.json")
 STORAGE = os.path.join(MODELS, "storage.json")
 GUARD = os.path.join(MODELS, "guard_range.json")

@@ -1,6 +1,6 @@
 /* The graph IR: tensors, nodes, attributes and initializer values. */
-#ifndef SYM_MODEL_PRIVATE_H
-#define SYM_MODEL_PRIVATE_H
+#ifndef SYM_MODEL_IR_H
+#define SYM_MODEL_IR_H
 
 #include "symshape/model.h"
 #include "rules_private.h"

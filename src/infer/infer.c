@@ -1,0 +1,289 @@
+/* The inference driver: symbolize the inputs, order the nodes, run one rule
+ * per node, check the declared shapes, then hand the result to the guard,
+ * merge-key, range and storage passes (passes.h). */
+#include "infer/passes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Declares every node output (a name produced twice is an error) and
+ * checks that every input exists; then orders the nodes (Kahn). */
+static int order_nodes(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t i, j, *indeg, *queue, head = 0, tail = 0, nedges = 0, *first, *next, *dst;
+	for (i = 0; i < m->nnodes; i++)
+		for (j = 0; j < m->nodes[i].nout; j++)
+			if (!sym__result_add_tensor(r, m->nodes[i].out[j], (long)i, NULL))
+				return -1;
+	for (i = 0; i < m->nnodes; i++)
+		for (j = 0; j < m->nodes[i].nin; j++)
+			if (*m->nodes[i].in[j] && sym__graph_find(r, m->nodes[i].in[j]) == (size_t)-1)
+				return sym__result_fail(
+				    r, "model: node '%s' reads tensor '%s', which nothing defines",
+				    m->nodes[i].name, m->nodes[i].in[j]);
+	for (i = 0; i < m->noutputs; i++)
+		if (sym__graph_find(r, m->outputs[i]) == (size_t)-1)
+			return sym__result_fail(r, "model: output '%s' is not a tensor of the graph",
+			                        m->outputs[i]);
+	for (i = 0; i < m->nnodes; i++)
+		nedges += m->nodes[i].nin;
+	indeg = calloc(m->nnodes + 1, sizeof(*indeg));
+	queue = calloc(m->nnodes + 1, sizeof(*queue));
+	first = malloc((m->nnodes + 1) * sizeof(*first));
+	next = malloc((nedges + 1) * sizeof(*next));
+	dst = malloc((nedges + 1) * sizeof(*dst));
+	r->order = malloc((m->nnodes + 1) * sizeof(*r->order));
+	if (!indeg || !queue || !first || !next || !dst || !r->order) {
+		free(indeg), free(queue), free(first), free(next), free(dst);
+		return sym__result_nomem(r);
+	}
+	for (i = 0; i < m->nnodes; i++)
+		first[i] = (size_t)-1;
+	nedges = 0;
+	for (i = 0; i < m->nnodes; i++)
+		for (j = 0; j < m->nodes[i].nin; j++) {
+			size_t t;
+			long p;
+			if (!*m->nodes[i].in[j])
+				continue;
+			t = sym__graph_find(r, m->nodes[i].in[j]);
+			p = r->tensors[t].producer;
+			if (p < 0)
+				continue;
+			indeg[i]++;
+			dst[nedges] = i;
+			next[nedges] = first[p];
+			first[p] = nedges++;
+		}
+	for (i = 0; i < m->nnodes; i++)
+		if (!indeg[i])
+			queue[tail++] = i;
+	while (head < tail) {
+		size_t n = queue[head++], e;
+		r->order[r->norder++] = n;
+		for (e = first[n]; e != (size_t)-1; e = next[e])
+			if (--indeg[dst[e]] == 0)
+				queue[tail++] = dst[e];
+	}
+	if (r->norder != m->nnodes) {
+		for (i = 0; i < m->nnodes && !indeg[i]; i++)
+			;
+		sym__result_fail(r, "model: the graph has a cycle through node '%s'", m->nodes[i].name);
+	}
+	free(indeg), free(queue), free(first), free(next), free(dst);
+	return sym__failed(r->ctx) ? -1 : 0;
+}
+
+/* ONNX operators are read for opsets 7 to 21; other domains than ONNX and
+ * CANN have no rules.  Returns 1 with an error entry for the node, 0 when
+ * the node can be run, -1 on a fatal error. */
+static int unsupported_domain_or_opset(sym_graph_result *r, const sym_mnode *nd)
+{
+	int opset = r->model->opset, st;
+	if (*nd->domain && strcmp(nd->domain, "cann"))
+		st =
+		    sym__result_add_diag(r, nd->name, nd->op, NULL, "node '%s' (%s): unsupported domain '%s'",
+		                         nd->name, nd->op, nd->domain);
+	else if (!*nd->domain && (opset < 7 || opset > 21))
+		st = sym__result_add_diag(r, nd->name, nd->op, NULL,
+		                          "node '%s' (%s): unsupported opset %d (7 to 21 are read)", nd->name,
+		                          nd->op, opset);
+	else
+		return 0;
+	return st < 0 ? -1 : 1;
+}
+
+static int run_nodes(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t k, j;
+	sym_tval *ins = NULL, *outs = NULL;
+	size_t capin = 0, capout = 0;
+	int status = 0;
+	for (k = 0; k < r->norder && status == 0; k++) {
+		const sym_mnode *nd = &m->nodes[r->order[k]];
+		const char *blocked = NULL;
+		if (nd->nin > capin) {
+			free(ins);
+			capin = nd->nin * 2;
+			ins = malloc(capin * sizeof(*ins));
+		}
+		if (nd->nout > capout) {
+			free(outs);
+			capout = nd->nout * 2;
+			outs = malloc(capout * sizeof(*outs));
+		}
+		if ((nd->nin && !ins) || !outs) {
+			status = sym__result_nomem(r);
+			break;
+		}
+		for (j = 0; j < nd->nin; j++) {
+			if (!*nd->in[j]) {
+				memset(&ins[j], 0, sizeof(ins[j]));
+				ins[j].rank = -1;
+				continue;
+			}
+			ins[j] = r->tensors[sym__graph_find(r, nd->in[j])].tv;
+			if (ins[j].rank == -2)
+				blocked = nd->in[j];
+		}
+		if (blocked) {
+			if (sym__result_add_diag(r, nd->name, nd->op, blocked,
+			                         "node '%s' (%s): not inferred: input '%s' is unknown",
+			                         nd->name, nd->op, blocked) < 0)
+				status = -1;
+			continue;
+		}
+		if (unsupported_domain_or_opset(r, nd) != 0) {
+			status = sym__failed(r->ctx) ? -1 : 0;
+			continue;
+		}
+		if (sym__rule_run(&r->inf, nd->domain, nd->op, nd->name, m->opset, nd->nin, ins, nd->nattr,
+		                  nd->attrs, nd->nout, outs) < 0) {
+			sym_status st = sym_ctx_last_error(r->ctx);
+			if (st == SYM_ENOMEM || r->inf.fatal) {
+				status = -1;
+				break;
+			}
+			if (sym__result_add_diag(r, nd->name, nd->op, NULL, "%s",
+			                         sym_ctx_last_message(r->ctx)) < 0) {
+				status = -1;
+				break;
+			}
+			sym_ctx_clear_error(r->ctx);
+			continue;
+		}
+		for (j = 0; j < nd->nout; j++)
+			r->tensors[sym__graph_find(r, nd->out[j])].tv = outs[j];
+	}
+	free(ins);
+	free(outs);
+	return status;
+}
+
+/* A declared dim contradicts the inferred one when the two are different
+ * constants, or when the inferred dim is proven to differ from a declared
+ * constant. */
+static int dim_contradicts(sym_graph_result *r, const sym_dimspec *ds, const sym_expr *d)
+{
+	const sym_expr *c;
+	sym_truth t;
+	if (ds->kind != SYM_DIM_CONST)
+		return 0;
+	if (!(c = sym_expr_from_si(r->ctx, ds->value)))
+		return -1;
+	t = sym_prove(r->ctx, r->facts, sym_expr_rel(r->ctx, SYM_REL_EQ, d, c));
+	if (sym__failed(r->ctx)) {
+		if (sym_ctx_last_error(r->ctx) == SYM_ENOMEM)
+			return -1;
+		sym_ctx_clear_error(r->ctx);
+		return 0;
+	}
+	return t == SYM_FALSE;
+}
+
+/* Compares the shapes the model declares (ONNX value_info and outputs)
+ * with the inferred ones; a contradiction is an error entry naming the
+ * tensor. */
+static int check_declared(sym_graph_result *r)
+{
+	const sym_model *m = r->model;
+	size_t i;
+	for (i = 0; i < m->ndeclared; i++) {
+		const sym_mtensor *dt = &m->declared[i];
+		size_t t = sym__graph_find(r, dt->name);
+		const sym_tval *tv;
+		char *text;
+		const char *node, *op;
+		int k, c;
+		if (t == (size_t)-1 || dt->rank < 0)
+			continue;
+		tv = &r->tensors[t].tv;
+		node = r->tensors[t].producer >= 0 ? m->nodes[r->tensors[t].producer].name : dt->name;
+		op = r->tensors[t].producer >= 0 ? m->nodes[r->tensors[t].producer].op : NULL;
+		if (tv->rank < 0)
+			continue;
+		if (tv->rank != dt->rank) {
+			if (sym__result_add_diag(r, node, op, dt->name,
+			                         "tensor '%s': declared rank %d, inferred rank %d", dt->name,
+			                         dt->rank, tv->rank) < 0)
+				return -1;
+			continue;
+		}
+		for (k = 0; k < tv->rank; k++) {
+			if ((c = dim_contradicts(r, &dt->dims[k], tv->dims[k])) < 0)
+				return -1;
+			if (!c)
+				continue;
+			text = sym_expr_to_str(r->ctx, tv->dims[k]);
+			c = sym__result_add_diag(
+			    r, node, op, dt->name, "tensor '%s': dim %d is declared %lld, inferred %s",
+			    dt->name, k, (long long)dt->dims[k].value, text ? text : "?");
+			sym_str_free(r->ctx, text);
+			if (c < 0)
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The result of m inferred without the hints of opt, for the guard pass
+ * (the asserts a hinted choice leaves unstated); NULL when there are no
+ * hints or that inference fails (its error cleared: r's asserts stand). */
+static sym_graph_result *infer_without_hints(sym_graph_result *r, const sym_infer_options *opt)
+{
+	sym_infer_options plain;
+	sym_graph_result *r0;
+	if (!opt || !opt->nhints)
+		return NULL;
+	plain = *opt;
+	plain.nhints = 0, plain.hint_names = NULL, plain.hint_values = NULL;
+	if (!(r0 = sym_model_infer(r->ctx, r->model, &plain)))
+		sym_ctx_clear_error(r->ctx);
+	return r0;
+}
+
+sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_infer_options *opt)
+{
+	sym_graph_result *r, *r0;
+	size_t i;
+	int st;
+	if (sym__failed(ctx))
+		return NULL;
+	if (!(r = sym__result_new(ctx, m, opt && opt->allow_empty)))
+		return NULL;
+	if (sym__symbolize(r) < 0)
+		goto fail;
+	for (i = 0; opt && i < opt->nhints; i++) {
+		const sym_expr *s = sym_expr_symbol(ctx, opt->hint_names[i]);
+		if (!s)
+			goto fail;
+		if (!sym__graph_find_sym(r, s)) {
+			sym__result_fail(r, "--hint: '%s' is not a symbol of the model", opt->hint_names[i]);
+			goto fail;
+		}
+		if (sym__infer_add_hint(&r->inf, s, opt->hint_values[i]) < 0)
+			goto fail;
+	}
+	if (sym__graph_assume(r, opt) < 0 || order_nodes(r) < 0 || run_nodes(r) < 0 || check_declared(r) < 0)
+		goto fail;
+	/* data-dependent symbols made by rules, with the node as source */
+	for (i = 0; i < r->inf.nfresh; i++)
+		if (sym__result_add_sym(r, r->inf.fresh_syms[i], r->inf.fresh_src[i]) < 0)
+			goto fail;
+	if (sym__graph_fresh_bounds(r) < 0)
+		goto fail;
+	r0 = infer_without_hints(r, opt);
+	st = sym__guards_prune(r, r0);
+	sym_graph_result_free(r0);
+	if (st < 0 || sym__merge_keys(r) < 0 || sym__ranges_of_symbols(r) < 0 ||
+	    sym__graph_storage(r, opt) < 0)
+		goto fail;
+	return r;
+fail:
+	sym_graph_result_free(r);
+	return NULL;
+}

@@ -1,0 +1,354 @@
+/* The inference result container: creation, the tensor table, symbols,
+ * diagnostics, freeing, and the public accessors of model.h.  The passes
+ * that fill it are in the other files of this folder (passes.h). */
+#include "infer/result.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+size_t sym__graph_find(const sym_graph_result *r, const char *name)
+{
+	size_t j;
+	if (!r->tcap)
+		return (size_t)-1;
+	for (j = hash_str(name) & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
+		if (!strcmp(r->tensors[r->table[j] - 1].name, name))
+			return r->table[j] - 1;
+	return (size_t)-1;
+}
+
+int sym__result_nomem(sym_graph_result *r)
+{
+	sym__error(r->ctx, SYM_ENOMEM, -1, "out of memory");
+	return -1;
+}
+
+int sym__result_fail(sym_graph_result *r, const char *fmt, ...)
+{
+	sym_sbuf b;
+	va_list ap;
+	sym__sbuf_init(&b, r->ctx);
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (!b.fail && b.s)
+		sym__error(r->ctx, SYM_EDOMAIN, -1, "%s", b.s);
+	else
+		sym__result_nomem(r);
+	sym__sbuf_clear(&b);
+	return -1;
+}
+
+int sym__result_refail(sym_graph_result *r, const char *fmt, ...)
+{
+	sym_sbuf b;
+	va_list ap;
+	sym__sbuf_init(&b, r->ctx);
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	sym__sbuf_printf(&b, ": %s", sym_ctx_last_message(r->ctx));
+	if (b.fail || !b.s || sym_ctx_last_error(r->ctx) == SYM_ENOMEM) {
+		sym__sbuf_clear(&b);
+		return -1; /* the first error stands */
+	}
+	sym_ctx_clear_error(r->ctx);
+	sym__error(r->ctx, SYM_EDOMAIN, -1, "%s", b.s);
+	sym__sbuf_clear(&b);
+	return -1;
+}
+
+static int table_rehash(sym_graph_result *r, size_t ncap)
+{
+	size_t *nt = calloc(ncap, sizeof(*nt)), i, j;
+	if (!nt)
+		return sym__result_nomem(r);
+	for (i = 0; i < r->ntensors; i++) {
+		for (j = hash_str(r->tensors[i].name) & (ncap - 1); nt[j]; j = (j + 1) & (ncap - 1))
+			;
+		nt[j] = i + 1;
+	}
+	free(r->table);
+	r->table = nt, r->tcap = ncap;
+	return 0;
+}
+
+/* Adds a tensor; a name defined twice is an error. */
+gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long producer, const char *what)
+{
+	gtensor *t;
+	size_t j;
+	if (sym__graph_find(r, name) != (size_t)-1) {
+		if (producer >= 0)
+			sym__result_fail(r, "model: tensor '%s' is defined twice (an output of node '%s')",
+			                 name, r->model->nodes[producer].name);
+		else
+			sym__result_fail(r, "model: tensor '%s' is defined twice (%s)", name, what);
+		return NULL;
+	}
+	if (r->ntensors == r->captensors) {
+		size_t nc = r->captensors ? r->captensors * 2 : 64;
+		gtensor *nt = realloc(r->tensors, nc * sizeof(*nt));
+		if (!nt) {
+			sym__result_nomem(r);
+			return NULL;
+		}
+		r->tensors = nt, r->captensors = nc;
+	}
+	if ((r->ntensors + 1) * 2 > r->tcap && table_rehash(r, r->tcap ? r->tcap * 2 : 256) < 0)
+		return NULL;
+	t = &r->tensors[r->ntensors];
+	memset(t, 0, sizeof(*t));
+	t->name = sym__infer_strdup(&r->inf, name);
+	if (!t->name) {
+		sym__result_nomem(r);
+		return NULL;
+	}
+	t->producer = producer;
+	t->tv.present = 1;
+	t->tv.rank = -2;
+	for (j = hash_str(name) & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
+		;
+	r->table[j] = ++r->ntensors;
+	return t;
+}
+
+static char *dup_or_null(sym_graph_result *r, const char *s, int *bad)
+{
+	char *d = s ? sym__infer_strdup(&r->inf, s) : NULL;
+	if (s && !d)
+		*bad = 1;
+	return d;
+}
+
+int sym__result_add_diag(sym_graph_result *r, const char *node, const char *op, const char *tensor,
+                         const char *fmt, ...)
+{
+	sym_diag *d;
+	sym_sbuf b;
+	va_list ap;
+	int bad = 0;
+	if (r->ndiags == r->capdiags) {
+		size_t nc = r->capdiags ? r->capdiags * 2 : 8;
+		sym_diag *nd = realloc(r->diags, nc * sizeof(*nd));
+		if (!nd)
+			return sym__result_nomem(r);
+		r->diags = nd, r->capdiags = nc;
+	}
+	sym__sbuf_init(&b, r->ctx);
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	d = &r->diags[r->ndiags];
+	d->node = dup_or_null(r, node, &bad);
+	d->op = dup_or_null(r, op, &bad);
+	d->tensor = dup_or_null(r, tensor, &bad);
+	d->msg = b.fail || !b.s ? NULL : sym__infer_strdup(&r->inf, b.s);
+	sym__sbuf_clear(&b);
+	if (bad || !d->msg)
+		return sym__result_nomem(r);
+	r->ndiags++;
+	return 0;
+}
+
+gsym *sym__graph_find_sym(const sym_graph_result *r, const sym_expr *s)
+{
+	size_t i;
+	for (i = 0; i < r->nsyms; i++)
+		if (r->syms[i].sym == s)
+			return &r->syms[i];
+	return NULL;
+}
+
+int sym__result_add_sym(sym_graph_result *r, const sym_expr *s, const char *source)
+{
+	gsym *g;
+	if (sym__graph_find_sym(r, s))
+		return 0;
+	if (r->nsyms == r->capsyms) {
+		size_t nc = r->capsyms ? r->capsyms * 2 : 16;
+		gsym *ns = realloc(r->syms, nc * sizeof(*ns));
+		if (!ns)
+			return sym__result_nomem(r);
+		r->syms = ns, r->capsyms = nc;
+	}
+	g = &r->syms[r->nsyms++];
+	g->sym = s;
+	g->source = sym__infer_strdup(&r->inf, source);
+	g->min = g->max = NULL;
+	return g->source ? 0 : sym__result_nomem(r);
+}
+
+int sym__graph_ext_get(sym_graph_result *r)
+{
+	if (!r->ext && !(r->ext = calloc(1, sizeof(*r->ext))))
+		return sym__result_nomem(r);
+	return 0;
+}
+
+static void ext_free(sym_graph_result *r)
+{
+	if (!r->ext)
+		return;
+	free(r->ext->ranges);
+	free(r->ext->fresh_max);
+	free(r->ext->t);
+	free(r->ext);
+	r->ext = NULL;
+}
+
+sym_graph_result *sym__result_new(sym_ctx *ctx, const sym_model *m, int allow_empty)
+{
+	sym_graph_result *r = calloc(1, sizeof(*r));
+	if (!r) {
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+		return NULL;
+	}
+	r->ctx = ctx;
+	r->model = m;
+	r->facts = sym_facts_new(ctx);
+	if (!r->facts) {
+		free(r);
+		return NULL;
+	}
+	sym_facts_set_default_min(r->facts, allow_empty ? 0 : 1);
+	sym__infer_init(&r->inf, ctx, r->facts);
+	return r;
+}
+
+void sym_graph_result_free(sym_graph_result *r)
+{
+	if (!r)
+		return;
+	sym__infer_clear(&r->inf);
+	sym_facts_free(r->facts);
+	free(r->syms);
+	free(r->tensors);
+	free(r->table);
+	free(r->guards);
+	free(r->keys);
+	free(r->diags);
+	free(r->order);
+	free(r->node_keys);
+	ext_free(r);
+	free(r);
+}
+
+/* ---- accessors ---------------------------------------------------------- */
+
+size_t sym_graph_num_symbols(const sym_graph_result *r)
+{
+	return r->nsyms;
+}
+
+const sym_expr *sym_graph_symbol(const sym_graph_result *r, size_t i, const char **source,
+                                 const sym_expr **min, const sym_expr **max)
+{
+	if (i >= r->nsyms)
+		return NULL;
+	if (source)
+		*source = r->syms[i].source;
+	if (min)
+		*min = r->syms[i].min;
+	if (max)
+		*max = r->syms[i].max;
+	return r->syms[i].sym;
+}
+
+size_t sym_graph_num_tensors(const sym_graph_result *r)
+{
+	return r->ntensors;
+}
+
+const char *sym_graph_tensor(const sym_graph_result *r, size_t i, int *rank, const sym_expr *const **dims,
+                             const char **dtype)
+{
+	if (i >= r->ntensors)
+		return NULL;
+	if (rank)
+		*rank = r->tensors[i].tv.rank;
+	if (dims)
+		*dims = r->tensors[i].tv.dims;
+	if (dtype)
+		*dtype = sym__dtype_name(r->tensors[i].tv.dtype);
+	return r->tensors[i].name;
+}
+
+size_t sym_graph_find_tensor(const sym_graph_result *r, const char *name)
+{
+	return sym__graph_find(r, name);
+}
+size_t sym_graph_num_guards(const sym_graph_result *r)
+{
+	return r->nguards;
+}
+
+const sym_expr *sym_graph_guard(const sym_graph_result *r, size_t i, const char **kind, const char **node,
+                                const char **reason)
+{
+	if (i >= r->nguards)
+		return NULL;
+	if (kind)
+		*kind = r->guards[i].kind == SYM_GUARD_ASSERT ? "assert" : "expect";
+	if (node)
+		*node = r->guards[i].node;
+	if (reason)
+		*reason = r->guards[i].reason;
+	return r->guards[i].pred;
+}
+
+size_t sym_graph_num_merge_keys(const sym_graph_result *r)
+{
+	return r->nkeys;
+}
+
+const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, size_t *nnodes,
+                                const char *const **nodes)
+{
+	if (i >= r->nkeys)
+		return NULL;
+	if (nnodes)
+		*nnodes = r->keys[i].n;
+	if (nodes)
+		*nodes = r->keys[i].nodes;
+	return r->keys[i].key;
+}
+
+size_t sym_graph_num_diagnostics(const sym_graph_result *r)
+{
+	return r->ndiags;
+}
+
+const char *sym_graph_diagnostic(const sym_graph_result *r, size_t i, const char **node, const char **op,
+                                 const char **tensor)
+{
+	if (i >= r->ndiags)
+		return NULL;
+	if (node)
+		*node = r->diags[i].node;
+	if (op)
+		*op = r->diags[i].op;
+	if (tensor)
+		*tensor = r->diags[i].tensor;
+	return r->diags[i].msg;
+}
+
+size_t sym_graph_num_errors(const sym_graph_result *r)
+{
+	return sym_graph_num_diagnostics(r);
+}
+
+const char *sym_graph_error(const sym_graph_result *r, size_t i, const char **node)
+{
+	return sym_graph_diagnostic(r, i, node, NULL, NULL);
+}

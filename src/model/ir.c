@@ -1,0 +1,88 @@
+/* The model IR container: its memory, names, initializer values and the
+ * public model accessors.  The loaders (model_json.c, model_onnx.c) fill
+ * it; nothing here knows a file format. */
+#include "model/ir.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *sym__model_alloc(sym_model *m, size_t n)
+{
+	void *p;
+	if (m->nblocks == m->capblocks) {
+		size_t nc = m->capblocks ? m->capblocks * 2 : 64;
+		void **nb = realloc(m->blocks, nc * sizeof(*nb));
+		if (!nb)
+			return NULL;
+		m->blocks = nb, m->capblocks = nc;
+	}
+	p = calloc(1, n ? n : 1);
+	if (p)
+		m->blocks[m->nblocks++] = p;
+	return p;
+}
+
+char *sym__model_strdup(sym_model *m, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = sym__model_alloc(m, n);
+	if (r)
+		memcpy(r, s, n);
+	return r;
+}
+
+int sym__model_name_has_control(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+void sym_model_free(sym_model *m)
+{
+	size_t i;
+	if (!m)
+		return;
+	for (i = 0; i < m->nblocks; i++)
+		free(m->blocks[i]);
+	free(m->blocks);
+	free(m);
+}
+
+size_t sym_model_num_inputs(const sym_model *m)
+{
+	return m->ninputs;
+}
+const char *sym_model_input_name(const sym_model *m, size_t i)
+{
+	return i < m->ninputs ? m->inputs[i].name : NULL;
+}
+int sym_model_input_rank(const sym_model *m, size_t i)
+{
+	return i < m->ninputs ? m->inputs[i].rank : -1;
+}
+size_t sym_model_num_outputs(const sym_model *m)
+{
+	return m->noutputs;
+}
+const char *sym_model_output_name(const sym_model *m, size_t i)
+{
+	return i < m->noutputs ? m->outputs[i] : NULL;
+}
+
+const sym_expr *sym__expr_from_double(sym_ctx *ctx, double v)
+{
+	int e;
+	double m;
+	long long mi;
+	if (!isfinite(v)) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "%s is not a finite number", isnan(v) ? "NaN" : "infinity");
+		return NULL;
+	}
+	m = frexp(v, &e); /* v = m * 2**e, 0.5 <= |m| < 1 */
+	mi = (long long)ldexp(m, 53);
+	return sym_expr_mul(ctx, sym_expr_from_si(ctx, mi),
+	                    sym_expr_pow_si(ctx, sym_expr_from_si(ctx, 2), e - 53));
+}

@@ -1,0 +1,77 @@
+/* Loading a model file: read it, then choose the loader by extension or
+ * content.  The only file that knows both formats; the loaders do not call
+ * each other. */
+#include "model/ir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	if (!f) {
+		sym__error(ctx, SYM_EDOMAIN, -1, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		size_t r;
+		if (n == cap) {
+			char *nb;
+			cap = cap ? cap * 2 : 65536;
+			if (cap > ((size_t)1 << 31) || !(nb = realloc(buf, cap))) {
+				free(buf);
+				fclose(f);
+				sym__error(ctx, SYM_ELIMIT, -1, "'%s' is too large", path);
+				return -1;
+			}
+			buf = nb;
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		sym__error(ctx, SYM_EDOMAIN, -1, "cannot read '%s'", path);
+		return -1;
+	}
+	fclose(f);
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* An ONNX file: named .onnx, or (any other name but .json) not starting
+ * with the '{' of a JSON object. */
+static int looks_onnx(const char *path, const char *buf, size_t n)
+{
+	size_t pl = strlen(path), i;
+	if (pl >= 5 && !strcmp(path + pl - 5, ".onnx"))
+		return 1;
+	if (pl >= 5 && !strcmp(path + pl - 5, ".json"))
+		return 0;
+	for (i = 0; i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'); i++)
+		;
+	return i < n && buf[i] != '{';
+}
+
+sym_model *sym_model_load(sym_ctx *ctx, const char *path)
+{
+	char *buf;
+	size_t n;
+	sym_model *m;
+	if (sym__failed(ctx) || sym__model_read_file(ctx, path, &buf, &n) < 0)
+		return NULL;
+	if (looks_onnx(path, buf, n))
+		m = sym_model_from_onnx(ctx, buf, n);
+	else
+		m = sym_model_from_json(ctx, buf, n);
+	free(buf);
+	return m;
+}

@@ -1,0 +1,115 @@
+/* The seam between the expression core and the code above it.
+ *
+ * src/ and rules/ use the core through the public headers plus this one
+ * header, never a struct layout of the core: the context's services
+ * (allocation through its hook, the growth helper, errors), named
+ * constants, the string builder and printing into it, bounds as
+ * expressions, and the few facts services rules and inference need.
+ * docs/architecture.md ("The seam") lists what is here and why.
+ *
+ * A file that lowers expressions into runtime code (src/program.c and the
+ * model programs) still walks nodes: it defines SYM_SEAM_LOWERING before
+ * including this header and gets the node layout and exact numbers too;
+ * that section is to shrink as the runtime program is redesigned. */
+#ifndef SYM_SEAM_H
+#define SYM_SEAM_H
+
+#include "symshape/expr.h"
+#include "symshape/facts.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- memory: every allocation goes through the context's hook ------------ */
+
+/* Memory through the context allocator; NULL with SYM_ENOMEM recorded when
+ * it fails.  sym__free takes the size that was allocated. */
+void *sym__alloc(sym_ctx *ctx, size_t n);
+void *sym__realloc(sym_ctx *ctx, void *p, size_t old, size_t n);
+void sym__free(sym_ctx *ctx, void *p, size_t n);
+
+/* The growth helper of every growable array (Lua's luaM_growvector): makes
+ * room for at least need elements of size elem in *p, whose capacity is
+ * *cap, doubling from min; returns 0, or -1 with SYM_ENOMEM recorded (and
+ * *p, *cap untouched) when memory runs out or the size overflows. */
+int sym__grow(sym_ctx *ctx, void *p, size_t *cap, size_t need, size_t elem, size_t min);
+/* sym__grow for an array variable: SYM_GROW(ctx, r->tensors, r->ntensors + 1,
+ * r->captensors, 64). */
+#define SYM_GROW(ctx, arr, need, cap, min)                                                                   \
+	sym__grow((ctx), (void *)&(arr), &(cap), (need), sizeof(*(arr)), (min))
+
+/* ---- errors ------------------------------------------------------------------ */
+
+/* Records an error unless one is already recorded; returns NULL.  Control
+ * characters in the message are escaped, so every message is one line. */
+const sym_expr *sym__error(sym_ctx *ctx, sym_status st, long pos, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Whether an error is recorded in ctx. */
+int sym__failed(const sym_ctx *ctx);
+
+/* ---- named constants ----------------------------------------------------- */
+
+/* The context's own 0, 1, -1, true and false nodes (never NULL once the
+ * context exists). */
+const sym_expr *sym__zero(const sym_ctx *ctx);
+const sym_expr *sym__one(const sym_ctx *ctx);
+const sym_expr *sym__minus_one(const sym_ctx *ctx);
+const sym_expr *sym__true(const sym_ctx *ctx);
+const sym_expr *sym__false(const sym_ctx *ctx);
+/* Whether the symbol called name already exists in the context. */
+int sym__symbol_exists(const sym_ctx *ctx, const char *name);
+/* Whether e is integer-valued for every integer assignment of its symbols. */
+int sym__expr_is_int(const sym_expr *e);
+
+/* ---- the string builder ------------------------------------------------------ */
+
+/* A growable string allocated through the context: the one string builder
+ * of the library.  Errors stick: after a failure every append is a no-op
+ * and fail says why. */
+typedef struct sym_sbuf {
+	sym_ctx *ctx;
+	char *s;
+	size_t n, cap;
+	int fail;  /* 1 out of memory, 2 longer than SYM_MAX_TEXT_BYTES (count) */
+	int count; /* count the bytes only, up to SYM_MAX_TEXT_BYTES */
+} sym_sbuf;
+
+void sym__sbuf_init(sym_sbuf *b, sym_ctx *ctx);
+void sym__sbuf_clear(sym_sbuf *b);
+void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len);
+void sym__sbuf_puts(sym_sbuf *b, const char *s);
+/* Appends printf-formatted text of any length. */
+void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void sym__sbuf_vprintf(sym_sbuf *b, const char *fmt, va_list ap);
+/* Appends the canonical text of e; returns 0 on failure.  A text longer than
+ * SYM_MAX_TEXT_BYTES is a SYM_ELIMIT error recorded before anything is
+ * written. */
+int sym__print(sym_sbuf *b, const sym_expr *e);
+
+/* ---- bounds and facts -------------------------------------------------------- */
+
+/* The interval bounds of a numeric e under f as constant nodes (*lo or *hi
+ * NULL: unbounded that way).  Returns 0 on error (recorded in ctx); a
+ * predicate or an expression without bounds gives 1 with both NULL. */
+int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const sym_expr **lo,
+                     const sym_expr **hi);
+/* Exempts s from the default minimum (a data-dependent dim may be 0 where
+ * input dims are >= 1). */
+sym_status sym__facts_exempt_default(sym_facts *f, const sym_expr *s);
+/* The default minimum of f in *lo; returns 0 when f has none. */
+int sym__facts_default_min(const sym_facts *f, int64_t *lo);
+
+#ifdef SYM_SEAM_LOWERING
+/* ---- lowering: the node walk of the runtime program --------------------------- */
+#include "facts_private.h"
+#endif
+
+#endif
