@@ -22,9 +22,9 @@ void cli_fputs_one_line(const char *s, FILE *f);
  * of memory. */
 char *cli_format(const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
+    __attribute__((format(printf, 1, 2)))
 #endif
-	;
+    ;
 
 /* Parses a strict nonnegative decimal integer. Returns 0 with the value in
  * *v or -1 with a one-line message in err. */
