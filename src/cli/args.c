@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+static int is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
 
 void cli_fputs_one_line(const char *s, FILE *f)
 {
@@ -59,7 +62,7 @@ void cli_error(const char *fmt, ...)
  * links this file without the commands). */
 static const char *const usages[] = {
 #define CLI__USAGE(name, usage) usage,
-	CLI_COMMAND_MAP(CLI__USAGE)
+    CLI_COMMAND_MAP(CLI__USAGE)
 #undef CLI__USAGE
 };
 
@@ -112,7 +115,8 @@ static int parse_uint(const char *s, size_t len, int64_t *v, const char *what, c
 	for (i = 0; i < len; i++) {
 		unsigned dig = (unsigned char)s[i] - '0';
 		if (dig > 9) {
-			snprintf(err, errsize, "%s is '%.*s', not a decimal integer (digits only)", what, (int)len, s);
+			snprintf(err, errsize, "%s is '%.*s', not a decimal integer (digits only)", what,
+			         (int)len, s);
 			return fail_one_line(err, errsize);
 		}
 		if (x > ((uint64_t)INT64_MAX - dig) / 10) {
@@ -499,7 +503,10 @@ static const char *option_value(const char *a, size_t n, int argc, char **argv, 
 	return a[n] == '=' ? a + n + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
 }
 
-static int is_hint(const char *a) { return !strcmp(a, "--hint") || !strncmp(a, "--hint=", 7); }
+static int is_hint(const char *a)
+{
+	return !strcmp(a, "--hint") || !strncmp(a, "--hint=", 7);
+}
 
 static int parse_hint(hintset *h, int argc, char **argv, int *i)
 {
@@ -560,7 +567,8 @@ static int parse_shape(cli_program_opts *o, int argc, char **argv, int *i)
 		cli_error("out of memory");
 		return CLI_FAIL;
 	}
-	if (cli_parse_dims(eq + 1, &o->shape_dims[o->nshapes], &o->shape_rank[o->nshapes], err, sizeof(err)) < 0) {
+	if (cli_parse_dims(eq + 1, &o->shape_dims[o->nshapes], &o->shape_rank[o->nshapes], err, sizeof(err)) <
+	    0) {
 		cli_error("--shape %s: %s", v, err);
 		free(o->shape_names[o->nshapes]);
 		o->shape_names[o->nshapes] = NULL;
@@ -664,7 +672,8 @@ int cli_cache_opts_parse(cli_cache_opts *o, int argc, char **argv)
 			if (st != CLI_OK)
 				return st;
 		} else if (argv[k][0] == '-' && argv[k][1] == '-') {
-			return cli_usage("cache takes --variant HINTS, --query DIMS, --capacity N, --jit, --range NAME=LO:HI");
+			return cli_usage("cache takes --variant HINTS, --query DIMS, --capacity N, --jit, "
+			                 "--range NAME=LO:HI");
 		} else if (!o->model) {
 			o->model = argv[k];
 		} else {
@@ -685,7 +694,7 @@ void cli_cache_opts_free(cli_cache_opts *o)
 
 /* Parses the dims of input i of m, the len characters at text, into dims. */
 static int query_input_dims(const sym_model *m, size_t i, const char *q, const char *text, size_t len,
-			    int64_t *dims, char **msg)
+                            int64_t *dims, char **msg)
 {
 	char err[256], *copy = strndup(text, len);
 	int64_t *d = NULL;
@@ -723,16 +732,18 @@ int cli_parse_query(const sym_model *m, const char *q, int64_t *dims, char **msg
 		goto error;
 	}
 	for (i = 0; i < ni; i++)
-		off[i + 1] = off[i] + (size_t)(sym_model_input_rank(m, i) > 0 ? sym_model_input_rank(m, i) : 0);
+		off[i + 1] =
+		    off[i] + (size_t)(sym_model_input_rank(m, i) > 0 ? sym_model_input_rank(m, i) : 0);
 	for (;;) {
 		size_t len = strcspn(part, ";"), nlen = strcspn(part, "=;");
 		if (nlen == len || !nlen) {
-			*msg = cli_format("--query '%s': '%.*s' is not INPUT=D0,D1,... (parts are separated by ';')", q,
-					  (int)len, part);
+			*msg = cli_format(
+			    "--query '%s': '%.*s' is not INPUT=D0,D1,... (parts are separated by ';')", q,
+			    (int)len, part);
 			goto error;
 		}
 		for (i = 0; i < ni && (strlen(sym_model_input_name(m, i)) != nlen ||
-				       strncmp(part, sym_model_input_name(m, i), nlen));
+		                       strncmp(part, sym_model_input_name(m, i), nlen));
 		     i++)
 			;
 		if (i == ni) {
@@ -740,7 +751,8 @@ int cli_parse_query(const sym_model *m, const char *q, int64_t *dims, char **msg
 			goto error;
 		}
 		if (seen[i]++) {
-			*msg = cli_format("--query '%s': input '%s' is given twice", q, sym_model_input_name(m, i));
+			*msg = cli_format("--query '%s': input '%s' is given twice", q,
+			                  sym_model_input_name(m, i));
 			goto error;
 		}
 		if (query_input_dims(m, i, q, part + nlen + 1, len - nlen - 1, dims + off[i], msg) != CLI_OK)
@@ -751,8 +763,8 @@ int cli_parse_query(const sym_model *m, const char *q, int64_t *dims, char **msg
 	}
 	for (i = 0; i < ni; i++)
 		if (!seen[i]) {
-			*msg = cli_format("--query '%s': input '%s' needs %d dims", q, sym_model_input_name(m, i),
-					  sym_model_input_rank(m, i));
+			*msg = cli_format("--query '%s': input '%s' needs %d dims", q,
+			                  sym_model_input_name(m, i), sym_model_input_rank(m, i));
 			goto error;
 		}
 	st = CLI_OK;
@@ -793,8 +805,11 @@ int cli_expr_opts_parse(cli_expr_opts *o, int argc, char **argv, int want)
 	}
 	if (o->npos != want && !(o->npos == 1 && !strcmp(o->pos[0], "-")))
 		return cli_usage(want == 1 ? "expected one expression (or - for standard input)"
-					   : "expected two expressions (or - for standard input)");
+		                           : "expected two expressions (or - for standard input)");
 	return CLI_OK;
 }
 
-void cli_expr_opts_free(cli_expr_opts *o) { free(o->assume); }
+void cli_expr_opts_free(cli_expr_opts *o)
+{
+	free(o->assume);
+}

@@ -51,9 +51,10 @@ static sym_model_program *compile_variant(cache_state *s, const hintset *h, cons
 		sym_graph_result_free(r);
 	}
 	if (mp && sym_model_program_num_bound(mp)) {
-		fail(s->res, cli_format("variant '%s': the model has data-dependent dims (%s): the guard cache takes "
-					"input dims only",
-					label, sym_model_program_bound(mp, 0, NULL)));
+		fail(s->res,
+		     cli_format("variant '%s': the model has data-dependent dims (%s): the guard cache takes "
+		                "input dims only",
+		                label, sym_model_program_bound(mp, 0, NULL)));
 		sym_model_program_free(mp);
 		return NULL;
 	}
@@ -93,7 +94,8 @@ static int hints_of(cache_state *s, hintset *h, char **label)
 	for (i = 0; i < sym_model_num_inputs(s->m); i++) {
 		int rank, d;
 		const sym_expr *const *dd;
-		sym_graph_tensor(r, sym_graph_find_tensor(r, sym_model_input_name(s->m, i)), &rank, &dd, NULL);
+		sym_graph_tensor(r, sym_graph_find_tensor(r, sym_model_input_name(s->m, i)), &rank, &dd,
+		                 NULL);
 		for (d = 0; d < rank; d++, p++) {
 			const char *name = sym_expr_symbol_name(dd[d]);
 			size_t need;
@@ -110,7 +112,7 @@ static int hints_of(cache_state *s, hintset *h, char **label)
 				goto oom;
 			*label = nl;
 			len += (size_t)snprintf(*label + len, need - len, "%s%s=%lld", len ? "," : "", name,
-						(long long)s->dims[p]);
+			                        (long long)s->dims[p]);
 		}
 	}
 	sym_graph_result_free(r);

@@ -59,10 +59,14 @@ static char *ans_prove(sym_ctx *ctx, sym_facts *facts, const char *a, const char
 		return NULL;
 	t = sym_prove(ctx, facts, e);
 	switch (t) {
-	case SYM_TRUE: return strdup("true");
-	case SYM_FALSE: return strdup("false");
-	case SYM_UNKNOWN: return strdup("unknown");
-	default: return NULL;
+	case SYM_TRUE:
+		return strdup("true");
+	case SYM_FALSE:
+		return strdup("false");
+	case SYM_UNKNOWN:
+		return strdup("unknown");
+	default:
+		return NULL;
 	}
 }
 
@@ -95,7 +99,8 @@ static char *ans_equal(sym_ctx *ctx, sym_facts *facts, const char *a, const char
 		if (r) {
 			off = (size_t)sprintf(r, "false\nwitness:");
 			for (i = 0; i < w.n; i++)
-				off += (size_t)sprintf(r + off, " %s=%s", sym_expr_symbol_name(w.syms[i]), vs[i] ? vs[i] : "?");
+				off += (size_t)sprintf(r + off, " %s=%s", sym_expr_symbol_name(w.syms[i]),
+				                       vs[i] ? vs[i] : "?");
 		}
 		for (i = 0; i < w.n; i++)
 			sym_str_free(ctx, vs[i]);
@@ -172,9 +177,18 @@ static int expr_command(int argc, char **argv, answer_fn fn, int nargs)
 	return st;
 }
 
-int cli_simplify(int argc, char **argv) { return expr_command(argc, argv, ans_simplify, 1); }
-int cli_prove(int argc, char **argv) { return expr_command(argc, argv, ans_prove, 1); }
-int cli_equal(int argc, char **argv) { return expr_command(argc, argv, ans_equal, 2); }
+int cli_simplify(int argc, char **argv)
+{
+	return expr_command(argc, argv, ans_simplify, 1);
+}
+int cli_prove(int argc, char **argv)
+{
+	return expr_command(argc, argv, ans_prove, 1);
+}
+int cli_equal(int argc, char **argv)
+{
+	return expr_command(argc, argv, ans_equal, 2);
+}
 
 int cli_eval(int argc, char **argv)
 {
@@ -223,7 +237,7 @@ int cli_eval(int argc, char **argv)
 		const sym_expr *free_syms[8];
 		size_t k = sym_expr_symbols(ctx, r, free_syms, 8);
 		cli_error("error: unbound symbol '%s'%s", k ? sym_expr_symbol_name(free_syms[0]) : "?",
-			  k > 1 ? " (and others)" : "");
+		          k > 1 ? " (and others)" : "");
 		goto out;
 	}
 	t = sym_expr_to_str(ctx, r);

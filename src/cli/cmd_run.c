@@ -56,8 +56,8 @@ static int constant_input_dims(const sym_graph_result *r, const char *name, int 
 /* Writes the dims of every model input, in input order, to dims and their
  * count to *p: the --shape dims, or the declared ones of an input whose
  * shape is constant.  Returns CLI_OK or CLI_FAIL (message printed). */
-static int fill_input_dims(const cli_program_opts *o, const sym_model *m, const sym_graph_result *r, int64_t *dims,
-			   size_t *p)
+static int fill_input_dims(const cli_program_opts *o, const sym_model *m, const sym_graph_result *r,
+                           int64_t *dims, size_t *p)
 {
 	size_t i, k;
 	for (i = 0; i < o->nshapes; i++) {
@@ -65,12 +65,14 @@ static int fill_input_dims(const cli_program_opts *o, const sym_model *m, const 
 			if (!strcmp(sym_model_input_name(m, k), o->shape_names[i]))
 				break;
 		if (k == sym_model_num_inputs(m)) {
-			cli_error("--shape %s: the model has no input '%s'", o->shape_names[i], o->shape_names[i]);
+			cli_error("--shape %s: the model has no input '%s'", o->shape_names[i],
+			          o->shape_names[i]);
 			return CLI_FAIL;
 		}
 		for (k = 0; k < i; k++)
 			if (!strcmp(o->shape_names[k], o->shape_names[i])) {
-				cli_error("--shape %s: input '%s' is given twice", o->shape_names[i], o->shape_names[i]);
+				cli_error("--shape %s: input '%s' is given twice", o->shape_names[i],
+				          o->shape_names[i]);
 				return CLI_FAIL;
 			}
 	}
@@ -89,7 +91,8 @@ static int fill_input_dims(const cli_program_opts *o, const sym_model *m, const 
 			return CLI_FAIL;
 		}
 		if (rank < 0 || o->shape_rank[k] != (size_t)rank) {
-			cli_error("--shape %s: input '%s' has rank %d, got %zu dims", name, name, rank, o->shape_rank[k]);
+			cli_error("--shape %s: input '%s' has rank %d, got %zu dims", name, name, rank,
+			          o->shape_rank[k]);
 			return CLI_FAIL;
 		}
 		if (rank)
@@ -156,7 +159,8 @@ static int run_compute(cli_program_opts *o, run_state *s)
 	if (!s->mp || alloc_run(s) != CLI_OK)
 		return CLI_FAIL;
 	s->res.mp = s->mp;
-	if (fill_input_dims(o, s->m, s->r, s->dims, &p) != CLI_OK || fill_binds(&o->x, s->mp, s->dims + p) != CLI_OK)
+	if (fill_input_dims(o, s->m, s->r, s->dims, &p) != CLI_OK ||
+	    fill_binds(&o->x, s->mp, s->dims + p) != CLI_OK)
 		return CLI_FAIL;
 	{
 		int64_t *const outs[SYM_SEGMENT_COUNT] = {s->res.out, s->res.sto, s->res.bytes};

@@ -9,7 +9,7 @@ static const struct {
 	int (*fn)(int, char **);
 } commands[] = {
 #define CLI__ENTRY(name, usage) {#name, cli_##name},
-	CLI_COMMAND_MAP(CLI__ENTRY)
+    CLI_COMMAND_MAP(CLI__ENTRY)
 #undef CLI__ENTRY
 };
 

@@ -2,7 +2,7 @@
 #include "model.h"
 
 sym_model_program *cli_load_program(sym_ctx *ctx, const char *path, int allow_empty, const hintset *h,
-				    cli_extra *x, int all, sym_model **m, sym_graph_result **r)
+                                    cli_extra *x, int all, sym_model **m, sym_graph_result **r)
 {
 	sym_infer_options opt;
 	sym_model_program *mp;

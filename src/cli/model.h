@@ -10,6 +10,6 @@
  * (caller frees) with the model and the result in *m and *r (caller frees,
  * also on failure), or NULL with the message printed. */
 sym_model_program *cli_load_program(sym_ctx *ctx, const char *path, int allow_empty, const hintset *h,
-				    cli_extra *x, int all, sym_model **m, sym_graph_result **r);
+                                    cli_extra *x, int all, sym_model **m, sym_graph_result **r);
 
 #endif

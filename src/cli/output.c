@@ -166,9 +166,10 @@ void cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r)
 	for (i = 0; i < sym_graph_num_symbols(r); i++) {
 		const char *src;
 		const sym_expr *lo, *hi, *s = sym_graph_symbol(r, i, &src, &lo, &hi);
-		char *l = lo ? cli_expr_text(ctx, lo) : NULL, *h = hi ? cli_expr_text(ctx, hi) : symbol_bound(ctx, r, i);
-		printf("  %-12s %-24s [%s, %s%s\n", sym_expr_symbol_name(s), src, l ? l : "-inf", h ? h : "inf",
-		       h ? "]" : ")");
+		char *l = lo ? cli_expr_text(ctx, lo) : NULL,
+		     *h = hi ? cli_expr_text(ctx, hi) : symbol_bound(ctx, r, i);
+		printf("  %-12s %-24s [%s, %s%s\n", sym_expr_symbol_name(s), src, l ? l : "-inf",
+		       h ? h : "inf", h ? "]" : ")");
 		free(l), free(h);
 	}
 	printf("tensors:\n");
@@ -298,8 +299,8 @@ static void run_failure_message(const sym_model_run *res, char *msg, size_t msgs
 {
 	const char *m = res->message ? res->message : "the run failed";
 	if (res->status == SYM_EGUARD)
-		snprintf(msg, msgsize, "guard %zu failed: %s (%s, node %s)", res->failed + 1, res->message, res->kind,
-			 res->node);
+		snprintf(msg, msgsize, "guard %zu failed: %s (%s, node %s)", res->failed + 1, res->message,
+		         res->kind, res->node);
 	else if (res->segment == SYM_SEGMENT_STORAGE)
 		snprintf(msg, msgsize, "storage shapes: %s", m);
 	else if (res->segment == SYM_SEGMENT_BYTES)
@@ -342,7 +343,8 @@ static void run_extra_text(const sym_model_program *mp, const int64_t *sto, cons
 static void run_extra_json(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes, cJSON *root)
 {
 	size_t i, q = 0, n = sym_model_program_num_tensors(mp);
-	cJSON *so = cJSON_AddObjectToObject(root, "storage_shapes"), *bo = cJSON_AddObjectToObject(root, "bytes");
+	cJSON *so = cJSON_AddObjectToObject(root, "storage_shapes"),
+	      *bo = cJSON_AddObjectToObject(root, "bytes");
 	for (i = 0; i < n; i++) {
 		int sr, d;
 		const char *name = sym_model_program_tensor(mp, i, NULL);
@@ -356,7 +358,8 @@ static void run_extra_json(const sym_model_program *mp, const int64_t *sto, cons
 		q += (size_t)sr;
 		cJSON_AddItemToObject(bo, name, bytes[i] < 0 ? cJSON_CreateNull() : cli_int_json(bytes[i]));
 	}
-	cJSON_AddItemToObject(root, "total_bytes", bytes[n] < 0 ? cJSON_CreateNull() : cli_int_json(bytes[n]));
+	cJSON_AddItemToObject(root, "total_bytes",
+	                      bytes[n] < 0 ? cJSON_CreateNull() : cli_int_json(bytes[n]));
 }
 
 /* Prints the failed run as JSON: ok false, the failure, no tensors. */
@@ -384,7 +387,7 @@ static void print_run_failure_json(const sym_model_run *res, const char *msg)
 }
 
 static void print_run_json(const sym_model_program *mp, const int64_t *out, const int64_t *sto,
-			   const int64_t *bytes)
+                           const int64_t *bytes)
 {
 	cJSON *root = cJSON_CreateObject(), *t;
 	size_t i, q = 0;
@@ -409,7 +412,7 @@ static void print_run_json(const sym_model_program *mp, const int64_t *out, cons
 }
 
 static void print_run_text(const sym_model_program *mp, const int64_t *out, const int64_t *sto,
-			   const int64_t *bytes)
+                           const int64_t *bytes)
 {
 	size_t i, q = 0;
 	printf("ok\n");
@@ -423,7 +426,6 @@ static void print_run_text(const sym_model_program *mp, const int64_t *out, cons
 	}
 	run_extra_text(mp, sto, bytes);
 }
-
 
 void cli_print_run(const cli_run_result *res, int json)
 {

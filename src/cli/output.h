@@ -54,7 +54,7 @@ typedef struct cli_cache_event {
 typedef struct cli_cache_result {
 	cli_cache_event *v;
 	size_t n;
-	int status; /* CLI_OK, or CLI_FAIL after the events */
+	int status;  /* CLI_OK, or CLI_FAIL after the events */
 	char *error; /* the message of the failure; NULL: none, or out of memory when oom */
 	int oom;
 } cli_cache_result;
