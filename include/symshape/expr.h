@@ -104,7 +104,7 @@ typedef enum sym_relop {
 } sym_relop;
 
 /* Optional allocator for a context: every allocation of the context (nodes,
- * tables, strings) goes through it.  realloc_fn(ud, NULL, 0, n) allocates and
+ * tables, strings, compiled programs) goes through it.  realloc_fn(ud, NULL, 0, n) allocates and
  * realloc_fn(ud, p, old, 0) frees.  GMP's own limb allocations are not routed
  * here (that would need process-global hooks). */
 typedef struct sym_allocator {
@@ -117,7 +117,8 @@ typedef struct sym_allocator {
  * sym_ctx_free. */
 SYM_API SYM_GIVE sym_ctx *sym_ctx_new(void);
 /* Same as sym_ctx_new with a caller allocator (copied; must outlive the
- * context).  NULL alloc means the C library allocator. */
+ * context and every program compiled in it, which keep a copy).  NULL
+ * alloc means the C library allocator. */
 SYM_API SYM_GIVE sym_ctx *sym_ctx_new_with_allocator(const sym_allocator *alloc);
 /* Frees the context and every expression and string it owns. */
 SYM_API void sym_ctx_free(SYM_TAKE sym_ctx *ctx);

@@ -114,7 +114,9 @@ typedef struct sym_model_program sym_model_program;
  * declared shapes (constants, dims sharing a symbol), then every guard in
  * order, then computes the dims of the model outputs, or of every tensor
  * when all_tensors is set.  Returns NULL on error (an input of unknown rank,
- * a symbol that no input dim binds, a constant beyond int64). */
+ * a symbol that no input dim binds, a constant beyond int64).  The program
+ * is allocated with ctx's allocator hook and keeps a copy of it: it may
+ * outlive ctx, not the hook's ud. */
 SYM_API SYM_GIVE sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, int all_tensors);
 SYM_API void sym_model_program_free(SYM_TAKE sym_model_program *mp);
 /* Number of input dims the program takes, and of output dims it writes. */

@@ -20,8 +20,10 @@ typedef struct sym_program sym_program;
  * values will be passed to sym_program_run.  Guards: predicates checked in
  * order.  Outputs: numeric expressions computed in order.  Returns NULL on
  * error (recorded in ctx): a symbol of an expression that is not an input, a
- * number that does not fit int64. The program is freed with
- * sym_program_free and does not depend on ctx afterwards. */
+ * number that does not fit int64. The program is allocated with ctx's
+ * allocator hook and keeps a copy of it (the hook's ud must outlive the
+ * program); it is freed with sym_program_free and does not depend on ctx
+ * afterwards. */
 SYM_API SYM_GIVE sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms,
 						  size_t nguards, const sym_expr *const *guards, size_t nouts,
 						  const sym_expr *const *outs);

@@ -1,11 +1,17 @@
-/* The command line's strict integers, dims lists and NAME=INT lists. */
+/* The command line's options: strict integers, dims lists and NAME=INT
+ * lists, hints, --range/--align/--bind, each command's options, and the
+ * messages of a bad command line. */
 #include "args.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+static int is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
 
 void cli_fputs_one_line(const char *s, FILE *f)
 {
@@ -14,6 +20,68 @@ void cli_fputs_one_line(const char *s, FILE *f)
 			fprintf(f, "\\x%02x", (unsigned char)*s);
 		else
 			fputc(*s, f);
+}
+
+char *cli_format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(s = malloc((size_t)n + 1)))
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	char small[512], *msg = small;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	fputs("symshape: ", stderr);
+	cli_fputs_one_line(msg ? msg : small, stderr);
+	fputc('\n', stderr);
+	if (msg != small)
+		free(msg);
+}
+
+/* The usage lines, from the command table (no functions: the fuzz target
+ * links this file without the commands). */
+static const char *const usages[] = {
+#define CLI__USAGE(name, usage) usage,
+    CLI_COMMAND_MAP(CLI__USAGE)
+#undef CLI__USAGE
+};
+
+int cli_usage(const char *why)
+{
+	size_t i;
+	if (why)
+		cli_error("%s", why);
+	fputs("usage:\n", stderr);
+	for (i = 0; i < sizeof(usages) / sizeof(usages[0]); i++)
+		fprintf(stderr, "  symshape %s\n", usages[i]);
+	return CLI_USAGE;
+}
+
+int cli_unknown_option(const char *arg)
+{
+	char msg[128];
+	snprintf(msg, sizeof(msg), "unknown option '%.80s'", arg);
+	return cli_usage(msg);
 }
 
 /* Rewrites the control characters of the message err as \xNN (cut to
@@ -47,7 +115,8 @@ static int parse_uint(const char *s, size_t len, int64_t *v, const char *what, c
 	for (i = 0; i < len; i++) {
 		unsigned dig = (unsigned char)s[i] - '0';
 		if (dig > 9) {
-			snprintf(err, errsize, "%s is '%.*s', not a decimal integer (digits only)", what, (int)len, s);
+			snprintf(err, errsize, "%s is '%.*s', not a decimal integer (digits only)", what,
+			         (int)len, s);
 			return fail_one_line(err, errsize);
 		}
 		if (x > ((uint64_t)INT64_MAX - dig) / 10) {
@@ -161,4 +230,586 @@ int cli_parse_hints(const char *text, char ***names, int64_t **values, size_t *n
 error:
 	cli_hints_free(nm, v, count);
 	return fail_one_line(err, errsize);
+}
+
+/* ---- hints --------------------------------------------------------------- */
+
+void cli_hintset_free(hintset *h)
+{
+	size_t i;
+	for (i = 0; i < h->n; i++)
+		free(h->names[i]);
+	free(h->names);
+	free(h->values);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Makes room for one more hint; returns 0 or -1 when out of memory. */
+static int hintset_grow(hintset *h)
+{
+	char **nn = realloc(h->names, (h->n + 1) * sizeof(*nn));
+	long long *nv;
+	if (nn)
+		h->names = nn;
+	nv = nn ? realloc(h->values, (h->n + 1) * sizeof(*nv)) : NULL;
+	if (!nv)
+		return -1;
+	h->values = nv;
+	return 0;
+}
+
+int cli_hintset_add_msg(hintset *h, const char *what, const char *arg, char **msg)
+{
+	char **names, err[256];
+	int64_t *values;
+	size_t n, k, j;
+	*msg = NULL;
+	if (cli_parse_hints(arg, &names, &values, &n, err, sizeof(err)) < 0) {
+		*msg = cli_format("%s %s: %s", what, arg, err);
+		return CLI_FAIL;
+	}
+	for (k = 0; k < n; k++) {
+		for (j = 0; j < h->n && strcmp(h->names[j], names[k]); j++)
+			;
+		if (j == h->n) {
+			if (hintset_grow(h) < 0) {
+				cli_hints_free(names, values, n);
+				*msg = cli_format("out of memory");
+				return CLI_FAIL;
+			}
+			h->names[h->n++] = names[k];
+			names[k] = NULL;
+		}
+		h->values[j] = values[k];
+	}
+	cli_hints_free(names, values, n);
+	return CLI_OK;
+}
+
+int cli_hintset_add(hintset *h, const char *what, const char *arg)
+{
+	char *msg;
+	if (cli_hintset_add_msg(h, what, arg, &msg) == CLI_OK)
+		return CLI_OK;
+	cli_error("%s", msg ? msg : "out of memory");
+	free(msg);
+	return CLI_FAIL;
+}
+
+int cli_hintset_put(hintset *h, const char *name, long long value)
+{
+	size_t k;
+	for (k = 0; k < h->n; k++)
+		if (!strcmp(h->names[k], name))
+			return 0;
+	if (hintset_grow(h) < 0 || !(h->names[h->n] = strdup(name)))
+		return -1;
+	h->values[h->n++] = value;
+	return 0;
+}
+
+/* ---- --range, --align, --bind -------------------------------------------- */
+
+static int grow(void **p, size_t n, size_t size)
+{
+	void *np = realloc(*p, (n + 1) * size);
+	if (!np)
+		return -1;
+	*p = np;
+	return 0;
+}
+
+/* Whether the end text of --range name is not a strict nonnegative integer
+ * (message printed); NULL is an open end. */
+static int range_end_bad(const char *name, const char *which, const char *text)
+{
+	char err[256];
+	int64_t v;
+	if (!text || cli_parse_int(text, &v, err, sizeof(err)) == 0)
+		return 0;
+	cli_error("--range %s: the %s end: %s", name, which, err);
+	return 1;
+}
+
+/* NAME=LO:HI, either end empty for an open end. */
+static int add_range(cli_extra *x, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *colon = eq ? strchr(eq, ':') : NULL;
+	char *name, *lo, *hi;
+	if (!eq || eq == arg || !colon)
+		return cli_usage("--range takes NAME=LO:HI (either end may be empty)");
+	if (grow((void **)&x->range_names, x->nranges, sizeof(char *)) < 0 ||
+	    grow((void **)&x->range_lo, x->nranges, sizeof(char *)) < 0 ||
+	    grow((void **)&x->range_hi, x->nranges, sizeof(char *)) < 0) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	name = strndup(arg, (size_t)(eq - arg));
+	lo = colon > eq + 1 ? strndup(eq + 1, (size_t)(colon - eq - 1)) : NULL;
+	hi = colon[1] ? strdup(colon + 1) : NULL;
+	/* a copy that failed must not read as an open end */
+	if (!name || (colon > eq + 1 && !lo) || (colon[1] && !hi)) {
+		free(name), free(lo), free(hi);
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	if (range_end_bad(name, "low", lo) || range_end_bad(name, "high", hi)) {
+		free(name), free(lo), free(hi);
+		return CLI_FAIL;
+	}
+	x->range_names[x->nranges] = name;
+	x->range_lo[x->nranges] = lo;
+	x->range_hi[x->nranges++] = hi;
+	return CLI_OK;
+}
+
+static int add_binds(cli_extra *x, const char *arg)
+{
+	char **names, err[256];
+	int64_t *values;
+	size_t n, k;
+	if (cli_parse_hints(arg, &names, &values, &n, err, sizeof(err)) < 0) {
+		cli_error("--bind %s: %s", arg, err);
+		return CLI_FAIL;
+	}
+	for (k = 0; k < n; k++) {
+		if (grow((void **)&x->bind_names, x->nbinds, sizeof(char *)) < 0 ||
+		    grow((void **)&x->bind_values, x->nbinds, sizeof(long long)) < 0) {
+			cli_hints_free(names, values, n);
+			cli_error("out of memory");
+			return CLI_FAIL;
+		}
+		x->bind_names[x->nbinds] = names[k];
+		names[k] = NULL;
+		x->bind_values[x->nbinds++] = values[k];
+	}
+	cli_hints_free(names, values, n);
+	return CLI_OK;
+}
+
+static int parse_align(cli_extra *x, const char *v)
+{
+	char err[256];
+	int64_t a;
+	if (cli_parse_int(v, &a, err, sizeof(err)) < 0) {
+		cli_error("--align %s: %s", v, err);
+		return CLI_FAIL;
+	}
+	if (a < 1) {
+		cli_error("--align %s: the alignment must be at least 1", v);
+		return CLI_FAIL;
+	}
+	x->align = a;
+	return CLI_OK;
+}
+
+int cli_extra_parse(cli_extra *x, int argc, char **argv, int *i, int binds)
+{
+	const char *a = argv[*i], *v;
+	static const char *const names[] = {"--range", "--align", "--bind"};
+	size_t k, n;
+	for (k = 0; k < 3; k++) {
+		n = strlen(names[k]);
+		if (!strncmp(a, names[k], n) && (a[n] == 0 || a[n] == '='))
+			break;
+	}
+	if (k == 3 || (k == 2 && !binds))
+		return -1;
+	v = a[n] == '=' ? a + n + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+	if (!v) {
+		char msg[64];
+		snprintf(msg, sizeof(msg), "%s needs a value", names[k]);
+		return cli_usage(msg);
+	}
+	if (k == 0)
+		return add_range(x, v);
+	if (k == 2)
+		return add_binds(x, v);
+	return parse_align(x, v);
+}
+
+void cli_extra_free(cli_extra *x)
+{
+	size_t i;
+	for (i = 0; i < x->nranges; i++) {
+		free(x->range_names[i]);
+		free(x->range_lo[i]);
+		free(x->range_hi[i]);
+	}
+	for (i = 0; i < x->nbinds; i++)
+		free(x->bind_names[i]);
+	free(x->range_names), free(x->range_lo), free(x->range_hi);
+	free(x->lo_e), free(x->hi_e);
+	free(x->bind_names), free(x->bind_values);
+	memset(x, 0, sizeof(*x));
+}
+
+static const sym_expr *end_expr(sym_ctx *ctx, const char *name, const char *text)
+{
+	const sym_expr *e;
+	if (!text)
+		return NULL;
+	e = sym_expr_from_str(ctx, text);
+	if (!e || sym_expr_is_pred(e)) {
+		cli_error("--range %s: '%s' is not an expression%s%s", name, text, e ? "" : ": ",
+		          e ? "" : sym_ctx_last_message(ctx));
+		return NULL;
+	}
+	return e;
+}
+
+/* Puts the ranges (parsed in ctx) and the alignment into opt. */
+static int extra_apply(cli_extra *x, sym_ctx *ctx, sym_infer_options *opt)
+{
+	size_t i;
+	opt->align = x->align;
+	if (!x->nranges)
+		return CLI_OK;
+	free(x->lo_e), free(x->hi_e);
+	x->lo_e = calloc(x->nranges, sizeof(*x->lo_e));
+	x->hi_e = calloc(x->nranges, sizeof(*x->hi_e));
+	if (!x->lo_e || !x->hi_e) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	for (i = 0; i < x->nranges; i++) {
+		if ((x->range_lo[i] && !(x->lo_e[i] = end_expr(ctx, x->range_names[i], x->range_lo[i]))) ||
+		    (x->range_hi[i] && !(x->hi_e[i] = end_expr(ctx, x->range_names[i], x->range_hi[i]))))
+			return CLI_FAIL;
+	}
+	opt->nranges = x->nranges;
+	opt->range_names = (const char *const *)x->range_names;
+	opt->range_lo = x->lo_e;
+	opt->range_hi = x->hi_e;
+	return CLI_OK;
+}
+
+int cli_infer_options(sym_infer_options *opt, sym_ctx *ctx, const hintset *h, cli_extra *x, int allow_empty)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->allow_empty = allow_empty;
+	opt->nhints = h->n;
+	opt->hint_names = (const char *const *)h->names;
+	opt->hint_values = h->values;
+	return extra_apply(x, ctx, opt);
+}
+
+/* ---- the commands' options ----------------------------------------------- */
+
+/* The value of --name V or --name=V at argv[*i] (NULL when missing);
+ * a is argv[*i] and n the length of "--name". */
+static const char *option_value(const char *a, size_t n, int argc, char **argv, int *i)
+{
+	return a[n] == '=' ? a + n + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+}
+
+static int is_hint(const char *a)
+{
+	return !strcmp(a, "--hint") || !strncmp(a, "--hint=", 7);
+}
+
+static int parse_hint(hintset *h, int argc, char **argv, int *i)
+{
+	const char *v = option_value(argv[*i], 6, argc, argv, i);
+	if (!v)
+		return cli_usage("--hint needs NAME=INT");
+	return cli_hintset_add(h, "--hint", v);
+}
+
+int cli_infer_opts_parse(cli_infer_opts *o, int argc, char **argv)
+{
+	int i, st;
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--json")) {
+			o->json = 1;
+		} else if (!strcmp(a, "--allow-empty")) {
+			o->allow_empty = 1;
+		} else if ((st = cli_extra_parse(&o->x, argc, argv, &i, 0)) >= 0) {
+			if (st != CLI_OK)
+				return st;
+		} else if (!strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return cli_usage("-o needs a file name");
+			o->out_file = argv[++i];
+		} else if (is_hint(a)) {
+			if ((st = parse_hint(&o->h, argc, argv, &i)) != CLI_OK)
+				return st;
+		} else if (a[0] == '-' && a[1] == '-') {
+			return cli_unknown_option(a);
+		} else if (!o->model) {
+			o->model = a;
+		} else {
+			return cli_usage("infer takes one model");
+		}
+	}
+	if (!o->model)
+		return cli_usage("infer needs a model file");
+	return CLI_OK;
+}
+
+void cli_infer_opts_free(cli_infer_opts *o)
+{
+	cli_hintset_free(&o->h);
+	cli_extra_free(&o->x);
+}
+
+/* --shape INPUT=D0,D1,... into the next slot of o. */
+static int parse_shape(cli_program_opts *o, int argc, char **argv, int *i)
+{
+	const char *v = option_value(argv[*i], 7, argc, argv, i);
+	const char *eq = v ? strchr(v, '=') : NULL;
+	char err[256];
+	if (!eq || eq == v)
+		return cli_usage("--shape takes INPUT=D0,D1,...");
+	if (!(o->shape_names[o->nshapes] = strndup(v, (size_t)(eq - v)))) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	if (cli_parse_dims(eq + 1, &o->shape_dims[o->nshapes], &o->shape_rank[o->nshapes], err, sizeof(err)) <
+	    0) {
+		cli_error("--shape %s: %s", v, err);
+		free(o->shape_names[o->nshapes]);
+		o->shape_names[o->nshapes] = NULL;
+		return CLI_FAIL;
+	}
+	o->nshapes++;
+	return CLI_OK;
+}
+
+int cli_program_opts_parse(cli_program_opts *o, int argc, char **argv, int emit)
+{
+	int i, st;
+	memset(o, 0, sizeof(*o));
+	o->prefix = "symshape";
+	o->shape_names = calloc((size_t)argc + 1, sizeof(*o->shape_names));
+	o->shape_dims = calloc((size_t)argc + 1, sizeof(*o->shape_dims));
+	o->shape_rank = calloc((size_t)argc + 1, sizeof(*o->shape_rank));
+	if (!o->shape_names || !o->shape_dims || !o->shape_rank) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!emit && !strcmp(a, "--json")) {
+			o->json = 1;
+		} else if (!strcmp(a, "--allow-empty")) {
+			o->allow_empty = 1;
+		} else if ((st = cli_extra_parse(&o->x, argc, argv, &i, !emit)) >= 0) {
+			if (st != CLI_OK)
+				return st;
+		} else if (!emit && (!strcmp(a, "--shape") || !strncmp(a, "--shape=", 8))) {
+			if ((st = parse_shape(o, argc, argv, &i)) != CLI_OK)
+				return st;
+		} else if (is_hint(a)) {
+			if ((st = parse_hint(&o->h, argc, argv, &i)) != CLI_OK)
+				return st;
+		} else if (emit && !strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return cli_usage("-o needs a file name");
+			o->out_file = argv[++i];
+		} else if (emit && !strcmp(a, "--prefix")) {
+			if (i + 1 >= argc)
+				return cli_usage("--prefix needs a name");
+			o->prefix = argv[++i];
+			if (!sym_program_is_c_identifier(o->prefix))
+				return cli_usage("--prefix must be a C identifier");
+		} else if (a[0] == '-' && a[1] == '-') {
+			return cli_unknown_option(a);
+		} else if (!o->model) {
+			o->model = a;
+		} else {
+			return cli_usage("one model at a time");
+		}
+	}
+	if (!o->model)
+		return cli_usage("a model file is needed");
+	return CLI_OK;
+}
+
+void cli_program_opts_free(cli_program_opts *o)
+{
+	size_t i;
+	for (i = 0; i < o->nshapes; i++) {
+		free(o->shape_names[i]);
+		free(o->shape_dims[i]);
+	}
+	free(o->shape_names);
+	free(o->shape_dims);
+	free(o->shape_rank);
+	cli_hintset_free(&o->h);
+	cli_extra_free(&o->x);
+}
+
+int cli_cache_opts_parse(cli_cache_opts *o, int argc, char **argv)
+{
+	int k, st;
+	memset(o, 0, sizeof(*o));
+	o->capacity = 4;
+	o->variants = calloc((size_t)argc + 1, sizeof(char *));
+	o->queries = calloc((size_t)argc + 1, sizeof(char *));
+	if (!o->variants || !o->queries)
+		return CLI_FAIL;
+	for (k = 0; k < argc; k++) {
+		if (!strcmp(argv[k], "--variant") && k + 1 < argc) {
+			o->variants[o->nvariants++] = argv[++k];
+		} else if (!strcmp(argv[k], "--query") && k + 1 < argc) {
+			o->queries[o->nqueries++] = argv[++k];
+		} else if (!strcmp(argv[k], "--capacity") && k + 1 < argc) {
+			char err[256];
+			int64_t v;
+			if (cli_parse_int(argv[++k], &v, err, sizeof(err)) < 0) {
+				cli_error("--capacity %s: %s", argv[k], err);
+				return CLI_FAIL;
+			}
+			if (v < 1)
+				return cli_usage("--capacity must be at least 1");
+			o->capacity = (size_t)v;
+		} else if (!strcmp(argv[k], "--jit")) {
+			o->jit = 1;
+		} else if ((st = cli_extra_parse(&o->x, argc, argv, &k, 0)) >= 0) {
+			if (st != CLI_OK)
+				return st;
+		} else if (argv[k][0] == '-' && argv[k][1] == '-') {
+			return cli_usage("cache takes --variant HINTS, --query DIMS, --capacity N, --jit, "
+			                 "--range NAME=LO:HI");
+		} else if (!o->model) {
+			o->model = argv[k];
+		} else {
+			return cli_usage("one model at a time");
+		}
+	}
+	if (!o->model || !o->nqueries)
+		return cli_usage("cache needs a model and at least one --query");
+	return CLI_OK;
+}
+
+void cli_cache_opts_free(cli_cache_opts *o)
+{
+	free(o->variants);
+	free(o->queries);
+	cli_extra_free(&o->x);
+}
+
+/* Parses the dims of input i of m, the len characters at text, into dims. */
+static int query_input_dims(const sym_model *m, size_t i, const char *q, const char *text, size_t len,
+                            int64_t *dims, char **msg)
+{
+	char err[256], *copy = strndup(text, len);
+	int64_t *d = NULL;
+	size_t n = 0;
+	int bad = !copy || cli_parse_dims(copy, &d, &n, err, sizeof(err)) < 0;
+	const char *name = sym_model_input_name(m, i);
+	int rank = sym_model_input_rank(m, i);
+	if (!copy)
+		snprintf(err, sizeof(err), "out of memory");
+	free(copy);
+	if (bad) {
+		*msg = cli_format("--query '%s': input '%s': %s", q, name, err);
+		return CLI_FAIL;
+	}
+	if (rank < 0 || n != (size_t)rank) {
+		*msg = cli_format("--query '%s': input '%s' needs %d dims, got %zu", q, name, rank, n);
+		free(d);
+		return CLI_FAIL;
+	}
+	if (n)
+		memcpy(dims, d, n * sizeof(*d));
+	free(d);
+	return CLI_OK;
+}
+
+int cli_parse_query(const sym_model *m, const char *q, int64_t *dims, char **msg)
+{
+	size_t ni = sym_model_num_inputs(m), i, *off = calloc(ni + 1, sizeof(*off));
+	char *seen = calloc(ni + 1, 1);
+	const char *part = q;
+	int st = CLI_FAIL;
+	*msg = NULL;
+	if (!off || !seen) {
+		*msg = cli_format("out of memory");
+		goto error;
+	}
+	for (i = 0; i < ni; i++)
+		off[i + 1] =
+		    off[i] + (size_t)(sym_model_input_rank(m, i) > 0 ? sym_model_input_rank(m, i) : 0);
+	for (;;) {
+		size_t len = strcspn(part, ";"), nlen = strcspn(part, "=;");
+		if (nlen == len || !nlen) {
+			*msg = cli_format(
+			    "--query '%s': '%.*s' is not INPUT=D0,D1,... (parts are separated by ';')", q,
+			    (int)len, part);
+			goto error;
+		}
+		for (i = 0; i < ni && (strlen(sym_model_input_name(m, i)) != nlen ||
+		                       strncmp(part, sym_model_input_name(m, i), nlen));
+		     i++)
+			;
+		if (i == ni) {
+			*msg = cli_format("--query '%s': the model has no input '%.*s'", q, (int)nlen, part);
+			goto error;
+		}
+		if (seen[i]++) {
+			*msg = cli_format("--query '%s': input '%s' is given twice", q,
+			                  sym_model_input_name(m, i));
+			goto error;
+		}
+		if (query_input_dims(m, i, q, part + nlen + 1, len - nlen - 1, dims + off[i], msg) != CLI_OK)
+			goto error;
+		if (!part[len])
+			break;
+		part += len + 1;
+	}
+	for (i = 0; i < ni; i++)
+		if (!seen[i]) {
+			*msg = cli_format("--query '%s': input '%s' needs %d dims", q,
+			                  sym_model_input_name(m, i), sym_model_input_rank(m, i));
+			goto error;
+		}
+	st = CLI_OK;
+error:
+	free(off);
+	free(seen);
+	return st;
+}
+
+int cli_expr_opts_parse(cli_expr_opts *o, int argc, char **argv, int want)
+{
+	int i, end = 0;
+	memset(o, 0, sizeof(*o));
+	o->assume = calloc((size_t)argc + 1, sizeof(*o->assume));
+	if (!o->assume) {
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!end && !strcmp(a, "--")) {
+			end = 1;
+		} else if (!end && !strcmp(a, "--dims")) {
+			o->dims = 1;
+		} else if (!end && !strcmp(a, "--assume")) {
+			if (i + 1 >= argc)
+				return cli_usage("--assume needs a predicate");
+			o->assume[o->nassume++] = argv[++i];
+		} else if (!end && !strncmp(a, "--assume=", 9)) {
+			o->assume[o->nassume++] = a + 9;
+		} else if (!end && a[0] == '-' && a[1] == '-') {
+			return cli_unknown_option(a);
+		} else {
+			if (o->npos == 2)
+				return cli_usage("too many arguments");
+			o->pos[o->npos++] = a;
+		}
+	}
+	if (o->npos != want && !(o->npos == 1 && !strcmp(o->pos[0], "-")))
+		return cli_usage(want == 1 ? "expected one expression (or - for standard input)"
+		                           : "expected two expressions (or - for standard input)");
+	return CLI_OK;
+}
+
+void cli_expr_opts_free(cli_expr_opts *o)
+{
+	free(o->assume);
 }

@@ -1,69 +1,17 @@
 /* symshape: command dispatch. */
 #include "cli.h"
 
-#include "args.h"
-
-#include <stdarg.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-	char small[512], *msg = small;
-	int n;
-	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1))) {
-		va_start(ap, fmt);
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	fputs("symshape: ", stderr);
-	cli_fputs_one_line(msg ? msg : small, stderr);
-	fputc('\n', stderr);
-	if (msg != small)
-		free(msg);
-}
 
 static const struct {
 	const char *name;
 	int (*fn)(int, char **);
-	const char *usage;
 } commands[] = {
-#define CLI__ENTRY(name, usage) {#name, cli_##name, usage},
-	CLI_COMMAND_MAP(CLI__ENTRY)
+#define CLI__ENTRY(name, usage) {#name, cli_##name},
+    CLI_COMMAND_MAP(CLI__ENTRY)
 #undef CLI__ENTRY
 };
-
-int cli_usage(const char *why)
-{
-	size_t i;
-	if (why)
-		cli_error("%s", why);
-	fputs("usage:\n", stderr);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(stderr, "  symshape %s\n", commands[i].usage);
-	return CLI_USAGE;
-}
-
-int cli_unknown_option(const char *arg)
-{
-	char msg[128];
-	snprintf(msg, sizeof(msg), "unknown option '%.80s'", arg);
-	return cli_usage(msg);
-}
-
-char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
-{
-	char *t = sym_expr_to_str(ctx, e), *r;
-	if (!t)
-		return NULL;
-	r = strdup(t);
-	sym_str_free(ctx, t);
-	return r;
-}
 
 int main(int argc, char **argv)
 {

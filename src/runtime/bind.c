@@ -8,50 +8,47 @@
 #include "bind_private.h"
 #include "infer/passes.h"
 #include "infer/storage.h"
+#include "program_private.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int sym__elist_push(sym__elist *l, const sym_expr *e)
+int sym__elist_push(sym_ctx *ctx, sym__elist *l, const sym_expr *e)
 {
-	if (!e)
+	if (!e || SYM_GROW(ctx, l->v, l->n + 1, l->cap, 32) < 0)
 		return -1;
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 32;
-		const sym_expr **nv = realloc(l->v, nc * sizeof(*nv));
-		if (!nv)
-			return -1;
-		l->v = nv, l->cap = nc;
-	}
 	l->v[l->n++] = e;
 	return 0;
 }
 
-int sym__slist_push(sym__slist *l, char *s)
+void sym__elist_free(sym_ctx *ctx, sym__elist *l)
+{
+	sym__free(ctx, l->v, l->cap * sizeof(*l->v));
+	memset(l, 0, sizeof(*l));
+}
+
+int sym__slist_push(sym_ctx *ctx, sym__slist *l, char *s)
 {
 	if (!s)
 		return -1;
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 32;
-		char **nv = realloc(l->v, nc * sizeof(*nv));
-		if (!nv) {
-			free(s);
-			return -1;
-		}
-		l->v = nv, l->cap = nc;
+	if (SYM_GROW(ctx, l->v, l->n + 1, l->cap, 32) < 0) {
+		sym__free(ctx, s, strlen(s) + 1);
+		return -1;
 	}
 	l->v[l->n++] = s;
 	return 0;
 }
 
-static char *fmt(const char *f, ...)
+/* The printf-formatted text allocated with ctx's hook (strlen + 1 bytes),
+ * NULL when memory runs out. */
+static char *fmt(sym_ctx *ctx, const char *f, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
+	__attribute__((format(printf, 2, 3)))
 #endif
 	;
-static char *fmt(const char *f, ...)
+static char *fmt(sym_ctx *ctx, const char *f, ...)
 {
 	va_list ap;
 	char *r;
@@ -59,18 +56,11 @@ static char *fmt(const char *f, ...)
 	va_start(ap, f);
 	k = vsnprintf(NULL, 0, f, ap);
 	va_end(ap);
-	if (k < 0 || !(r = malloc((size_t)k + 1)))
+	if (k < 0 || !(r = sym__alloc(ctx, (size_t)k + 1)))
 		return NULL;
 	va_start(ap, f);
 	vsnprintf(r, (size_t)k + 1, f, ap);
 	va_end(ap);
-	return r;
-}
-
-char *sym__text(sym_ctx *ctx, const sym_expr *e)
-{
-	char *t = sym_expr_to_str(ctx, e), *r = strdup(t ? t : "?");
-	sym_str_free(ctx, t);
 	return r;
 }
 
@@ -86,13 +76,13 @@ static int bind_fresh(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst, co
 		p = sym_expr_rel(ctx, SYM_REL_GE, u, lo);
 		if (hi)
 			p = sym_expr_and(ctx, p, sym_expr_rel(ctx, SYM_REL_LE, u, hi));
-		lt = sym__text(ctx, lo);
-		ht = hi ? sym__text(ctx, hi) : strdup("inf");
+		lt = sym_expr_to_str(ctx, lo);
+		ht = hi ? sym_expr_to_str(ctx, hi) : NULL;
 		snprintf(buf, sizeof(buf), "data-dependent %s must be in the range [%.100s, %.100s%s",
-			 sym_expr_symbol_name(u), lt ? lt : "?", ht ? ht : "?", hi ? "]" : ")");
-		free(lt), free(ht);
-		if (sym__elist_push(checks, sym_expr_subst(ctx, p, nsubst, from, to)) < 0 ||
-		    sym__slist_push(texts, strdup(buf)) < 0) {
+			 sym_expr_symbol_name(u), lt ? lt : "?", ht ? ht : hi ? "?" : "inf", hi ? "]" : ")");
+		sym_str_free(ctx, lt), sym_str_free(ctx, ht);
+		if (sym__elist_push(ctx, checks, sym_expr_subst(ctx, p, nsubst, from, to)) < 0 ||
+		    sym__slist_push(ctx, texts, sym__ctx_strdup(ctx, buf)) < 0) {
 			if (!sym__failed(ctx))
 				sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 			return -1;
@@ -101,13 +91,14 @@ static int bind_fresh(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst, co
 	return 0;
 }
 
-void sym__binding_free(sym__binding *b)
+void sym__binding_free(sym_ctx *ctx, sym__binding *b)
 {
 	size_t i;
 	for (i = 0; i < b->texts.n; i++)
-		free(b->texts.v[i]);
-	free(b->texts.v);
-	free(b->ins.v), free(b->from.v), free(b->to.v), free(b->checks.v);
+		sym__free(ctx, b->texts.v[i], strlen(b->texts.v[i]) + 1);
+	sym__free(ctx, b->texts.v, b->texts.cap * sizeof(*b->texts.v));
+	sym__elist_free(ctx, &b->ins), sym__elist_free(ctx, &b->from);
+	sym__elist_free(ctx, &b->to), sym__elist_free(ctx, &b->checks);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -116,7 +107,7 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 	const sym_model *m = r->model;
 	sym__elist pos = {0}, gsyms = {0}, gby = {0}, guards = {0};
 	sym__slist bind = {0};
-	size_t i, k, p = 0, *gat = NULL; /* gat[k]: the dim position binding gsyms.v[k] */
+	size_t i, k, p = 0, np = 0, *gat = NULL; /* gat[k]: the dim position binding gsyms.v[k] */
 	const char **pin = NULL;         /* pin[p], pdim[p]: input and dim of position p */
 	int d, *pdim = NULL, ret = -1;
 	sym_facts *rf = NULL;
@@ -134,22 +125,23 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 			const sym_expr *ps, *dim = t->tv.dims[d];
 			snprintf(name, sizeof(name), "_d%zu", p);
 			ps = sym_expr_symbol(ctx, name);
-			if (sym__elist_push(&pos, ps) < 0)
+			if (sym__elist_push(ctx, &pos, ps) < 0)
 				goto nomem;
 			if (sym_expr_kind(dim) == SYM_KIND_SYM) {
 				for (k = 0; k < gsyms.n && gsyms.v[k] != dim; k++)
 					;
 				if (k == gsyms.n) {
-					if (sym__elist_push(&gsyms, dim) < 0 || sym__elist_push(&gby, ps) < 0)
+					if (sym__elist_push(ctx, &gsyms, dim) < 0 || sym__elist_push(ctx, &gby, ps) < 0)
 						goto nomem;
 					continue;
 				}
 			}
 		}
 	}
-	pin = calloc(p + 1, sizeof(*pin));
-	pdim = calloc(p + 1, sizeof(*pdim));
-	gat = calloc(2 * p + 1, sizeof(*gat)); /* a symbol per position at most, twice */
+	np = p;
+	pin = sym__alloc(ctx, (np + 1) * sizeof(*pin));
+	pdim = sym__alloc(ctx, (np + 1) * sizeof(*pdim));
+	gat = sym__alloc(ctx, (2 * np + 1) * sizeof(*gat)); /* a symbol per position at most, twice */
 	if (!pin || !pdim || !gat)
 		goto nomem;
 	for (i = 0, p = 0; i < m->ninputs; i++) {
@@ -163,7 +155,7 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 	/* data-dependent dims follow the input dims, bound once their
 	 * producing kernel has run */
 	for (i = 0; i < r->inf.nfresh; i++)
-		if (sym__elist_push(&pos, r->inf.fresh_syms[i]) < 0)
+		if (sym__elist_push(ctx, &pos, r->inf.fresh_syms[i]) < 0)
 			goto nomem;
 	b->ndims = pos.n;
 	/* a symbol that only appears inside a dim expression a*s + b (b over
@@ -205,15 +197,15 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 			}
 			sol = sym_expr_div(ctx, sym_expr_sub(ctx, pos.v[p], sym_expr_subst(ctx, rest, gsyms.n, gsyms.v, gby.v)),
 					   sym__num_node(ctx, &v.t[ti].coef));
-			if (!sol || sym__elist_push(&gsyms, s) < 0 || sym__elist_push(&gby, sol) < 0)
+			if (!sol || sym__elist_push(ctx, &gsyms, s) < 0 || sym__elist_push(ctx, &gby, sol) < 0)
 				goto fail;
 			gat[gsyms.n - 1] = p;
 			/* s must be an integer (its range is checked below) */
 			{
 				const sym_expr *ok = sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_floor(ctx, sol), sol);
 				char *st = sym_expr_to_str(ctx, dim);
-				if (sym__elist_push(&guards, ok) < 0 ||
-				    sym__slist_push(&bind, fmt("input '%s' dim %d must be %s for an integer %s", m->inputs[i].name, d,
+				if (sym__elist_push(ctx, &guards, ok) < 0 ||
+				    sym__slist_push(ctx, &bind, fmt(ctx, "input '%s' dim %d must be %s for an integer %s", m->inputs[i].name, d,
 						     st ? st : "?", sym_expr_symbol_name(s))) < 0) {
 					sym_str_free(ctx, st);
 					goto nomem;
@@ -249,14 +241,14 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 						goto fail;
 					}
 			}
-			if (sym__elist_push(&guards, sym_expr_rel(ctx, SYM_REL_EQ, pos.v[p], want)) < 0)
+			if (sym__elist_push(ctx, &guards, sym_expr_rel(ctx, SYM_REL_EQ, pos.v[p], want)) < 0)
 				goto nomem;
 			{
 				char *wt = sym_expr_to_str(ctx, dim);
-				text = fmt("input '%s' dim %d must be %s", m->inputs[i].name, d, wt ? wt : "?");
+				text = fmt(ctx, "input '%s' dim %d must be %s", m->inputs[i].name, d, wt ? wt : "?");
 				sym_str_free(ctx, wt);
 			}
-			if (sym__slist_push(&bind, text) < 0)
+			if (sym__slist_push(ctx, &bind, text) < 0)
 				goto nomem;
 		}
 	}
@@ -285,8 +277,8 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 			continue;
 		lt = lo ? sym_expr_to_str(ctx, lo) : NULL;
 		ht = hi ? sym_expr_to_str(ctx, hi) : NULL;
-		if (sym__elist_push(&guards, ok) < 0 ||
-		    sym__slist_push(&bind, fmt("%s must be in the range %s%s, %s%s (input '%s' dim %d)", sym_expr_symbol_name(gsyms.v[k]),
+		if (sym__elist_push(ctx, &guards, ok) < 0 ||
+		    sym__slist_push(ctx, &bind, fmt(ctx, "%s must be in the range %s%s, %s%s (input '%s' dim %d)", sym_expr_symbol_name(gsyms.v[k]),
 				     lo ? "[" : "(", lt ? lt : "-inf", ht ? ht : "inf", hi ? "]" : ")", pin[gat[k]],
 				     pdim[gat[k]])) < 0) {
 			sym_str_free(ctx, lt), sym_str_free(ctx, ht);
@@ -305,7 +297,9 @@ nomem:
 fail:
 done:
 	b->ins = pos, b->from = gsyms, b->to = gby, b->checks = guards, b->texts = bind;
-	free(pin), free(pdim), free(gat);
+	sym__free(ctx, pin, (np + 1) * sizeof(*pin));
+	sym__free(ctx, pdim, (np + 1) * sizeof(*pdim));
+	sym__free(ctx, gat, (2 * np + 1) * sizeof(*gat));
 	sym_facts_free(rf);
 	return ret;
 }

@@ -5,7 +5,9 @@
 
 #include "infer/result.h"
 
-/* A growable list of expressions, and one of malloc'd strings. */
+/* A growable list of expressions, and one of strings; both allocated with
+ * the context's allocator hook (the strings with sym__ctx_strdup's size
+ * rule: strlen + 1). */
 typedef struct sym__elist {
 	const sym_expr **v;
 	size_t n, cap;
@@ -15,11 +17,12 @@ typedef struct sym__slist {
 	size_t n, cap;
 } sym__slist;
 
-/* Appends e (-1 when e is NULL or memory runs out). */
-int sym__elist_push(sym__elist *l, const sym_expr *e);
+/* Appends e (-1 when e is NULL or memory runs out, recorded in ctx). */
+int sym__elist_push(sym_ctx *ctx, sym__elist *l, const sym_expr *e);
+void sym__elist_free(sym_ctx *ctx, sym__elist *l);
 /* Appends s, taken (freed on failure; -1 when s is NULL or memory runs
  * out). */
-int sym__slist_push(sym__slist *l, char *s);
+int sym__slist_push(sym_ctx *ctx, sym__slist *l, char *s);
 
 /* The inputs of the program and the checks of its input dims:
  *   ins      one symbol _dK per input dim position, then the data-dependent
@@ -40,10 +43,6 @@ typedef struct sym__binding {
  * with an error in ctx (an input of unknown rank, a symbol that no input
  * dim binds, out of memory); b is freed either way by sym__binding_free. */
 int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b);
-void sym__binding_free(sym__binding *b);
-
-/* Returns e's printed text (malloc'd, "?" when it cannot be printed), NULL
- * when memory runs out. */
-char *sym__text(sym_ctx *ctx, const sym_expr *e);
+void sym__binding_free(sym_ctx *ctx, sym__binding *b);
 
 #endif

@@ -1,5 +1,7 @@
 /* The guard cache: variants kept in most-recently-used order, evicting the
- * least recently used when full. */
+ * least recently used when full.  The cache is made without a context, so
+ * its own blocks are malloc'd; the programs it holds free themselves
+ * through their copies of the allocator hook. */
 #include "symshape/cache.h"
 
 #include <stdint.h>

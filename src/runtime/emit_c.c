@@ -1,5 +1,8 @@
 /* C emission of a runtime program: standalone C11 with the interpreter's
- * semantics, one straight-line function body per entry point. */
+ * semantics, one straight-line function body per entry point.  Emission
+ * allocates with malloc, not the program's hook: a shared program may be
+ * emitted from several threads at once, and the text is freed with free()
+ * (program_private.h, docs/memory-and-errors.md). */
 #include "program_private.h"
 
 #include <stdarg.h>

@@ -723,7 +723,7 @@ sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *co
 		}
 		if (!compact_consts(&c, outv, nouts))
 			goto error;
-		p = sym__program_alloc(c.nkused, c.ninsns, nouts, nsegs);
+		p = sym__program_alloc(&ctx->alloc, c.nkused, c.ninsns, nouts, nsegs);
 		if (!p) {
 			sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 			goto error;
@@ -760,6 +760,10 @@ error:
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 	return NULL;
 }
+
+/* Here, not in program.c: the lowering sees the context's layout (seam.h,
+ * SYM_SEAM_LOWERING). */
+sym_allocator sym__ctx_allocator(const sym_ctx *ctx) { return ctx->alloc; }
 
 sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nguards,
 				 const sym_expr *const *guards, size_t nouts, const sym_expr *const *outs)

@@ -2,7 +2,9 @@
  * checks (bind.c) and the guards once, then three output segments (the
  * shapes, the storage shapes, the byte sizes) each with its own status;
  * runs and C emission with the model ABI (SPEC §8).  A model program is
- * standalone: plain malloc, no pointer into the context. */
+ * standalone: no pointer into the context; its blocks come from the
+ * context's allocator hook and go back through its copy of the hook
+ * (program_private.h). */
 #include "bind_private.h"
 #include "model_program_private.h"
 #include "program_private.h"
@@ -15,8 +17,10 @@
 #include <string.h>
 
 struct sym_model_program {
+	sym_allocator alloc; /* the hook every block below came from */
 	sym_program *prog; /* checks: nbind; guards: nguards; SYM_SEGMENT_COUNT segments */
 	size_t ndims, nbind, nguards, ntensors, nout;
+	size_t bind_cap, tcap; /* the allocated lengths of bind_text and of the tensor arrays */
 	char **bind_text;  /* nbind messages */
 	char **guard_text; /* nguards printed guards */
 	char **guard_node;
@@ -33,33 +37,44 @@ struct sym_model_program {
 
 void sym_model_program_free(sym_model_program *mp)
 {
+	const sym_allocator *a;
 	size_t i;
 	if (!mp)
 		return;
+	a = &mp->alloc;
 	sym_program_free(mp->prog);
 	for (i = 0; i < mp->nbind; i++)
-		free(mp->bind_text[i]);
+		sym__hook_free_str(a, mp->bind_text[i]);
 	for (i = 0; i < mp->nguards; i++) {
-		free(mp->guard_text[i]);
-		free(mp->guard_node[i]);
+		sym__hook_free_str(a, mp->guard_text ? mp->guard_text[i] : NULL);
+		sym__hook_free_str(a, mp->guard_node ? mp->guard_node[i] : NULL);
 	}
 	for (i = 0; i < mp->ntensors; i++)
-		free(mp->tnames[i]);
+		sym__hook_free_str(a, mp->tnames[i]);
 	for (i = 0; i < mp->nbound; i++) {
-		free(mp->bound_names[i]);
-		free(mp->bound_src[i]);
+		sym__hook_free_str(a, mp->bound_names ? mp->bound_names[i] : NULL);
+		sym__hook_free_str(a, mp->bound_src ? mp->bound_src[i] : NULL);
 	}
-	free(mp->bind_text);
-	free(mp->guard_text);
-	free(mp->guard_node);
-	free(mp->guard_kind);
-	free(mp->tnames);
-	free(mp->tranks);
-	free(mp->sfmt);
-	free(mp->srank);
-	free(mp->bound_names);
-	free(mp->bound_src);
-	free(mp);
+	sym__hook_free(a, mp->bind_text, mp->bind_cap * sizeof(char *));
+	sym__hook_free(a, mp->guard_text, (mp->nguards + 1) * sizeof(char *));
+	sym__hook_free(a, mp->guard_node, (mp->nguards + 1) * sizeof(char *));
+	sym__hook_free(a, mp->guard_kind, (mp->nguards + 1) * sizeof(int));
+	sym__hook_free(a, mp->tnames, mp->tcap * sizeof(char *));
+	sym__hook_free(a, mp->tranks, mp->tcap * sizeof(int));
+	sym__hook_free(a, mp->sfmt, mp->tcap * sizeof(*mp->sfmt));
+	sym__hook_free(a, mp->srank, mp->tcap * sizeof(*mp->srank));
+	sym__hook_free(a, mp->bound_names, (mp->nbound + 1) * sizeof(char *));
+	sym__hook_free(a, mp->bound_src, (mp->nbound + 1) * sizeof(char *));
+	sym__hook_free(a, mp, sizeof(*mp));
+}
+
+/* A zeroed block of n bytes from ctx's hook (NULL with SYM_ENOMEM). */
+static void *zalloc(sym_ctx *ctx, size_t n)
+{
+	void *p = sym__alloc(ctx, n);
+	if (p)
+		memset(p, 0, n);
+	return p;
 }
 
 /* ---- compilation ---------------------------------------------------------- */
@@ -79,10 +94,11 @@ static int collect_outputs(sym_ctx *ctx, const sym_graph_result *r, int all_tens
 	const sym_expr *minus1 = sym_expr_from_si(ctx, -1), *total;
 	size_t i, nt = all_tensors ? r->ntensors : m->noutputs;
 	int d;
-	mp->tnames = calloc(nt + 1, sizeof(char *));
-	mp->tranks = calloc(nt + 1, sizeof(int));
-	mp->sfmt = calloc(nt + 1, sizeof(*mp->sfmt));
-	mp->srank = calloc(nt + 1, sizeof(*mp->srank));
+	mp->tcap = nt + 1;
+	mp->tnames = zalloc(ctx, mp->tcap * sizeof(char *));
+	mp->tranks = zalloc(ctx, mp->tcap * sizeof(int));
+	mp->sfmt = zalloc(ctx, mp->tcap * sizeof(*mp->sfmt));
+	mp->srank = zalloc(ctx, mp->tcap * sizeof(*mp->srank));
 	if (!minus1 || !mp->tnames || !mp->tranks || !mp->sfmt || !mp->srank)
 		return -1;
 	for (i = 0; i < nt; i++) {
@@ -101,23 +117,23 @@ static int collect_outputs(sym_ctx *ctx, const sym_graph_result *r, int all_tens
 			sym__error(ctx, SYM_EMISUSE, -1, "the result has no storage annotations");
 			return -1;
 		}
-		if (!(mp->tnames[mp->ntensors] = strdup(t->name)))
+		if (!(mp->tnames[mp->ntensors] = sym__ctx_strdup(ctx, t->name)))
 			return -1;
 		mp->tranks[mp->ntensors] = t->tv.rank;
 		mp->sfmt[mp->ntensors] = ts->storage >= 0 ? sym__format_name(ts->storage) : NULL;
 		mp->srank[mp->ntensors++] = ts->rank;
 		for (d = 0; d < t->tv.rank; d++)
-			if (sym__elist_push(&o->shapes, sym_expr_subst(ctx, t->tv.dims[d], b->from.n, b->from.v, b->to.v)) < 0)
+			if (sym__elist_push(ctx, &o->shapes, sym_expr_subst(ctx, t->tv.dims[d], b->from.n, b->from.v, b->to.v)) < 0)
 				return -1;
 		for (d = 0; d < ts->rank; d++)
-			if (sym__elist_push(&o->storage, sym_expr_subst(ctx, ts->dims[d], b->from.n, b->from.v, b->to.v)) < 0)
+			if (sym__elist_push(ctx, &o->storage, sym_expr_subst(ctx, ts->dims[d], b->from.n, b->from.v, b->to.v)) < 0)
 				return -1;
-		if (sym__elist_push(&o->bytes, ts->bytes ? sym_expr_subst(ctx, ts->bytes, b->from.n, b->from.v, b->to.v)
+		if (sym__elist_push(ctx, &o->bytes, ts->bytes ? sym_expr_subst(ctx, ts->bytes, b->from.n, b->from.v, b->to.v)
 							 : minus1) < 0)
 			return -1;
 	}
 	total = r->ext && r->ext->total ? sym_expr_subst(ctx, r->ext->total, b->from.n, b->from.v, b->to.v) : minus1;
-	if (sym__elist_push(&o->bytes, total) < 0)
+	if (sym__elist_push(ctx, &o->bytes, total) < 0)
 		return -1;
 	mp->nout = o->shapes.n;
 	mp->nstorage = o->storage.n;
@@ -130,39 +146,41 @@ static int collect_guards(sym_ctx *ctx, const sym_graph_result *r, const sym__bi
 			  sym__elist *preds)
 {
 	size_t i;
-	mp->guard_text = calloc(r->nguards + 1, sizeof(char *));
-	mp->guard_node = calloc(r->nguards + 1, sizeof(char *));
-	mp->guard_kind = calloc(r->nguards + 1, sizeof(int));
+	/* the arrays are zeroed and sized for every guard first, so that
+	 * sym_model_program_free gives back what a failure left */
+	mp->nguards = r->nguards;
+	mp->guard_text = zalloc(ctx, (r->nguards + 1) * sizeof(char *));
+	mp->guard_node = zalloc(ctx, (r->nguards + 1) * sizeof(char *));
+	mp->guard_kind = zalloc(ctx, (r->nguards + 1) * sizeof(int));
 	if (!mp->guard_text || !mp->guard_node || !mp->guard_kind)
 		return -1;
 	for (i = 0; i < r->nguards; i++) {
 		char *t = sym_expr_to_str(ctx, r->guards[i].pred);
 		if (!t)
 			return -1; /* or the text too long, recorded in ctx */
-		mp->guard_text[i] = strdup(t);
+		mp->guard_text[i] = sym__ctx_strdup(ctx, t);
 		sym_str_free(ctx, t);
-		mp->guard_node[i] = strdup(r->guards[i].node);
+		mp->guard_node[i] = sym__ctx_strdup(ctx, r->guards[i].node);
 		mp->guard_kind[i] = r->guards[i].kind;
-		mp->nguards = i + 1;
 		if (!mp->guard_text[i] || !mp->guard_node[i] ||
-		    sym__elist_push(preds, sym_expr_subst(ctx, r->guards[i].pred, b->from.n, b->from.v, b->to.v)) < 0)
+		    sym__elist_push(ctx, preds, sym_expr_subst(ctx, r->guards[i].pred, b->from.n, b->from.v, b->to.v)) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 /* Records the data-dependent inputs (name and source). */
-static int collect_bound(const sym_graph_result *r, sym_model_program *mp)
+static int collect_bound(sym_ctx *ctx, const sym_graph_result *r, sym_model_program *mp)
 {
 	size_t i;
-	mp->bound_names = calloc(r->inf.nfresh + 1, sizeof(char *));
-	mp->bound_src = calloc(r->inf.nfresh + 1, sizeof(char *));
+	mp->nbound = r->inf.nfresh;
+	mp->bound_names = zalloc(ctx, (mp->nbound + 1) * sizeof(char *));
+	mp->bound_src = zalloc(ctx, (mp->nbound + 1) * sizeof(char *));
 	if (!mp->bound_names || !mp->bound_src)
 		return -1;
 	for (i = 0; i < r->inf.nfresh; i++) {
-		mp->bound_names[i] = strdup(sym_expr_symbol_name(r->inf.fresh_syms[i]));
-		mp->bound_src[i] = strdup(r->inf.fresh_src[i]);
-		mp->nbound = i + 1;
+		mp->bound_names[i] = sym__ctx_strdup(ctx, sym_expr_symbol_name(r->inf.fresh_syms[i]));
+		mp->bound_src[i] = sym__ctx_strdup(ctx, r->inf.fresh_src[i]);
 		if (!mp->bound_names[i] || !mp->bound_src[i])
 			return -1;
 	}
@@ -171,7 +189,7 @@ static int collect_bound(const sym_graph_result *r, sym_model_program *mp)
 
 sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, int all_tensors)
 {
-	sym_model_program *mp = calloc(1, sizeof(*mp));
+	sym_model_program *mp = zalloc(ctx, sizeof(*mp));
 	sym__binding b;
 	segouts o;
 	sym__elist preds = {0}, outs = {0};
@@ -179,34 +197,34 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 	int ok = 0;
 	memset(&b, 0, sizeof(b));
 	memset(&o, 0, sizeof(o));
-	if (!mp) {
-		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	if (!mp)
 		return NULL;
-	}
+	mp->alloc = sym__ctx_allocator(ctx);
 	if (sym__bind_inputs(ctx, r, &b) < 0)
 		goto done;
 	mp->ndims = b.ins.n;
 	/* the checks first (the program takes their texts), then the guards */
 	mp->nbind = b.texts.n;
 	mp->bind_text = b.texts.v;
-	b.texts.v = NULL, b.texts.n = 0;
+	mp->bind_cap = b.texts.cap;
+	b.texts.v = NULL, b.texts.n = b.texts.cap = 0;
 	for (i = 0; i < b.checks.n; i++)
-		if (sym__elist_push(&preds, b.checks.v[i]) < 0)
+		if (sym__elist_push(ctx, &preds, b.checks.v[i]) < 0)
 			goto done;
 	if (collect_guards(ctx, r, &b, mp, &preds) < 0 || collect_outputs(ctx, r, all_tensors, &b, mp, &o) < 0 ||
-	    collect_bound(r, mp) < 0)
+	    collect_bound(ctx, r, mp) < 0)
 		goto done;
 	seg_nouts[SYM_SEGMENT_SHAPES] = o.shapes.n;
 	seg_nouts[SYM_SEGMENT_STORAGE] = o.storage.n;
 	seg_nouts[SYM_SEGMENT_BYTES] = o.bytes.n;
 	for (i = 0; i < o.shapes.n; i++)
-		if (sym__elist_push(&outs, o.shapes.v[i]) < 0)
+		if (sym__elist_push(ctx, &outs, o.shapes.v[i]) < 0)
 			goto done;
 	for (i = 0; i < o.storage.n; i++)
-		if (sym__elist_push(&outs, o.storage.v[i]) < 0)
+		if (sym__elist_push(ctx, &outs, o.storage.v[i]) < 0)
 			goto done;
 	for (i = 0; i < o.bytes.n; i++)
-		if (sym__elist_push(&outs, o.bytes.v[i]) < 0)
+		if (sym__elist_push(ctx, &outs, o.bytes.v[i]) < 0)
 			goto done;
 	mp->prog = sym__program_compile(ctx, b.ins.n, b.ins.v, mp->nbind, preds.n, preds.v, SYM_SEGMENT_COUNT,
 					seg_nouts, outs.v);
@@ -214,9 +232,9 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 done:
 	if (!ok && !sym__failed(ctx))
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
-	sym__binding_free(&b);
-	free(o.shapes.v), free(o.storage.v), free(o.bytes.v);
-	free(preds.v), free(outs.v);
+	sym__binding_free(ctx, &b);
+	sym__elist_free(ctx, &o.shapes), sym__elist_free(ctx, &o.storage), sym__elist_free(ctx, &o.bytes);
+	sym__elist_free(ctx, &preds), sym__elist_free(ctx, &outs);
 	if (!ok) {
 		sym_model_program_free(mp);
 		return NULL;

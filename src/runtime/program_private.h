@@ -88,6 +88,8 @@ typedef enum sym_opcode {
 #define SYM_PROG_MAX_INPUTS (1u << 24)
 
 struct sym_program {
+	sym_allocator alloc; /* the hook the block came from (a copy; see sym__program_alloc) */
+	size_t bytes;        /* the size of the block, passed back when it is freed */
 	size_t ninputs, nconsts, nguards, nouts, ninsns, nregs, check_end;
 	size_t nchecks;  /* the first nchecks guards check the input */
 	size_t nsegs;    /* >= 1 */
@@ -110,9 +112,30 @@ static inline size_t sym__seg_out_start(const sym_program *p, size_t s)
 /* Returns the number of register operands op reads (-1 when op is not an
  * opcode). */
 int sym__op_arity(int64_t op);
-/* Allocates a program with room for its arrays in one block (plain malloc:
- * a program is standalone, freed with free). */
-sym_program *sym__program_alloc(size_t nconsts, size_t ninsns, size_t nouts, size_t nsegs);
+/* The allocation of compiled programs.  What a program owns is allocated at
+ * compilation with the context's allocator hook and given back at its free
+ * through the program's copy of the hook: a value (the function and its
+ * ud), not a pointer into the context, so the program may outlive the
+ * context as long as the hook's ud lives.  What a program hands out or uses
+ * while it works (run scratch, emitted C, serialised bytes) is plain
+ * malloc: runs and emission may come from any number of threads at once,
+ * and the hook need not be thread-safe.  docs/memory-and-errors.md. */
+
+/* The allocator hook of ctx, as a value to keep. */
+sym_allocator sym__ctx_allocator(const sym_ctx *ctx);
+/* The C library's realloc and free as a hook (programs read from bytes). */
+extern const sym_allocator sym__libc_allocator;
+/* Gives the block p of n bytes back to the hook a (nothing for NULL). */
+void sym__hook_free(const sym_allocator *a, void *p, size_t n);
+/* Gives the string s back to a: its size is strlen(s) + 1. */
+void sym__hook_free_str(const sym_allocator *a, char *s);
+/* A copy of s allocated with ctx's hook (free it with sym__hook_free_str),
+ * NULL with SYM_ENOMEM recorded. */
+char *sym__ctx_strdup(sym_ctx *ctx, const char *s);
+
+/* Allocates a program with room for its arrays in one block from the hook a
+ * (which the program keeps to free itself).  NULL when out of memory. */
+sym_program *sym__program_alloc(const sym_allocator *a, size_t nconsts, size_t ninsns, size_t nouts, size_t nsegs);
 
 /* Compiles a program with input checks and segments: the guards
  * guards[0..nguards), of which the first nchecks check the input, then

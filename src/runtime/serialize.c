@@ -161,7 +161,7 @@ sym_program *sym_program_deserialize(const unsigned char *buf, size_t len)
 	words = h[2] + h[5] * SYM_INSN_WORDS + h[4] + (h[0] == 2 ? 2 * h[9] : 0);
 	if (words != avail || h[6] > h[1] + h[2] + h[5])
 		return NULL;
-	p = sym__program_alloc((size_t)h[2], (size_t)h[5], (size_t)h[4], (size_t)h[9]);
+	p = sym__program_alloc(&sym__libc_allocator, (size_t)h[2], (size_t)h[5], (size_t)h[4], (size_t)h[9]);
 	if (!p)
 		return NULL;
 	p->ninputs = (size_t)h[1], p->nguards = (size_t)h[3], p->nregs = (size_t)h[6], p->check_end = (size_t)h[7];
@@ -171,7 +171,7 @@ sym_program *sym_program_deserialize(const unsigned char *buf, size_t len)
 	if (h[0] == 1)
 		p->segs[0] = (int64_t)p->ninsns, p->segs[1] = (int64_t)p->nouts;
 	if (!validate(p)) {
-		free(p);
+		sym_program_free(p);
 		return NULL;
 	}
 	return p;

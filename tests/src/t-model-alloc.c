@@ -6,8 +6,13 @@
  * every byte must be given back once the context is freed, and the same
  * context must give the full answer again after sym_ctx_clear_error.
  *
- * Only the context allocator is failed: compiled programs, emitted text and
- * cJSON use the process allocators, and are left to the sanitizer builds. */
+ * Compilation allocates through the context allocator too, the blocks of
+ * the compiled program included (the program keeps a copy of the hook to
+ * give them back), so every allocation of compile is failed in turn.  What
+ * does not go through the hook (emitted text and the scratch of emission
+ * and runs, the guard cache, cJSON) is left to the sanitizer builds; a
+ * program that outlives its context must give every block back through
+ * the hook when it is freed, also by the guard cache that owns it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -252,12 +257,79 @@ static void every_failing_allocation_fails_cleanly_transformer(void **state)
 	every_failing_allocation_fails_cleanly_on("examples/transformer.json", 1);
 }
 
+/* ---- programs outlive their context ----------------------------------- */
+
+static void programs_free_through_the_hook_after_the_context(void **state)
+{
+	counting c;
+	sym_allocator a = {counting_realloc, &c};
+	size_t len;
+	char *text = read_text("examples/cnn.json", &len), *code;
+	sym_ctx *ctx;
+	sym_model *m;
+	sym_graph_result *r;
+	sym_model_program *all, *outs, *generic;
+	sym_program *p;
+	sym_guard_cache *cache;
+	const sym_expr *s, *twice;
+	int64_t dims[4] = {1, 3, 224, 224}, out[64], in = 21, pout, scratch[16];
+	sym_model_run res;
+	long id;
+	size_t failed;
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	ctx = sym_ctx_new_with_allocator(&a);
+	assert_non_null(ctx);
+	m = sym_model_from_json(ctx, text, len);
+	assert_non_null(m);
+	r = sym_model_infer(ctx, m, NULL);
+	assert_non_null(r);
+	all = sym_graph_compile(ctx, r, 1);
+	outs = sym_graph_compile(ctx, r, 0);
+	generic = sym_graph_compile(ctx, r, 0);
+	s = sym_expr_symbol(ctx, "s");
+	twice = sym_expr_mul(ctx, s, sym_expr_from_si(ctx, 2));
+	p = sym_program_compile(ctx, 1, &s, 0, NULL, 1, &twice);
+	assert_true(all && outs && generic && p);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+	/* the programs' blocks are still out, and nothing else */
+	assert_true(c.live > 0);
+	assert_int_equal(sym_model_program_num_dims(all), 4);
+	assert_true(sym_model_program_num_out_dims(all) <= 64);
+	sym_model_program_run(all, dims, out, &res);
+	assert_int_equal(res.status, SYM_EOK);
+	code = sym_model_program_emit_c(all, "m");
+	assert_non_null(code);
+	free(code);
+	assert_true(sym_program_scratch_size(p) <= 16);
+	assert_int_equal(sym_program_run(p, &in, &pout, scratch, &failed), SYM_EOK);
+	assert_int_equal(pout, 42);
+	sym_program_free(p);
+	sym_model_program_free(all);
+	/* the cache frees the programs it took through their hooks */
+	cache = sym_guard_cache_new(1);
+	assert_non_null(cache);
+	assert_int_equal(sym_guard_cache_set_validity(cache, generic), 0);
+	id = sym_guard_cache_add(cache, outs, "generic");
+	assert_int_equal(id, 0);
+	assert_int_equal(sym_guard_cache_lookup(cache, dims, &id, NULL), SYM_CACHE_HIT);
+	sym_guard_cache_free(cache);
+	assert_int_equal(c.live, 0);
+	assert_int_equal(c.bytes, 0);
+	if (c.bad_sizes)
+		fail_msg("%ld frees passed a wrong old size (%zu for %zu)", c.bad_sizes, c.bad_old, c.bad_real);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_cnn),
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_storage),
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_transformer),
+	    cmocka_unit_test(programs_free_through_the_hook_after_the_context),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,55 +1,13 @@
-/* The expression commands: simplify, eval, prove, equal. */
-#include "cli.h"
+/* The expression commands: simplify, eval, prove, equal (one job: they share
+ * their options, their context and facts, and the batch mode). */
+#include "args.h"
+#include "output.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Options shared by simplify, prove and equal. */
-typedef struct opts {
-	const char **assume;
-	int nassume;
-	int dims;
-	const char *pos[2];
-	int npos;
-} opts;
-
-static int parse_opts(int argc, char **argv, opts *o, int want)
-{
-	int i, end = 0;
-	memset(o, 0, sizeof(*o));
-	o->assume = calloc((size_t)argc + 1, sizeof(*o->assume));
-	if (!o->assume) {
-		cli_error("out of memory");
-		return CLI_FAIL;
-	}
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!end && !strcmp(a, "--")) {
-			end = 1;
-		} else if (!end && !strcmp(a, "--dims")) {
-			o->dims = 1;
-		} else if (!end && !strcmp(a, "--assume")) {
-			if (i + 1 >= argc)
-				return cli_usage("--assume needs a predicate");
-			o->assume[o->nassume++] = argv[++i];
-		} else if (!end && !strncmp(a, "--assume=", 9)) {
-			o->assume[o->nassume++] = a + 9;
-		} else if (!end && a[0] == '-' && a[1] == '-') {
-			return cli_unknown_option(a);
-		} else {
-			if (o->npos == 2)
-				return cli_usage("too many arguments");
-			o->pos[o->npos++] = a;
-		}
-	}
-	if (o->npos != want && !(o->npos == 1 && !strcmp(o->pos[0], "-")))
-		return cli_usage(want == 1 ? "expected one expression (or - for standard input)"
-					   : "expected two expressions (or - for standard input)");
-	return CLI_OK;
-}
-
 /* Creates the context and the facts of the options. */
-static int setup(opts *o, sym_ctx **ctx, sym_facts **facts)
+static int setup(const cli_expr_opts *o, sym_ctx **ctx, sym_facts **facts)
 {
 	int i;
 	*ctx = sym_ctx_new();
@@ -74,15 +32,15 @@ static int setup(opts *o, sym_ctx **ctx, sym_facts **facts)
 	return CLI_OK;
 }
 
-static void teardown(opts *o, sym_ctx *ctx, sym_facts *facts)
+static void teardown(cli_expr_opts *o, sym_ctx *ctx, sym_facts *facts)
 {
 	sym_facts_free(facts);
 	sym_ctx_free(ctx);
-	free(o->assume);
+	cli_expr_opts_free(o);
 }
 
-/* Writes the answer for one input into out (malloc'd), or returns the error
- * message in *err (owned by ctx). */
+/* Returns the answer for one input (a and, for equal, b) as malloc'd text,
+ * or NULL with the error recorded in ctx. */
 typedef char *(*answer_fn)(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b);
 
 static char *ans_simplify(sym_ctx *ctx, sym_facts *facts, const char *a, const char *b)
@@ -101,10 +59,14 @@ static char *ans_prove(sym_ctx *ctx, sym_facts *facts, const char *a, const char
 		return NULL;
 	t = sym_prove(ctx, facts, e);
 	switch (t) {
-	case SYM_TRUE: return strdup("true");
-	case SYM_FALSE: return strdup("false");
-	case SYM_UNKNOWN: return strdup("unknown");
-	default: return NULL;
+	case SYM_TRUE:
+		return strdup("true");
+	case SYM_FALSE:
+		return strdup("false");
+	case SYM_UNKNOWN:
+		return strdup("unknown");
+	default:
+		return NULL;
 	}
 }
 
@@ -137,7 +99,8 @@ static char *ans_equal(sym_ctx *ctx, sym_facts *facts, const char *a, const char
 		if (r) {
 			off = (size_t)sprintf(r, "false\nwitness:");
 			for (i = 0; i < w.n; i++)
-				off += (size_t)sprintf(r + off, " %s=%s", sym_expr_symbol_name(w.syms[i]), vs[i] ? vs[i] : "?");
+				off += (size_t)sprintf(r + off, " %s=%s", sym_expr_symbol_name(w.syms[i]),
+				                       vs[i] ? vs[i] : "?");
 		}
 		for (i = 0; i < w.n; i++)
 			sym_str_free(ctx, vs[i]);
@@ -198,10 +161,10 @@ static int run_batch(sym_ctx *ctx, sym_facts *facts, answer_fn fn, int pairs)
 
 static int expr_command(int argc, char **argv, answer_fn fn, int nargs)
 {
-	opts o;
+	cli_expr_opts o;
 	sym_ctx *ctx = NULL;
 	sym_facts *facts = NULL;
-	int st = parse_opts(argc, argv, &o, nargs);
+	int st = cli_expr_opts_parse(&o, argc, argv, nargs);
 	if (st == CLI_OK)
 		st = setup(&o, &ctx, &facts);
 	if (st == CLI_OK) {
@@ -214,9 +177,18 @@ static int expr_command(int argc, char **argv, answer_fn fn, int nargs)
 	return st;
 }
 
-int cli_simplify(int argc, char **argv) { return expr_command(argc, argv, ans_simplify, 1); }
-int cli_prove(int argc, char **argv) { return expr_command(argc, argv, ans_prove, 1); }
-int cli_equal(int argc, char **argv) { return expr_command(argc, argv, ans_equal, 2); }
+int cli_simplify(int argc, char **argv)
+{
+	return expr_command(argc, argv, ans_simplify, 1);
+}
+int cli_prove(int argc, char **argv)
+{
+	return expr_command(argc, argv, ans_prove, 1);
+}
+int cli_equal(int argc, char **argv)
+{
+	return expr_command(argc, argv, ans_equal, 2);
+}
 
 int cli_eval(int argc, char **argv)
 {
@@ -265,7 +237,7 @@ int cli_eval(int argc, char **argv)
 		const sym_expr *free_syms[8];
 		size_t k = sym_expr_symbols(ctx, r, free_syms, 8);
 		cli_error("error: unbound symbol '%s'%s", k ? sym_expr_symbol_name(free_syms[0]) : "?",
-			  k > 1 ? " (and others)" : "");
+		          k > 1 ? " (and others)" : "");
 		goto out;
 	}
 	t = sym_expr_to_str(ctx, r);
