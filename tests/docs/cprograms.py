@@ -25,7 +25,10 @@ With --install the build is installed into a scratch DESTDIR first
 prefix through pkg-config, and against its static library alone
 (libsymshape.a; GMP, cJSON and protobuf-c stay shared).
 
-Usage: python3 cprograms.py BUILD_DIR [--install | --prefix DESTDIR] [FILE...]
+--cflags FLAGS adds compiler and linker flags to every build of a program
+(the sanitizers of a sanitized library, say).
+
+Usage: python3 cprograms.py BUILD_DIR [--install | --prefix DESTDIR] [--cflags FLAGS] [FILE...]
 Prints one line per failure and "N passed, M failed" last.
 """
 
@@ -218,6 +221,8 @@ def main(argv):
             prefix = args.pop(0)
         elif a == "--install":
             prefix = ""
+        elif a == "--cflags":
+            CFLAGS.extend(args.pop(0).split())
         elif a.endswith(".md"):
             files.append(a)
         else:
