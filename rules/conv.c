@@ -80,7 +80,7 @@ static int pad_mode(sym_rule_ctx *rc, int *mode)
 	else if (!strcmp(s, "VALID"))
 		*mode = PAD_VALID;
 	else
-		return sym__rc_error(rc, "attribute 'auto_pad' has the unknown value '%.40s'", s);
+		return sym__rc_error(rc, "attribute 'auto_pad' has the unknown value '%s'", s);
 	return 0;
 }
 

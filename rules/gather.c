@@ -234,7 +234,7 @@ static int check_reduction(sym_rule_ctx *rc)
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		if (!strcmp(s, ok[i]))
 			return 0;
-	return sym__rc_error(rc, "reduction '%.40s' is not one of none, add, mul, max, min", s);
+	return sym__rc_error(rc, "reduction '%s' is not one of none, add, mul, max, min", s);
 }
 
 /* ScatterND(data, indices, updates): the data shape; updates has the shape

@@ -76,7 +76,7 @@ static int r_pad(sym_rule_ctx *rc)
 	if (!x || sym__rc_attr_string(rc, "mode", "constant", &mode) < 0)
 		return -1;
 	if (!one_of(mode, 4, modes))
-		return sym__rc_error(rc, "mode '%.40s' is not one of constant, reflect, edge, wrap", mode);
+		return sym__rc_error(rc, "mode '%s' is not one of constant, reflect, edge, wrap", mode);
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
 	if (sym__rc_in(rc, 1)) {
@@ -192,10 +192,10 @@ static int r_resize(sym_rule_ctx *rc)
 		return -1;
 	if (!one_of(policy, 3, policies))
 		return sym__rc_error(
-		    rc, "keep_aspect_ratio_policy '%.40s' is not one of stretch, not_larger, not_smaller",
+		    rc, "keep_aspect_ratio_policy '%s' is not one of stretch, not_larger, not_smaller",
 		    policy);
 	if (!one_of(mode, 4, modes))
-		return sym__rc_error(rc, "mode '%.40s' is not one of nearest, linear, cubic", mode);
+		return sym__rc_error(rc, "mode '%s' is not one of nearest, linear, cubic", mode);
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
 	scales_t = nonempty_in(rc, two ? 1 : 2);
@@ -375,7 +375,7 @@ static int block_rule(sym_rule_ctx *rc, int to_space)
 	if (bs < 1)
 		return sym__rc_error(rc, "blocksize %lld must be positive", (long long)bs);
 	if (to_space && strcmp(mode, "DCR") && strcmp(mode, "CRD"))
-		return sym__rc_error(rc, "mode '%.40s' is not DCR or CRD", mode);
+		return sym__rc_error(rc, "mode '%s' is not DCR or CRD", mode);
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
 	if (x->rank < 0)

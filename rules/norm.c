@@ -17,24 +17,26 @@ static const sym_expr *eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 static int unibroadcast(sym_rule_ctx *rc, const sym_tval *p, int n, const sym_expr *const *target,
                         const char *what)
 {
-	char reason[96];
+	const char *reason;
 	if (!p || p->rank < 0)
 		return 0;
 	if (p->rank > n)
 		return sym__rc_error(rc, "%s has rank %d but the normalized dims are %d", what, p->rank, n);
-	snprintf(reason, sizeof(reason), "%s dims must be 1 or equal to the normalized dims", what);
+	if (!(reason = sym__rc_text(rc, "%s dims must be 1 or equal to the normalized dims", what)))
+		return -1;
 	return sym__rc_unibroadcast(rc, p->rank, p->dims, n, target, reason);
 }
 
 /* Guards that the per-channel parameter p (NULL: absent) is 1-D of length c. */
 static int per_channel(sym_rule_ctx *rc, const sym_tval *p, const sym_expr *c, const char *what)
 {
-	char reason[96];
+	const char *reason;
 	if (!p || p->rank < 0)
 		return 0;
 	if (p->rank != 1)
 		return sym__rc_error(rc, "%s must have rank 1, not %d", what, p->rank);
-	snprintf(reason, sizeof(reason), "%s length must equal the channels", what);
+	if (!(reason = sym__rc_text(rc, "%s length must equal the channels", what)))
+		return -1;
 	return sym__rc_require(rc, eq(rc, p->dims[0], c), SYM_GUARD_ASSERT, reason);
 }
 

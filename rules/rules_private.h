@@ -5,6 +5,7 @@
 #include "symshape/symshape.h"
 #include "seam.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 
 /* Shape values (integer tensors carried symbolically) hold at most this
@@ -96,8 +97,10 @@ typedef struct sym_infer {
 	long long *hint_vals; /* the type sym_expr_eval_si takes */
 	sym_guard *guards;
 	size_t nguards, capguards;
-	void **blocks; /* allocations owned by the session */
-	size_t *block_sizes;
+	struct sym_iblock {
+		void *p;
+		size_t n;
+	} *blocks; /* allocations owned by the session, with their sizes */
 	size_t nblocks, capblocks;
 	unsigned fresh; /* counter for fresh symbols */
 	int fatal;      /* a guard was proven false: inference stops */
@@ -144,6 +147,14 @@ void sym__infer_clear(sym_infer *inf);
 /* Allocates memory owned by the session (freed by sym__infer_clear). */
 void *sym__infer_alloc(sym_infer *inf, size_t n);
 char *sym__infer_strdup(sym_infer *inf, const char *s);
+/* The printf-formatted text in session memory; NULL with SYM_ENOMEM
+ * recorded. */
+char *sym__infer_printf(sym_infer *inf, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+char *sym__infer_vprintf(sym_infer *inf, const char *fmt, va_list ap);
 int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v);
 /* Returns a new symbol named prefix<k> not used before in the session. */
 const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix);
@@ -158,6 +169,13 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
  * Every function returning int gives 0 on success and -1 on error, with a
  * message naming the node and the operator recorded in the context. */
 int sym__rc_error(sym_rule_ctx *rc, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* The printf-formatted text (a guard's reason, say) in session memory, of
+ * any length; NULL with SYM_ENOMEM recorded. */
+const char *sym__rc_text(sym_rule_ctx *rc, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
 #endif
