@@ -1,6 +1,7 @@
 /* The rule context: session storage, attributes, inputs, outputs, guards,
  * hints, and the broadcasting shared by many operator families. */
 #include "rules_private.h"
+#include "session.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -129,6 +130,8 @@ void *sym__infer_alloc(sym_infer *inf, size_t n)
 	inf->blocks[inf->nblocks++].n = n;
 	return p;
 }
+
+void *sym__rc_alloc(sym_rule_ctx *rc, size_t n) { return sym__infer_alloc(rc->inf, n); }
 
 char *sym__infer_strdup(sym_infer *inf, const char *s)
 {
@@ -389,7 +392,7 @@ int sym__rc_in_ints(sym_rule_ctx *rc, size_t i, size_t *n, int64_t **v)
 	size_t k;
 	if (sym__rc_in_value(rc, i, n, &e) < 0)
 		return -1;
-	*v = sym__infer_alloc(rc->inf, (*n ? *n : 1) * sizeof(**v));
+	*v = sym__rc_alloc(rc, (*n ? *n : 1) * sizeof(**v));
 	if (!*v)
 		return -1;
 	for (k = 0; k < *n; k++) {
@@ -457,7 +460,7 @@ int sym__rc_set_shape(sym_rule_ctx *rc, size_t i, int rank, const sym_expr *cons
 		return -1;
 	if (rank < 0)
 		return sym__rc_set_unknown_rank(rc, i);
-	d = sym__infer_alloc(rc->inf, (size_t)(rank ? rank : 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)(rank ? rank : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < rank; k++) {
@@ -495,7 +498,7 @@ int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *cons
 	size_t k;
 	if (check_out(rc, i) < 0)
 		return -1;
-	d = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < n; k++) {
@@ -703,7 +706,7 @@ int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, si
 		if (ins[i]->rank > rank)
 			rank = ins[i]->rank;
 	}
-	dims = sym__infer_alloc(rc->inf, (size_t)(rank ? rank : 1) * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (size_t)(rank ? rank : 1) * sizeof(*dims));
 	if (!dims)
 		return -1;
 	for (k = 0; k < rank; k++) {
@@ -744,6 +747,7 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 			   domain && *domain ? domain : "", domain && *domain ? "::" : "", op);
 		return -1;
 	}
+	rc.ctx = inf->ctx;
 	rc.inf = inf;
 	rc.node = node ? node : "";
 	rc.op = op;

@@ -70,7 +70,7 @@ static int matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int ta
 	if (sym__rc_broadcast(rc, 2, bt, 0) < 0)
 		return -1;
 	nb = rc->out[0].rank;
-	dims = sym__infer_alloc(rc->inf, (size_t)(nb + 2) * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (size_t)(nb + 2) * sizeof(*dims));
 	if (!dims)
 		return -1;
 	for (k = 0; k < nb; k++)

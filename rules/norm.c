@@ -52,7 +52,7 @@ static int stats_shape(sym_rule_ctx *rc, size_t i, const sym_tval *x, int axis, 
 			return -1;
 		return sym__rc_set_dtype(rc, i, dtype);
 	}
-	d = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < x->rank; k++)
@@ -268,7 +268,7 @@ static int r_mvn(sym_rule_ctx *rc)
 	if (!r)
 		axes = def, n = 3;
 	if (x->rank >= 0) {
-		int *seen = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*seen));
+		int *seen = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*seen));
 		if (!seen)
 			return -1;
 		for (i = 0; i < n; i++) {

@@ -2,6 +2,7 @@
  * wraps an inference session, an operator application holds copies of its
  * inputs and attributes in its own storage and runs one rule. */
 #include "rules_private.h"
+#include "session.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #define SYM_MODEL_IR_H
 
 #include "symshape/model.h"
-#include "rules_private.h"
+#include "values.h"
 
 /* One dim of a declared input shape. */
 typedef enum sym_dimspec_kind {
