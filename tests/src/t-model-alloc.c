@@ -6,8 +6,9 @@
  * every byte must be given back once the context is freed, and the same
  * context must give the full answer again after sym_ctx_clear_error.
  *
- * Only the context allocator is failed: compiled programs, emitted text and
- * cJSON use the process allocators, and are left to the sanitizer builds. */
+ * Only the context allocator is failed: compiled programs, emitted text,
+ * cJSON's parse tree and protobuf-c's unpacked message use the process
+ * allocators, and are left to the sanitizer builds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,10 +95,10 @@ static int append_expr(sym_ctx *ctx, char **out, size_t *len, const sym_expr *e)
 	return st;
 }
 
-/* Loads, infers, compiles and emits the model text; returns the report
+/* Loads (from ONNX bytes with onnx, else JSON text), infers, compiles and emits the model text; returns the report
  * (shapes, guards, merge keys, bytes, emitted C) in memory of the caller's,
  * or NULL when a step failed, with the failure's message in why. */
-static char *workload(sym_ctx *ctx, const char *text, size_t len, const char **why)
+static char *workload(sym_ctx *ctx, const char *text, size_t len, int onnx, const char **why)
 {
 	sym_model *m;
 	sym_graph_result *r = NULL;
@@ -106,7 +107,7 @@ static char *workload(sym_ctx *ctx, const char *text, size_t len, const char **w
 	size_t n = 0, i;
 	int ok = 0;
 	*why = NULL;
-	if (!(m = sym_model_from_json(ctx, text, len)))
+	if (!(m = onnx ? sym_model_from_onnx(ctx, text, len) : sym_model_from_json(ctx, text, len)))
 		goto error;
 	if (!(r = sym_model_infer(ctx, m, NULL)))
 		goto error;
@@ -186,11 +187,13 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 	char *text = read_text(rel, &len), *ref, *got;
 	const char *why;
 	long total, n, failures = 0;
+	size_t rl = strlen(rel);
+	int onnx = rl > 5 && !strcmp(rel + rl - 5, ".onnx");
 	sym_ctx *ctx;
 	memset(&c, 0, sizeof(c));
 	ctx = sym_ctx_new_with_allocator(&a);
 	assert_non_null(ctx);
-	ref = workload(ctx, text, len, &why);
+	ref = workload(ctx, text, len, onnx, &why);
 	if (!ref)
 		fail_msg("%s: the workload fails without failing allocations: %s", rel, why ? why : "?");
 	sym_ctx_free(ctx);
@@ -203,7 +206,7 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 		ctx = sym_ctx_new_with_allocator(&a);
 		if (!ctx)
 			continue; /* the context itself could not be made: NULL is clean */
-		got = workload(ctx, text, len, &why);
+		got = workload(ctx, text, len, onnx, &why);
 		if (got) {
 			/* a failure the library works around must not change the answer */
 			if (same)
@@ -216,7 +219,7 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 		free(got);
 		c.fail_at = 0;
 		sym_ctx_clear_error(ctx);
-		got = workload(ctx, text, len, &why);
+		got = workload(ctx, text, len, onnx, &why);
 		if (!got)
 			fail_msg("%s: allocation %ld failed earlier: the context does not work again: %s", rel, n,
 				 why ? why : "?");
@@ -252,12 +255,19 @@ static void every_failing_allocation_fails_cleanly_transformer(void **state)
 	every_failing_allocation_fails_cleanly_on("examples/transformer.json", 1);
 }
 
+static void every_failing_allocation_fails_cleanly_onnx_cnn(void **state)
+{
+	(void)state;
+	every_failing_allocation_fails_cleanly_on("tests/fixtures/onnx/cnn.onnx", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_cnn),
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_storage),
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_transformer),
+	    cmocka_unit_test(every_failing_allocation_fails_cleanly_onnx_cnn),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
