@@ -57,7 +57,7 @@ static int r_concat(sym_rule_ctx *rc)
 		return sym__rc_error(rc, "cannot concatenate scalars");
 	if (sym__rc_axis(rc, axis, first->rank, "axis", &a) < 0)
 		return -1;
-	d = sym__infer_alloc(rc->inf, (size_t)first->rank * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)first->rank * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < first->rank; k++)
@@ -82,7 +82,7 @@ static int r_concat(sym_rule_ctx *rc)
 		return -1;
 	if (!with_values || nv > SYM_RC_VALUE_LIMIT)
 		return 0;
-	vals = sym__infer_alloc(rc->inf, (nv ? nv : 1) * sizeof(*vals));
+	vals = sym__rc_alloc(rc, (nv ? nv : 1) * sizeof(*vals));
 	if (!vals)
 		return -1;
 	for (nv = 0, i = 0; i < rc->nin; i++) {
@@ -113,7 +113,7 @@ static int split_sizes(sym_rule_ctx *rc, size_t *n, const sym_expr *const **v)
 	}
 	if ((r = sym__rc_attr_ints(rc, "split", n, &a)) <= 0)
 		return r;
-	e = sym__infer_alloc(rc->inf, (*n ? *n : 1) * sizeof(*e));
+	e = sym__rc_alloc(rc, (*n ? *n : 1) * sizeof(*e));
 	if (!e)
 		return -1;
 	for (i = 0; i < *n; i++)
@@ -127,7 +127,7 @@ static int split_sizes(sym_rule_ctx *rc, size_t *n, const sym_expr *const **v)
 static int split_out(sym_rule_ctx *rc, size_t i, const sym_tval *x, int a, const sym_expr *off,
                      const sym_expr *len)
 {
-	const sym_expr **d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
+	const sym_expr **d = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*d));
 	long long o, l;
 	if (!d)
 		return -1;
@@ -250,7 +250,7 @@ static int r_pack(sym_rule_ctx *rc)
 	r = x->rank + 1;
 	if (sym__rc_axis(rc, axis, r, "axis", &a) < 0)
 		return -1;
-	d = sym__infer_alloc(rc->inf, (size_t)r * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)r * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < x->rank; k++)
@@ -274,7 +274,7 @@ static int r_pack(sym_rule_ctx *rc)
 	/* stacking scalars, or 1-D values on axis 0, is concatenation */
 	if (!with_values || x->rank > 1 || (x->rank == 1 && a != 0) || nv > SYM_RC_VALUE_LIMIT)
 		return 0;
-	vals = sym__infer_alloc(rc->inf, (nv ? nv : 1) * sizeof(*vals));
+	vals = sym__rc_alloc(rc, (nv ? nv : 1) * sizeof(*vals));
 	if (!vals)
 		return -1;
 	for (nv = 0, i = 0; i < rc->nin; i++) {
@@ -309,7 +309,7 @@ static int r_unpack(sym_rule_ctx *rc)
 	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, x->dims[a], sym__rc_num(rc, num)),
 	                    SYM_GUARD_ASSERT, "the unpacked dim must equal num") < 0)
 		return -1;
-	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < x->rank - 1; k++)

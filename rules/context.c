@@ -1,6 +1,7 @@
 /* The rule context: session storage, attributes, inputs, outputs, guards,
  * hints, and the broadcasting shared by many operator families. */
 #include "rules_private.h"
+#include "session.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,9 +77,8 @@ void sym__infer_clear(sym_infer *inf)
 {
 	size_t i;
 	for (i = 0; i < inf->nblocks; i++)
-		sym__free(inf->ctx, inf->blocks[i], inf->block_sizes[i]);
+		sym__free(inf->ctx, inf->blocks[i].p, inf->blocks[i].n);
 	sym__free(inf->ctx, inf->blocks, inf->capblocks * sizeof(*inf->blocks));
-	sym__free(inf->ctx, inf->block_sizes, inf->capblocks * sizeof(*inf->block_sizes));
 	sym__free(inf->ctx, inf->guards, inf->capguards * sizeof(*inf->guards));
 	sym__free(inf->ctx, inf->hint_syms, inf->caphints * sizeof(*inf->hint_syms));
 	sym__free(inf->ctx, inf->fresh_syms, inf->capfresh * sizeof(*inf->fresh_syms));
@@ -91,7 +91,10 @@ void sym__infer_clear(sym_infer *inf)
 
 /* Grows the k parallel arrays *arr[i] (elements of size[i]) from cap to nc
  * elements, all or none: on failure every array keeps its old block and
- * capacity, so the sizes freed later stay the sizes allocated. */
+ * capacity, so the sizes freed later stay the sizes allocated.  The hints
+ * and the fresh symbols stay parallel arrays (sym_expr_eval_si takes the
+ * hints so, the runtime binding reads the fresh symbols so), which one
+ * SYM_GROW per array cannot grow all or none. */
 static int grow_parallel(sym_ctx *ctx, void **const *arr, const size_t *size, size_t k, size_t cap, size_t nc)
 {
 	void *nb[4];
@@ -115,24 +118,20 @@ static int grow_parallel(sym_ctx *ctx, void **const *arr, const size_t *size, si
 void *sym__infer_alloc(sym_infer *inf, size_t n)
 {
 	void *p;
-	if (inf->nblocks == inf->capblocks) {
-		size_t nc = inf->capblocks ? inf->capblocks * 2 : 64;
-		void **const arr[] = {(void **)&inf->blocks, (void **)&inf->block_sizes};
-		const size_t size[] = {sizeof(*inf->blocks), sizeof(*inf->block_sizes)};
-		if (grow_parallel(inf->ctx, arr, size, 2, inf->capblocks, nc) < 0)
-			return NULL;
-		inf->capblocks = nc;
-	}
+	if (SYM_GROW(inf->ctx, inf->blocks, inf->nblocks + 1, inf->capblocks, 64) < 0)
+		return NULL;
 	if (n == 0)
 		n = 1;
 	p = sym__alloc(inf->ctx, n);
 	if (!p)
 		return NULL;
 	memset(p, 0, n);
-	inf->blocks[inf->nblocks] = p;
-	inf->block_sizes[inf->nblocks++] = n;
+	inf->blocks[inf->nblocks].p = p;
+	inf->blocks[inf->nblocks++].n = n;
 	return p;
 }
+
+void *sym__rc_alloc(sym_rule_ctx *rc, size_t n) { return sym__infer_alloc(rc->inf, n); }
 
 char *sym__infer_strdup(sym_infer *inf, const char *s)
 {
@@ -140,6 +139,29 @@ char *sym__infer_strdup(sym_infer *inf, const char *s)
 	char *r = sym__infer_alloc(inf, n);
 	if (r)
 		memcpy(r, s ? s : "", n);
+	return r;
+}
+
+char *sym__infer_vprintf(sym_infer *inf, const char *fmt, va_list ap)
+{
+	sym_sbuf b;
+	char *r;
+	sym__sbuf_init(&b, inf->ctx);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	r = b.fail || !b.s ? NULL : sym__infer_strdup(inf, b.s);
+	sym__sbuf_clear(&b);
+	if (!r)
+		sym__error(inf->ctx, SYM_ENOMEM, -1, "out of memory");
+	return r;
+}
+
+char *sym__infer_printf(sym_infer *inf, const char *fmt, ...)
+{
+	va_list ap;
+	char *r;
+	va_start(ap, fmt);
+	r = sym__infer_vprintf(inf, fmt, ap);
+	va_end(ap);
 	return r;
 }
 
@@ -179,7 +201,7 @@ const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sy
 	sym_infer *inf = rc->inf;
 	sym_ctx *ctx = inf->ctx;
 	const sym_expr *u = sym__infer_fresh(inf, "u"), *p;
-	char src[200];
+	char *src;
 	if (!u || !lo)
 		return NULL;
 	if (sym__facts_exempt_default(inf->facts, u) != SYM_EOK)
@@ -201,12 +223,12 @@ const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sy
 			return NULL;
 		inf->capfresh = nc;
 	}
-	snprintf(src, sizeof(src), "%.80s of node '%.60s' (%.30s)", what, rc->node, rc->op);
+	if (!(src = sym__infer_printf(inf, "%s of node '%s' (%s)", what, rc->node, rc->op)))
+		return NULL;
 	inf->fresh_syms[inf->nfresh] = u;
 	inf->fresh_lo[inf->nfresh] = lo;
 	inf->fresh_hi[inf->nfresh] = hi;
-	if (!(inf->fresh_src[inf->nfresh] = sym__infer_strdup(inf, src)))
-		return NULL;
+	inf->fresh_src[inf->nfresh] = src;
 	inf->nfresh++;
 	return u;
 }
@@ -215,13 +237,29 @@ const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sy
 
 int sym__rc_error(sym_rule_ctx *rc, const char *fmt, ...)
 {
-	char msg[200];
+	sym_sbuf b;
 	va_list ap;
+	sym__sbuf_init(&b, rc->inf->ctx);
+	sym__sbuf_printf(&b, "node '%s' (%s): ", rc->node, rc->op);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sym__sbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	sym__error(rc->inf->ctx, SYM_EDOMAIN, -1, "node '%.60s' (%.40s): %s", rc->node, rc->op, msg);
+	if (!b.fail && b.s)
+		sym__error(rc->inf->ctx, SYM_EDOMAIN, -1, "%s", b.s);
+	else
+		sym__error(rc->inf->ctx, SYM_ENOMEM, -1, "out of memory");
+	sym__sbuf_clear(&b);
 	return -1;
+}
+
+const char *sym__rc_text(sym_rule_ctx *rc, const char *fmt, ...)
+{
+	va_list ap;
+	char *r;
+	va_start(ap, fmt);
+	r = sym__infer_vprintf(rc->inf, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 const sym_attr *sym__rc_attr(const sym_rule_ctx *rc, const char *name)
@@ -354,7 +392,7 @@ int sym__rc_in_ints(sym_rule_ctx *rc, size_t i, size_t *n, int64_t **v)
 	size_t k;
 	if (sym__rc_in_value(rc, i, n, &e) < 0)
 		return -1;
-	*v = sym__infer_alloc(rc->inf, (*n ? *n : 1) * sizeof(**v));
+	*v = sym__rc_alloc(rc, (*n ? *n : 1) * sizeof(**v));
 	if (!*v)
 		return -1;
 	for (k = 0; k < *n; k++) {
@@ -422,7 +460,7 @@ int sym__rc_set_shape(sym_rule_ctx *rc, size_t i, int rank, const sym_expr *cons
 		return -1;
 	if (rank < 0)
 		return sym__rc_set_unknown_rank(rc, i);
-	d = sym__infer_alloc(rc->inf, (size_t)(rank ? rank : 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)(rank ? rank : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < rank; k++) {
@@ -460,7 +498,7 @@ int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *cons
 	size_t k;
 	if (check_out(rc, i) < 0)
 		return -1;
-	d = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < n; k++) {
@@ -512,13 +550,8 @@ int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind,
 	for (i = 0; i < inf->nguards; i++)
 		if (inf->guards[i].pred == p)
 			return 0; /* the first node that needs it keeps it */
-	if (inf->nguards == inf->capguards) {
-		size_t nc = inf->capguards ? inf->capguards * 2 : 16;
-		sym_guard *ng = sym__realloc(inf->ctx, inf->guards, inf->capguards * sizeof(*ng), nc * sizeof(*ng));
-		if (!ng)
-			return -1;
-		inf->guards = ng, inf->capguards = nc;
-	}
+	if (SYM_GROW(inf->ctx, inf->guards, inf->nguards + 1, inf->capguards, 16) < 0)
+		return -1;
 	g = &inf->guards[inf->nguards];
 	g->pred = p;
 	g->kind = kind;
@@ -673,7 +706,7 @@ int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, si
 		if (ins[i]->rank > rank)
 			rank = ins[i]->rank;
 	}
-	dims = sym__infer_alloc(rc->inf, (size_t)(rank ? rank : 1) * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (size_t)(rank ? rank : 1) * sizeof(*dims));
 	if (!dims)
 		return -1;
 	for (k = 0; k < rank; k++) {
@@ -710,10 +743,11 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 		out[i].rank = -1;
 	}
 	if (!e) {
-		sym__error(inf->ctx, SYM_EDOMAIN, -1, "node '%.60s': unsupported operator '%s%s%.40s'", node,
+		sym__error(inf->ctx, SYM_EDOMAIN, -1, "node '%s': unsupported operator '%s%s%s'", node,
 			   domain && *domain ? domain : "", domain && *domain ? "::" : "", op);
 		return -1;
 	}
+	rc.ctx = inf->ctx;
 	rc.inf = inf;
 	rc.node = node ? node : "";
 	rc.op = op;

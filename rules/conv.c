@@ -80,7 +80,7 @@ static int pad_mode(sym_rule_ctx *rc, int *mode)
 	else if (!strcmp(s, "VALID"))
 		*mode = PAD_VALID;
 	else
-		return sym__rc_error(rc, "attribute 'auto_pad' has the unknown value '%.40s'", s);
+		return sym__rc_error(rc, "attribute 'auto_pad' has the unknown value '%s'", s);
 	return 0;
 }
 
@@ -91,10 +91,10 @@ static int read_spatial(sym_rule_ctx *rc, int n, spatial *sp)
 {
 	int i;
 	sp->n = n;
-	sp->k = sym__infer_alloc(rc->inf, (size_t)n * sizeof(*sp->k));
-	sp->strides = sym__infer_alloc(rc->inf, (size_t)n * sizeof(int64_t));
-	sp->dils = sym__infer_alloc(rc->inf, (size_t)n * sizeof(int64_t));
-	sp->pads = sym__infer_alloc(rc->inf, 2 * (size_t)n * sizeof(int64_t));
+	sp->k = sym__rc_alloc(rc, (size_t)n * sizeof(*sp->k));
+	sp->strides = sym__rc_alloc(rc, (size_t)n * sizeof(int64_t));
+	sp->dils = sym__rc_alloc(rc, (size_t)n * sizeof(int64_t));
+	sp->pads = sym__rc_alloc(rc, 2 * (size_t)n * sizeof(int64_t));
 	if (!sp->k || !sp->strides || !sp->dils || !sp->pads)
 		return -1;
 	if (pad_mode(rc, &sp->pad_mode) < 0 || ints_attr(rc, "strides", n, 1, 1, sp->strides) < 0 ||
@@ -251,7 +251,7 @@ static int r_conv(sym_rule_ctx *rc)
 		return -1;
 	if (check_bias(rc, m) < 0)
 		return -1;
-	dims = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*dims));
 	if (!dims)
 		return -1;
 	dims[0] = x->dims[0], dims[1] = m;
@@ -277,7 +277,7 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 	if (conv_inputs(rc, &x, &w, &group, &sp) < 0)
 		return -1;
 	n = x->rank - 2;
-	opad = sym__infer_alloc(rc->inf, (size_t)n * sizeof(*opad));
+	opad = sym__rc_alloc(rc, (size_t)n * sizeof(*opad));
 	if (!opad || ints_attr(rc, "output_padding", n, 0, 0, opad) < 0)
 		return -1;
 	if ((r = sym__rc_attr_ints(rc, "output_shape", &noshape, &oshape)) < 0)
@@ -298,7 +298,7 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 		return -1;
 	if (group > 1 && sym__rc_require_divisible(rc, x->dims[1], g, "input channels must be divisible by group") < 0)
 		return -1;
-	dims = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*dims));
 	if (!dims)
 		return -1;
 	dims[0] = x->dims[0], dims[1] = sym_expr_mul(ctx, w->dims[1], g);
@@ -350,7 +350,7 @@ static int r_pool(sym_rule_ctx *rc)
 		                     (long long)ceil_mode);
 	if (read_spatial(rc, n, &sp) < 0 || read_kernel(rc, &sp, NULL, 0) < 0)
 		return -1;
-	dims = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*dims));
 	if (!dims)
 		return -1;
 	dims[0] = x->dims[0], dims[1] = x->dims[1];
@@ -375,7 +375,7 @@ static int r_global_pool(sym_rule_ctx *rc)
 		return -1;
 	if (x->rank < 2)
 		return sym__rc_error(rc, "input X must have rank at least 2, not %d", x->rank);
-	dims = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*dims));
 	if (!dims)
 		return -1;
 	for (i = 0; i < x->rank; i++)

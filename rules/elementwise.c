@@ -27,7 +27,7 @@ static int unary_value(sym_rule_ctx *rc, map1_fn fn)
 		return -1;
 	if (!x->has_value || !fn)
 		return 0;
-	v = sym__infer_alloc(rc->inf, (x->nvalue ? x->nvalue : 1) * sizeof(*v));
+	v = sym__rc_alloc(rc, (x->nvalue ? x->nvalue : 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	for (i = 0; i < x->nvalue; i++)
@@ -129,7 +129,7 @@ static int broadcast_values(sym_rule_ctx *rc, size_t nin, map2_fn fn)
 		if (t->nvalue != n && t->nvalue != 1)
 			return 0;
 	}
-	v = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*v));
+	v = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -315,7 +315,7 @@ static int r_where(sym_rule_ctx *rc)
 	for (k = 0; k < 3; k++)
 		if (ins[k]->nvalue != n && ins[k]->nvalue != 1)
 			return 0;
-	v = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*v));
+	v = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	for (i = 0; i < n; i++) {

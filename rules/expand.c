@@ -25,7 +25,7 @@ static int spread_value(sym_rule_ctx *rc, const sym_tval *x)
 	    (size_t)nin != x->nvalue || o->rank < x->rank)
 		return 0;
 	off = o->rank - x->rank;
-	v = sym__infer_alloc(rc->inf, (size_t)(nout ? nout : 1) * sizeof(*v));
+	v = sym__rc_alloc(rc, (size_t)(nout ? nout : 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	memset(idx, 0, sizeof(idx));
@@ -101,7 +101,7 @@ static int r_tile(sym_rule_ctx *rc)
 	}
 	if (n != (size_t)x->rank)
 		return sym__rc_error(rc, "%zu repeats for rank %d", n, x->rank);
-	d = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < x->rank; k++)

@@ -72,7 +72,7 @@ static int gather_value(sym_rule_ctx *rc, const sym_tval *data, const sym_tval *
 		if (sym_expr_get_si(idx->value[j], &c) != 1)
 			return 0;
 	}
-	v = sym__infer_alloc(rc->inf, ((size_t)(A * B) * nidx + 1) * sizeof(*v));
+	v = sym__rc_alloc(rc, ((size_t)(A * B) * nidx + 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	for (a = 0; a < A; a++)
@@ -108,7 +108,7 @@ static int r_gather(sym_rule_ctx *rc)
 		return -1;
 	if (idx->has_value && index_guard(rc, idx->nvalue, idx->value, 0, 1, data->dims[a]) < 0)
 		return -1;
-	d = sym__infer_alloc(rc->inf, (size_t)(r + idx->rank) * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)(r + idx->rank) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < a; k++)
@@ -214,7 +214,7 @@ static int r_gather_nd(sym_rule_ctx *rc)
 			if (index_guard(rc, idx->nvalue, idx->value, (size_t)k, (size_t)m,
 			                data->dims[b + k]) < 0)
 				return -1;
-	d = sym__infer_alloc(rc->inf, (size_t)(q + r) * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)(q + r) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < q - 1; k++)
@@ -234,7 +234,7 @@ static int check_reduction(sym_rule_ctx *rc)
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		if (!strcmp(s, ok[i]))
 			return 0;
-	return sym__rc_error(rc, "reduction '%.40s' is not one of none, add, mul, max, min", s);
+	return sym__rc_error(rc, "reduction '%s' is not one of none, add, mul, max, min", s);
 }
 
 /* ScatterND(data, indices, updates): the data shape; updates has the shape

@@ -20,12 +20,13 @@ static int contracted(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
 static int unibroadcast(sym_rule_ctx *rc, const sym_tval *c, int n, const sym_expr *const *target,
                         const char *what)
 {
-	char reason[96];
+	const char *reason;
 	if (c->rank < 0)
 		return 0;
 	if (c->rank > n)
 		return sym__rc_error(rc, "%s has rank %d and cannot broadcast to rank %d", what, c->rank, n);
-	snprintf(reason, sizeof(reason), "%s dims must be 1 or equal to the output dims", what);
+	if (!(reason = sym__rc_text(rc, "%s dims must be 1 or equal to the output dims", what)))
+		return -1;
 	return sym__rc_unibroadcast(rc, c->rank, c->dims, n, target, reason);
 }
 
@@ -69,7 +70,7 @@ static int matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int ta
 	if (sym__rc_broadcast(rc, 2, bt, 0) < 0)
 		return -1;
 	nb = rc->out[0].rank;
-	dims = sym__infer_alloc(rc->inf, (size_t)(nb + 2) * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (size_t)(nb + 2) * sizeof(*dims));
 	if (!dims)
 		return -1;
 	for (k = 0; k < nb; k++)

@@ -37,7 +37,7 @@ static int norm_axes(sym_rule_ctx *rc, int given, size_t *np, const int64_t *v, 
 	n = *np;
 	if (n > (size_t)rank)
 		return sym__rc_error(rc, "%zu axes for rank %d", n, rank);
-	seen = sym__infer_alloc(rc->inf, (size_t)(rank ? rank : 1));
+	seen = sym__rc_alloc(rc, (size_t)(rank ? rank : 1));
 	if (!seen)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -76,7 +76,7 @@ static int r_pad(sym_rule_ctx *rc)
 	if (!x || sym__rc_attr_string(rc, "mode", "constant", &mode) < 0)
 		return -1;
 	if (!one_of(mode, 4, modes))
-		return sym__rc_error(rc, "mode '%.40s' is not one of constant, reflect, edge, wrap", mode);
+		return sym__rc_error(rc, "mode '%s' is not one of constant, reflect, edge, wrap", mode);
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
 	if (sym__rc_in(rc, 1)) {
@@ -94,7 +94,7 @@ static int r_pad(sym_rule_ctx *rc)
 		if (!has)
 			return sym__rc_error(
 			    rc, "pads are required (input 1, or the attribute 'pads' before opset 11)");
-		pv = sym__infer_alloc(rc->inf, (npads ? npads : 1) * sizeof(*pv));
+		pv = sym__rc_alloc(rc, (npads ? npads : 1) * sizeof(*pv));
 		if (!pv)
 			return -1;
 		for (i = 0; i < npads; i++)
@@ -104,7 +104,7 @@ static int r_pad(sym_rule_ctx *rc)
 	if (x->rank < 0)
 		return sym__rc_set_unknown_rank(rc, 0);
 	r = x->rank;
-	axes = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*axes));
+	axes = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*axes));
 	if (!axes)
 		return -1;
 	{
@@ -118,7 +118,7 @@ static int r_pad(sym_rule_ctx *rc)
 	if (npads != 2 * naxes)
 		return sym__rc_error(rc, "pads has %zu entries, expected %zu (a begin and an end per axis)",
 		                     npads, 2 * naxes);
-	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	memcpy(d, x->dims, (size_t)r * sizeof(*d));
@@ -192,10 +192,10 @@ static int r_resize(sym_rule_ctx *rc)
 		return -1;
 	if (!one_of(policy, 3, policies))
 		return sym__rc_error(
-		    rc, "keep_aspect_ratio_policy '%.40s' is not one of stretch, not_larger, not_smaller",
+		    rc, "keep_aspect_ratio_policy '%s' is not one of stretch, not_larger, not_smaller",
 		    policy);
 	if (!one_of(mode, 4, modes))
-		return sym__rc_error(rc, "mode '%.40s' is not one of nearest, linear, cubic", mode);
+		return sym__rc_error(rc, "mode '%s' is not one of nearest, linear, cubic", mode);
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
 	scales_t = nonempty_in(rc, two ? 1 : 2);
@@ -213,7 +213,7 @@ static int r_resize(sym_rule_ctx *rc)
 			return -1;
 		if (!has)
 			return sym__rc_error(rc, "scales or sizes are required");
-		fv = sym__infer_alloc(rc->inf, (nv ? nv : 1) * sizeof(*fv));
+		fv = sym__rc_alloc(rc, (nv ? nv : 1) * sizeof(*fv));
 		if (!fv)
 			return -1;
 		for (i = 0; i < nv; i++)
@@ -224,8 +224,8 @@ static int r_resize(sym_rule_ctx *rc)
 	if (x->rank < 0)
 		return sym__rc_set_unknown_rank(rc, 0);
 	r = x->rank;
-	axes = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*axes));
-	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
+	axes = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*axes));
+	d = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*d));
 	if (!axes || !d)
 		return -1;
 	if (norm_axes(rc, has_axes, &naxes, av, r, axes) < 0)
@@ -244,7 +244,7 @@ static int r_resize(sym_rule_ctx *rc)
 			/* one scale for every axis: the least (not_larger) or the
 			 * greatest (not_smaller) of sizes/dims */
 			const sym_expr **ratios =
-			    sym__infer_alloc(rc->inf, (naxes ? naxes : 1) * sizeof(*ratios));
+			    sym__rc_alloc(rc, (naxes ? naxes : 1) * sizeof(*ratios));
 			if (!ratios)
 				return -1;
 			for (i = 0; i < naxes; i++) {
@@ -324,7 +324,7 @@ static int r_onehot(sym_rule_ctx *rc)
 		return sym__rc_set_unknown_rank(rc, 0);
 	if (sym__rc_axis(rc, axis, idx->rank + 1, "axis", &a) < 0)
 		return -1;
-	d = sym__infer_alloc(rc->inf, (size_t)(idx->rank + 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)(idx->rank + 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k <= idx->rank; k++)
@@ -375,7 +375,7 @@ static int block_rule(sym_rule_ctx *rc, int to_space)
 	if (bs < 1)
 		return sym__rc_error(rc, "blocksize %lld must be positive", (long long)bs);
 	if (to_space && strcmp(mode, "DCR") && strcmp(mode, "CRD"))
-		return sym__rc_error(rc, "mode '%.40s' is not DCR or CRD", mode);
+		return sym__rc_error(rc, "mode '%s' is not DCR or CRD", mode);
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
 	if (x->rank < 0)
@@ -557,7 +557,7 @@ static int r_einsum(sym_rule_ctx *rc)
 				return sym__rc_error(rc, "bad equation: output label '%c' is repeated", c);
 		}
 	}
-	d = sym__infer_alloc(rc->inf, (size_t)(out.n + nell + 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)(out.n + nell + 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k <= out.n; k++) {
@@ -614,7 +614,7 @@ static int r_unique(sym_rule_ctx *rc)
 		if (sym__rc_set_shape(rc, 0, 1, &u) < 0)
 			return -1;
 	} else {
-		d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
+		d = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*d));
 		if (!d)
 			return -1;
 		for (k = 0; k < x->rank; k++)
@@ -680,7 +680,7 @@ static int r_compress(sym_rule_ctx *rc)
 	}
 	if (a < 0)
 		return sym__rc_set_shape(rc, 0, 1, &u);
-	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < x->rank; k++)

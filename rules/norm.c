@@ -17,24 +17,26 @@ static const sym_expr *eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 static int unibroadcast(sym_rule_ctx *rc, const sym_tval *p, int n, const sym_expr *const *target,
                         const char *what)
 {
-	char reason[96];
+	const char *reason;
 	if (!p || p->rank < 0)
 		return 0;
 	if (p->rank > n)
 		return sym__rc_error(rc, "%s has rank %d but the normalized dims are %d", what, p->rank, n);
-	snprintf(reason, sizeof(reason), "%s dims must be 1 or equal to the normalized dims", what);
+	if (!(reason = sym__rc_text(rc, "%s dims must be 1 or equal to the normalized dims", what)))
+		return -1;
 	return sym__rc_unibroadcast(rc, p->rank, p->dims, n, target, reason);
 }
 
 /* Guards that the per-channel parameter p (NULL: absent) is 1-D of length c. */
 static int per_channel(sym_rule_ctx *rc, const sym_tval *p, const sym_expr *c, const char *what)
 {
-	char reason[96];
+	const char *reason;
 	if (!p || p->rank < 0)
 		return 0;
 	if (p->rank != 1)
 		return sym__rc_error(rc, "%s must have rank 1, not %d", what, p->rank);
-	snprintf(reason, sizeof(reason), "%s length must equal the channels", what);
+	if (!(reason = sym__rc_text(rc, "%s length must equal the channels", what)))
+		return -1;
 	return sym__rc_require(rc, eq(rc, p->dims[0], c), SYM_GUARD_ASSERT, reason);
 }
 
@@ -50,7 +52,7 @@ static int stats_shape(sym_rule_ctx *rc, size_t i, const sym_tval *x, int axis, 
 			return -1;
 		return sym__rc_set_dtype(rc, i, dtype);
 	}
-	d = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < x->rank; k++)
@@ -266,7 +268,7 @@ static int r_mvn(sym_rule_ctx *rc)
 	if (!r)
 		axes = def, n = 3;
 	if (x->rank >= 0) {
-		int *seen = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*seen));
+		int *seen = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*seen));
 		if (!seen)
 			return -1;
 		for (i = 0; i < n; i++) {

@@ -2,6 +2,7 @@
  * wraps an inference session, an operator application holds copies of its
  * inputs and attributes in its own storage and runs one rule. */
 #include "rules_private.h"
+#include "session.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,12 +40,17 @@ static sym_status fail(sym_ctx *ctx, sym_status st, const char *fmt, ...)
 
 static sym_status fail(sym_ctx *ctx, sym_status st, const char *fmt, ...)
 {
-	char msg[200];
+	sym_sbuf b;
 	va_list ap;
+	sym__sbuf_init(&b, ctx);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sym__sbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	sym__error(ctx, st, -1, "%s", msg);
+	if (!b.fail && b.s)
+		sym__error(ctx, st, -1, "%s", b.s);
+	else
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	sym__sbuf_clear(&b);
 	return sym_ctx_last_error(ctx);
 }
 
@@ -195,26 +201,9 @@ void sym_op_free(sym_op *op)
 		return;
 	ctx = op->r->ctx;
 	sym__infer_clear(&op->mem);
+	sym__free(ctx, op->in, op->capin * sizeof(*op->in));
+	sym__free(ctx, op->attrs, op->capattr * sizeof(*op->attrs));
 	sym__free(ctx, op, sizeof(*op));
-}
-
-/* Returns arr (n elements) with room for one more, moved to a larger block
- * of the op's storage when full (the old block stays there until the op is
- * freed), or NULL when memory runs out. */
-static void *grow(sym_op *op, void *arr, size_t elem, size_t n, size_t *cap)
-{
-	void *na;
-	size_t nc;
-	if (n < *cap)
-		return arr;
-	nc = *cap ? *cap * 2 : 4;
-	na = sym__infer_alloc(&op->mem, nc * elem);
-	if (!na)
-		return NULL;
-	if (n)
-		memcpy(na, arr, n * elem);
-	*cap = nc;
-	return na;
 }
 
 /* Copies n numeric expressions into the op's storage; what names them in
@@ -274,16 +263,15 @@ static sym_status make_tensor(sym_op *op, sym_tval *t, int rank, const sym_expr 
 sym_status sym_op_add_input(sym_op *op, int rank, const sym_expr *const *dims, int dtype)
 {
 	char what[48];
-	sym_tval t, *in;
+	sym_tval t;
 	sym_status st;
 	if (!op)
 		return SYM_EMISUSE;
 	snprintf(what, sizeof(what), "input %zu", op->nin);
 	if ((st = make_tensor(op, &t, rank, dims, dtype, what)) != SYM_EOK)
 		return st;
-	if (!(in = grow(op, op->in, sizeof(*op->in), op->nin, &op->capin)))
+	if (SYM_GROW(op->r->ctx, op->in, op->nin + 1, op->capin, 4) < 0)
 		return nomem(op->r->ctx);
-	op->in = in;
 	op->in[op->nin++] = t;
 	op->inferred = 0;
 	return SYM_EOK;
@@ -291,12 +279,10 @@ sym_status sym_op_add_input(sym_op *op, int rank, const sym_expr *const *dims, i
 
 sym_status sym_op_add_absent_input(sym_op *op)
 {
-	sym_tval *in;
 	if (!op)
 		return SYM_EMISUSE;
-	if (!(in = grow(op, op->in, sizeof(*op->in), op->nin, &op->capin)))
+	if (SYM_GROW(op->r->ctx, op->in, op->nin + 1, op->capin, 4) < 0)
 		return nomem(op->r->ctx);
-	op->in = in;
 	memset(&op->in[op->nin], 0, sizeof(op->in[op->nin]));
 	op->in[op->nin++].rank = -1;
 	op->inferred = 0;
@@ -353,12 +339,10 @@ static sym_attr *attr_slot(sym_op *op, const char *name, sym_attr_type type, siz
 			a = &op->attrs[i];
 	if (!a) {
 		const char *copy = sym__infer_strdup(&op->mem, name);
-		sym_attr *na = copy ? grow(op, op->attrs, sizeof(*op->attrs), op->nattr, &op->capattr) : NULL;
-		if (!na) {
+		if (!copy || SYM_GROW(op->r->ctx, op->attrs, op->nattr + 1, op->capattr, 4) < 0) {
 			nomem(op->r->ctx);
 			return NULL;
 		}
-		op->attrs = na;
 		a = &op->attrs[op->nattr++];
 		memset(a, 0, sizeof(*a));
 		a->name = copy;
@@ -468,26 +452,26 @@ sym_status sym_op_set_attr_strings(sym_op *op, const char *name, size_t n, const
 	return set_strings(op, name, SYM_ATTR_STRINGS, n, v);
 }
 
-sym_status sym_op_set_attr_tensor(sym_op *op, const char *name, int rank, const sym_expr *const *dims,
-                                  int dtype, size_t n, const sym_expr *const *v)
+/* sym_op_set_attr_tensor with what, the builder of the name in messages. */
+static sym_status set_attr_tensor(sym_op *op, sym_sbuf *what, const char *name, int rank,
+                                  const sym_expr *const *dims, int dtype, size_t n, const sym_expr *const *v)
 {
-	char what[80];
 	sym_tval *t;
 	sym_attr *a;
 	sym_status st;
-	if (!op)
-		return SYM_EMISUSE;
 	if (rank < 0)
 		return fail(op->r->ctx, SYM_EMISUSE, "attribute '%s': a tensor needs a known rank",
 		            name ? name : "");
 	if (!(t = sym__infer_alloc(&op->mem, sizeof(*t))))
 		return nomem(op->r->ctx);
-	snprintf(what, sizeof(what), "attribute '%.60s'", name ? name : "");
-	if ((st = make_tensor(op, t, rank, dims, dtype, what)) != SYM_EOK)
+	sym__sbuf_printf(what, "attribute '%s'", name ? name : "");
+	if (what->fail)
+		return nomem(op->r->ctx);
+	if ((st = make_tensor(op, t, rank, dims, dtype, what->s)) != SYM_EOK)
 		return st;
 	if (v) {
 		const sym_expr **d;
-		if ((st = copy_exprs(op, n, v, what, &d)) != SYM_EOK)
+		if ((st = copy_exprs(op, n, v, what->s, &d)) != SYM_EOK)
 			return st;
 		t->has_value = 1;
 		t->nvalue = n;
@@ -497,6 +481,19 @@ sym_status sym_op_set_attr_tensor(sym_op *op, const char *name, int rank, const 
 		return sym_ctx_last_error(op->r->ctx);
 	a->tensor = t;
 	return SYM_EOK;
+}
+
+sym_status sym_op_set_attr_tensor(sym_op *op, const char *name, int rank, const sym_expr *const *dims,
+                                  int dtype, size_t n, const sym_expr *const *v)
+{
+	sym_sbuf what;
+	sym_status st;
+	if (!op)
+		return SYM_EMISUSE;
+	sym__sbuf_init(&what, op->r->ctx);
+	st = set_attr_tensor(op, &what, name, rank, dims, dtype, n, v);
+	sym__sbuf_clear(&what);
+	return st;
 }
 
 /* ---- running and results ------------------------------------------------- */

@@ -58,8 +58,8 @@ static int reduce(sym_rule_ctx *rc, fold f)
 	if (x->rank < 0)
 		return sym__rc_set_unknown_rank(rc, 0);
 	r = x->rank;
-	mask = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1));
-	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
+	mask = sym__rc_alloc(rc, (size_t)(r ? r : 1));
+	d = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*d));
 	if (!mask || !d)
 		return -1;
 	if (n == 0)
@@ -122,7 +122,7 @@ static int r_arg(sym_rule_ctx *rc)
 	if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, x->dims[a], sym__one(ctx)), SYM_GUARD_ASSERT,
 	                    "the reduced axis must not be empty") < 0)
 		return -1;
-	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*d));
 	if (!d)
 		return -1;
 	for (k = 0; k < x->rank; k++)
@@ -195,7 +195,7 @@ static int r_topk(sym_rule_ctx *rc)
 		if (!k)
 			return -1;
 	}
-	d = sym__infer_alloc(rc->inf, (size_t)x->rank * sizeof(*d));
+	d = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*d));
 	if (!d)
 		return -1;
 	for (i = 0; i < x->rank; i++)

@@ -21,7 +21,7 @@ static int target_of(sym_rule_ctx *rc, size_t *n, const sym_expr *const **v)
 		return -1;
 	if (!r)
 		return sym__rc_error(rc, "input 1 (the target shape) is required");
-	e = sym__infer_alloc(rc->inf, (na ? na : 1) * sizeof(*e));
+	e = sym__rc_alloc(rc, (na ? na : 1) * sizeof(*e));
 	if (!e)
 		return -1;
 	for (i = 0; i < na; i++)
@@ -43,7 +43,7 @@ static int r_reshape(sym_rule_ctx *rc)
 		return -1;
 	if (n > SYM_RC_VALUE_LIMIT)
 		return sym__rc_error(rc, "the target shape has too many dims (%zu)", n);
-	d = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*d));
+	d = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*d));
 	if (!d)
 		return -1;
 	known = sym__one(ctx);

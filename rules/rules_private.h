@@ -1,114 +1,21 @@
-/* The rule context: what an InferShape rule sees and may do. */
+/* The rule context: what an InferShape rule sees and may do.  A rule sees
+ * its inputs, attributes and outputs (values.h) and the helpers below; the
+ * session it runs in (session.h) is opaque here. */
 #ifndef SYM_RULES_PRIVATE_H
 #define SYM_RULES_PRIVATE_H
 
-#include "symshape/symshape.h"
-#include "seam.h"
+#include "values.h"
 
 #include <stdint.h>
 
-/* Shape values (integer tensors carried symbolically) hold at most this
- * many elements: a larger value is dropped, not carried.  A shape or axes
- * list longer than this is an error. */
-#define SYM_RC_VALUE_LIMIT 4096
+typedef struct sym_infer sym_infer; /* the session, session.h */
 
-/* Element types with their names and byte sizes (0: not a fixed size). */
-#define SYM_DTYPE_MAP(X)                                                       \
-	X(UNDEFINED, "undefined", 0)                                           \
-	X(FLOAT32, "float32", 4)                                               \
-	X(UINT8, "uint8", 1)                                                   \
-	X(INT8, "int8", 1)                                                     \
-	X(UINT16, "uint16", 2)                                                 \
-	X(INT16, "int16", 2)                                                   \
-	X(INT32, "int32", 4)                                                   \
-	X(INT64, "int64", 8)                                                   \
-	X(STRING, "string", 0)                                                 \
-	X(BOOL, "bool", 1)                                                     \
-	X(FLOAT16, "float16", 2)                                               \
-	X(FLOAT64, "float64", 8)                                               \
-	X(UINT32, "uint32", 4)                                                 \
-	X(UINT64, "uint64", 8)                                                 \
-	X(COMPLEX64, "complex64", 8)                                           \
-	X(COMPLEX128, "complex128", 16)                                        \
-	X(BFLOAT16, "bfloat16", 2)
 
-/* The enum values are ONNX's TensorProto.DataType numbers. */
-typedef enum sym_dtype {
-#define SYM__DT_ENUM(name, str, size) SYM_DT_##name,
-	SYM_DTYPE_MAP(SYM__DT_ENUM)
-#undef SYM__DT_ENUM
-	SYM_DT_COUNT
-} sym_dtype;
 
-const char *sym__dtype_name(int dt);
-int sym__dtype_size(int dt);
-/* Returns the dtype for a name ("float32", "float", "int64", ...), or -1. */
-int sym__dtype_from_name(const char *name);
-int sym__dtype_is_int(int dt);
-
-/* A tensor as rules see it: its shape (or unknown rank) and, for small
- * integer tensors that hold shapes, indices or axes, its symbolic value. */
-typedef struct sym_tval {
-	int present;              /* 0: an omitted optional input */
-	int rank;                 /* -1: unknown rank */
-	const sym_expr **dims;    /* rank dims */
-	int dtype;                /* sym_dtype */
-	int has_value;            /* value known (row-major elements) */
-	size_t nvalue;
-	const sym_expr **value;
-} sym_tval;
-
-typedef enum sym_attr_type {
-	SYM_ATTR_INT,
-	SYM_ATTR_INTS,
-	SYM_ATTR_FLOAT,
-	SYM_ATTR_FLOATS,
-	SYM_ATTR_STRING,
-	SYM_ATTR_STRINGS,
-	SYM_ATTR_TENSOR
-} sym_attr_type;
-
-typedef struct sym_attr {
-	const char *name;
-	sym_attr_type type;
-	size_t n;                 /* elements of ints/floats/strs */
-	const int64_t *ints;      /* INT (n = 1) and INTS */
-	const double *floats;     /* FLOAT (n = 1) and FLOATS */
-	const char *const *strs;  /* STRING (n = 1) and STRINGS */
-	const sym_tval *tensor;   /* TENSOR */
-} sym_attr;
-
-typedef enum sym_guard_kind { SYM_GUARD_ASSERT, SYM_GUARD_EXPECT } sym_guard_kind;
-
-typedef struct sym_guard {
-	const sym_expr *pred;
-	sym_guard_kind kind;
-	char *node;
-	char *reason;
-} sym_guard;
-
-/* An inference session: facts, hints, guards, storage for rule results. */
-typedef struct sym_infer {
-	sym_ctx *ctx;
-	sym_facts *facts;
-	size_t nhints, caphints;
-	const sym_expr **hint_syms;
-	long long *hint_vals; /* the type sym_expr_eval_si takes */
-	sym_guard *guards;
-	size_t nguards, capguards;
-	void **blocks; /* allocations owned by the session */
-	size_t *block_sizes;
-	size_t nblocks, capblocks;
-	unsigned fresh; /* counter for fresh symbols */
-	int fatal;      /* a guard was proven false: inference stops */
-	const sym_expr **fresh_syms; /* data-dependent symbols and their sources */
-	char **fresh_src;
-	const sym_expr **fresh_lo, **fresh_hi; /* the range each was given (hi NULL: open) */
-	size_t nfresh, capfresh;
-} sym_infer;
 
 typedef struct sym_rule_ctx {
-	sym_infer *inf;
+	sym_ctx *ctx;
+	sym_infer *inf; /* opaque to rules: reached through the helpers below */
 	const char *node, *op, *domain;
 	int opset;
 	size_t nin;
@@ -138,21 +45,7 @@ const sym_rule_entry *sym__rule_find(const char *domain, const char *name);
 /* Iterates the registry: returns entry i, or NULL past the end. */
 const sym_rule_entry *sym__rule_at(size_t i);
 
-/* ---- session ------------------------------------------------------------ */
-int sym__infer_init(sym_infer *inf, sym_ctx *ctx, sym_facts *facts);
-void sym__infer_clear(sym_infer *inf);
-/* Allocates memory owned by the session (freed by sym__infer_clear). */
-void *sym__infer_alloc(sym_infer *inf, size_t n);
-char *sym__infer_strdup(sym_infer *inf, const char *s);
-int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v);
-/* Returns a new symbol named prefix<k> not used before in the session. */
-const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix);
 
-/* Runs the rule of op (domain "" for ONNX) on the inputs and attributes;
- * fills out[0..nout).  Returns 0, or -1 with the error recorded (an unknown
- * operator, bad attributes, a guard proven false). */
-int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
-		  const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out);
 
 /* ---- helpers for rule authors (rules/context.c) --------------------------
  * Every function returning int gives 0 on success and -1 on error, with a
@@ -162,7 +55,17 @@ int sym__rc_error(sym_rule_ctx *rc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
-static inline sym_ctx *sym__rc_ctx(const sym_rule_ctx *rc) { return rc->inf->ctx; }
+/* The printf-formatted text (a guard's reason, say) in session memory, of
+ * any length; NULL with SYM_ENOMEM recorded. */
+const char *sym__rc_text(sym_rule_ctx *rc, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+static inline sym_ctx *sym__rc_ctx(const sym_rule_ctx *rc) { return rc->ctx; }
+/* Zeroed memory for what a rule hands to the setters or keeps while it
+ * runs, owned by the session; NULL with SYM_ENOMEM recorded. */
+void *sym__rc_alloc(sym_rule_ctx *rc, size_t n);
 
 /* Attributes: the default applies when the attribute is absent; a present
  * attribute of the wrong type is an error. */

@@ -104,7 +104,7 @@ static int r_constant(sym_rule_ctx *rc)
 		if (a->type != (which == 1 ? SYM_ATTR_INT : SYM_ATTR_INTS))
 			return sym__rc_error(rc, "attribute '%s' must be %s", names[which],
 			                     which == 1 ? "an integer" : "a list of integers");
-		v = sym__infer_alloc(rc->inf, (a->n ? a->n : 1) * sizeof(*v));
+		v = sym__rc_alloc(rc, (a->n ? a->n : 1) * sizeof(*v));
 		if (!v)
 			return -1;
 		for (i = 0; i < a->n; i++)
@@ -176,7 +176,7 @@ static int r_constant_of_shape(sym_rule_ctx *rc)
 		return -1;
 	if (!fill || sym_expr_get_si(numel, &count) != 1 || count > SYM_RC_VALUE_LIMIT)
 		return 0;
-	vals = sym__infer_alloc(rc->inf, (size_t)(count ? count : 1) * sizeof(*vals));
+	vals = sym__rc_alloc(rc, (size_t)(count ? count : 1) * sizeof(*vals));
 	if (!vals)
 		return -1;
 	for (i = 0; i < (size_t)count; i++)
@@ -229,7 +229,7 @@ static int r_range(sym_rule_ctx *rc)
 		return -1;
 	if (!sym__dtype_is_int(rc->in[0].dtype) || sym_expr_get_si(len, &count) != 1 || count > SYM_RC_VALUE_LIMIT)
 		return 0;
-	vals = sym__infer_alloc(rc->inf, (size_t)(count ? count : 1) * sizeof(*vals));
+	vals = sym__rc_alloc(rc, (size_t)(count ? count : 1) * sizeof(*vals));
 	if (!vals)
 		return -1;
 	for (i = 0; i < count; i++)

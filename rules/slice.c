@@ -143,7 +143,7 @@ static int slice_value(sym_rule_ctx *rc, size_t out, const sym_tval *x, const sy
 	int64_t s = const_or(sym__rc_simplify(rc, start), &ok), n = const_or(len, &ok), i;
 	if (!ok || !x->has_value || n < 0 || (size_t)n > x->nvalue)
 		return 0;
-	v = sym__infer_alloc(rc->inf, (size_t)(n ? n : 1) * sizeof(*v));
+	v = sym__rc_alloc(rc, (size_t)(n ? n : 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -169,7 +169,7 @@ static const sym_expr **attr_exprs(sym_rule_ctx *rc, const char *name, size_t *n
 			sym__rc_error(rc, "attribute '%s' is required", name);
 		return NULL;
 	}
-	e = sym__infer_alloc(rc->inf, (*n ? *n : 1) * sizeof(*e));
+	e = sym__rc_alloc(rc, (*n ? *n : 1) * sizeof(*e));
 	if (!e)
 		return NULL;
 	for (i = 0; i < *n; i++)
@@ -234,8 +234,8 @@ static int r_slice(sym_rule_ctx *rc)
 		return -1;
 	if (x->rank < 0)
 		return sym__rc_set_unknown_rank(rc, 0);
-	ax = sym__infer_alloc(rc->inf, (n ? n : 1) * sizeof(*ax));
-	dims = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1) * sizeof(*dims));
+	ax = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*ax));
+	dims = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*dims));
 	if (!ax || !dims)
 		return -1;
 	for (k = 0; k < x->rank; k++)
@@ -288,7 +288,7 @@ static int cann_slice(sym_rule_ctx *rc, int from_attrs)
 	if (n != (size_t)x->rank || ns != (size_t)x->rank)
 		return sym__rc_error(rc, "offsets and size must have one value per dim (%d), not %zu and %zu",
 		                     x->rank, n, ns);
-	dims = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1) * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*dims));
 	if (!dims)
 		return -1;
 	for (k = 0; k < x->rank; k++) {
@@ -399,11 +399,11 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 	}
 	if (!seen)
 		masks[2] |= 1LL << sdims, sdims++;
-	dense_b = sym__infer_alloc(rc->inf, (size_t)(x->rank + 1) * sizeof(*dense_b));
-	dense_e = sym__infer_alloc(rc->inf, (size_t)(x->rank + 1) * sizeof(*dense_e));
-	dense_s = sym__infer_alloc(rc->inf, (size_t)(x->rank + 1) * sizeof(*dense_s));
-	pdims = sym__infer_alloc(rc->inf, (size_t)(x->rank + 1) * sizeof(*pdims));
-	gather = sym__infer_alloc(rc->inf, (sdims + (size_t)x->rank + 1) * sizeof(*gather));
+	dense_b = sym__rc_alloc(rc, (size_t)(x->rank + 1) * sizeof(*dense_b));
+	dense_e = sym__rc_alloc(rc, (size_t)(x->rank + 1) * sizeof(*dense_e));
+	dense_s = sym__rc_alloc(rc, (size_t)(x->rank + 1) * sizeof(*dense_s));
+	pdims = sym__rc_alloc(rc, (size_t)(x->rank + 1) * sizeof(*pdims));
+	gather = sym__rc_alloc(rc, (sdims + (size_t)x->rank + 1) * sizeof(*gather));
 	if (!dense_b || !dense_e || !dense_s || !pdims || !gather)
 		return -1;
 	for (i = 0; i < sdims; i++) {
@@ -467,7 +467,7 @@ static int strided_slice(sym_rule_ctx *rc, int from_attrs)
 		if (k == 0)
 			vstart = start, vlen = pdims[k], vstep = dense_s[k];
 	}
-	dims = sym__infer_alloc(rc->inf, (ngather + 1) * sizeof(*dims));
+	dims = sym__rc_alloc(rc, (ngather + 1) * sizeof(*dims));
 	if (!dims)
 		return -1;
 	for (i = 0; i < ngather; i++) {

@@ -57,8 +57,8 @@ static int r_squeeze(sym_rule_ctx *rc)
 			return -1;
 		return pass_value(rc, x);
 	}
-	mask = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1));
-	d = sym__infer_alloc(rc->inf, (size_t)(x->rank ? x->rank : 1) * sizeof(*d));
+	mask = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1));
+	d = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*d));
 	if (!mask || !d)
 		return -1;
 	if (has && sym__rc_axes_mask(rc, n, axes, x->rank, mask) < 0)
@@ -100,8 +100,8 @@ static int r_unsqueeze(sym_rule_ctx *rc)
 	if (n > SYM_RC_VALUE_LIMIT)
 		return sym__rc_error(rc, "too many axes (%zu)", n);
 	r = x->rank + (int)n;
-	mask = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1));
-	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
+	mask = sym__rc_alloc(rc, (size_t)(r ? r : 1));
+	d = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*d));
 	if (!mask || !d || sym__rc_axes_mask(rc, n, axes, r, mask) < 0)
 		return -1;
 	for (k = 0; k < r; k++)

@@ -24,7 +24,7 @@ static int permute_value(sym_rule_ctx *rc, const sym_tval *x, const int *perm)
 	}
 	if ((size_t)numel != x->nvalue)
 		return 0;
-	v = sym__infer_alloc(rc->inf, (size_t)(numel ? numel : 1) * sizeof(*v));
+	v = sym__rc_alloc(rc, (size_t)(numel ? numel : 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	memset(idx, 0, sizeof(idx));
@@ -65,9 +65,9 @@ static int r_transpose(sym_rule_ctx *rc)
 	r = x->rank;
 	if (has && n != (size_t)r)
 		return sym__rc_error(rc, "perm has %zu entries for rank %d", n, r);
-	perm = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*perm));
-	seen = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1));
-	d = sym__infer_alloc(rc->inf, (size_t)(r ? r : 1) * sizeof(*d));
+	perm = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*perm));
+	seen = sym__rc_alloc(rc, (size_t)(r ? r : 1));
+	d = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*d));
 	if (!perm || !seen || !d)
 		return -1;
 	for (k = 0; k < r; k++) {

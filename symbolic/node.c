@@ -35,13 +35,19 @@ void sym__free(sym_ctx *ctx, void *p, size_t n)
 const sym_expr *sym__error(sym_ctx *ctx, sym_status st, long pos, const char *fmt, ...)
 {
 	va_list ap;
+	int k;
 	if (ctx->err != SYM_EOK)
 		return NULL;
 	ctx->err = st;
 	ctx->err_pos = pos;
 	va_start(ap, fmt);
-	vsnprintf(ctx->err_msg, sizeof(ctx->err_msg), fmt, ap);
+	k = vsnprintf(ctx->err_msg, sizeof(ctx->err_msg), fmt, ap);
 	va_end(ap);
+	/* no allocation here: out of memory is recorded like any error */
+	if (k < 0)
+		ctx->err_msg[0] = 0;
+	else if ((size_t)k >= sizeof(ctx->err_msg))
+		memcpy(ctx->err_msg + sizeof(ctx->err_msg) - 4, "...", 4);
 	sym__escape_controls(ctx->err_msg, sizeof(ctx->err_msg));
 	return NULL;
 }

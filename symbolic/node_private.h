@@ -47,6 +47,11 @@ struct sym_expr {
 
 #define SYM_MAX_DEPTH 2000
 
+/* The bytes of the context's error message, with its NUL: a message that
+ * is longer is cut and ends in "..." (the one documented cut of a message,
+ * docs/memory-and-errors.md). */
+#define SYM_ERR_MSG_BYTES 4096
+
 #define NODE_PAYLOAD(e) ((void *)((char *)(e) + sizeof(struct sym_expr)))
 static inline const sym_num *node_num(const sym_expr *e) { return (const sym_num *)NODE_PAYLOAD(e); }
 static inline const char *node_name(const sym_expr *e) { return (const char *)NODE_PAYLOAD(e); }
@@ -85,7 +90,10 @@ struct sym_ctx {
 	/* first error */
 	sym_status err;
 	long err_pos;
-	char err_msg[256];
+	/* bounded but large (docs/memory-and-errors.md): recording an error
+	 * never allocates, so out of memory is always recorded cleanly; a
+	 * longer message ends in "..." */
+	char err_msg[SYM_ERR_MSG_BYTES];
 	/* scratch buffer for building candidate nodes */
 	void *scratch;
 	size_t scratch_cap;

@@ -42,7 +42,9 @@ int sym__grow(sym_ctx *ctx, void *p, size_t *cap, size_t need, size_t elem, size
 /* ---- errors ------------------------------------------------------------------ */
 
 /* Records an error unless one is already recorded; returns NULL.  Control
- * characters in the message are escaped, so every message is one line. */
+ * characters in the message are escaped, so every message is one line.
+ * Recording never allocates (out of memory is recorded like any error); a
+ * message over 4095 bytes is cut and ends in "...". */
 const sym_expr *sym__error(sym_ctx *ctx, sym_status st, long pos, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))

@@ -15,14 +15,12 @@
  * stated; they hold whatever the hints, and with them a hinted program
  * still tells invalid input from a failed choice.  Returns the count, or
  * (size_t)-1 when memory runs out. */
-static size_t guards_to_prune(sym_graph_result *r, const sym_graph_result *r0, sym_guard **out)
+static size_t guards_to_prune(sym_graph_result *r, const sym_graph_result *r0, sym_guard **out, size_t *cap)
 {
 	size_t n = r->inf.nguards, i, j, k;
-	*out = calloc(n + (r0 ? r0->nguards : 0) + 1, sizeof(**out));
-	if (!*out) {
-		sym__result_nomem(r);
+	*cap = n + (r0 ? r0->nguards : 0) + 1;
+	if (!(*out = sym__alloc(r->ctx, *cap * sizeof(**out))))
 		return (size_t)-1;
-	}
 	if (n)
 		memcpy(*out, r->inf.guards, n * sizeof(**out));
 	for (i = 0; r0 && i < r0->nguards; i++) {
@@ -41,9 +39,8 @@ static size_t guards_to_prune(sym_graph_result *r, const sym_graph_result *r0, s
 		(*out)[n].node = sym__infer_strdup(&r->inf, g->node);
 		(*out)[n].reason = sym__infer_strdup(&r->inf, g->reason);
 		if (!(*out)[n].node || !(*out)[n].reason) {
-			free(*out);
+			sym__free(r->ctx, *out, *cap * sizeof(**out));
 			*out = NULL;
-			sym__result_nomem(r);
 			return (size_t)-1;
 		}
 		n++;
@@ -71,25 +68,21 @@ static int soft_failure(sym_graph_result *r)
 
 int sym__guards_prune(sym_graph_result *r, const sym_graph_result *r0)
 {
-	sym_guard *all;
-	size_t n = guards_to_prune(r, r0, &all), i, j, w = 0;
+	sym_guard *all, *tmp;
+	size_t cap, n = guards_to_prune(r, r0, &all, &cap), i, j, w = 0, k = 0;
+	int ret = -1;
 	if (n == (size_t)-1)
 		return -1;
-	r->guards = calloc(n + 1, sizeof(*r->guards));
-	if (!r->guards) {
-		free(all);
-		return sym__result_nomem(r);
-	}
+	if (!(r->guards = sym__infer_alloc(&r->inf, (n + 1) * sizeof(*r->guards))))
+		goto error;
 	for (i = 0; i < n; i++) {
 		const sym_guard *g = &all[i];
 		int implied = 0, asserts_only = g->kind == SYM_GUARD_ASSERT;
 		if (n <= 256) {
 			sym_facts *f = sym__graph_range_facts(r);
-			if (!f) {
-				free(all);
-				return -1;
-			}
 			int st = 0;
+			if (!f)
+				goto error;
 			for (j = 0; j < w && !st; j++)
 				if ((!asserts_only || r->guards[j].kind == SYM_GUARD_ASSERT) &&
 				    sym_facts_assume(f, r->guards[j].pred) != SYM_EOK)
@@ -103,32 +96,27 @@ int sym__guards_prune(sym_graph_result *r, const sym_graph_result *r0)
 			sym_facts_free(f);
 			if (!st && sym__failed(r->ctx))
 				st = soft_failure(r);
-			if (st) {
-				free(all);
-				return -1;
-			}
+			if (st)
+				goto error;
 		}
 		if (!implied)
 			r->guards[w++] = *g;
 	}
-	free(all);
 	r->nguards = w;
 	/* asserts before expects (stable): a run that reaches an expect guard
 	 * has checked every validity condition, so a failing expect guard
-	 * means "recompile", never "maybe invalid" */
-	{
-		sym_guard *tmp = calloc(w + 1, sizeof(*tmp));
-		size_t k = 0;
-		if (!tmp)
-			return sym__result_nomem(r);
-		for (i = 0; i < w; i++)
-			if (r->guards[i].kind == SYM_GUARD_ASSERT)
-				tmp[k++] = r->guards[i];
-		for (i = 0; i < w; i++)
-			if (r->guards[i].kind != SYM_GUARD_ASSERT)
-				tmp[k++] = r->guards[i];
+	 * means "recompile", never "maybe invalid"; all is the scratch */
+	tmp = all;
+	for (i = 0; i < w; i++)
+		if (r->guards[i].kind == SYM_GUARD_ASSERT)
+			tmp[k++] = r->guards[i];
+	for (i = 0; i < w; i++)
+		if (r->guards[i].kind != SYM_GUARD_ASSERT)
+			tmp[k++] = r->guards[i];
+	if (w)
 		memcpy(r->guards, tmp, w * sizeof(*tmp));
-		free(tmp);
-	}
-	return 0;
+	ret = 0;
+error:
+	sym__free(r->ctx, all, cap * sizeof(*all));
+	return ret;
 }

@@ -12,7 +12,7 @@
 static int order_nodes(sym_graph_result *r)
 {
 	const sym_model *m = r->model;
-	size_t i, j, *indeg, *queue, head = 0, tail = 0, nedges = 0, *first, *next, *dst;
+	size_t i, j, *scratch, nscratch, *indeg, *queue, head = 0, tail = 0, nedges = 0, *first, *next, *dst;
 	for (i = 0; i < m->nnodes; i++)
 		for (j = 0; j < m->nodes[i].nout; j++)
 			if (!sym__result_add_tensor(r, m->nodes[i].out[j], (long)i, NULL))
@@ -29,16 +29,15 @@ static int order_nodes(sym_graph_result *r)
 			                        m->outputs[i]);
 	for (i = 0; i < m->nnodes; i++)
 		nedges += m->nodes[i].nin;
-	indeg = calloc(m->nnodes + 1, sizeof(*indeg));
-	queue = calloc(m->nnodes + 1, sizeof(*queue));
-	first = malloc((m->nnodes + 1) * sizeof(*first));
-	next = malloc((nedges + 1) * sizeof(*next));
-	dst = malloc((nedges + 1) * sizeof(*dst));
-	r->order = malloc((m->nnodes + 1) * sizeof(*r->order));
-	if (!indeg || !queue || !first || !next || !dst || !r->order) {
-		free(indeg), free(queue), free(first), free(next), free(dst);
-		return sym__result_nomem(r);
-	}
+	/* one scratch block: indeg, queue, first (a node each), next, dst (an
+	 * edge each); the order stays with the result */
+	nscratch = 3 * (m->nnodes + 1) + 2 * (nedges + 1);
+	if (!(r->order = sym__infer_alloc(&r->inf, (m->nnodes + 1) * sizeof(*r->order))) ||
+	    !(scratch = sym__alloc(r->ctx, nscratch * sizeof(*scratch))))
+		return -1;
+	memset(scratch, 0, nscratch * sizeof(*scratch));
+	indeg = scratch, queue = indeg + m->nnodes + 1, first = queue + m->nnodes + 1;
+	next = first + m->nnodes + 1, dst = next + nedges + 1;
 	for (i = 0; i < m->nnodes; i++)
 		first[i] = (size_t)-1;
 	nedges = 0;
@@ -72,7 +71,7 @@ static int order_nodes(sym_graph_result *r)
 			;
 		sym__result_fail(r, "model: the graph has a cycle through node '%s'", m->nodes[i].name);
 	}
-	free(indeg), free(queue), free(first), free(next), free(dst);
+	sym__free(r->ctx, scratch, nscratch * sizeof(*scratch));
 	return sym__failed(r->ctx) ? -1 : 0;
 }
 
@@ -105,18 +104,8 @@ static int run_nodes(sym_graph_result *r)
 	for (k = 0; k < r->norder && status == 0; k++) {
 		const sym_mnode *nd = &m->nodes[r->order[k]];
 		const char *blocked = NULL;
-		if (nd->nin > capin) {
-			free(ins);
-			capin = nd->nin * 2;
-			ins = malloc(capin * sizeof(*ins));
-		}
-		if (nd->nout > capout) {
-			free(outs);
-			capout = nd->nout * 2;
-			outs = malloc(capout * sizeof(*outs));
-		}
-		if ((nd->nin && !ins) || !outs) {
-			status = sym__result_nomem(r);
+		if (SYM_GROW(r->ctx, ins, nd->nin, capin, 4) < 0 || SYM_GROW(r->ctx, outs, nd->nout + 1, capout, 4) < 0) {
+			status = -1;
 			break;
 		}
 		for (j = 0; j < nd->nin; j++) {
@@ -158,8 +147,8 @@ static int run_nodes(sym_graph_result *r)
 		for (j = 0; j < nd->nout; j++)
 			r->tensors[sym__graph_find(r, nd->out[j])].tv = outs[j];
 	}
-	free(ins);
-	free(outs);
+	sym__free(r->ctx, ins, capin * sizeof(*ins));
+	sym__free(r->ctx, outs, capout * sizeof(*outs));
 	return status;
 }
 

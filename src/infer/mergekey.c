@@ -19,12 +19,13 @@ int sym__merge_keys(sym_graph_result *r)
 {
 	const sym_model *m = r->model;
 	size_t i, j, nk = 0;
-	gkey *all = calloc(m->nnodes + 1, sizeof(*all));
-	r->node_keys = calloc(m->nnodes + 1, sizeof(*r->node_keys));
-	if (!all || !r->node_keys) {
-		free(all);
-		return sym__result_nomem(r);
-	}
+	size_t nall = m->nnodes + 1;
+	gkey *all;
+	int st = -1;
+	if (!(r->node_keys = sym__infer_alloc(&r->inf, nall * sizeof(*r->node_keys))) ||
+	    !(all = sym__alloc(r->ctx, nall * sizeof(*all))))
+		return -1;
+	memset(all, 0, nall * sizeof(*all));
 	for (i = 0; i < m->nnodes; i++) {
 		sym_sbuf b;
 		int ok = 1;
@@ -52,8 +53,9 @@ int sym__merge_keys(sym_graph_result *r)
 		if (b.fail || sym__failed(r->ctx) ||
 		    (ok && b.s && !(r->node_keys[i] = sym__infer_strdup(&r->inf, b.s)))) {
 			sym__sbuf_clear(&b);
-			free(all);
-			return sym__failed(r->ctx) ? -1 : sym__result_nomem(r);
+			if (!sym__failed(r->ctx))
+				sym__result_nomem(r);
+			goto error;
 		}
 		if (ok && b.s) {
 			all[nk].key = r->node_keys[i];
@@ -63,11 +65,8 @@ int sym__merge_keys(sym_graph_result *r)
 		sym__sbuf_clear(&b);
 	}
 	qsort(all, nk, sizeof(*all), key_cmp);
-	r->keys = calloc(nk + 1, sizeof(*r->keys));
-	if (!r->keys) {
-		free(all);
-		return sym__result_nomem(r);
-	}
+	if (!(r->keys = sym__infer_alloc(&r->inf, (nk + 1) * sizeof(*r->keys))))
+		goto error;
 	for (i = 0; i < nk;) {
 		size_t e = i, k;
 		gkey *g = &r->keys[r->nkeys++];
@@ -75,15 +74,15 @@ int sym__merge_keys(sym_graph_result *r)
 			e++;
 		g->key = all[i].key;
 		g->nodes = sym__infer_alloc(&r->inf, (e - i) * sizeof(*g->nodes));
-		if (!g->nodes) {
-			free(all);
-			return sym__result_nomem(r);
-		}
+		if (!g->nodes)
+			goto error;
 		for (k = i; k < e; k++) /* in model order */
 			g->nodes[k - i] = m->nodes[all[k].n].name;
 		g->n = e - i;
 		i = e;
 	}
-	free(all);
-	return 0;
+	st = 0;
+error:
+	sym__free(r->ctx, all, nall * sizeof(*all));
+	return st;
 }

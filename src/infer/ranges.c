@@ -14,9 +14,8 @@ int sym__graph_assume(sym_graph_result *r, const sym_infer_options *opt)
 		return 0;
 	if (sym__graph_ext_get(r) < 0)
 		return -1;
-	r->ext->ranges = calloc(opt->nranges, sizeof(*r->ext->ranges));
-	if (!r->ext->ranges)
-		return sym__result_nomem(r);
+	if (!(r->ext->ranges = sym__infer_alloc(&r->inf, opt->nranges * sizeof(*r->ext->ranges))))
+		return -1;
 	for (i = 0; i < opt->nranges; i++) {
 		const sym_expr *s = sym_expr_symbol(ctx, opt->range_names[i]);
 		const sym_expr *lo = opt->range_lo ? opt->range_lo[i] : NULL;
@@ -87,9 +86,8 @@ int sym__graph_fresh_bounds(sym_graph_result *r)
 		return 0;
 	if (sym__graph_ext_get(r) < 0)
 		return -1;
-	r->ext->fresh_max = calloc(r->nsyms + 1, sizeof(*r->ext->fresh_max));
-	if (!r->ext->fresh_max)
-		return sym__result_nomem(r);
+	if (!(r->ext->fresh_max = sym__infer_alloc(&r->inf, (r->nsyms + 1) * sizeof(*r->ext->fresh_max))))
+		return -1;
 	for (i = 0; i < r->inf.nfresh; i++) {
 		const sym_expr *u = r->inf.fresh_syms[i], *best;
 		const gsym *g = sym__graph_find_sym(r, u);

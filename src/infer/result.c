@@ -70,15 +70,16 @@ int sym__result_refail(sym_graph_result *r, const char *fmt, ...)
 
 static int table_rehash(sym_graph_result *r, size_t ncap)
 {
-	size_t *nt = calloc(ncap, sizeof(*nt)), i, j;
+	size_t *nt = sym__alloc(r->ctx, ncap * sizeof(*nt)), i, j;
 	if (!nt)
-		return sym__result_nomem(r);
+		return -1;
+	memset(nt, 0, ncap * sizeof(*nt));
 	for (i = 0; i < r->ntensors; i++) {
 		for (j = hash_str(r->tensors[i].name) & (ncap - 1); nt[j]; j = (j + 1) & (ncap - 1))
 			;
 		nt[j] = i + 1;
 	}
-	free(r->table);
+	sym__free(r->ctx, r->table, r->tcap * sizeof(*r->table));
 	r->table = nt, r->tcap = ncap;
 	return 0;
 }
@@ -96,15 +97,8 @@ gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long prod
 			sym__result_fail(r, "model: tensor '%s' is defined twice (%s)", name, what);
 		return NULL;
 	}
-	if (r->ntensors == r->captensors) {
-		size_t nc = r->captensors ? r->captensors * 2 : 64;
-		gtensor *nt = realloc(r->tensors, nc * sizeof(*nt));
-		if (!nt) {
-			sym__result_nomem(r);
-			return NULL;
-		}
-		r->tensors = nt, r->captensors = nc;
-	}
+	if (SYM_GROW(r->ctx, r->tensors, r->ntensors + 1, r->captensors, 64) < 0)
+		return NULL;
 	if ((r->ntensors + 1) * 2 > r->tcap && table_rehash(r, r->tcap ? r->tcap * 2 : 256) < 0)
 		return NULL;
 	t = &r->tensors[r->ntensors];
@@ -138,13 +132,8 @@ int sym__result_add_diag(sym_graph_result *r, const char *node, const char *op, 
 	sym_sbuf b;
 	va_list ap;
 	int bad = 0;
-	if (r->ndiags == r->capdiags) {
-		size_t nc = r->capdiags ? r->capdiags * 2 : 8;
-		sym_diag *nd = realloc(r->diags, nc * sizeof(*nd));
-		if (!nd)
-			return sym__result_nomem(r);
-		r->diags = nd, r->capdiags = nc;
-	}
+	if (SYM_GROW(r->ctx, r->diags, r->ndiags + 1, r->capdiags, 8) < 0)
+		return -1;
 	sym__sbuf_init(&b, r->ctx);
 	va_start(ap, fmt);
 	sym__sbuf_vprintf(&b, fmt, ap);
@@ -175,13 +164,8 @@ int sym__result_add_sym(sym_graph_result *r, const sym_expr *s, const char *sour
 	gsym *g;
 	if (sym__graph_find_sym(r, s))
 		return 0;
-	if (r->nsyms == r->capsyms) {
-		size_t nc = r->capsyms ? r->capsyms * 2 : 16;
-		gsym *ns = realloc(r->syms, nc * sizeof(*ns));
-		if (!ns)
-			return sym__result_nomem(r);
-		r->syms = ns, r->capsyms = nc;
-	}
+	if (SYM_GROW(r->ctx, r->syms, r->nsyms + 1, r->capsyms, 16) < 0)
+		return -1;
 	g = &r->syms[r->nsyms++];
 	g->sym = s;
 	g->source = sym__infer_strdup(&r->inf, source);
@@ -191,34 +175,22 @@ int sym__result_add_sym(sym_graph_result *r, const sym_expr *s, const char *sour
 
 int sym__graph_ext_get(sym_graph_result *r)
 {
-	if (!r->ext && !(r->ext = calloc(1, sizeof(*r->ext))))
-		return sym__result_nomem(r);
+	if (!r->ext && !(r->ext = sym__infer_alloc(&r->inf, sizeof(*r->ext))))
+		return -1;
 	return 0;
-}
-
-static void ext_free(sym_graph_result *r)
-{
-	if (!r->ext)
-		return;
-	free(r->ext->ranges);
-	free(r->ext->fresh_max);
-	free(r->ext->t);
-	free(r->ext);
-	r->ext = NULL;
 }
 
 sym_graph_result *sym__result_new(sym_ctx *ctx, const sym_model *m, int allow_empty)
 {
-	sym_graph_result *r = calloc(1, sizeof(*r));
-	if (!r) {
-		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	sym_graph_result *r = sym__alloc(ctx, sizeof(*r));
+	if (!r)
 		return NULL;
-	}
+	memset(r, 0, sizeof(*r));
 	r->ctx = ctx;
 	r->model = m;
 	r->facts = sym_facts_new(ctx);
 	if (!r->facts) {
-		free(r);
+		sym__free(ctx, r, sizeof(*r));
 		return NULL;
 	}
 	sym_facts_set_default_min(r->facts, allow_empty ? 0 : 1);
@@ -228,20 +200,17 @@ sym_graph_result *sym__result_new(sym_ctx *ctx, const sym_model *m, int allow_em
 
 void sym_graph_result_free(sym_graph_result *r)
 {
+	sym_ctx *ctx;
 	if (!r)
 		return;
-	sym__infer_clear(&r->inf);
+	ctx = r->ctx;
+	sym__infer_clear(&r->inf); /* guards, keys, order, node keys, ext */
 	sym_facts_free(r->facts);
-	free(r->syms);
-	free(r->tensors);
-	free(r->table);
-	free(r->guards);
-	free(r->keys);
-	free(r->diags);
-	free(r->order);
-	free(r->node_keys);
-	ext_free(r);
-	free(r);
+	sym__free(ctx, r->syms, r->capsyms * sizeof(*r->syms));
+	sym__free(ctx, r->tensors, r->captensors * sizeof(*r->tensors));
+	sym__free(ctx, r->table, r->tcap * sizeof(*r->table));
+	sym__free(ctx, r->diags, r->capdiags * sizeof(*r->diags));
+	sym__free(ctx, r, sizeof(*r));
 }
 
 /* ---- accessors ---------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #define SYM_INFER_RESULT_H
 
 #include "model/ir.h"
+#include "session.h"
 
 typedef struct gsym {
 	const sym_expr *sym;

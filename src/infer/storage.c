@@ -226,11 +226,8 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 		           (long long)x->align);
 		return -1;
 	}
-	x->t = calloc(r->ntensors + 1, sizeof(*x->t));
-	if (!x->t) {
-		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	if (!(x->t = sym__infer_alloc(&r->inf, (r->ntensors + 1) * sizeof(*x->t))))
 		return -1;
-	}
 	for (i = 0; i < r->ntensors; i++) {
 		x->t[i].origin = x->t[i].storage = -1;
 		x->t[i].rank = r->tensors[i].tv.rank >= 0 ? r->tensors[i].tv.rank : -1;

@@ -8,12 +8,15 @@
 #include <string.h>
 
 /* A fresh symbol name for an anonymous dim: the input name (as an
- * identifier) and the dim index, made unique. */
+ * identifier) and the dim index, made unique by trailing '_'.  A deliberate
+ * naming cut: at most 60 bytes of the input name are kept (the symbol's
+ * source names the whole input); the suffix is never cut. */
 static const sym_expr *anon_symbol(sym_graph_result *r, const char *input, int k)
 {
-	char name[96];
+	char name[64];
 	size_t i, n = 0;
-	const sym_expr *s;
+	const sym_expr *s = NULL;
+	sym_sbuf b;
 	for (i = 0; input[i] && n < 60; i++) {
 		char c = input[i];
 		int ok =
@@ -22,13 +25,19 @@ static const sym_expr *anon_symbol(sym_graph_result *r, const char *input, int k
 	}
 	if (!n || (name[0] >= '0' && name[0] <= '9'))
 		name[0] = n ? '_' : 'd', n = n ? n : 1;
-	snprintf(name + n, sizeof(name) - n, "_%d", k);
-	for (;;) {
-		s = sym_expr_symbol(r->ctx, name);
+	name[n] = 0;
+	sym__sbuf_init(&b, r->ctx);
+	sym__sbuf_printf(&b, "%s_%d", name, k);
+	while (!b.fail) {
+		s = sym_expr_symbol(r->ctx, b.s);
 		if (!s || !sym__graph_find_sym(r, s))
-			return s;
-		strcat(name, "_");
+			break;
+		sym__sbuf_puts(&b, "_");
 	}
+	if (b.fail)
+		s = NULL; /* out of memory recorded */
+	sym__sbuf_clear(&b);
+	return s;
 }
 
 /* Symbolizes input mt; src and dsrc are scratch builders of the caller's. */

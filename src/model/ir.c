@@ -7,19 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+sym_model *sym__model_new(sym_ctx *ctx)
+{
+	sym_model *m = sym__alloc(ctx, sizeof(*m));
+	if (m) {
+		memset(m, 0, sizeof(*m));
+		m->ctx = ctx;
+	}
+	return m;
+}
+
 void *sym__model_alloc(sym_model *m, size_t n)
 {
 	void *p;
-	if (m->nblocks == m->capblocks) {
-		size_t nc = m->capblocks ? m->capblocks * 2 : 64;
-		void **nb = realloc(m->blocks, nc * sizeof(*nb));
-		if (!nb)
-			return NULL;
-		m->blocks = nb, m->capblocks = nc;
-	}
-	p = calloc(1, n ? n : 1);
-	if (p)
-		m->blocks[m->nblocks++] = p;
+	if (SYM_GROW(m->ctx, m->blocks, m->nblocks + 1, m->capblocks, 64) < 0)
+		return NULL;
+	if (!n)
+		n = 1;
+	if (!(p = sym__alloc(m->ctx, n)))
+		return NULL;
+	memset(p, 0, n);
+	m->blocks[m->nblocks].p = p;
+	m->blocks[m->nblocks++].n = n;
 	return p;
 }
 
@@ -46,9 +55,9 @@ void sym_model_free(sym_model *m)
 	if (!m)
 		return;
 	for (i = 0; i < m->nblocks; i++)
-		free(m->blocks[i]);
-	free(m->blocks);
-	free(m);
+		sym__free(m->ctx, m->blocks[i].p, m->blocks[i].n);
+	sym__free(m->ctx, m->blocks, m->capblocks * sizeof(*m->blocks));
+	sym__free(m->ctx, m, sizeof(*m));
 }
 
 size_t sym_model_num_inputs(const sym_model *m)

@@ -3,7 +3,7 @@
 #define SYM_MODEL_IR_H
 
 #include "symshape/model.h"
-#include "rules_private.h"
+#include "values.h"
 
 /* One dim of a declared input shape. */
 typedef enum sym_dimspec_kind {
@@ -53,20 +53,30 @@ struct sym_model {
 	 * value_info and outputs), checked against the inferred ones */
 	size_t ndeclared;
 	sym_mtensor *declared;
-	/* every allocation of the model, freed together */
-	void **blocks;
+	/* the context the model was loaded in: every allocation of the model
+	 * goes through its allocator hook, so the model is freed before it */
+	sym_ctx *ctx;
+	/* every allocation of the model with its size, freed together */
+	struct sym_mblock {
+		void *p;
+		size_t n;
+	} *blocks;
 	size_t nblocks, capblocks;
 };
 
+/* A new, empty model of ctx; NULL with SYM_ENOMEM recorded. */
+sym_model *sym__model_new(sym_ctx *ctx);
+/* Zeroed memory owned by m (freed with it); NULL with SYM_ENOMEM recorded. */
 void *sym__model_alloc(sym_model *m, size_t n);
 char *sym__model_strdup(sym_model *m, const char *s);
 /* Whether a name (of a tensor, node, operator, attribute) holds a control
  * character; names appear in one-line messages, so both loaders reject
  * such a name. */
 int sym__model_name_has_control(const char *s);
-/* Reads a whole file (at most 2 GiB) into a malloc'd buffer; -1 with an
- * error in ctx. */
-int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len);
+/* Reads a whole file (at most 2 GiB) into a buffer of *cap bytes allocated
+ * through ctx (free it with sym__free(ctx, *out, *cap)); -1 with an error
+ * in ctx. */
+int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len, size_t *cap);
 /* The exact rational value of a finite double; NULL with an error for an
  * infinity or a NaN. */
 const sym_expr *sym__expr_from_double(sym_ctx *ctx, double v);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len)
+int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len, size_t *capp)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
@@ -20,15 +20,17 @@ int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len
 	for (;;) {
 		size_t r;
 		if (n == cap) {
-			char *nb;
-			cap = cap ? cap * 2 : 65536;
-			if (cap > ((size_t)1 << 31) || !(nb = realloc(buf, cap))) {
-				free(buf);
+			if (cap >= ((size_t)1 << 31)) {
+				sym__free(ctx, buf, cap);
 				fclose(f);
 				sym__error(ctx, SYM_ELIMIT, -1, "'%s' is too large", path);
 				return -1;
 			}
-			buf = nb;
+			if (SYM_GROW(ctx, buf, n + 1, cap, 65536) < 0) {
+				sym__free(ctx, buf, cap);
+				fclose(f);
+				return -1;
+			}
 		}
 		r = fread(buf + n, 1, cap - n, f);
 		n += r;
@@ -36,7 +38,7 @@ int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len
 			break;
 	}
 	if (ferror(f)) {
-		free(buf);
+		sym__free(ctx, buf, cap);
 		fclose(f);
 		sym__error(ctx, SYM_EDOMAIN, -1, "cannot read '%s'", path);
 		return -1;
@@ -44,6 +46,7 @@ int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len
 	fclose(f);
 	*out = buf;
 	*len = n;
+	*capp = cap;
 	return 0;
 }
 
@@ -64,14 +67,14 @@ static int looks_onnx(const char *path, const char *buf, size_t n)
 sym_model *sym_model_load(sym_ctx *ctx, const char *path)
 {
 	char *buf;
-	size_t n;
+	size_t n, cap;
 	sym_model *m;
-	if (sym__failed(ctx) || sym__model_read_file(ctx, path, &buf, &n) < 0)
+	if (sym__failed(ctx) || sym__model_read_file(ctx, path, &buf, &n, &cap) < 0)
 		return NULL;
 	if (looks_onnx(path, buf, n))
 		m = sym_model_from_onnx(ctx, buf, n);
 	else
 		m = sym_model_from_json(ctx, buf, n);
-	free(buf);
+	sym__free(ctx, buf, cap);
 	return m;
 }

@@ -27,7 +27,10 @@ typedef struct ld {
 	sym_ctx *ctx;
 	sym_model *m;
 	inexact *inexact; /* sorted by item */
-	size_t ninexact;
+	size_t ninexact, capinexact;
+	/* the locations messages name, one per level of nesting (a node, an
+	 * attribute or a list entry, a dim or an element of a tensor) */
+	sym_sbuf at_node, at_entry, at_elem;
 } ld;
 
 static int lerr(ld *l, const char *fmt, ...)
@@ -56,6 +59,29 @@ static int nomem(ld *l)
 {
 	sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
 	return -1;
+}
+
+/* Sets the location b (one of l's levels) to the printf-formatted text and
+ * returns it; NULL with out of memory recorded. */
+static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	b->n = 0;
+	if (b->s)
+		b->s[0] = 0;
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(b, fmt, ap);
+	va_end(ap);
+	if (b->fail || !b->s) {
+		nomem(l);
+		return NULL;
+	}
+	return b->s;
 }
 
 /* A name with a control character is an error (what locates it). */
@@ -156,7 +182,7 @@ static void sym__json_match_numbers(ld *l, const cJSON *j, size_t *count, size_t
 /* Finds the inexact numbers of text: 0, or -1 (out of memory). */
 static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJSON *root)
 {
-	size_t i = 0, ord = 0, cap = 0, count = 0, next = 0;
+	size_t i = 0, ord = 0, count = 0, next = 0;
 	while (i < len) {
 		char c = text[i];
 		if (c == '"') {
@@ -177,13 +203,8 @@ static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJS
 			d = strtod(buf, &end);
 			n = end > buf ? (size_t)(end - buf) : 1;
 			if (end > buf && sym__json_number_inexact(buf, n, d, &integral)) {
-				if (l->ninexact == cap) {
-					size_t nc = cap ? cap * 2 : 8;
-					inexact *ni = realloc(l->inexact, nc * sizeof(*ni));
-					if (!ni)
-						return nomem(l);
-					l->inexact = ni, cap = nc;
-				}
+				if (SYM_GROW(l->ctx, l->inexact, l->ninexact + 1, l->capinexact, 8) < 0)
+					return -1;
 				l->inexact[l->ninexact].item = (const cJSON *)(uintptr_t)ord;
 				l->inexact[l->ninexact].text = text + i;
 				l->inexact[l->ninexact].len = (int)n;
@@ -221,7 +242,7 @@ static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
 		double d = j->valuedouble;
 		const inexact *x = sym__json_inexact(l, j);
 		if (x)
-			return lerr(l, "%s: %.*s is not an exact integer%s", where, x->len > 40 ? 40 : x->len, x->text,
+			return lerr(l, "%s: %.*s is not an exact integer%s", where, x->len, x->text,
 			            x->integral ? " (write integers beyond 2**53 as decimal strings)" : "");
 		if (!(d == floor(d)) || fabs(d) > JSON_EXACT_LIMIT)
 			return lerr(l, "%s: %.17g is not an exact integer (write big integers as strings)", where, d);
@@ -272,8 +293,8 @@ static int get_dtype(ld *l, const cJSON *o, const char *tname, int *dt)
 static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym_mtensor *t)
 {
 	const cJSON *shape, *data;
+	const char *where;
 	int k;
-	char where[160];
 	if (!cJSON_IsObject(o))
 		return lerr(l, "%s: expected an object", what);
 	if (get_name(l, o, what, &t->name) < 0 || get_dtype(l, o, t->name, &t->dtype) < 0)
@@ -292,7 +313,8 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 			return nomem(l);
 		const cJSON *d = shape->child;
 		for (k = 0; k < t->rank; k++, d = d->next) {
-			snprintf(where, sizeof(where), "tensor '%s' dim %d", t->name, k);
+			if (!(where = at(l, &l->at_elem, "tensor '%s' dim %d", t->name, k)))
+				return -1;
 			if (cJSON_IsNull(d) || (cJSON_IsString(d) && !strcmp(d->valuestring, "?"))) {
 				if (is_init)
 					return lerr(l, "%s: initializers need concrete dims", where);
@@ -345,8 +367,8 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 		{
 			const cJSON *x = data->child;
 			for (i = 0; i < n; i++, x = x->next) {
-				snprintf(where, sizeof(where), "initializer '%s' data[%zu]", t->name, i);
-				if (get_int(l, x, where, &t->data[i]) < 0)
+				if (!(where = at(l, &l->at_elem, "initializer '%s' data[%zu]", t->name, i)) ||
+				    get_int(l, x, where, &t->data[i]) < 0)
 					return -1;
 			}
 		}
@@ -358,14 +380,14 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 
 static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym_attr *out)
 {
-	char where[200];
-	snprintf(where, sizeof(where), "node '%s' attribute %zu", nd->name, idx);
-	if (check_name(l, a->string, where) < 0)
+	const char *where = at(l, &l->at_entry, "node '%s' attribute %zu", nd->name, idx);
+	if (!where || check_name(l, a->string, where) < 0)
 		return -1;
 	out->name = sym__model_strdup(l->m, a->string);
 	if (!out->name)
 		return nomem(l);
-	snprintf(where, sizeof(where), "node '%s' attribute '%s'", nd->name, a->string);
+	if (!(where = at(l, &l->at_entry, "node '%s' attribute '%s'", nd->name, a->string)))
+		return -1;
 	if (cJSON_IsBool(a)) {
 		int64_t *v = sym__model_alloc(l->m, sizeof(*v));
 		if (!v)
@@ -515,11 +537,12 @@ static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char
 static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 {
 	const cJSON *x, *attrs, *a;
-	char what[200];
+	const char *what;
 	if (!cJSON_IsObject(o))
 		return lerr(l, "nodes[%zu]: expected an object", idx);
 	x = field(o, "name");
-	snprintf(what, sizeof(what), "nodes[%zu]", idx);
+	if (!(what = at(l, &l->at_node, "nodes[%zu]", idx)))
+		return -1;
 	if (x && cJSON_IsString(x) && *x->valuestring) {
 		if (check_name(l, x->valuestring, what) < 0)
 			return -1;
@@ -527,24 +550,24 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	} else if (x) {
 		return lerr(l, "nodes[%zu]: \"name\" must be a non-empty string", idx);
 	} else {
-		char buf[32];
-		snprintf(buf, sizeof(buf), "node%zu", idx);
-		nd->name = sym__model_strdup(l->m, buf);
+		/* the generated name of an unnamed node: the location is the name */
+		if (!(what = at(l, &l->at_node, "node%zu", idx)))
+			return -1;
+		nd->name = sym__model_strdup(l->m, what);
 	}
 	if (!nd->name)
 		return nomem(l);
 	x = field(o, "op");
 	if (!cJSON_IsString(x) || !*x->valuestring)
 		return lerr(l, "node '%s': missing \"op\"", nd->name);
-	snprintf(what, sizeof(what), "node '%s' \"op\"", nd->name);
-	if (check_name(l, x->valuestring, what) < 0)
+	if (!(what = at(l, &l->at_node, "node '%s' \"op\"", nd->name)) || check_name(l, x->valuestring, what) < 0)
 		return -1;
 	nd->op = sym__model_strdup(l->m, x->valuestring);
 	x = field(o, "domain");
 	if (x && !cJSON_IsString(x))
 		return lerr(l, "node '%s': \"domain\" must be a string", nd->name);
-	snprintf(what, sizeof(what), "node '%s' \"domain\"", nd->name);
-	if (x && check_name(l, x->valuestring, what) < 0)
+	if (!(what = at(l, &l->at_node, "node '%s' \"domain\"", nd->name)) ||
+	    (x && check_name(l, x->valuestring, what) < 0))
 		return -1;
 	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") && strcmp(x->valuestring, "ai.onnx"))
@@ -553,7 +576,8 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 		nd->domain[0] = 0;
 	if (!nd->op || !nd->domain)
 		return nomem(l);
-	snprintf(what, sizeof(what), "node '%s' \"inputs\"", nd->name);
+	if (!(what = at(l, &l->at_node, "node '%s' \"inputs\"", nd->name)))
+		return -1;
 	x = field(o, "inputs");
 	if (!x) {
 		nd->nin = 0;
@@ -561,8 +585,8 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	} else if (load_names(l, x, what, &nd->nin, &nd->in, 1) < 0) {
 		return -1;
 	}
-	snprintf(what, sizeof(what), "node '%s' \"outputs\"", nd->name);
-	if (load_names(l, field(o, "outputs"), what, &nd->nout, &nd->out, 0) < 0)
+	if (!(what = at(l, &l->at_node, "node '%s' \"outputs\"", nd->name)) ||
+	    load_names(l, field(o, "outputs"), what, &nd->nout, &nd->out, 0) < 0)
 		return -1;
 	if (nd->nout == 0)
 		return lerr(l, "node '%s': needs at least one output", nd->name);
@@ -589,7 +613,7 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, size_t *n, sym_mtensor **out)
 {
 	size_t i;
-	char w[64];
+	const char *w;
 	if (!arr) {
 		*n = 0;
 		*out = NULL;
@@ -604,8 +628,7 @@ static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, 
 	{
 		const cJSON *x = arr->child;
 		for (i = 0; i < *n; i++, x = x->next) {
-			snprintf(w, sizeof(w), "%s[%zu]", what, i);
-			if (load_tensor(l, x, w, is_init, &(*out)[i]) < 0)
+			if (!(w = at(l, &l->at_entry, "%s[%zu]", what, i)) || load_tensor(l, x, w, is_init, &(*out)[i]) < 0)
 				return -1;
 		}
 	}
@@ -628,13 +651,11 @@ static int load_formats(ld *l, const cJSON *fm)
 	{
 		const cJSON *f = field(e, "format"), *s = field(e, "storage_format");
 		sym_mformat *mf = &l->m->formats[i++];
-		char what[32];
-		snprintf(what, sizeof(what), "\"formats\" entry %zu", i - 1);
-		if (check_name(l, e->string, what) < 0)
+		const char *what = at(l, &l->at_entry, "\"formats\" entry %zu", i - 1);
+		if (!what || check_name(l, e->string, what) < 0)
 			return -1;
 		if (!cJSON_IsObject(e) || (f && !cJSON_IsString(f)) || (s && !cJSON_IsString(s)))
 			return lerr(l, "formats['%s']: expected {\"format\": ..., \"storage_format\": ...}", e->string);
-		snprintf(what, sizeof(what), "\"formats\" entry %zu", i - 1);
 		if ((f && check_name(l, f->valuestring, what) < 0) || (s && check_name(l, s->valuestring, what) < 0))
 			return -1;
 		mf->tensor = sym__model_strdup(l->m, e->string);
@@ -644,6 +665,15 @@ static int load_formats(ld *l, const cJSON *fm)
 			return nomem(l);
 	}
 	return 0;
+}
+
+/* Frees what the loader kept besides the model. */
+static void loader_clear(ld *l)
+{
+	sym__free(l->ctx, l->inexact, l->capinexact * sizeof(*l->inexact));
+	sym__sbuf_clear(&l->at_node);
+	sym__sbuf_clear(&l->at_entry);
+	sym__sbuf_clear(&l->at_elem);
 }
 
 sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
@@ -662,12 +692,13 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 		sym__error(ctx, SYM_ESYNTAX, off, "model: invalid JSON near byte %ld", off);
 		return NULL;
 	}
+	memset(&l, 0, sizeof(l));
 	l.ctx = ctx;
-	l.inexact = NULL, l.ninexact = 0;
-	l.m = calloc(1, sizeof(*l.m));
-	if (!l.m) {
+	sym__sbuf_init(&l.at_node, ctx);
+	sym__sbuf_init(&l.at_entry, ctx);
+	sym__sbuf_init(&l.at_elem, ctx);
+	if (!(l.m = sym__model_new(ctx))) {
 		cJSON_Delete(root);
-		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 		return NULL;
 	}
 	if (sym__json_scan_numbers(&l, text, len, root) < 0)
@@ -713,12 +744,12 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 		goto fail;
 	if (load_formats(&l, field(root, "formats")) < 0)
 		goto fail;
+	loader_clear(&l);
 	cJSON_Delete(root);
-	free(l.inexact);
 	return l.m;
 fail:
+	loader_clear(&l);
 	cJSON_Delete(root);
-	free(l.inexact);
 	sym_model_free(l.m);
 	return NULL;
 }

@@ -22,8 +22,12 @@ typedef struct ld {
 	sym_model *m;
 	/* dim_param names that are not identifiers, with the symbol names
 	 * given to them */
-	char **raw_names, **sym_names;
+	struct pname {
+		char *raw, *sym;
+	} *names;
 	size_t nnames, capnames;
+	/* the locations messages name: a graph entry, a node's attribute */
+	sym_sbuf at_graph, at_attr;
 } ld;
 
 static int oerr(ld *l, const char *fmt, ...)
@@ -52,6 +56,29 @@ static int nomem(ld *l)
 {
 	sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
 	return -1;
+}
+
+/* Sets the location b (one of l's) to the printf-formatted text and returns
+ * it; NULL with out of memory recorded. */
+static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	b->n = 0;
+	if (b->s)
+		b->s[0] = 0;
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(b, fmt, ap);
+	va_end(ap);
+	if (b->fail || !b->s) {
+		nomem(l);
+		return NULL;
+	}
+	return b->s;
 }
 
 /* Names appear in messages of one line and in the printed shapes: a
@@ -272,15 +299,17 @@ static int is_ident(const char *s)
 /* The text of a dim_param: a name that parses as a symbol stays itself;
  * an expression in the SPEC syntax ("2*seq") stays an expression; any other
  * text ("batch size", "max", "1-dim") gets an identifier of its own, the
- * same one wherever the same text occurs. */
+ * same one wherever the same text occurs.  A deliberate naming cut: the
+ * identifier keeps at most 100 bytes of the text (the symbol's source names
+ * the whole text). */
 static const char *param_text(ld *l, const char *raw)
 {
 	const sym_expr *e;
 	char buf[160];
 	size_t i, n = 0;
 	for (i = 0; i < l->nnames; i++)
-		if (!strcmp(l->raw_names[i], raw))
-			return l->sym_names[i];
+		if (!strcmp(l->names[i].raw, raw))
+			return l->names[i].sym;
 	e = sym__model_name_has_control(raw) ? NULL : sym_expr_from_str(l->ctx, raw);
 	if (e && !sym_expr_is_pred(e) &&
 	    (sym_expr_kind(e) != SYM_KIND_SYM || !strcmp(sym_expr_symbol_name(e), raw)))
@@ -306,7 +335,7 @@ static const char *param_text(ld *l, const char *raw)
 		if (!e)
 			sym_ctx_clear_error(l->ctx);
 		for (i = 0; i < l->nnames; i++)
-			if (!strcmp(l->sym_names[i], buf))
+			if (!strcmp(l->names[i].sym, buf))
 				taken = 1;
 		if (e && sym_expr_kind(e) == SYM_KIND_SYM && !taken)
 			break;
@@ -314,23 +343,13 @@ static const char *param_text(ld *l, const char *raw)
 			return NULL;
 		strcat(buf, "_");
 	}
-	if (l->nnames == l->capnames) {
-		size_t nc = l->capnames ? l->capnames * 2 : 8;
-		char **a = sym__model_alloc(l->m, nc * sizeof(*a)),
-		     **b = sym__model_alloc(l->m, nc * sizeof(*b));
-		if (!a || !b)
-			return NULL;
-		if (l->nnames) {
-			memcpy(a, l->raw_names, l->nnames * sizeof(*a));
-			memcpy(b, l->sym_names, l->nnames * sizeof(*b));
-		}
-		l->raw_names = a, l->sym_names = b, l->capnames = nc;
-	}
-	l->raw_names[l->nnames] = sym__model_strdup(l->m, raw);
-	l->sym_names[l->nnames] = sym__model_strdup(l->m, buf);
-	if (!l->raw_names[l->nnames] || !l->sym_names[l->nnames])
+	if (SYM_GROW(l->ctx, l->names, l->nnames + 1, l->capnames, 8) < 0)
 		return NULL;
-	return l->sym_names[l->nnames++];
+	l->names[l->nnames].raw = sym__model_strdup(l->m, raw);
+	l->names[l->nnames].sym = sym__model_strdup(l->m, buf);
+	if (!l->names[l->nnames].raw || !l->names[l->nnames].sym)
+		return NULL;
+	return l->names[l->nnames++].sym;
 }
 
 /* A ValueInfoProto: the name, the element type and the shape (dim_value,
@@ -473,12 +492,13 @@ static int guess_type(const OnnxAttr *a)
  * never read (graphs, sparse tensors, type protos), -1 on error. */
 static int load_attr(ld *l, const sym_mnode *nd, const OnnxAttr *a, sym_attr *out)
 {
-	char where[200];
+	const char *where;
 	int type = a->has_type ? a->type : guess_type(a);
 	size_t i;
 	if (!a->name || !*a->name)
 		return oerr(l, "node '%s': an attribute has no name", nd->name);
-	snprintf(where, sizeof(where), "node '%s' attribute '%s'", nd->name, a->name);
+	if (!(where = at(l, &l->at_attr, "node '%s' attribute '%s'", nd->name, a->name)))
+		return -1;
 	if (!(out->name = sym__model_strdup(l->m, a->name)))
 		return nomem(l);
 	if (a->ref_attr_name && *a->ref_attr_name)
@@ -576,6 +596,9 @@ static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd)
 	if (np->name && *np->name) {
 		nd->name = sym__model_strdup(l->m, np->name);
 	} else {
+		/* a deliberate naming cut: an unnamed node is named after its
+		 * operator (at most 60 bytes of it) and its index, which keeps
+		 * the name unique */
 		snprintf(buf, sizeof(buf), "%.60s_%zu", np->op_type, idx);
 		nd->name = sym__model_strdup(l->m, buf);
 	}
@@ -600,8 +623,10 @@ static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd)
 		if (np->output[i] && *np->output[i]) {
 			nd->out[i] = sym__model_strdup(l->m, np->output[i]);
 		} else {
-			snprintf(buf, sizeof(buf), "%.60s:unused%zu", nd->name, i);
-			nd->out[i] = sym__model_strdup(l->m, buf);
+			const char *name = at(l, &l->at_attr, "%s:unused%zu", nd->name, i);
+			if (!name)
+				return -1;
+			nd->out[i] = sym__model_strdup(l->m, name);
 		}
 		if (!nd->out[i])
 			return nomem(l);
@@ -659,11 +684,12 @@ static int load_graph(ld *l, const OnnxGraph *g)
 	sym_model *m = l->m;
 	nameset inits = {NULL, 0};
 	size_t i, k;
-	char what[96];
+	const char *what;
 	int st = -1;
 	for (inits.cap = 16; inits.cap < 2 * g->n_initializer + 2; inits.cap *= 2)
 		;
-	inits.slot = calloc(inits.cap, sizeof(*inits.slot));
+	if ((inits.slot = sym__alloc(l->ctx, inits.cap * sizeof(*inits.slot))))
+		memset(inits.slot, 0, inits.cap * sizeof(*inits.slot));
 	m->inits = sym__model_alloc(m, (g->n_initializer ? g->n_initializer : 1) * sizeof(*m->inits));
 	m->inputs = sym__model_alloc(m, (g->n_input ? g->n_input : 1) * sizeof(*m->inputs));
 	m->nodes = sym__model_alloc(m, (g->n_node ? g->n_node : 1) * sizeof(*m->nodes));
@@ -675,14 +701,13 @@ static int load_graph(ld *l, const OnnxGraph *g)
 	}
 	for (i = 0; i < g->n_initializer; i++) {
 		const OnnxTensor *tp = g->initializer[i];
-		snprintf(what, sizeof(what), "initializer %zu", i);
 		if (!tp->name || !*tp->name) {
 			oerr(l, "initializer %zu: missing name", i);
 			goto out;
 		}
-		if (check_name(l, tp->name, what) < 0)
+		if (!(what = at(l, &l->at_graph, "initializer %zu", i)) || check_name(l, tp->name, what) < 0 ||
+		    !(what = at(l, &l->at_graph, "initializer '%s'", tp->name)))
 			goto out;
-		snprintf(what, sizeof(what), "initializer '%s'", tp->name);
 		if (!(m->inits[i].name = sym__model_strdup(m, tp->name))) {
 			nomem(l);
 			goto out;
@@ -697,8 +722,8 @@ static int load_graph(ld *l, const OnnxGraph *g)
 	for (i = 0; i < g->n_input; i++) {
 		if (g->input[i]->name && nameset_has(&inits, g->input[i]->name))
 			continue;
-		snprintf(what, sizeof(what), "graph input %zu", i);
-		if (load_value_info(l, g->input[i], what, &m->inputs[m->ninputs]) < 0)
+		if (!(what = at(l, &l->at_graph, "graph input %zu", i)) ||
+		    load_value_info(l, g->input[i], what, &m->inputs[m->ninputs]) < 0)
 			goto out;
 		m->ninputs++;
 	}
@@ -707,16 +732,16 @@ static int load_graph(ld *l, const OnnxGraph *g)
 			goto out;
 	m->nnodes = g->n_node;
 	for (i = 0; i < g->n_output; i++) {
-		snprintf(what, sizeof(what), "graph output %zu", i);
-		if (load_value_info(l, g->output[i], what, &m->declared[m->ndeclared]) < 0)
+		if (!(what = at(l, &l->at_graph, "graph output %zu", i)) ||
+		    load_value_info(l, g->output[i], what, &m->declared[m->ndeclared]) < 0)
 			goto out;
 		m->outputs[i] = m->declared[m->ndeclared].name;
 		m->ndeclared++;
 	}
 	m->noutputs = g->n_output;
 	for (i = 0; i < g->n_value_info; i++) {
-		snprintf(what, sizeof(what), "value_info %zu", i);
-		if (load_value_info(l, g->value_info[i], what, &m->declared[m->ndeclared]) < 0)
+		if (!(what = at(l, &l->at_graph, "value_info %zu", i)) ||
+		    load_value_info(l, g->value_info[i], what, &m->declared[m->ndeclared]) < 0)
 			goto out;
 		m->ndeclared++;
 	}
@@ -727,8 +752,16 @@ static int load_graph(ld *l, const OnnxGraph *g)
 	m->ndeclared = k;
 	st = 0;
 out:
-	free(inits.slot);
+	sym__free(l->ctx, inits.slot, inits.cap * sizeof(*inits.slot));
 	return st;
+}
+
+/* Frees what the loader kept besides the model. */
+static void loader_clear(ld *l)
+{
+	sym__free(l->ctx, l->names, l->capnames * sizeof(*l->names));
+	sym__sbuf_clear(&l->at_graph);
+	sym__sbuf_clear(&l->at_attr);
 }
 
 sym_model *sym_model_from_onnx(sym_ctx *ctx, const void *data, size_t len)
@@ -743,20 +776,23 @@ sym_model *sym_model_from_onnx(sym_ctx *ctx, const void *data, size_t len)
 	l.ctx = ctx;
 	mp = symshape_onnx__model_proto__unpack(NULL, len, data);
 	{
-		char why[200] = "";
-		sym__onnx_diagnose(data, len, why, sizeof(why));
-		if (!mp || *why) {
+		sym_sbuf why;
+		sym__sbuf_init(&why, ctx);
+		sym__onnx_diagnose(&why, data, len);
+		if (!mp || why.n || why.fail) {
 			if (mp)
 				symshape_onnx__model_proto__free_unpacked(mp, NULL);
 			sym__error(ctx, SYM_ESYNTAX, -1, "onnx: not an ONNX model (truncated or corrupt)%s%s",
-			           *why ? ": " : "", why);
+			           why.n ? ": " : "", why.n ? why.s : "");
+			sym__sbuf_clear(&why);
 			return NULL;
 		}
+		sym__sbuf_clear(&why);
 	}
-	l.m = calloc(1, sizeof(*l.m));
-	if (!l.m) {
+	sym__sbuf_init(&l.at_graph, ctx);
+	sym__sbuf_init(&l.at_attr, ctx);
+	if (!(l.m = sym__model_new(ctx))) {
 		symshape_onnx__model_proto__free_unpacked(mp, NULL);
-		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 		return NULL;
 	}
 	if (!mp->graph) {
@@ -773,9 +809,11 @@ sym_model *sym_model_from_onnx(sym_ctx *ctx, const void *data, size_t len)
 	l.m->opset = opset < 0 || opset > 1000 ? 0 : (int)opset;
 	if (load_graph(&l, mp->graph) < 0)
 		goto fail;
+	loader_clear(&l);
 	symshape_onnx__model_proto__free_unpacked(mp, NULL);
 	return l.m;
 fail:
+	loader_clear(&l);
 	symshape_onnx__model_proto__free_unpacked(mp, NULL);
 	sym_model_free(l.m);
 	return NULL;

@@ -4,6 +4,7 @@
 #define SYM_ONNX_PRIVATE_H
 
 #include "onnx-subset.pb-c.h"
+#include "seam.h"
 
 #include <stddef.h>
 
@@ -20,9 +21,10 @@ typedef SymshapeOnnx__TensorShapeProto__Dimension OnnxDim;
 typedef SymshapeOnnx__OperatorSetIdProto OnnxOpset;
 typedef SymshapeOnnx__StringStringEntryProto OnnxEntry;
 
-/* Writes into why (cap bytes) what makes data no valid ModelProto of the
- * subset: the first field whose wire type is not the declared one or whose
- * length runs past its message; empty when the walk finds nothing. */
-void sym__onnx_diagnose(const void *data, size_t len, char *why, size_t cap);
+/* Appends to why what makes data no valid ModelProto of the subset: the
+ * first field whose wire type is not the declared one or whose length runs
+ * past its message; nothing when the walk finds nothing (why->fail set,
+ * out of memory recorded, when the text could not be built). */
+void sym__onnx_diagnose(sym_sbuf *why, const void *data, size_t len);
 
 #endif

@@ -96,22 +96,21 @@ static const char *wt_name(int wt)
 
 /* Writes what is wrong into why (empty when the walk finds nothing);
  * base is the offset of the message in the file, depth its nesting. */
-static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, int depth, char *why,
-                     size_t cap)
+static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, int depth, sym_sbuf *why)
 {
 	size_t pos = 0;
 	if (depth > WIRE_DEPTH_LIMIT) {
-		snprintf(why, cap, "%s at byte %zu: messages nest deeper than %d", m->name, base,
+		sym__sbuf_printf(why, "%s at byte %zu: messages nest deeper than %d", m->name, base,
 		         WIRE_DEPTH_LIMIT);
 		return;
 	}
-	while (pos < len && !*why) {
+	while (pos < len && !why->n && !why->fail) {
 		size_t at = pos, k, flen = 0;
 		uint64_t tag, v;
 		int wt;
 		const wfield *f = NULL;
 		if (read_varint(p, len, &pos, &tag) < 0) {
-			snprintf(why, cap, "%s: a field tag at byte %zu is cut off", m->name, base + at);
+			sym__sbuf_printf(why, "%s: a field tag at byte %zu is cut off", m->name, base + at);
 			return;
 		}
 		wt = (int)(tag & 7);
@@ -119,23 +118,23 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, i
 			if (m->f[k].num == tag >> 3)
 				f = &m->f[k];
 		if (tag >> 3 == 0) {
-			snprintf(why, cap, "%s: field number 0 at byte %zu", m->name, base + at);
+			sym__sbuf_printf(why, "%s: field number 0 at byte %zu", m->name, base + at);
 			return;
 		}
 		if (tag >> 3 > 536870911u) {
-			snprintf(why, cap, "%s: field number %llu at byte %zu is beyond 2**29 - 1", m->name,
+			sym__sbuf_printf(why, "%s: field number %llu at byte %zu is beyond 2**29 - 1", m->name,
 			         (unsigned long long)(tag >> 3), base + at);
 			return;
 		}
 		if (f && f->wt >= 0 && f->wt != wt) {
-			snprintf(why, cap, "%s field %u (%s) at byte %zu has wire type %d (%s), expected %s",
+			sym__sbuf_printf(why, "%s field %u (%s) at byte %zu has wire type %d (%s), expected %s",
 			         m->name, f->num, f->name, base + at, wt, wt_name(wt), wt_name(f->wt));
 			return;
 		}
 		switch (wt) {
 		case WT_VARINT:
 			if (read_varint(p, len, &pos, &v) < 0) {
-				snprintf(why, cap, "%s: the value of field %u at byte %zu is cut off",
+				sym__sbuf_printf(why, "%s: the value of field %u at byte %zu is cut off",
 				         m->name, (unsigned)(tag >> 3), base + at);
 				return;
 			}
@@ -146,7 +145,7 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, i
 			break;
 		case WT_LEN:
 			if (read_varint(p, len, &pos, &v) < 0 || v > len - pos) {
-				snprintf(why, cap,
+				sym__sbuf_printf(why,
 				         "%s field %u (%s) at byte %zu runs past the end of its message "
 				         "(truncated)",
 				         m->name, (unsigned)(tag >> 3), f ? f->name : "unknown", base + at);
@@ -154,15 +153,15 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, i
 			}
 			flen = (size_t)v;
 			if (f && f->child)
-				diagnose(f->child, p + pos, flen, base + pos, depth + 1, why, cap);
+				diagnose(f->child, p + pos, flen, base + pos, depth + 1, why);
 			break;
 		default:
-			snprintf(why, cap, "%s: field %u at byte %zu has the invalid wire type %d", m->name,
+			sym__sbuf_printf(why, "%s: field %u at byte %zu has the invalid wire type %d", m->name,
 			         (unsigned)(tag >> 3), base + at, wt);
 			return;
 		}
 		if (flen > len - pos) {
-			snprintf(why, cap, "%s field %u at byte %zu is cut off (truncated)", m->name,
+			sym__sbuf_printf(why, "%s field %u at byte %zu is cut off (truncated)", m->name,
 			         (unsigned)(tag >> 3), base + at);
 			return;
 		}
@@ -170,8 +169,7 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, i
 	}
 }
 
-void sym__onnx_diagnose(const void *data, size_t len, char *why, size_t cap)
+void sym__onnx_diagnose(sym_sbuf *why, const void *data, size_t len)
 {
-	*why = 0;
-	diagnose(&w_model, data, len, 0, 0, why, cap);
+	diagnose(&w_model, data, len, 0, 0, why);
 }

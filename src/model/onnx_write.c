@@ -7,6 +7,7 @@
 #include "model/onnx_private.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,23 +15,26 @@
 typedef struct wb {
 	sym_ctx *ctx;
 	const sym_graph_result *r;
-	void **blocks;
+	struct wblock {
+		void *p;
+		size_t n;
+	} *blocks; /* every message made here, with its size */
 	size_t nblocks, capblocks;
 } wb;
 
+/* Zeroed memory through the context, freed when the write is done. */
 static void *walloc(wb *w, size_t n)
 {
 	void *p;
-	if (w->nblocks == w->capblocks) {
-		size_t nc = w->capblocks ? w->capblocks * 2 : 256;
-		void **nb = realloc(w->blocks, nc * sizeof(*nb));
-		if (!nb)
-			return NULL;
-		w->blocks = nb, w->capblocks = nc;
-	}
-	p = calloc(1, n ? n : 1);
-	if (p)
-		w->blocks[w->nblocks++] = p;
+	if (SYM_GROW(w->ctx, w->blocks, w->nblocks + 1, w->capblocks, 256) < 0)
+		return NULL;
+	if (!n)
+		n = 1;
+	if (!(p = sym__alloc(w->ctx, n)))
+		return NULL;
+	memset(p, 0, n);
+	w->blocks[w->nblocks].p = p;
+	w->blocks[w->nblocks++].n = n;
 	return p;
 }
 
@@ -51,6 +55,26 @@ static char *wexpr(wb *w, const sym_expr *e)
 		return NULL;
 	r = wstrdup(w, t);
 	sym_str_free(w->ctx, t);
+	return r;
+}
+
+/* The printf-formatted text, owned by w; NULL when memory runs out. */
+static char *wprintf(wb *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static char *wprintf(wb *w, const char *fmt, ...)
+{
+	sym_sbuf b;
+	va_list ap;
+	char *r;
+	sym__sbuf_init(&b, w->ctx);
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	r = b.fail || !b.s ? NULL : wstrdup(w, b.s);
+	sym__sbuf_clear(&b);
 	return r;
 }
 
@@ -159,7 +183,6 @@ static int metadata(wb *w, const OnnxModel *mp, OnnxEntry ***out, size_t *nout)
 	const sym_graph_result *r = w->r;
 	size_t i, n = 0, cap = mp->n_metadata_props + r->nguards + r->nsyms + 1;
 	OnnxEntry **arr = walloc(w, cap * sizeof(*arr));
-	char key[160];
 	if (!arr)
 		return -1;
 	for (i = 0; i < mp->n_metadata_props; i++)
@@ -167,22 +190,18 @@ static int metadata(wb *w, const OnnxModel *mp, OnnxEntry ***out, size_t *nout)
 			arr[n++] = mp->metadata_props[i];
 	for (i = 0; i < r->nguards; i++) {
 		const sym_guard *g = &r->guards[i];
-		char *text = wexpr(w, g->pred), *val;
-		size_t len;
+		char *text = wexpr(w, g->pred), *val, *key;
 		if (!text)
 			return -1;
-		len = strlen(text) + strlen(g->node) + strlen(g->reason) + 32;
-		if (!(val = walloc(w, len)))
-			return -1;
-		snprintf(val, len, "%s %s: %s (%s)", g->kind == SYM_GUARD_ASSERT ? "assert" : "expect",
-		         g->node, text, g->reason);
-		snprintf(key, sizeof(key), "symshape.guard.%zu", i);
-		if (add_entry(w, arr, &n, key, val) < 0)
+		val = wprintf(w, "%s %s: %s (%s)", g->kind == SYM_GUARD_ASSERT ? "assert" : "expect", g->node,
+		              text, g->reason);
+		key = wprintf(w, "symshape.guard.%zu", i);
+		if (!val || !key || add_entry(w, arr, &n, key, val) < 0)
 			return -1;
 	}
 	for (i = 0; i < r->nsyms; i++) {
-		snprintf(key, sizeof(key), "symshape.symbol.%.120s", sym_expr_symbol_name(r->syms[i].sym));
-		if (add_entry(w, arr, &n, key, r->syms[i].source) < 0)
+		char *key = wprintf(w, "symshape.symbol.%s", sym_expr_symbol_name(r->syms[i].sym));
+		if (!key || add_entry(w, arr, &n, key, r->syms[i].source) < 0)
 			return -1;
 	}
 	*out = arr;
@@ -216,7 +235,7 @@ unsigned char *sym_graph_to_onnx(sym_ctx *ctx, const sym_graph_result *r, const 
 		goto out;
 	}
 	/* done[t]: tensor t has a value info already (input or output) */
-	done = calloc(r->ntensors + 1, 1);
+	done = walloc(&w, r->ntensors + 1);
 	ins = walloc(&w, (g->n_input + 1) * sizeof(*ins));
 	outs = walloc(&w, (g->n_output + 1) * sizeof(*outs));
 	cap = g->n_value_info + r->ntensors + 1;
@@ -287,9 +306,8 @@ nomem:
 	sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 out:
 	for (i = 0; i < w.nblocks; i++)
-		free(w.blocks[i]);
-	free(w.blocks);
-	free(done);
+		sym__free(ctx, w.blocks[i].p, w.blocks[i].n);
+	sym__free(ctx, w.blocks, w.capblocks * sizeof(*w.blocks));
 	symshape_onnx__model_proto__free_unpacked(mp, NULL);
 	return buf;
 }
@@ -297,14 +315,14 @@ out:
 int sym_graph_save_onnx(sym_ctx *ctx, const sym_graph_result *r, const char *model_path, const char *out_path)
 {
 	char *in;
-	size_t n, outn = 0;
+	size_t n, cap, outn = 0;
 	unsigned char *out;
 	FILE *f;
 	int ok, e;
-	if (sym__failed(ctx) || sym__model_read_file(ctx, model_path, &in, &n) < 0)
+	if (sym__failed(ctx) || sym__model_read_file(ctx, model_path, &in, &n, &cap) < 0)
 		return -1;
 	out = sym_graph_to_onnx(ctx, r, in, n, &outn);
-	free(in);
+	sym__free(ctx, in, cap);
 	if (!out)
 		return -1;
 	f = fopen(out_path, "wb");

@@ -5,6 +5,7 @@
 #define SYM_RULE_HARNESS_H
 
 #include "rules_private.h"
+#include "session.h"
 
 typedef struct rt {
 	sym_ctx *ctx;

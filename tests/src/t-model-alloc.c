@@ -6,13 +6,15 @@
  * every byte must be given back once the context is freed, and the same
  * context must give the full answer again after sym_ctx_clear_error.
  *
- * Compilation allocates through the context allocator too, the blocks of
- * the compiled program included (the program keeps a copy of the hook to
- * give them back), so every allocation of compile is failed in turn.  What
- * does not go through the hook (emitted text and the scratch of emission
- * and runs, the guard cache, cJSON) is left to the sanitizer builds; a
- * program that outlives its context must give every block back through
- * the hook when it is freed, also by the guard cache that owns it. */
+ * Loading, inference, the rules and compilation allocate through the
+ * context allocator, the blocks of the compiled program included (the
+ * program keeps a copy of the hook to give them back), so every allocation
+ * of all four is failed in turn.  What does not go through the hook
+ * (emitted text and the scratch of emission and runs, the guard cache,
+ * cJSON's parse tree, protobuf-c's unpacked message) is left to the
+ * sanitizer builds; a program that outlives its context must give every
+ * block back through the hook when it is freed, also by the guard cache
+ * that owns it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,10 +101,10 @@ static int append_expr(sym_ctx *ctx, char **out, size_t *len, const sym_expr *e)
 	return st;
 }
 
-/* Loads, infers, compiles and emits the model text; returns the report
+/* Loads (from ONNX bytes with onnx, else JSON text), infers, compiles and emits the model text; returns the report
  * (shapes, guards, merge keys, bytes, emitted C) in memory of the caller's,
  * or NULL when a step failed, with the failure's message in why. */
-static char *workload(sym_ctx *ctx, const char *text, size_t len, const char **why)
+static char *workload(sym_ctx *ctx, const char *text, size_t len, int onnx, const char **why)
 {
 	sym_model *m;
 	sym_graph_result *r = NULL;
@@ -111,7 +113,7 @@ static char *workload(sym_ctx *ctx, const char *text, size_t len, const char **w
 	size_t n = 0, i;
 	int ok = 0;
 	*why = NULL;
-	if (!(m = sym_model_from_json(ctx, text, len)))
+	if (!(m = onnx ? sym_model_from_onnx(ctx, text, len) : sym_model_from_json(ctx, text, len)))
 		goto error;
 	if (!(r = sym_model_infer(ctx, m, NULL)))
 		goto error;
@@ -191,11 +193,13 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 	char *text = read_text(rel, &len), *ref, *got;
 	const char *why;
 	long total, n, failures = 0;
+	size_t rl = strlen(rel);
+	int onnx = rl > 5 && !strcmp(rel + rl - 5, ".onnx");
 	sym_ctx *ctx;
 	memset(&c, 0, sizeof(c));
 	ctx = sym_ctx_new_with_allocator(&a);
 	assert_non_null(ctx);
-	ref = workload(ctx, text, len, &why);
+	ref = workload(ctx, text, len, onnx, &why);
 	if (!ref)
 		fail_msg("%s: the workload fails without failing allocations: %s", rel, why ? why : "?");
 	sym_ctx_free(ctx);
@@ -208,7 +212,7 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 		ctx = sym_ctx_new_with_allocator(&a);
 		if (!ctx)
 			continue; /* the context itself could not be made: NULL is clean */
-		got = workload(ctx, text, len, &why);
+		got = workload(ctx, text, len, onnx, &why);
 		if (got) {
 			/* a failure the library works around must not change the answer */
 			if (same)
@@ -221,7 +225,7 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 		free(got);
 		c.fail_at = 0;
 		sym_ctx_clear_error(ctx);
-		got = workload(ctx, text, len, &why);
+		got = workload(ctx, text, len, onnx, &why);
 		if (!got)
 			fail_msg("%s: allocation %ld failed earlier: the context does not work again: %s", rel, n,
 				 why ? why : "?");
@@ -255,6 +259,12 @@ static void every_failing_allocation_fails_cleanly_transformer(void **state)
 {
 	(void)state;
 	every_failing_allocation_fails_cleanly_on("examples/transformer.json", 1);
+}
+
+static void every_failing_allocation_fails_cleanly_onnx_cnn(void **state)
+{
+	(void)state;
+	every_failing_allocation_fails_cleanly_on("tests/fixtures/onnx/cnn.onnx", 1);
 }
 
 /* ---- programs outlive their context ----------------------------------- */
@@ -329,6 +339,7 @@ int main(void)
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_cnn),
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_storage),
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_transformer),
+	    cmocka_unit_test(every_failing_allocation_fails_cleanly_onnx_cnn),
 	    cmocka_unit_test(programs_free_through_the_hook_after_the_context),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

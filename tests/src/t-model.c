@@ -1332,6 +1332,30 @@ static void hinted_program_tells_a_failed_assert_from_a_failed_expect(void **sta
 	close_model(&fx);
 }
 
+/* A message naming a long node is never cut to a field width: the whole
+ * name and the rest of the message are in it. */
+static void long_names_stay_whole_in_messages(void **state)
+{
+	char name[701], text[1200];
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m;
+	const char *msg;
+	(void)state;
+	memset(name, 'n', 700);
+	name[700] = 0;
+	snprintf(text, sizeof(text),
+	         "{\"inputs\": [{\"name\": \"x\", \"shape\": [2]}], \"nodes\": [{\"name\": \"%s\", "
+	         "\"op\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"y\"], "
+	         "\"attrs\": {\"a\": [1, \"b\"]}}], \"outputs\": [\"y\"]}",
+	         name);
+	m = sym_model_from_json(ctx, text, strlen(text));
+	assert_null(m);
+	msg = sym_ctx_last_message(ctx);
+	assert_non_null(strstr(msg, name));
+	assert_non_null(strstr(msg, "attribute 'a': a list mixes numbers and strings"));
+	sym_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1360,6 +1384,7 @@ int main(void)
 	    cmocka_unit_test(guard_cache_capacity_is_not_allocated_up_front),
 	    cmocka_unit_test(hinted_program_tells_a_failed_assert_from_a_failed_expect),
 	    cmocka_unit_test(program_agrees_with_concrete_inference_at_random_dims),
+	    cmocka_unit_test(long_names_stay_whole_in_messages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

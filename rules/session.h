@@ -1,0 +1,60 @@
+/* The rule session: what running rules leaves behind (facts, guards,
+ * data-dependent symbols, the memory of rule results) and the hints they
+ * read.  The inference driver (src/infer/) and the public rules API
+ * (rules/public.c) own a session and run rules in it; a rule sees only its
+ * own inputs, attributes and outputs (rules_private.h), never the session's
+ * fields.  It stays below the driver: rules/ includes nothing of src/. */
+#ifndef SYM_RULES_SESSION_H
+#define SYM_RULES_SESSION_H
+
+#include "values.h"
+
+#include <stdarg.h>
+
+/* An inference session: facts, hints, guards, storage for rule results. */
+typedef struct sym_infer sym_infer;
+struct sym_infer {
+	sym_ctx *ctx;
+	sym_facts *facts;
+	size_t nhints, caphints;
+	const sym_expr **hint_syms;
+	long long *hint_vals; /* the type sym_expr_eval_si takes */
+	sym_guard *guards;
+	size_t nguards, capguards;
+	struct sym_iblock {
+		void *p;
+		size_t n;
+	} *blocks; /* allocations owned by the session, with their sizes */
+	size_t nblocks, capblocks;
+	unsigned fresh; /* counter for fresh symbols */
+	int fatal;      /* a guard was proven false: inference stops */
+	const sym_expr **fresh_syms; /* data-dependent symbols and their sources */
+	char **fresh_src;
+	const sym_expr **fresh_lo, **fresh_hi; /* the range each was given (hi NULL: open) */
+	size_t nfresh, capfresh;
+};
+
+int sym__infer_init(sym_infer *inf, sym_ctx *ctx, sym_facts *facts);
+void sym__infer_clear(sym_infer *inf);
+/* Allocates memory owned by the session (freed by sym__infer_clear). */
+void *sym__infer_alloc(sym_infer *inf, size_t n);
+char *sym__infer_strdup(sym_infer *inf, const char *s);
+/* The printf-formatted text in session memory; NULL with SYM_ENOMEM
+ * recorded. */
+char *sym__infer_printf(sym_infer *inf, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+char *sym__infer_vprintf(sym_infer *inf, const char *fmt, va_list ap);
+int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v);
+/* Returns a new symbol named prefix<k> not used before in the session. */
+const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix);
+
+/* Runs the rule of op (domain "" for ONNX) on the inputs and attributes;
+ * fills out[0..nout).  Returns 0, or -1 with the error recorded (an unknown
+ * operator, bad attributes, a guard proven false). */
+int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
+		  const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out);
+
+#endif
