@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "symshape/symshape.h"
+#include "symshape/json.h"
 
 #include "bench_common.h"
 
@@ -75,30 +76,24 @@ static char *to_str(sym_ctx *ctx, const sym_expr *e)
 }
 
 /* Counts the terms of a canonical sum (non-constant terms, plus one for a
- * nonzero constant) from its printed form: the top-level " + " and " - "
- * separators outside parentheses, plus one. */
+ * nonzero constant) from its structure (the JSON form: the printed text may
+ * show a product of sums factored). */
 static long count_terms(sym_ctx *ctx, const sym_expr *e)
 {
 	long long v;
-	long n = 1;
-	int depth = 0;
-	char *t;
+	long n;
+	cJSON *j, *t, *c;
 
 	if (sym_expr_get_si(e, &v) == 1)
 		return v != 0;
 	if (sym_expr_kind(e) != SYM_KIND_ADD)
 		return 1;
-	t = to_str(ctx, e);
-	for (const char *p = t; *p; p++) {
-		if (*p == '(' || *p == '[')
-			depth++;
-		else if (*p == ')' || *p == ']')
-			depth--;
-		else if (depth == 0 && p[0] == ' ' &&
-			 (p[1] == '+' || p[1] == '-') && p[2] == ' ')
-			n++;
-	}
-	sym_str_free(ctx, t);
+	j = sym_expr_to_json(ctx, e);
+	need(ctx, j, "sym_expr_to_json");
+	t = cJSON_GetObjectItemCaseSensitive(j, "terms");
+	c = cJSON_GetObjectItemCaseSensitive(j, "const");
+	n = cJSON_GetArraySize(t) + (cJSON_IsString(c) && strcmp(c->valuestring, "0") != 0);
+	cJSON_Delete(j);
 	return n;
 }
 
@@ -201,12 +196,12 @@ static void w1(void)
 		if (r == 0) {
 			long total = 0;
 
+			printf("W1 iters %d\n", W1_ITERS);
+			report_mem("W1", ctx);
 			for (int it = 0; it < W1_ITERS; it++) {
 				need(ctx, res[it], "W1");
 				total += count_terms(ctx, res[it]);
 			}
-			printf("W1 iters %d\n", W1_ITERS);
-			report_mem("W1", ctx);
 			check_si("W1", "terms", total, W1_TERMS);
 			check_si("W1", "value_mismatches",
 				 w1_value_mismatches(ctx, s, p, res), 0);

@@ -118,6 +118,7 @@ typedef struct pmemo_ent {
 	const sym_expr *e;
 	size_t len;
 	int prec, unsafe;
+	char *alt; /* a shorter spelling chosen for the node, or NULL */
 } pmemo_ent;
 
 typedef struct pmemo {
@@ -129,12 +130,19 @@ typedef struct pmemo {
  * at its top level (a unary minus in front would bind into it), and the
  * memo; with measure set the output only counts bytes and print() answers
  * from the memo. */
+#define ALT_DEPTH 4
+
 typedef struct pr {
 	sym_sbuf *b;
 	sym_ctx *ctx;
 	int unsafe;
 	int measure;
 	pmemo *memo;
+	/* the choice of spellings: nodes whose candidates are being made
+	 * (no cycles), and how many candidates may still be parsed */
+	const sym_expr *busy[ALT_DEPTH];
+	int depth;
+	long budget;
 } pr;
 
 static const pmemo_ent *memo_find(const pmemo *m, const sym_expr *e)
@@ -148,15 +156,25 @@ static const pmemo_ent *memo_find(const pmemo *m, const sym_expr *e)
 	return NULL;
 }
 
-static int memo_put(pr *p, const sym_expr *e, size_t len, int prec, int unsafe)
+static int memo_put(pr *p, const sym_expr *e, size_t len, int prec, int unsafe, char *alt)
 {
 	pmemo *m = p->memo;
 	size_t i;
+	pmemo_ent *old = (pmemo_ent *)memo_find(m, e);
+	if (old) {
+		if (old->alt)
+			sym__free(p->ctx, old->alt, strlen(old->alt) + 1);
+		old->len = len, old->prec = prec, old->unsafe = unsafe, old->alt = alt;
+		return 1;
+	}
 	if (2 * (m->n + 1) > m->cap) {
 		size_t nc = m->cap ? 2 * m->cap : 256, j;
 		pmemo_ent *nt = sym__alloc(p->ctx, nc * sizeof(*nt));
-		if (!nt)
+		if (!nt) {
+			if (alt)
+				sym__free(p->ctx, alt, strlen(alt) + 1);
 			return 0;
+		}
 		memset(nt, 0, nc * sizeof(*nt));
 		for (j = 0; j < m->cap; j++) {
 			if (!m->t[j].e)
@@ -171,17 +189,20 @@ static int memo_put(pr *p, const sym_expr *e, size_t len, int prec, int unsafe)
 	for (i = e->hash & (m->cap - 1); m->t[i].e; i = (i + 1) & (m->cap - 1))
 		;
 	m->t[i].e = e, m->t[i].len = len, m->t[i].prec = prec, m->t[i].unsafe = unsafe;
+	m->t[i].alt = alt;
 	m->n++;
 	return 1;
 }
 
 static int print_node(pr *p, const sym_expr *e);
+static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe);
 
 static int print(pr *p, const sym_expr *e)
 {
 	const pmemo_ent *m;
 	size_t start;
 	int prec;
+	char *alt = NULL;
 	p->unsafe = 0;
 	if (!e) {
 		/* a node built for printing could not be made (out of memory) */
@@ -190,15 +211,29 @@ static int print(pr *p, const sym_expr *e)
 	}
 	if (p->b->fail || sym__failed(p->ctx))
 		return P_ATOM;
-	if (p->measure && (m = memo_find(p->memo, e))) {
-		sym__sbuf_put(p->b, NULL, m->len);
+	m = memo_find(p->memo, e);
+	if (m && (p->measure || m->alt)) {
+		if (p->measure)
+			sym__sbuf_put(p->b, NULL, m->len);
+		else
+			sym__sbuf_puts(p->b, m->alt);
 		p->unsafe = m->unsafe;
 		return m->prec;
 	}
 	start = p->b->n;
 	prec = print_node(p, e);
-	if (p->measure && !p->b->fail && !memo_put(p, e, p->b->n - start, prec, p->unsafe))
-		p->b->fail = 1;
+	if (p->measure && !p->b->fail) {
+		size_t len = p->b->n - start;
+		int unsafe = p->unsafe;
+		alt = alternatives(p, e, &len, &prec, &unsafe);
+		if (alt) {
+			p->b->n = start;
+			sym__sbuf_put(p->b, NULL, len);
+		}
+		p->unsafe = unsafe;
+		if (!p->b->fail && !memo_put(p, e, len, prec, unsafe, alt))
+			p->b->fail = 1;
+	}
 	return prec;
 }
 
@@ -243,6 +278,32 @@ static void print_at(pr *p, const sym_expr *e, int min)
 	if (prec < min) {
 		sym__sbuf_puts(p->b, p->measure ? "()" : ")");
 		p->unsafe = 0;
+	}
+}
+
+/* Prints e at min, also parenthesised when its top level has the other
+ * one of `//` (unsafe 1) and `%` (unsafe 2): (x % 4)//2, not x % 4//2. */
+static void print_at_safe(pr *p, const sym_expr *e, int min, int avoid)
+{
+	const pmemo_ent *m = e && !p->measure ? memo_find(p->memo, e) : NULL;
+	int un;
+	if (!e) {
+		p->b->fail = 1;
+		return;
+	}
+	if (m)
+		un = m->unsafe;
+	else {
+		peek(p, item_print, e, NULL);
+		un = p->unsafe;
+	}
+	if (un == avoid) {
+		sym__sbuf_puts(p->b, "(");
+		print(p, e);
+		sym__sbuf_puts(p->b, ")");
+		p->unsafe = 0;
+	} else {
+		print_at(p, e, min);
 	}
 }
 
@@ -462,7 +523,16 @@ static int terms_within(const sym_expr *x, const sym_expr *y)
  * stores it and the rest of e in *rest.  P is read from the floor's
  * argument (P/Q), or is another floor G with floor(G/Q) canonically equal
  * to the floor found (floor(floor(x/2)/4) is floor(x/8)). */
+static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac, int relax);
+
 int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac)
+{
+	return find_mod_impl(ctx, e, mp, rest, frac, 0);
+}
+
+/* With relax, P's terms need not all be in the sum (the rest then has
+ * their negation). */
+static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac, int relax)
 {
 	sym_lin v;
 	size_t i, j;
@@ -483,7 +553,7 @@ int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr *
 				kP = sym__scale(ctx, &mp->k, P);
 				if (!kP)
 					return 0;
-				if ((P->kind != SYM_KIND_NUM || Q->kind != SYM_KIND_NUM) && terms_within(kP, S) &&
+				if ((P->kind != SYM_KIND_NUM || Q->kind != SYM_KIND_NUM) && (relax || terms_within(kP, S)) &&
 				    (P->kind == SYM_KIND_NUM || kP->kind != SYM_KIND_NUM)) {
 					mp->P = P, mp->Q = Q;
 					*rest = sym_expr_sub(ctx, S, kP);
@@ -529,12 +599,12 @@ static void print_mod(pr *p, const modpart *mp)
 		sym__sbuf_num(p->b, &a);
 		sym__sbuf_puts(p->b, "*(");
 	}
-	print_at(p, mp->P, P_MUL);
+	print_at_safe(p, mp->P, P_MUL, 1);
 	sym__sbuf_puts(p->b, " % ");
 	print_at(p, mp->Q, P_UNARY);
 	if (!sym__num_is_one(&a))
 		sym__sbuf_puts(p->b, ")");
-	p->unsafe = sym__num_is_one(&a);
+	p->unsafe = sym__num_is_one(&a) ? 2 : 0;
 	sym__num_clear(&a);
 }
 
@@ -601,12 +671,30 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
 	sym__lin_view(rest, &v);
 	if (rest_c)
 		sym__num_set(rest_c, v.c);
-	for (i = 0; i < v.n; i++)
-		sum_item(p, &first, sym__num_sgn(&v.t[i].coef) < 0, item_term, &v.t[i].coef, v.t[i].m);
-	for (i = 0; i < nm; i++)
-		sum_item(p, &first, sym__num_sgn(&mods[i].k) < 0, item_mod, &mods[i], NULL);
-	if (!skip_const && (!sym__num_is_zero(v.c) || first))
-		sum_item(p, &first, sym__num_sgn(v.c) < 0, item_num, v.c, NULL);
+	{
+		/* items: terms, modulos, the constant; a positive item leads
+		 * when the first one is negative (2 - x//s, not -(x//s) + 2) */
+		size_t nit = v.n + nm + (!skip_const && !sym__num_is_zero(v.c)), lead = 0, k;
+		for (k = 0; k < nit; k++) {
+			int sg = k < v.n ? sym__num_sgn(&v.t[k].coef)
+				 : k < v.n + nm ? sym__num_sgn(&mods[k - v.n].k) : sym__num_sgn(v.c);
+			if (sg > 0) {
+				lead = k;
+				break;
+			}
+		}
+		for (k = 0; k < nit; k++) {
+			size_t j = k == 0 ? lead : k <= lead ? k - 1 : k;
+			if (j < v.n)
+				sum_item(p, &first, sym__num_sgn(&v.t[j].coef) < 0, item_term, &v.t[j].coef, v.t[j].m);
+			else if (j < v.n + nm)
+				sum_item(p, &first, sym__num_sgn(&mods[j - v.n].k) < 0, item_mod, &mods[j - v.n], NULL);
+			else
+				sum_item(p, &first, sym__num_sgn(v.c) < 0, item_num, v.c, NULL);
+		}
+		if (!skip_const && first)
+			sum_item(p, &first, 0, item_num, v.c, NULL);
+	}
 	for (i = 0; i < nm; i++)
 		sym__num_clear(&mods[i].k);
 	/* precedence: a single item keeps that item's precedence */
@@ -727,7 +815,7 @@ static int print_node(pr *p, const sym_expr *e)
 	case SYM_KIND_FLOOR: {
 		const sym_expr *P, *Q;
 		if (sym__quotient_form(p->ctx, node_kid(e), &P, &Q)) {
-			print_at(p, P, P_MUL);
+			print_at_safe(p, P, P_MUL, 2);
 			sym__sbuf_puts(p->b, "//");
 			print_at(p, Q, P_UNARY);
 			p->unsafe = 1;
@@ -768,6 +856,678 @@ static int print_node(pr *p, const sym_expr *e)
 	}
 }
 
+/* ---- The choice of spellings ----
+ *
+ * For a small numeric sum or relation, the printer makes candidate texts
+ * (integer terms folded back into a floor, common content and products of
+ * sums factored, a modulo re-folded with borrowed terms, a relation with its
+ * terms on the side where they are positive and `<` for an off-by-one
+ * `<=`), parses each back and keeps the one with the fewest tokens that
+ * gives the same pointer.  The texts of the parts are the printer's own
+ * (memoised) choices.  A candidate that does not parse back to the node is
+ * never printed. */
+
+#define ALT_BUDGET 400     /* candidate parses per printed root */
+#define ALT_MAX_TERMS 8    /* larger sums print as they are */
+#define ALT_MAX_LEN 400    /* longer texts print as they are */
+
+/* Tokens of a text: names and numbers, two-character operators and single
+ * characters other than spaces count one each. */
+static size_t count_tokens(const char *s)
+{
+	size_t n = 0;
+	while (*s) {
+		if (*s == ' ') {
+			s++;
+			continue;
+		}
+		n++;
+		if ((*s >= '0' && *s <= '9') || *s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) {
+			while ((*s >= '0' && *s <= '9') || *s == '_' || (*s >= 'a' && *s <= 'z') ||
+			       (*s >= 'A' && *s <= 'Z'))
+				s++;
+			continue;
+		}
+		if (s[1] && strchr("/*<>=!&|", s[1]) &&
+		    (!strncmp(s, "//", 2) || !strncmp(s, "**", 2) || !strncmp(s, "<=", 2) || !strncmp(s, ">=", 2) ||
+		     !strncmp(s, "==", 2) || !strncmp(s, "!=", 2) || !strncmp(s, "&&", 2) || !strncmp(s, "||", 2)))
+			s += 2;
+		else
+			s++;
+	}
+	return n;
+}
+
+/* The precedence of a numeric or relation text, and whether `//` or `%`
+ * is at its top level (a unary minus in front would bind into it). */
+static int classify(const char *s, int *unsafe)
+{
+	int depth = 0, add = 0, mul = 0, pow = 0, rel = 0, un = 0;
+	size_t i;
+	for (i = 0; s[i]; i++) {
+		char c = s[i];
+		if (c == '(')
+			depth++;
+		else if (c == ')')
+			depth--;
+		else if (depth)
+			continue;
+		else if (c == '<' || c == '>' || c == '=' || c == '!')
+			rel = 1;
+		else if ((c == '+' || c == '-') && i > 0 && s[i - 1] == ' ')
+			add = 1;
+		else if (c == '*' && s[i + 1] == '*')
+			pow = 1, i++;
+		else if (c == '/' && s[i + 1] == '/')
+			mul = 1, un = 1, i++;
+		else if (c == '%')
+			mul = 1, un = 2;
+		else if (c == '*' || c == '/')
+			mul = 1;
+	}
+	*unsafe = 0;
+	if (rel)
+		return P_REL;
+	if (add)
+		return P_ADD;
+	*unsafe = un;
+	if (s[0] == '-')
+		return mul && un ? P_MUL : P_UNARY;
+	if (mul)
+		return P_MUL;
+	return pow ? P_POW : P_ATOM;
+}
+
+/* Appends the printer's text of x to out, parenthesised when its
+ * precedence is below min; returns 0 on failure. */
+static int node_text(pr *p, const sym_expr *x, sym_sbuf *out, int min)
+{
+	sym_sbuf cnt, *save = p->b;
+	int measure = p->measure, unsafe = p->unsafe, prec, avoid = min < 0 ? -min / 100 : 0;
+	if (!x)
+		return 0;
+	if (avoid)
+		min = -min % 100;
+	sym__sbuf_init(&cnt, p->ctx);
+	cnt.count = 1;
+	p->b = &cnt;
+	p->measure = 1;
+	prec = print(p, x);
+	if (avoid && p->unsafe == avoid)
+		prec = P_OR; /* parenthesised */
+	if (!cnt.fail && !sym__failed(p->ctx) && cnt.n <= ALT_MAX_LEN) {
+		p->b = out;
+		p->measure = 0;
+		if (prec < min)
+			sym__sbuf_puts(out, "(");
+		print(p, x);
+		if (prec < min)
+			sym__sbuf_puts(out, ")");
+	} else {
+		out->fail = out->fail ? out->fail : 3;
+	}
+	p->b = save;
+	p->measure = measure;
+	p->unsafe = unsafe;
+	if (cnt.fail == 1)
+		save->fail = 1;
+	return !out->fail;
+}
+
+static int put_num(sym_sbuf *b, const sym_num *v)
+{
+	sym__sbuf_num(b, v);
+	return !b->fail;
+}
+
+/* Whether text parses back to e; failures of the parse other than running
+ * out of memory are forgotten. */
+static int parses_to(pr *p, const char *text, const sym_expr *e)
+{
+	const sym_expr *r;
+	if (p->budget <= 0 || sym__failed(p->ctx))
+		return 0;
+	p->budget--;
+	r = sym_expr_from_str(p->ctx, text);
+	if (!r) {
+		if (sym_ctx_last_error(p->ctx) == SYM_ENOMEM)
+			p->b->fail = 1;
+		else
+			sym_ctx_clear_error(p->ctx);
+		return 0;
+	}
+	return r == e;
+}
+
+/* The best text so far. */
+typedef struct best {
+	sym_sbuf s;
+	size_t tokens, len;
+	int have;
+} best;
+
+/* Offers a candidate text (consumed). */
+static void offer(pr *p, best *bt, const sym_expr *e, sym_sbuf *c)
+{
+	size_t t;
+	if (!c->fail && c->s && c->n <= ALT_MAX_LEN) {
+		t = count_tokens(c->s);
+		/* fewer tokens; as many, and shorter (by 2 bytes than the
+		 * default: x >= 1 stays, it is not x > 0) */
+		if ((t < bt->tokens || (t == bt->tokens && c->n + (bt->have ? 1 : 2) <= bt->len)) &&
+		    parses_to(p, c->s, e)) {
+			sym__sbuf_clear(&bt->s);
+			bt->s = *c;
+			bt->tokens = t;
+			bt->len = c->n;
+			bt->have = 1;
+			return;
+		}
+	}
+	sym__sbuf_clear(c);
+}
+
+/* Appends the sum of item (text it, negated with neg, unsafe under a
+ * unary minus with un) and the text rest (a full numeric text, possibly
+ * starting with a unary minus); item first or last. */
+static void join2(sym_sbuf *c, int neg, const char *it, int un, const char *rest, int item_first)
+{
+	if (item_first) {
+		if (neg)
+			sym__sbuf_puts(c, un ? "-(" : "-");
+		sym__sbuf_puts(c, it);
+		if (neg && un)
+			sym__sbuf_puts(c, ")");
+		if (rest) {
+			sym__sbuf_puts(c, rest[0] == '-' ? " - " : " + ");
+			sym__sbuf_puts(c, rest[0] == '-' ? rest + 1 : rest);
+		}
+	} else {
+		sym__sbuf_puts(c, rest);
+		sym__sbuf_puts(c, neg ? " - " : " + ");
+		sym__sbuf_puts(c, it);
+	}
+}
+
+/* Offers item +- rest in both orders; rest NULL or the node 0 means the
+ * item alone. */
+static void offer_item(pr *p, best *bt, const sym_expr *e, int neg, sym_sbuf *it, int un, const sym_expr *rest)
+{
+	sym_sbuf r, c;
+	int k;
+	int zero = rest && rest->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(rest));
+	if (it->fail || !it->s)
+		return;
+	sym__sbuf_init(&r, p->ctx);
+	if (rest && !zero && !node_text(p, rest, &r, P_ADD)) {
+		sym__sbuf_clear(&r);
+		return;
+	}
+	for (k = 0; k < 2; k++) {
+		if (k == 1 && (!r.s || (neg && 0)))
+			break;
+		sym__sbuf_init(&c, p->ctx);
+		join2(&c, neg, it->s, un, r.s, k == 0);
+		offer(p, bt, e, &c);
+	}
+	sym__sbuf_clear(&r);
+}
+
+/* Whether the sum P has a term with monomial m. */
+static int has_mono(const sym_expr *P, const sym_expr *m)
+{
+	sym_lin w;
+	size_t j;
+	sym__lin_view(P, &w);
+	for (j = 0; j < w.n; j++)
+		if (w.t[j].m == m)
+			return 1;
+	return 0;
+}
+
+/* Integer terms folded back into a floor: k*floor(P/Q) + T + rest becomes
+ * k*((P + Q*T/k)//Q) + rest, T the constant and the terms of P's monomials
+ * that k divides (or one of the two). */
+static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
+{
+	size_t i, j;
+	int mode;
+	for (i = 0; i < v->n; i++) {
+		const sym_expr *F = v->t[i].m, *P, *Q, *restall, *T, *inner, *rem;
+		const sym_num *k = &v->t[i].coef;
+		sym_sumb tb;
+		sym_num q, ak;
+		if (F->kind != SYM_KIND_FLOOR || !sym__num_is_int(k))
+			continue;
+		if (!sym__quotient_form(p->ctx, node_kid(F), &P, &Q))
+			continue;
+		restall = sym_expr_sub(p->ctx, e, sym__scale(p->ctx, k, F));
+		if (!restall)
+			return;
+		sym__num_init(&q);
+		sym__num_init(&ak);
+		sym__num_abs(&ak, k);
+		for (mode = 0; mode < 3; mode++) {
+			sym_sbuf it;
+			sym__sumb_init(&tb, p->ctx);
+			for (j = 0; j < v->n && mode != 1; j++) {
+				if (j == i || !sym__is_int(v->t[j].m) || !has_mono(P, v->t[j].m))
+					continue;
+				sym__num_div(&q, &v->t[j].coef, k);
+				if (sym__num_is_int(&q))
+					sym__sumb_add_term(&tb, &v->t[j].coef, v->t[j].m);
+			}
+			if (mode != 2) {
+				/* a small constant: (H + 7)//8 - 1 is (H - 1)//8,
+				 * 927808 + 32*((3*H + 7)//8) stays */
+				sym__num_div(&q, v->c, k);
+				sym__num_abs(&q, &q);
+				if (sym__num_is_int(&q) && Q->kind == SYM_KIND_NUM) {
+					sym_num q4;
+					sym__num_init(&q4);
+					sym__num_set_si(&q4, 4);
+					sym__num_mul(&q4, &q4, node_num(Q));
+					if (sym__num_cmp(&q, &q4) <= 0)
+						sym__sumb_add(&tb, NULL, sym__num_node(p->ctx, v->c));
+					sym__num_clear(&q4);
+				}
+			}
+			T = sym__sumb_finish(&tb);
+			if (!T)
+				break;
+			if (T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)))
+				continue;
+			inner = sym_expr_add(p->ctx, P, sym_expr_mul(p->ctx, Q, sym_expr_div(p->ctx, T, sym__num_node(p->ctx, k))));
+			rem = sym_expr_sub(p->ctx, restall, T);
+			if (!inner || !rem)
+				break;
+			sym__sbuf_init(&it, p->ctx);
+			if (!sym__num_is_one(&ak)) {
+				put_num(&it, &ak);
+				sym__sbuf_puts(&it, "*(");
+			}
+			node_text(p, inner, &it, -(200 + P_MUL));
+			sym__sbuf_puts(&it, "//");
+			node_text(p, Q, &it, P_UNARY);
+			if (!sym__num_is_one(&ak))
+				sym__sbuf_puts(&it, ")");
+			offer_item(p, bt, e, sym__num_sgn(k) < 0, &it, sym__num_is_one(&ak), rem);
+			sym__sbuf_clear(&it);
+		}
+		sym__num_clear(&q);
+		sym__num_clear(&ak);
+	}
+}
+
+static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac, int relax);
+
+/* A modulo re-folded with terms borrowed from the rest of the sum:
+ * y - 5*((y + z)//5) is (y + z) % 5 - z. */
+static void alt_mod(pr *p, best *bt, const sym_expr *e)
+{
+	modpart mp;
+	const sym_expr *rest;
+	sym_sbuf it;
+	sym_num a;
+	sym__num_init(&mp.k);
+	sym__num_init(&a);
+	if (find_mod_impl(p->ctx, e, &mp, &rest, 0, 1)) {
+		sym__num_abs(&a, &mp.k);
+		sym__sbuf_init(&it, p->ctx);
+		if (!sym__num_is_one(&a)) {
+			put_num(&it, &a);
+			sym__sbuf_puts(&it, "*(");
+		}
+		node_text(p, mp.P, &it, -(100 + P_MUL));
+		sym__sbuf_puts(&it, " % ");
+		node_text(p, mp.Q, &it, P_UNARY);
+		if (!sym__num_is_one(&a))
+			sym__sbuf_puts(&it, ")");
+		offer_item(p, bt, e, sym__num_sgn(&mp.k) < 0, &it, sym__num_is_one(&a), rest);
+		sym__sbuf_clear(&it);
+	}
+	sym__num_clear(&mp.k);
+	sym__num_clear(&a);
+}
+
+/* Whether some term of x has a reciprocal of a sum. */
+static int has_sum_recip(const sym_expr *x)
+{
+	sym_lin v;
+	size_t i, j, n;
+	sym_factor one;
+	const sym_factor *f;
+	sym__lin_view(x, &v);
+	for (i = 0; i < v.n; i++) {
+		f = mono_view(v.t[i].m, &one, &n);
+		for (j = 0; j < n; j++)
+			if (f[j].exp < 0)
+				return 1;
+	}
+	return 0;
+}
+
+/* Splits R into factors (A + Q)*R1*...: A an atom of R's first term of
+ * degree 1 in R, Q = R0/R1 a polynomial.  Returns the number of factors
+ * (1 when R does not split). */
+static size_t split_factors(pr *p, const sym_expr *R, const sym_expr **out, size_t max)
+{
+	sym_lin v;
+	sym_factor one;
+	const sym_factor *f;
+	size_t n, a, i, j, nf;
+	sym__lin_view(R, &v);
+	if (max < 2 || v.n < 2 || v.n > ALT_MAX_TERMS)
+		goto whole;
+	f = mono_view(v.t[0].m, &one, &n);
+	for (a = 0; a < n; a++) {
+		const sym_expr *A = f[a].base, *R1, *R0, *Qn, *fa;
+		sym_sumb s1, s0;
+		int ok = 1;
+		if (f[a].exp != 1)
+			continue;
+		sym__sumb_init(&s1, p->ctx);
+		sym__sumb_init(&s0, p->ctx);
+		sym__sumb_add(&s0, NULL, sym__num_node(p->ctx, v.c));
+		for (i = 0; i < v.n && ok; i++) {
+			sym_factor one2;
+			size_t n2;
+			const sym_factor *g = mono_view(v.t[i].m, &one2, &n2);
+			int e1 = 0;
+			for (j = 0; j < n2; j++)
+				if (g[j].base == A) {
+					if (g[j].exp != 1)
+						ok = 0;
+					e1 = 1;
+				}
+			if (!ok)
+				break;
+			if (e1)
+				sym__sumb_add(&s1, &v.t[i].coef, sym_expr_div(p->ctx, v.t[i].m, A));
+			else
+				sym__sumb_add_term(&s0, &v.t[i].coef, v.t[i].m);
+		}
+		R1 = sym__sumb_finish(&s1);
+		R0 = sym__sumb_finish(&s0);
+		if (!ok || !R1 || !R0 || (R0->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(R0))))
+			continue;
+		if (R1->kind == SYM_KIND_NUM)
+			continue;
+		Qn = sym_expr_div(p->ctx, R0, R1);
+		if (!Qn || has_sum_recip(Qn))
+			continue;
+		fa = sym_expr_add(p->ctx, A, Qn);
+		if (!fa || sym_expr_mul(p->ctx, fa, R1) != R)
+			continue;
+		out[0] = fa;
+		nf = split_factors(p, R1, out + 1, max - 1);
+		return nf + 1;
+	}
+whole:
+	out[0] = R;
+	return 1;
+}
+
+/* Common content, a common monomial and a product of sums factored out:
+ * 32*N + 32*((N + 3)//4) is 32*(N + (N + 3)//4), printed with the
+ * factor's own choice. */
+static void alt_factor(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
+{
+	sym_num g, l, t, c0, num, den;
+	sym_factor com[16], one;
+	const sym_factor *f;
+	size_t nc = 0, i, j, k, n, nf;
+	const sym_expr *R, *gm, *facs[4];
+	sym_sbuf c;
+	int first = 1;
+	sym__num_init(&g), sym__num_init(&l), sym__num_init(&t), sym__num_init(&c0);
+	sym__num_init(&num), sym__num_init(&den);
+	/* content: gcd of numerators over lcm of denominators, sign of the
+	 * first term */
+	sym__num_set_si(&l, 1);
+	for (i = 0; i <= v->n; i++) {
+		const sym_num *k2 = i < v->n ? &v->t[i].coef : v->c;
+		if (i == v->n && sym__num_is_zero(k2))
+			break;
+		sym__num_numer(&num, k2);
+		sym__num_abs(&num, &num);
+		sym__num_denom(&den, k2);
+		if (i == 0)
+			sym__num_set(&g, &num);
+		else
+			sym__num_gcd(&g, &g, &num);
+		sym__num_lcm(&l, &l, &den);
+	}
+	sym__num_div(&c0, &g, &l);
+	if (v->n && sym__num_sgn(&v->t[0].coef) < 0)
+		sym__num_neg(&c0, &c0);
+	/* the common monomial (positive exponents) */
+	if (sym__num_is_zero(v->c) && v->n) {
+		f = mono_view(v->t[0].m, &one, &n);
+		for (j = 0; j < n && nc < 16; j++)
+			if (f[j].exp > 0)
+				com[nc++] = f[j];
+		for (i = 1; i < v->n && nc; i++) {
+			size_t w = 0;
+			f = mono_view(v->t[i].m, &one, &n);
+			for (k = 0; k < nc; k++) {
+				int64_t e2 = 0;
+				for (j = 0; j < n; j++)
+					if (f[j].base == com[k].base && f[j].exp > 0)
+						e2 = f[j].exp;
+				if (e2 > 0) {
+					com[w].base = com[k].base;
+					com[w].exp = e2 < com[k].exp ? e2 : com[k].exp;
+					w++;
+				}
+			}
+			nc = w;
+		}
+	}
+	gm = sym__monomial(p->ctx, com, nc);
+	R = gm ? sym_expr_div(p->ctx, sym_expr_div(p->ctx, e, sym__num_node(p->ctx, &c0)), gm) : NULL;
+	if (!R || R->kind != SYM_KIND_ADD)
+		goto done;
+	nf = split_factors(p, R, facs, 4);
+	if (nf == 1 && R == e)
+		goto done;
+	sym__sbuf_init(&c, p->ctx);
+	sym__num_numer(&num, &c0);
+	sym__num_denom(&den, &c0);
+	if (sym__num_sgn(&num) < 0) {
+		sym__sbuf_puts(&c, "-");
+		sym__num_neg(&num, &num);
+	}
+	if (!sym__num_is_one(&num)) {
+		put_num(&c, &num);
+		first = 0;
+	}
+	if (nc) {
+		if (!first)
+			sym__sbuf_puts(&c, "*");
+		node_text(p, gm, &c, P_MUL);
+		first = 0;
+	}
+	for (i = 0; i < nf; i++) {
+		if (!first)
+			sym__sbuf_puts(&c, "*");
+		node_text(p, facs[i], &c, first && !sym__num_is_one(&den) ? P_UNARY : (first ? P_MUL : P_UNARY));
+		first = 0;
+	}
+	if (!sym__num_is_one(&den)) {
+		sym__sbuf_puts(&c, "/");
+		put_num(&c, &den);
+	}
+	offer(p, bt, e, &c);
+done:
+	sym__num_clear(&g), sym__num_clear(&l), sym__num_clear(&t), sym__num_clear(&c0);
+	sym__num_clear(&num), sym__num_clear(&den);
+}
+
+/* Relations: the terms on the side where they are positive, the constant
+ * on either side, `<` for an off-by-one `<=` of integers, either
+ * orientation. */
+static void alt_rel(pr *p, best *bt, const sym_expr *e)
+{
+	const sym_expr *d = node_kid(e), *rest = d, *r2, *L, *R;
+	modpart mods[MAX_MODS];
+	size_t nm = 0, i;
+	sym_sumb pos, neg;
+	sym_lin v;
+	sym_num c, t;
+	int kind = e->kind, isint = sym__is_int(d), strict, cside, orient;
+	while (nm < MAX_MODS) {
+		sym__num_init(&mods[nm].k);
+		if (!sym__find_mod(p->ctx, rest, &mods[nm], &r2, 0)) {
+			sym__num_clear(&mods[nm].k);
+			break;
+		}
+		rest = r2;
+		nm++;
+	}
+	sym__num_init(&c);
+	sym__num_init(&t);
+	if (!rest)
+		goto done;
+	sym__lin_view(rest, &v);
+	if (v.n + nm > ALT_MAX_TERMS)
+		goto done;
+	sym__sumb_init(&pos, p->ctx);
+	sym__sumb_init(&neg, p->ctx);
+	for (i = 0; i < v.n; i++) {
+		if (sym__num_sgn(&v.t[i].coef) > 0) {
+			sym__sumb_add_term(&pos, &v.t[i].coef, v.t[i].m);
+		} else {
+			sym__num_neg(&t, &v.t[i].coef);
+			sym__sumb_add_term(&neg, &t, v.t[i].m);
+		}
+	}
+	for (i = 0; i < nm; i++) {
+		const sym_expr *md = sym_expr_mod(p->ctx, mods[i].P, mods[i].Q);
+		if (sym__num_sgn(&mods[i].k) > 0) {
+			sym__sumb_add(&pos, &mods[i].k, md);
+		} else {
+			sym__num_neg(&t, &mods[i].k);
+			sym__sumb_add(&neg, &t, md);
+		}
+	}
+	L = sym__sumb_finish(&pos);
+	R = sym__sumb_finish(&neg);
+	if (!L || !R)
+		goto done;
+	/* d = L - R + c */
+	for (strict = 0; strict < 2; strict++) {
+		int lt = kind == SYM_KIND_LT, op_lt;
+		sym__num_set(&c, v.c);
+		if (kind == SYM_KIND_EQ || kind == SYM_KIND_NE) {
+			if (strict)
+				break;
+			op_lt = -1;
+		} else if (strict == 0) {
+			op_lt = lt;
+		} else {
+			/* d <= 0 is d - 1 < 0, d < 0 is d + 1 <= 0, for integers */
+			if (!isint)
+				break;
+			sym__num_set_si(&t, lt ? 1 : -1);
+			sym__num_add(&c, &c, &t);
+			op_lt = !lt;
+		}
+		for (cside = 0; cside < 2; cside++) {
+			const sym_expr *A, *B;
+			sym__num_neg(&t, &c);
+			A = cside ? L : sym__add_num(p->ctx, L, &c);
+			B = cside ? sym__add_num(p->ctx, R, &t) : R;
+			for (orient = 0; orient < 2; orient++) {
+				sym_sbuf s;
+				const char *op;
+				if (op_lt < 0)
+					op = kind == SYM_KIND_EQ ? " == " : " != ";
+				else if (orient == 0)
+					op = op_lt ? " < " : " <= ";
+				else
+					op = op_lt ? " > " : " >= ";
+				sym__sbuf_init(&s, p->ctx);
+				node_text(p, orient ? B : A, &s, P_ADD);
+				sym__sbuf_puts(&s, op);
+				node_text(p, orient ? A : B, &s, P_ADD);
+				offer(p, bt, e, &s);
+			}
+		}
+	}
+done:
+	for (i = 0; i < nm; i++)
+		sym__num_clear(&mods[i].k);
+	sym__num_clear(&c);
+	sym__num_clear(&t);
+}
+
+/* The shortest verified spelling of e when shorter than the default
+ * (*len bytes, precedence *prec) in tokens; NULL to keep the default. */
+static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe)
+{
+	best bt;
+	sym_sbuf def, *save;
+	sym_lin v;
+	int measure, i, pr0, un0;
+	char *r = NULL;
+	if (p->depth >= ALT_DEPTH || p->budget <= 0 || *len > ALT_MAX_LEN || sym__failed(p->ctx))
+		return NULL;
+	if (e->kind != SYM_KIND_ADD && !(node_is_rel(e) && node_kid(e)->kind == SYM_KIND_ADD))
+		return NULL;
+	sym__lin_view(e->kind == SYM_KIND_ADD ? e : node_kid(e), &v);
+	if (v.n > ALT_MAX_TERMS)
+		return NULL;
+	for (i = 0; i < p->depth; i++)
+		if (p->busy[i] == e)
+			return NULL;
+	/* the default text */
+	sym__sbuf_init(&def, p->ctx);
+	save = p->b;
+	measure = p->measure;
+	p->b = &def;
+	p->measure = 0;
+	pr0 = print_node(p, e);
+	un0 = p->unsafe;
+	p->b = save;
+	p->measure = measure;
+	if (def.fail || !def.s) {
+		if (def.fail == 1)
+			save->fail = 1;
+		sym__sbuf_clear(&def);
+		return NULL;
+	}
+	bt.tokens = count_tokens(def.s);
+	bt.len = def.n;
+	bt.have = 0;
+	sym__sbuf_init(&bt.s, p->ctx);
+	p->busy[p->depth++] = e;
+	if (e->kind == SYM_KIND_ADD) {
+		alt_floor_fold(p, &bt, e, &v);
+		alt_mod(p, &bt, e);
+		alt_factor(p, &bt, e, &v);
+	} else {
+		alt_rel(p, &bt, e);
+	}
+	p->depth--;
+	if (sym__failed(p->ctx))
+		p->b->fail = 1;
+	if (bt.have && !p->b->fail) {
+		r = sym__alloc(p->ctx, bt.s.n + 1);
+		if (r) {
+			memcpy(r, bt.s.s, bt.s.n + 1);
+			*len = bt.s.n;
+			*prec = classify(r, unsafe);
+		} else {
+			p->b->fail = 1;
+		}
+	}
+	(void)pr0, (void)un0;
+	sym__sbuf_clear(&bt.s);
+	sym__sbuf_clear(&def);
+	return r;
+}
+
 int sym__print(sym_sbuf *b, const sym_expr *e)
 {
 	pmemo memo = {NULL, 0, 0};
@@ -777,6 +1537,8 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 	p.ctx = b->ctx;
 	p.unsafe = 0;
 	p.memo = &memo;
+	p.depth = 0;
+	p.budget = ALT_BUDGET;
 	/* measure first: the memo makes this linear in the distinct nodes,
 	 * while the text of a shared node is written at each of its uses */
 	sym__sbuf_init(&cnt, b->ctx);
@@ -794,6 +1556,9 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 		print(&p, e);
 		ok = !b->fail && !sym__failed(b->ctx);
 	}
+	for (size_t i = 0; i < memo.cap; i++)
+		if (memo.t[i].e && memo.t[i].alt)
+			sym__free(b->ctx, memo.t[i].alt, strlen(memo.t[i].alt) + 1);
 	sym__free(b->ctx, memo.t, memo.cap * sizeof(*memo.t));
 	return ok;
 }

@@ -251,7 +251,7 @@ static void cnn_gets_conv_and_pool_formulas(void **state)
 	static const char *const shapes[] = {"c1: [N, 64, (H + 1)//2, (W + 1)//2]",
 	                                     "p1: [N, 64, (H + 3)//4, (W + 3)//4]",
 	                                     "c2: [N, 128, (H + 3)//4, (W + 3)//4]",
-	                                     "c3: [N, 128, (H + 7)//8 - 1, (W + 7)//8 - 1]",
+	                                     "c3: [N, 128, (H - 1)//8, (W - 1)//8]",
 	                                     "p2: [N, 128, (H + 7)//16, (W + 7)//16]",
 	                                     "g: [N, 128, 1, 1]",
 	                                     "f: [N, 128]",
@@ -345,8 +345,8 @@ static void slice_clamps_int64_ends_and_symbolic_ends(void **state)
 	                                     "r: [n, L]",
 	                                     "e: [n, (L + 1)//2]",
 	                                     "Lm2: []",
-	                                     "m: [n, max(0, max(0, L + min(0, L*max(0, -L + 2) - 2)) - 1)]",
-	                                     "rr: [max(0, max(0, min(n, n*max(0, -L + 2) + L - 2)) - 1), L]",
+	                                     "m: [n, max(0, max(0, L + min(0, L*max(0, 2 - L) - 2)) - 1)]",
+	                                     "rr: [max(0, max(0, min(n, n*max(0, 2 - L) + L - 2)) - 1), L]",
 	                                     NULL};
 	static const char *const guards[] = {NULL};
 	fixture fx;
@@ -386,8 +386,8 @@ static void slice_clamps_int64_ends_and_symbolic_ends(void **state)
 static void conv_and_pool_follow_ceil_mode_dilation_and_auto_pad(void **state)
 {
 	static const char *const shapes[] = {
-	    "c: [N, 8, (H + 1)//2, (W + 1)//2]", "p: [N, 8, (H + 1)//4 + 1, (W + 1)//4 + 1]",
-	    "q: [N, 8, (H + 1)//4, (W + 1)//4]", "d: [N, 8, (H + 1)//4 - 3, (W + 1)//4 - 3]",
+	    "c: [N, 8, (H + 1)//2, (W + 1)//2]", "p: [N, 8, (H + 5)//4, (W + 5)//4]",
+	    "q: [N, 8, (H + 1)//4, (W + 1)//4]", "d: [N, 8, (H - 11)//4, (W - 11)//4]",
 	    "s: [N, 8, (H + 2)//3, (W + 2)//3]", NULL};
 	static const char *const guards[] = {"H >= 15 | assert | dilated", "W >= 15 | assert | dilated",
 	                                     NULL};
