@@ -536,17 +536,38 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 {
 	sym_lin v;
 	size_t i, j;
+	const sym_expr *lastF = NULL, *P = NULL, *Q = NULL;
+	int q_ok = 0;
 	sym__lin_view(e, &v);
 	for (i = 0; i < v.n; i++) {
-		const sym_expr *m = v.t[i].m, *F = floor_factor(m), *R, *ratio, *P, *Q, *S, *kP, *term;
+		const sym_expr *m = v.t[i].m, *F = floor_factor(m), *R, *ratio, *S, *kP, *term;
+		int g_ok;
 		if (!F)
+			continue;
+		/* The quotient form of a floor is the same for every term that has
+		 * it (the terms of k*Q*floor(P/Q) all do): found once.  Only a
+		 * single-term Q can make the term's ratio to Q a number, and only
+		 * the floor alone (m == F) makes the ratio to F one: the other
+		 * terms cost nothing, so a sum of many terms over one floor is
+		 * searched in linear time. */
+		if (F != lastF) {
+			sym_lin qv;
+			lastF = F;
+			q_ok = sym__quotient_form(ctx, node_kid(F), &P, &Q);
+			if (q_ok) {
+				sym__lin_view(Q, &qv);
+				q_ok = qv.n == 0 || (qv.n == 1 && sym__num_sgn(qv.c) == 0);
+			}
+		}
+		g_ok = m == F;
+		if (!q_ok && !g_ok)
 			continue;
 		term = sym__scale(ctx, &v.t[i].coef, m);
 		R = sym_expr_div(ctx, term, F);
 		S = sym_expr_sub(ctx, e, term);
 		if (!R || !S)
 			return 0;
-		if (sym__quotient_form(ctx, node_kid(F), &P, &Q)) {
+		if (q_ok) {
 			ratio = sym_expr_div(ctx, R, Q);
 			if (ratio && ratio->kind == SYM_KIND_NUM && (frac || sym__num_is_int(node_num(ratio)))) {
 				sym__num_neg(&mp->k, node_num(ratio));

@@ -409,6 +409,10 @@ def test_hostile_sizes():
     # every number a node or an evaluation holds prints within the text limit
     expect_quick_user_error("eval_of_a_power_past_the_number_limit_is_a_quick_error",
                             ["eval", "x**2**22*y", "x=7", "y=2"], mentions=("number too large",), seconds=1.0)
+    # the printer looks for a % b in a sum of many terms over one floor once per floor
+    expect_quick_user_error("modulo_by_a_power_of_a_sum_is_measured_quickly",
+                            ["simplify", "(s + sor4) % (s1 - ss01 % b1)**66"], mentions=("text too long",),
+                            seconds=1.0)
     expect_quick_user_error("constant_past_the_number_limit_is_a_quick_error",
                             ["simplify", "10**2**20"], mentions=("number too large",), seconds=1.0)
 
