@@ -79,14 +79,12 @@ static inline double median(double *v, int n)
  * return it as their exit status. */
 static int failed;
 
-static inline void check_si(const char *workload, const char *name,
-			    long long got, long long want)
+static inline void check_si(const char *workload, const char *name, long long got, long long want)
 {
 	if (got == want) {
 		printf("check %s %s %lld ok\n", workload, name, got);
 	} else {
-		printf("check %s %s %lld FAIL(want %lld)\n", workload, name,
-		       got, want);
+		printf("check %s %s %lld FAIL(want %lld)\n", workload, name, got, want);
 		failed = 1;
 	}
 }

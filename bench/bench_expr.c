@@ -43,8 +43,7 @@ static void need(sym_ctx *ctx, const void *p, const char *where)
 {
 	if (p && sym_ctx_last_error(ctx) == SYM_EOK)
 		return;
-	printf("error %s: %s (status %d)\n", where, sym_ctx_last_message(ctx),
-	       (int)sym_ctx_last_error(ctx));
+	printf("error %s: %s (status %d)\n", where, sym_ctx_last_message(ctx), (int)sym_ctx_last_error(ctx));
 	fflush(stdout);
 	exit(1);
 }
@@ -116,8 +115,7 @@ static void report_mem(const char *workload, sym_ctx *ctx)
 	printf("mem %s nodes %zu\n", workload, nodes);
 	printf("mem %s bytes %zu\n", workload, bytes);
 	printf("mem %s bytes_per_node %.1f\n", workload, per);
-	printf("target mem_%s bytes_per_node<100 %s\n", workload,
-	       per < 100.0 ? "ok" : "miss");
+	printf("target mem_%s bytes_per_node<100 %s\n", workload, per < 100.0 ? "ok" : "miss");
 }
 
 /* W1: small polynomials. */
@@ -128,8 +126,8 @@ typedef struct w1_param {
 
 /* Evaluates every result at s_i = i + 2 and compares it with the same
  * polynomial computed in machine integers. */
-static long w1_value_mismatches(sym_ctx *ctx, const sym_expr *const *s,
-				const w1_param *p, const sym_expr *const *res)
+static long w1_value_mismatches(sym_ctx *ctx, const sym_expr *const *s, const w1_param *p,
+                                const sym_expr *const *res)
 {
 	long long v[NSYMS];
 	long bad = 0;
@@ -180,16 +178,9 @@ static void w1(void)
 				const sym_expr *c = sym_expr_from_si(ctx, q->c[m]);
 
 				e = sym_expr_add(
-					ctx, e,
-					sym_expr_mul(ctx,
-						     sym_expr_mul(ctx, c,
-								  s[q->i[m]]),
-						     s[q->j[m]]));
+				    ctx, e, sym_expr_mul(ctx, sym_expr_mul(ctx, c, s[q->i[m]]), s[q->j[m]]));
 			}
-			res[it] = sym_expr_mul(
-				ctx, e,
-				sym_expr_add(ctx, s[q->k],
-					     sym_expr_from_si(ctx, 1)));
+			res[it] = sym_expr_mul(ctx, e, sym_expr_add(ctx, s[q->k], sym_expr_from_si(ctx, 1)));
 		}
 		t[r] = now_sec() - t0;
 		need(ctx, res[W1_ITERS - 1], "W1");
@@ -203,8 +194,7 @@ static void w1(void)
 				total += count_terms(ctx, res[it]);
 			}
 			check_si("W1", "terms", total, W1_TERMS);
-			check_si("W1", "value_mismatches",
-				 w1_value_mismatches(ctx, s, p, res), 0);
+			check_si("W1", "value_mismatches", w1_value_mismatches(ctx, s, p, res), 0);
 		}
 		sym_ctx_free(ctx);
 	}
@@ -223,36 +213,32 @@ static const sym_expr *w2_chain(sym_ctx *ctx, const sym_expr *s0, int depth)
 	const sym_expr *one = sym_expr_from_si(ctx, 1);
 
 	for (int i = 0; i < depth; i++)
-		e = sym_expr_add(
-			ctx,
-			sym_expr_floordiv(ctx, sym_expr_add(ctx, e, m1), two),
-			one);
+		e = sym_expr_add(ctx, sym_expr_floordiv(ctx, sym_expr_add(ctx, e, m1), two), one);
 	return e;
 }
 
 /* Compares the chain and its simplified form at points where s0 >= 1. */
-static void w2_check_values(sym_ctx *ctx, const sym_expr *s0,
-			    const sym_expr *chain, const sym_expr *simp,
-			    int depth)
+static void w2_check_values(sym_ctx *ctx, const sym_expr *s0, const sym_expr *chain, const sym_expr *simp,
+                            int depth)
 {
 	static const long long pts[] = {1,
-					2,
-					3,
-					4,
-					5,
-					7,
-					8,
-					9,
-					1000,
-					65535,
-					65536,
-					65537,
-					131073,
-					4294967295LL,
-					4294967296LL,
-					4294967297LL,
-					4611686018427387904LL,
-					9223372036854775807LL};
+	                                2,
+	                                3,
+	                                4,
+	                                5,
+	                                7,
+	                                8,
+	                                9,
+	                                1000,
+	                                65535,
+	                                65536,
+	                                65537,
+	                                131073,
+	                                4294967295LL,
+	                                4294967296LL,
+	                                4294967297LL,
+	                                4611686018427387904LL,
+	                                9223372036854775807LL};
 	long bad = 0;
 
 	for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
@@ -262,8 +248,7 @@ static void w2_check_values(sym_ctx *ctx, const sym_expr *s0,
 
 		need(ctx, va, "W2 eval chain");
 		need(ctx, vb, "W2 eval simplified");
-		if (va != vb || sym_expr_get_si(va, &a) != 1 ||
-		    sym_expr_get_si(vb, &b) != 1 || a != b) {
+		if (va != vb || sym_expr_get_si(va, &a) != 1 || sym_expr_get_si(vb, &b) != 1 || a != b) {
 			if (!bad)
 				printf("note W2 depth %d s0=%lld: chain and "
 				       "simplified values differ\n",
@@ -304,10 +289,8 @@ static void w2(int depth)
 		ts[r] = t2 - t1;
 		if (r == 0) {
 			char *txt = to_str(ctx, simp);
-			long floors = count_substr(txt, "//") +
-				      count_substr(txt, "floor(") +
-				      count_substr(txt, "ceil(") +
-				      count_substr(txt, "%");
+			long floors = count_substr(txt, "//") + count_substr(txt, "floor(") +
+			              count_substr(txt, "ceil(") + count_substr(txt, "%");
 			char want[96];
 			const sym_expr *expect;
 
@@ -317,14 +300,12 @@ static void w2(int depth)
 			sym_str_free(ctx, ctxt);
 			printf("W2 result%d %s\n", depth, txt);
 			printf("W2 floors%d %ld\n", depth, floors);
-			snprintf(want, sizeof want,
-				 "(s0 + 2**%d - 1)//2**%d", depth, depth);
+			snprintf(want, sizeof want, "(s0 + 2**%d - 1)//2**%d", depth, depth);
 			expect = sym_expr_from_str(ctx, want);
 			need(ctx, expect, "W2 parse expected form");
 			snprintf(want, sizeof want, "W2 one_floor%d", depth);
 			target(want, floors == 1);
-			snprintf(want, sizeof want, "W2 expected_form%d",
-				 depth);
+			snprintf(want, sizeof want, "W2 expected_form%d", depth);
 			target(want, simp == expect);
 			sym_str_free(ctx, txt);
 			w2_check_values(ctx, s[0], chain, simp, depth);
@@ -341,8 +322,7 @@ static void w2(int depth)
 /* W3: expansion of (s0+s1+s2+s3+1)**n. */
 
 /* Checks the expansion at s0..s3 = 1, 2, 3, 4, where the base is 11. */
-static void w3_check_value(sym_ctx *ctx, const sym_expr *const *s,
-			   const sym_expr *e, int n)
+static void w3_check_value(sym_ctx *ctx, const sym_expr *const *s, const sym_expr *e, int n)
 {
 	static const long long v[4] = {1, 2, 3, 4};
 	const sym_expr *c = sym_expr_eval_si(ctx, e, 4, s, v);
@@ -370,14 +350,9 @@ static void w3(void)
 			const sym_expr *s[NSYMS];
 			sym_ctx *ctx = new_ctx(s);
 			const sym_expr *base = sym_expr_add(
-				ctx,
-				sym_expr_add(ctx,
-					     sym_expr_add(ctx,
-							  sym_expr_add(ctx, s[0],
-								       s[1]),
-							  s[2]),
-					     s[3]),
-				sym_expr_from_si(ctx, 1));
+			    ctx,
+			    sym_expr_add(ctx, sym_expr_add(ctx, sym_expr_add(ctx, s[0], s[1]), s[2]), s[3]),
+			    sym_expr_from_si(ctx, 1));
 			const sym_expr *e;
 			double t0;
 
@@ -392,8 +367,7 @@ static void w3(void)
 				if (k == 1)
 					report_mem("W3", ctx);
 				snprintf(name, sizeof name, "terms%d", pows[k]);
-				check_si("W3", name, count_terms(ctx, e),
-					 want[k]);
+				check_si("W3", name, count_terms(ctx, e), want[k]);
 				w3_check_value(ctx, s, e, pows[k]);
 			}
 			sym_ctx_free(ctx);
@@ -439,20 +413,15 @@ static void w4(void)
 		for (int i = 0; i < W4_EXPRS; i++) {
 			const int *q = shp[i];
 
-			ex[i] = sym_expr_mul(
-				ctx,
-				sym_expr_add(ctx, s[q[0]],
-					     sym_expr_from_si(ctx, q[3])),
-				sym_expr_add(ctx,
-					     sym_expr_mul(ctx, s[q[1]], s[q[2]]),
-					     sym_expr_from_si(ctx, q[4])));
+			ex[i] = sym_expr_mul(ctx, sym_expr_add(ctx, s[q[0]], sym_expr_from_si(ctx, q[3])),
+			                     sym_expr_add(ctx, sym_expr_mul(ctx, s[q[1]], s[q[2]]),
+			                                  sym_expr_from_si(ctx, q[4])));
 			need(ctx, ex[i], "W4 build");
 		}
 		t0 = now_sec();
 		for (int i = 0; i < W4_EXPRS; i++) {
 			long long v;
-			const sym_expr *c =
-				sym_expr_eval_si(ctx, ex[i], NSYMS, s, vals[i]);
+			const sym_expr *c = sym_expr_eval_si(ctx, ex[i], NSYMS, s, vals[i]);
 
 			if (sym_expr_get_si(c, &v) == 1)
 				sum += v;
@@ -528,8 +497,7 @@ static void w5(void)
 
 				for (int m = t->d - 2; m >= 0; m--)
 					x = sym_expr_mul(ctx, x, s[t->f[m]]);
-				x = sym_expr_mul(ctx, x,
-						 sym_expr_from_si(ctx, t->c));
+				x = sym_expr_mul(ctx, x, sym_expr_from_si(ctx, t->c));
 				eb = sym_expr_add(ctx, eb, x);
 			}
 			a[i] = ea;

@@ -24,7 +24,10 @@
 
 #include "bench_common.h"
 
-static double now_ns(void) { return now_sec() * 1e9; }
+static double now_ns(void)
+{
+	return now_sec() * 1e9;
+}
 
 static int bench_infer(const char *path, int reps)
 {

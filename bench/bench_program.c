@@ -55,9 +55,9 @@ typedef struct sbuf {
 
 static void add(sbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 
 static void add(sbuf *b, const char *fmt, ...)
 {
@@ -105,9 +105,9 @@ static void build_programs(void)
 	t0 = now_sec();
 	for (int i = 0; i < W4_EXPRS; i++) {
 		const int *q = shp[i];
-		const sym_expr *e = sym_expr_mul(ctx, sym_expr_add(ctx, s[q[0]], sym_expr_from_si(ctx, q[3])),
-						 sym_expr_add(ctx, sym_expr_mul(ctx, s[q[1]], s[q[2]]),
-							      sym_expr_from_si(ctx, q[4])));
+		const sym_expr *e = sym_expr_mul(
+		    ctx, sym_expr_add(ctx, s[q[0]], sym_expr_from_si(ctx, q[3])),
+		    sym_expr_add(ctx, sym_expr_mul(ctx, s[q[1]], s[q[2]]), sym_expr_from_si(ctx, q[4])));
 
 		progs[i] = sym_program_compile(ctx, NSYMS, s, 0, NULL, 1, &e);
 		if (!progs[i])
@@ -169,8 +169,9 @@ static void time_emitted_c(void)
 		cc = "cc";
 	if (!mkdtemp(dir))
 		die("mkdtemp", dir);
-	add(&b, "#define _POSIX_C_SOURCE 200809L\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
-		"#include <time.h>\n\n");
+	add(&b,
+	    "#define _POSIX_C_SOURCE 200809L\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+	    "#include <time.h>\n\n");
 	for (int i = 0; i < W4_EXPRS; i++) {
 		char prefix[16], *c;
 
@@ -190,23 +191,25 @@ static void time_emitted_c(void)
 	add(&b, "};\n\nstatic int (*fns[%d])(const int64_t *, int64_t *) = {\n", W4_EXPRS);
 	for (int i = 0; i < W4_EXPRS; i++)
 		add(&b, "\tw4_%d_shapes,\n", i);
-	add(&b, "};\n\n"
-		"static double now_sec(void)\n{\n\tstruct timespec ts;\n\tclock_gettime(CLOCK_MONOTONIC, &ts);\n"
-		"\treturn (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;\n}\n\n"
-		"static int cmp(const void *a, const void *b)\n{\n"
-		"\tdouble x = *(const double *)a, y = *(const double *)b;\n\treturn (x > y) - (x < y);\n}\n\n"
-		"int main(int argc, char **argv)\n{\n"
-		"\tint reps = argc > 1 ? atoi(argv[1]) : 11, r, p, i;\n"
-		"\tdouble t[%d];\n\tlong long sum = 0, sink = 0;\n\tint64_t out;\n"
-		"\tfor (i = 0; i < %d; i++) {\n\t\tif (fns[i](vals[i], &out) != 0)\n\t\t\treturn 1;\n"
-		"\t\tsum += out;\n\t}\n"
-		"\tfor (r = 0; r < reps; r++) {\n\t\tdouble t0 = now_sec();\n"
-		"\t\tfor (p = 0; p < %d; p++)\n\t\t\tfor (i = 0; i < %d; i++) {\n"
-		"\t\t\t\tint st = fns[i](vals[i], &out);\n\t\t\t\tsink += out + st;\n\t\t\t}\n"
-		"\t\tt[r] = now_sec() - t0;\n\t}\n"
-		"\tqsort(t, (size_t)reps, sizeof(t[0]), cmp);\n"
-		"\tprintf(\"%%lld %%lld %%.3g\\n\", sum, sink, (reps %% 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2) / "
-		"(%d.0 * %d) * 1e9);\n\treturn 0;\n}\n",
+	add(&b,
+	    "};\n\n"
+	    "static double now_sec(void)\n{\n\tstruct timespec ts;\n\tclock_gettime(CLOCK_MONOTONIC, &ts);\n"
+	    "\treturn (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;\n}\n\n"
+	    "static int cmp(const void *a, const void *b)\n{\n"
+	    "\tdouble x = *(const double *)a, y = *(const double *)b;\n\treturn (x > y) - (x < y);\n}\n\n"
+	    "int main(int argc, char **argv)\n{\n"
+	    "\tint reps = argc > 1 ? atoi(argv[1]) : 11, r, p, i;\n"
+	    "\tdouble t[%d];\n\tlong long sum = 0, sink = 0;\n\tint64_t out;\n"
+	    "\tfor (i = 0; i < %d; i++) {\n\t\tif (fns[i](vals[i], &out) != 0)\n\t\t\treturn 1;\n"
+	    "\t\tsum += out;\n\t}\n"
+	    "\tfor (r = 0; r < reps; r++) {\n\t\tdouble t0 = now_sec();\n"
+	    "\t\tfor (p = 0; p < %d; p++)\n\t\t\tfor (i = 0; i < %d; i++) {\n"
+	    "\t\t\t\tint st = fns[i](vals[i], &out);\n\t\t\t\tsink += out + st;\n\t\t\t}\n"
+	    "\t\tt[r] = now_sec() - t0;\n\t}\n"
+	    "\tqsort(t, (size_t)reps, sizeof(t[0]), cmp);\n"
+	    "\tprintf(\"%%lld %%lld %%.3g\\n\", sum, sink, (reps %% 2 ? t[reps / 2] : (t[reps / 2 - 1] + "
+	    "t[reps / 2]) / 2) / "
+	    "(%d.0 * %d) * 1e9);\n\treturn 0;\n}\n",
 	    MAX_REPS, W4_EXPRS, PASSES, W4_EXPRS, PASSES, W4_EXPRS);
 	snprintf(path, sizeof path, "%s/w4.c", dir);
 	f = fopen(path, "w");
@@ -216,8 +219,7 @@ static void time_emitted_c(void)
 	fclose(f);
 	free(b.s);
 	t0 = now_sec();
-	snprintf(cmd, sizeof cmd, "cd '%s' && %s -std=c11 -O2 -o w4 w4.c > cc.log 2>&1", dir,
-		 cc);
+	snprintf(cmd, sizeof cmd, "cd '%s' && %s -std=c11 -O2 -o w4 w4.c > cc.log 2>&1", dir, cc);
 	if (system(cmd) != 0) {
 		printf("note W4 emitted C not measured: `%s` failed (see %s/cc.log)\n", cmd, dir);
 		failed = 1;

@@ -57,8 +57,8 @@ static void need(sym_ctx *ctx, const void *p, const char *where, int i)
 {
 	if (p && sym_ctx_last_error(ctx) == SYM_EOK)
 		return;
-	printf("error %s (expression %d): %s (status %d)\n", where, i,
-	       sym_ctx_last_message(ctx), (int)sym_ctx_last_error(ctx));
+	printf("error %s (expression %d): %s (status %d)\n", where, i, sym_ctx_last_message(ctx),
+	       (int)sym_ctx_last_error(ctx));
 	fflush(stdout);
 	exit(1);
 }
@@ -66,9 +66,9 @@ static void need(sym_ctx *ctx, const void *p, const char *where, int i)
 /* The generated expressions. */
 
 typedef struct w6_expr {
-	int cls;		      /* fact class 0, 1, 2 */
-	char text[TEXT_MAX];	      /* Python syntax, parsed by both drivers */
-	long long pts[NPTS][NSYMS];   /* admissible points for the check */
+	int cls;                    /* fact class 0, 1, 2 */
+	char text[TEXT_MAX];        /* Python syntax, parsed by both drivers */
+	long long pts[NPTS][NSYMS]; /* admissible points for the check */
 } w6_expr;
 
 static w6_expr ex[NEXPR];
@@ -98,22 +98,19 @@ static int gen_expr(char *t, int p, const uint32_t *r)
 	}
 	case 1: { /* multiples of a symbolic divisor */
 		int k = R(r, 2, 0, 9), m = R(r, 3, 0, 5);
-		snprintf(t, TEXT_MAX, "(%s*%s + %d*%s + %d) %% %s", A, B, k, B,
-			 m, B);
+		snprintf(t, TEXT_MAX, "(%s*%s + %d*%s + %d) %% %s", A, B, k, B, m, B);
 		break;
 	}
 	case 2: { /* nested floors with offsets: ((x + a)//b + c)//d */
 		int c1 = R(r, 2, 0, 8), d1 = R(r, 3, 2, 8);
 		int c2 = R(r, 4, 0, 8), d2 = R(r, 5, 2, 8);
-		snprintf(t, TEXT_MAX, "((%s + %d)//%d + %d)//%d", A, c1, d1,
-			 c2, d2);
+		snprintf(t, TEXT_MAX, "((%s + %d)//%d + %d)//%d", A, c1, d1, c2, d2);
 		break;
 	}
 	case 3: { /* (x//a)//b */
 		int c1 = R(r, 2, 1, 9), c2 = R(r, 3, 0, 9);
 		int d1 = R(r, 4, 2, 8), d2 = R(r, 5, 2, 8);
-		snprintf(t, TEXT_MAX, "((%s*%d + %s + %d)//%d)//%d", A, c1, B,
-			 c2, d1, d2);
+		snprintf(t, TEXT_MAX, "((%s*%d + %s + %d)//%d)//%d", A, c1, B, c2, d1, d2);
 		break;
 	}
 	case 4: { /* x - (x//n)*n */
@@ -125,14 +122,12 @@ static int gen_expr(char *t, int p, const uint32_t *r)
 	}
 	case 5: { /* max pruned by ranges */
 		int c = R(r, 2, -3, 3);
-		snprintf(t, TEXT_MAX, "max(%s, %d) + max(%s*%s, %s)", A, c, A,
-			 B, B);
+		snprintf(t, TEXT_MAX, "max(%s, %d) + max(%s*%s, %s)", A, c, A, B, B);
 		break;
 	}
 	case 6: { /* min pruned by ranges */
 		int c = R(r, 2, 1, 3), c2 = R(r, 3, 0, 2);
-		snprintf(t, TEXT_MAX, "min(%s*%s, %s*%d) + min(%s, %d)", A, B,
-			 A, c, B, c2);
+		snprintf(t, TEXT_MAX, "min(%s*%s, %s*%d) + min(%s, %d)", A, B, A, c, B, c2);
 		break;
 	}
 	case 7: { /* padding to a multiple: ((x - 1)//c + 1)*c - x */
@@ -148,52 +143,45 @@ static int gen_expr(char *t, int p, const uint32_t *r)
 	case 9: { /* split index: (x//(a*b))*(a*b) + ((x//b) % a)*b + x % b */
 		int k = R(r, 2, 1, 9), m = R(r, 3, 2, 6), n = R(r, 4, 2, 6);
 		snprintf(X, sizeof X, "(%s + %d*%s)", A, k, B);
-		snprintf(t, TEXT_MAX, "(%s//%d)*%d + ((%s//%d) %% %d)*%d + %s %% %d",
-			 X, m * n, m * n, X, n, m, n, X, n);
+		snprintf(t, TEXT_MAX, "(%s//%d)*%d + ((%s//%d) %% %d)*%d + %s %% %d", X, m * n, m * n, X, n,
+		         m, n, X, n);
 		break;
 	}
 	case 10: { /* two convolutions: (x + 2*p - d*(k - 1) - 1)//s + 1 */
 		int pad = R(r, 2, 0, 3), d = R(r, 3, 1, 3), k = R(r, 4, 1, 7);
 		int s = R(r, 5, 1, 4), s2 = R(r, 6, 1, 4), k2 = R(r, 7, 1, 5);
 		int p2 = k2 / 2;
-		snprintf(X, sizeof X, "((%s + 2*%d - %d*(%d - 1) - 1)//%d + 1)",
-			 A, pad, d, k, s);
-		snprintf(t, TEXT_MAX, "(%s + 2*%d - 1*(%d - 1) - 1)//%d + 1", X,
-			 p2, k2, s2);
+		snprintf(X, sizeof X, "((%s + 2*%d - %d*(%d - 1) - 1)//%d + 1)", A, pad, d, k, s);
+		snprintf(t, TEXT_MAX, "(%s + 2*%d - 1*(%d - 1) - 1)//%d + 1", X, p2, k2, s2);
 		break;
 	}
 	case 11: { /* range elimination with 0 <= s0 <= 63 */
 		int m = R(r, 2, 64, 128), c = R(r, 3, 0, 5);
 		int m2 = R(r, 4, 1, 128);
-		snprintf(t, TEXT_MAX, "s0 %% %d + (s0 + %d*64)//64 + s0//%d + %s",
-			 m, c, m2, B);
+		snprintf(t, TEXT_MAX, "s0 %% %d + (s0 + %d*64)//64 + s0//%d + %s", m, c, m2, B);
 		cls = 1;
 		break;
 	}
 	case 12: { /* residues with s1 % 8 == 0 */
 		int q = 1 << R(r, 2, 1, 4), c = R(r, 3, 0, 20);
-		snprintf(t, TEXT_MAX, "(s1 + %d) %% %d + (s1//%d)*%d + %s", c,
-			 q, q, q, A);
+		snprintf(t, TEXT_MAX, "(s1 + %d) %% %d + (s1//%d)*%d + %s", c, q, q, q, A);
 		cls = 2;
 		break;
 	}
 	case 13: { /* mod of mod: (x % (a*b)) % b */
 		int c1 = R(r, 2, 1, 9), m = R(r, 3, 2, 6), n = R(r, 4, 2, 8);
-		snprintf(t, TEXT_MAX, "((%s*%d + %s) %% %d) %% %d", A, c1, B,
-			 m * n, n);
+		snprintf(t, TEXT_MAX, "((%s*%d + %s) %% %d) %% %d", A, c1, B, m * n, n);
 		break;
 	}
 	case 14: { /* gcd cancellation */
 		int g = R(r, 2, 2, 6), c = R(r, 3, 1, 9), d = R(r, 4, 0, 9);
 		int e = R(r, 5, 2, 9);
-		snprintf(t, TEXT_MAX, "(%d*%s + %d)//%d", g * c, A, g * d,
-			 g * e);
+		snprintf(t, TEXT_MAX, "(%d*%s + %d)//%d", g * c, A, g * d, g * e);
 		break;
 	}
 	default: { /* min/max around floors */
 		int c = R(r, 2, 0, 6), d = R(r, 3, 2, 6), e = R(r, 4, 2, 8);
-		snprintf(t, TEXT_MAX, "max((%s + %d)//%d, 1) + min(%s//%d, %s)",
-			 A, c, d, A, e, A);
+		snprintf(t, TEXT_MAX, "max((%s + %d)//%d, 1) + min(%s//%d, %s)", A, c, d, A, e, A);
 		break;
 	}
 	}
@@ -262,11 +250,9 @@ static long text_size(const char *s)
 
 		if (c == ' ' || c == '(' || c == ')' || c == ',') {
 			s++;
-		} else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			   c == '_') {
+		} else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
 			/* a symbol, or a call (counted once, as an operator) */
-			while ((*s >= 'a' && *s <= 'z') ||
-			       (*s >= 'A' && *s <= 'Z') ||
+			while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
 			       (*s >= '0' && *s <= '9') || *s == '_')
 				s++;
 			n++;
@@ -287,8 +273,7 @@ static long text_size(const char *s)
 
 static int has_floor(const char *s)
 {
-	return strstr(s, "//") || strchr(s, '%') || strstr(s, "floor(") ||
-	       strstr(s, "ceil(");
+	return strstr(s, "//") || strchr(s, '%') || strstr(s, "floor(") || strstr(s, "ceil(");
 }
 
 int main(int argc, char **argv)
@@ -309,14 +294,12 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
 			dump = argv[++i];
 		} else {
-			fprintf(stderr, "usage: %s [--reps N] [--dump FILE]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [--reps N] [--dump FILE]\n", argv[0]);
 			return 2;
 		}
 	}
 	if (reps < 1 || reps > MAX_REPS) {
-		fprintf(stderr, "bench_simplify: --reps must be 1..%d\n",
-			MAX_REPS);
+		fprintf(stderr, "bench_simplify: --reps must be 1..%d\n", MAX_REPS);
 		return 2;
 	}
 	mt_init(&g, 0);
@@ -336,8 +319,7 @@ int main(int argc, char **argv)
 		       "0 <= s0 <= 63, %ld also s1 %% 8 == 0\n",
 		       cls[0], cls[1], cls[2]);
 		printf("W6 n %d\n", NEXPR);
-		printf("W6 texts_fnv %016llx\n",
-		       (unsigned long long)texts_hash());
+		printf("W6 texts_fnv %016llx\n", (unsigned long long)texts_hash());
 		printf("W6 input_size %ld\n", insize);
 		printf("W6 first %s\n", ex[0].text);
 	}
@@ -364,11 +346,9 @@ int main(int argc, char **argv)
 				need(ctx, NULL, "sym_facts_set_default_min", -1);
 		}
 		if (sym_facts_set_range(facts[1], s[0], sym_expr_from_si(ctx, 0),
-					sym_expr_from_si(ctx, 63)) != SYM_EOK)
+		                        sym_expr_from_si(ctx, 63)) != SYM_EOK)
 			need(ctx, NULL, "sym_facts_set_range", -1);
-		if (sym_facts_assume(facts[2],
-				     sym_expr_from_str(ctx, "s1 % 8 == 0")) !=
-		    SYM_EOK)
+		if (sym_facts_assume(facts[2], sym_expr_from_str(ctx, "s1 % 8 == 0")) != SYM_EOK)
 			need(ctx, NULL, "sym_facts_assume", -1);
 
 		t0 = now_sec();
@@ -425,17 +405,16 @@ int main(int argc, char **argv)
 					nofloor_sub += !has_floor(res_text[i]);
 				}
 				if (df)
-					fprintf(df, "%d\t%d\t%s\t%s\n", i,
-						ex[i].cls, ex[i].text,
-						res_text[i]);
+					fprintf(df, "%d\t%d\t%s\t%s\n", i, ex[i].cls, ex[i].text,
+					        res_text[i]);
 
-				again = sym_simplify(ctx, facts[ex[i].cls],
-						     res[i]);
+				again = sym_simplify(ctx, facts[ex[i].cls], res[i]);
 				need(ctx, again, "sym_simplify again", i);
 				if (again != res[i]) {
 					if (!notidem)
 						printf("note W6 not idempotent: "
-						       "%s\n", ex[i].text);
+						       "%s\n",
+						       ex[i].text);
 					notidem++;
 				}
 				for (int j = 0; j < NPTS; j++) {
@@ -443,25 +422,17 @@ int main(int argc, char **argv)
 					const sym_expr *want, *got;
 
 					for (int k = 0; k < NSYMS; k++)
-						vals[k] = sym_expr_from_si(
-							ctx, ex[i].pts[j][k]);
-					want = sym_expr_from_str_subst(
-						ctx, ex[i].text, NSYMS, names,
-						vals);
+						vals[k] = sym_expr_from_si(ctx, ex[i].pts[j][k]);
+					want = sym_expr_from_str_subst(ctx, ex[i].text, NSYMS, names, vals);
 					need(ctx, want, "exact evaluation", i);
-					got = sym_expr_eval_si(ctx, res[i],
-							       NSYMS, s,
-							       ex[i].pts[j]);
+					got = sym_expr_eval_si(ctx, res[i], NSYMS, s, ex[i].pts[j]);
 					need(ctx, got, "evaluation", i);
 					if (want != got) {
 						printf("note W6 value mismatch: "
 						       "%s -> %s at s0..s3 = "
 						       "%lld %lld %lld %lld\n",
-						       ex[i].text, res_text[i],
-						       ex[i].pts[j][0],
-						       ex[i].pts[j][1],
-						       ex[i].pts[j][2],
-						       ex[i].pts[j][3]);
+						       ex[i].text, res_text[i], ex[i].pts[j][0],
+						       ex[i].pts[j][1], ex[i].pts[j][2], ex[i].pts[j][3]);
 						bad++;
 					}
 				}

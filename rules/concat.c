@@ -209,7 +209,8 @@ static int r_split(sym_rule_ctx *rc)
 		return 0;
 	}
 	n = rc->nout;
-	if (n > 1 && sym__rc_require_divisible(rc, d, sym__rc_num(rc, (int64_t)n), "the dim must split into equal parts") < 0)
+	if (n > 1 && sym__rc_require_divisible(rc, d, sym__rc_num(rc, (int64_t)n),
+	                                       "the dim must split into equal parts") < 0)
 		return -1;
 	for (off = sym__zero(ctx), i = 0; i < n; i++) {
 		const sym_expr *part = sym_expr_div(ctx, d, sym__rc_num(rc, (int64_t)n));
@@ -325,10 +326,8 @@ static int r_unpack(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_concat[] = {
-    {"Concat", "", r_concat, SYM_RULE_ANY_DOMAIN},
-    {"Split", "", r_split, SYM_RULE_ANY_DOMAIN},
-    {"Pack", "cann", r_pack, SYM_RULE_ANY_DOMAIN},
-    {"Stack", "", r_pack, SYM_RULE_ANY_DOMAIN},
+    {"Concat", "", r_concat, SYM_RULE_ANY_DOMAIN},     {"Split", "", r_split, SYM_RULE_ANY_DOMAIN},
+    {"Pack", "cann", r_pack, SYM_RULE_ANY_DOMAIN},     {"Stack", "", r_pack, SYM_RULE_ANY_DOMAIN},
     {"Unpack", "cann", r_unpack, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_concat_count = sizeof(sym__rules_concat) / sizeof(sym__rules_concat[0]);

@@ -13,7 +13,7 @@ static const struct {
 	int size;
 } dtypes[] = {
 #define SYM__DT_ENTRY(name, str, size) {str, size},
-	SYM_DTYPE_MAP(SYM__DT_ENTRY)
+    SYM_DTYPE_MAP(SYM__DT_ENTRY)
 #undef SYM__DT_ENTRY
 };
 
@@ -22,7 +22,10 @@ const char *sym__dtype_name(int dt)
 	return dt >= 0 && dt < SYM_DT_COUNT ? dtypes[dt].name : "undefined";
 }
 
-int sym__dtype_size(int dt) { return dt >= 0 && dt < SYM_DT_COUNT ? dtypes[dt].size : 0; }
+int sym__dtype_size(int dt)
+{
+	return dt >= 0 && dt < SYM_DT_COUNT ? dtypes[dt].size : 0;
+}
 
 int sym__dtype_from_name(const char *name)
 {
@@ -30,8 +33,8 @@ int sym__dtype_from_name(const char *name)
 		const char *alias;
 		int dt;
 	} aliases[] = {{"float", SYM_DT_FLOAT32}, {"double", SYM_DT_FLOAT64}, {"half", SYM_DT_FLOAT16},
-		       {"long", SYM_DT_INT64},    {"int", SYM_DT_INT32},      {"bf16", SYM_DT_BFLOAT16},
-		       {"fp16", SYM_DT_FLOAT16},  {"fp32", SYM_DT_FLOAT32}};
+	               {"long", SYM_DT_INT64},    {"int", SYM_DT_INT32},      {"bf16", SYM_DT_BFLOAT16},
+	               {"fp16", SYM_DT_FLOAT16},  {"fp32", SYM_DT_FLOAT32}};
 	int i;
 	size_t k;
 	if (!name)
@@ -131,7 +134,10 @@ void *sym__infer_alloc(sym_infer *inf, size_t n)
 	return p;
 }
 
-void *sym__rc_alloc(sym_rule_ctx *rc, size_t n) { return sym__infer_alloc(rc->inf, n); }
+void *sym__rc_alloc(sym_rule_ctx *rc, size_t n)
+{
+	return sym__infer_alloc(rc->inf, n);
+}
 
 char *sym__infer_strdup(sym_infer *inf, const char *s)
 {
@@ -215,10 +221,10 @@ const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sy
 	}
 	if (inf->nfresh == inf->capfresh) {
 		size_t nc = inf->capfresh ? inf->capfresh * 2 : 8;
-		void **const arr[] = {(void **)&inf->fresh_syms, (void **)&inf->fresh_src, (void **)&inf->fresh_lo,
-				      (void **)&inf->fresh_hi};
-		const size_t size[] = {sizeof(*inf->fresh_syms), sizeof(*inf->fresh_src), sizeof(*inf->fresh_lo),
-				       sizeof(*inf->fresh_hi)};
+		void **const arr[] = {(void **)&inf->fresh_syms, (void **)&inf->fresh_src,
+		                      (void **)&inf->fresh_lo, (void **)&inf->fresh_hi};
+		const size_t size[] = {sizeof(*inf->fresh_syms), sizeof(*inf->fresh_src),
+		                       sizeof(*inf->fresh_lo), sizeof(*inf->fresh_hi)};
 		if (grow_parallel(ctx, arr, size, 4, inf->capfresh, nc) < 0)
 			return NULL;
 		inf->capfresh = nc;
@@ -274,7 +280,7 @@ const sym_attr *sym__rc_attr(const sym_rule_ctx *rc, const char *name)
 static const char *attr_type_name(sym_attr_type t)
 {
 	static const char *const names[] = {"an integer", "a list of integers", "a float", "a list of floats",
-					    "a string", "a list of strings", "a tensor"};
+	                                    "a string",   "a list of strings",  "a tensor"};
 	return names[t];
 }
 
@@ -287,7 +293,7 @@ static int attr_of(sym_rule_ctx *rc, const char *name, sym_attr_type want, const
 	if (a->type != want && !(want == SYM_ATTR_FLOAT && a->type == SYM_ATTR_INT) &&
 	    !(want == SYM_ATTR_FLOATS && a->type == SYM_ATTR_INTS))
 		return sym__rc_error(rc, "attribute '%s' must be %s, not %s", name, attr_type_name(want),
-				     attr_type_name(a->type));
+		                     attr_type_name(a->type));
 	return 1;
 }
 
@@ -380,7 +386,8 @@ int sym__rc_in_value(sym_rule_ctx *rc, size_t i, size_t *n, const sym_expr *cons
 	if (!t)
 		return -1;
 	if (!t->has_value)
-		return sym__rc_error(rc, "the value of input %zu must be known (a constant or a shape computation)", i);
+		return sym__rc_error(
+		    rc, "the value of input %zu must be known (a constant or a shape computation)", i);
 	*n = t->nvalue;
 	*v = t->value;
 	return 0;
@@ -408,7 +415,7 @@ int sym__rc_require_divisible(sym_rule_ctx *rc, const sym_expr *d, const sym_exp
 {
 	sym_ctx *ctx = rc->inf->ctx;
 	return sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_mod(ctx, d, k), sym__zero(ctx)),
-			       SYM_GUARD_ASSERT, reason);
+	                       SYM_GUARD_ASSERT, reason);
 }
 
 /* ---- axes ------------------------------------------------------------- */
@@ -566,7 +573,10 @@ int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind,
 	return 0;
 }
 
-int sym__rc_has_hints(const sym_rule_ctx *rc) { return rc->inf->nhints > 0; }
+int sym__rc_has_hints(const sym_rule_ctx *rc)
+{
+	return rc->inf->nhints > 0;
+}
 
 int sym__rc_const_dims(const sym_tval *t, long long *dims, int cap, long long *numel)
 {
@@ -593,8 +603,9 @@ int sym__rc_unibroadcast(sym_rule_ctx *rc, int rank, const sym_expr *const *d, i
 		const sym_expr *t = target[n - rank + k];
 		if (d[k] == sym__one(ctx) || d[k] == t)
 			continue;
-		if (sym__rc_require(rc, sym_expr_or(ctx, sym_expr_rel(ctx, SYM_REL_EQ, d[k], sym__one(ctx)),
-		                                    sym_expr_rel(ctx, SYM_REL_EQ, d[k], t)),
+		if (sym__rc_require(rc,
+		                    sym_expr_or(ctx, sym_expr_rel(ctx, SYM_REL_EQ, d[k], sym__one(ctx)),
+		                                sym_expr_rel(ctx, SYM_REL_EQ, d[k], t)),
 		                    SYM_GUARD_ASSERT, reason) < 0)
 			return -1;
 	}
@@ -630,7 +641,10 @@ int sym__rc_axis(sym_rule_ctx *rc, int64_t axis, int rank, const char *what, int
 	return 0;
 }
 
-const sym_expr *sym__rc_num(sym_rule_ctx *rc, int64_t v) { return sym_expr_from_si(rc->inf->ctx, v); }
+const sym_expr *sym__rc_num(sym_rule_ctx *rc, int64_t v)
+{
+	return sym_expr_from_si(rc->inf->ctx, v);
+}
 
 const sym_expr *sym__rc_numel(sym_rule_ctx *rc, const sym_tval *t)
 {
@@ -680,7 +694,8 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 			*out = b;
 			return sym__rc_require(rc, a1, SYM_GUARD_EXPECT, "broadcast dim taken as 1");
 		}
-		return sym__rc_error(rc, "dims %lld and %lld (hinted) cannot be broadcast", (long long)ha, (long long)hb);
+		return sym__rc_error(rc, "dims %lld and %lld (hinted) cannot be broadcast", (long long)ha,
+		                     (long long)hb);
 	}
 	ok = sym_expr_or(ctx, eq, sym_expr_or(ctx, a1, b1));
 	if (sym__rc_require(rc, ok, SYM_GUARD_ASSERT, "dims must be equal or 1 to broadcast") < 0)
@@ -730,7 +745,7 @@ int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, si
 /* ---- running one rule --------------------------------------------------- */
 
 int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
-		  const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out)
+                  const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out)
 {
 	const sym_rule_entry *e = sym__rule_find(domain, op);
 	sym_rule_ctx rc;
@@ -744,7 +759,7 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 	}
 	if (!e) {
 		sym__error(inf->ctx, SYM_EDOMAIN, -1, "node '%s': unsupported operator '%s%s%s'", node,
-			   domain && *domain ? domain : "", domain && *domain ? "::" : "", op);
+		           domain && *domain ? domain : "", domain && *domain ? "::" : "", op);
 		return -1;
 	}
 	rc.ctx = inf->ctx;

@@ -138,10 +138,12 @@ static int read_kernel(sym_rule_ctx *rc, spatial *sp, const sym_tval *w, int wdi
 			/* as kernel_shape: a kernel dim of W is at least 1 */
 			long long c;
 			if (sym_expr_get_si(w->dims[wdim0 + i], &c) == 1 && c < 1)
-				return sym__rc_error(rc, "the weight's kernel dim %d (W dim %d) is %lld, must be at least 1",
-				                     i, wdim0 + i, c);
+				return sym__rc_error(
+				    rc, "the weight's kernel dim %d (W dim %d) is %lld, must be at least 1",
+				    i, wdim0 + i, c);
 			if (sym__rc_require(rc, rel(rc, SYM_REL_GE, w->dims[wdim0 + i], sym__rc_num(rc, 1)),
-			                    SYM_GUARD_ASSERT, "the weight's kernel dims must be at least 1") < 0)
+			                    SYM_GUARD_ASSERT,
+			                    "the weight's kernel dims must be at least 1") < 0)
 				return -1;
 			sp->k[i] = w->dims[wdim0 + i];
 		}
@@ -227,7 +229,9 @@ static int check_bias(sym_rule_ctx *rc, const sym_expr *m)
 	if (b->rank != 1)
 		return sym__rc_error(rc, "bias B must have rank 1, not %d", b->rank);
 	return sym__rc_require(rc, rel(rc, SYM_REL_EQ, b->dims[0], m), SYM_GUARD_ASSERT,
-	                       "bias length must equal the output channels") < 0 ? -1 : 0;
+	                       "bias length must equal the output channels") < 0
+	           ? -1
+	           : 0;
 }
 
 /* Conv(X, W, B): [N, M, out...] with M = W.shape[0]. */
@@ -296,7 +300,8 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 	if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, x->dims[1], w->dims[0]), SYM_GUARD_ASSERT,
 	                    "input channels must equal W.shape[0]") < 0)
 		return -1;
-	if (group > 1 && sym__rc_require_divisible(rc, x->dims[1], g, "input channels must be divisible by group") < 0)
+	if (group > 1 &&
+	    sym__rc_require_divisible(rc, x->dims[1], g, "input channels must be divisible by group") < 0)
 		return -1;
 	dims = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*dims));
 	if (!dims)

@@ -36,12 +36,28 @@ static int unary_value(sym_rule_ctx *rc, map1_fn fn)
 	return sym__rc_set_value(rc, 0, x->nvalue, v);
 }
 
-static const sym_expr *id1(sym_ctx *ctx, const sym_expr *a) { (void)ctx; return a; }
+static const sym_expr *id1(sym_ctx *ctx, const sym_expr *a)
+{
+	(void)ctx;
+	return a;
+}
 
-static int r_identity(sym_rule_ctx *rc) { return unary_value(rc, id1); }
-static int r_neg(sym_rule_ctx *rc) { return unary_value(rc, sym_expr_neg); }
-static int r_abs(sym_rule_ctx *rc) { return unary_value(rc, sym_expr_abs); }
-static int r_unary(sym_rule_ctx *rc) { return unary(rc); }
+static int r_identity(sym_rule_ctx *rc)
+{
+	return unary_value(rc, id1);
+}
+static int r_neg(sym_rule_ctx *rc)
+{
+	return unary_value(rc, sym_expr_neg);
+}
+static int r_abs(sym_rule_ctx *rc)
+{
+	return unary_value(rc, sym_expr_abs);
+}
+static int r_unary(sym_rule_ctx *rc)
+{
+	return unary(rc);
+}
 
 static int r_bool_unary(sym_rule_ctx *rc)
 {
@@ -78,10 +94,10 @@ static int r_cast(sym_rule_ctx *rc)
 		return -1;
 	if (to <= 0 || to >= SYM_DT_COUNT)
 		return sym__rc_error(rc, "attribute 'to' (%lld) is not a known element type", (long long)to);
-	if (unary_value(rc, !sym__dtype_is_int((int)to) ? NULL
-			    : sym__dtype_is_int(x->dtype) ? id1
-			    : all_constants(x)		  ? trunc1
-							  : NULL) < 0)
+	if (unary_value(rc, !sym__dtype_is_int((int)to)   ? NULL
+	                    : sym__dtype_is_int(x->dtype) ? id1
+	                    : all_constants(x)            ? trunc1
+	                                                  : NULL) < 0)
 		return -1;
 	if (!sym__dtype_is_int((int)to))
 		rc->out[0].has_value = 0;
@@ -108,7 +124,10 @@ typedef const sym_expr *(*map2_fn)(sym_rule_ctx *rc, const sym_expr *a, const sy
 
 /* Element index of a broadcast output position in an input of n elements
  * (values are at most 1-D here, or scalars). */
-static size_t bidx(size_t i, size_t n) { return n == 1 ? 0 : i; }
+static size_t bidx(size_t i, size_t n)
+{
+	return n == 1 ? 0 : i;
+}
 
 static int broadcast_values(sym_rule_ctx *rc, size_t nin, map2_fn fn)
 {
@@ -161,9 +180,18 @@ static int broadcast_op(sym_rule_ctx *rc, size_t nin, int dtype, map2_fn fn)
 	return broadcast_values(rc, nin, fn);
 }
 
-static const sym_expr *v_add(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b) { return sym_expr_add(sym__rc_ctx(rc), a, b); }
-static const sym_expr *v_sub(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b) { return sym_expr_sub(sym__rc_ctx(rc), a, b); }
-static const sym_expr *v_mul(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b) { return sym_expr_mul(sym__rc_ctx(rc), a, b); }
+static const sym_expr *v_add(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+{
+	return sym_expr_add(sym__rc_ctx(rc), a, b);
+}
+static const sym_expr *v_sub(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+{
+	return sym_expr_sub(sym__rc_ctx(rc), a, b);
+}
+static const sym_expr *v_mul(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+{
+	return sym_expr_mul(sym__rc_ctx(rc), a, b);
+}
 static const sym_expr *v_max(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
 {
 	const sym_expr *ab[2] = {a, b};
@@ -187,15 +215,16 @@ static const sym_expr *v_div(sym_rule_ctx *rc, const sym_expr *a, const sym_expr
 	int apos, aneg;
 	if (!bpos && !bneg) {
 		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GT, b, zero), SYM_GUARD_ASSERT,
-				    "integer Div of shape values needs a positive divisor") < 0)
+		                    "integer Div of shape values needs a positive divisor") < 0)
 			return NULL;
 		bpos = 1;
 	}
 	apos = sym__rc_prove(rc, sym_expr_rel(ctx, SYM_REL_GE, a, zero)) == SYM_TRUE;
 	aneg = !apos && sym__rc_prove(rc, sym_expr_rel(ctx, SYM_REL_LE, a, zero)) == SYM_TRUE;
 	if (!apos && !aneg) {
-		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, a, zero), SYM_GUARD_ASSERT,
-				    "integer Div of shape values is exact here only for a nonnegative dividend") < 0)
+		if (sym__rc_require(
+		        rc, sym_expr_rel(ctx, SYM_REL_GE, a, zero), SYM_GUARD_ASSERT,
+		        "integer Div of shape values is exact here only for a nonnegative dividend") < 0)
 			return NULL;
 		apos = 1;
 	}
@@ -218,23 +247,47 @@ static const sym_expr *v_eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr 
 	return NULL;
 }
 
-static int r_add(sym_rule_ctx *rc) { return broadcast_op(rc, 2, -1, v_add); }
-static int r_sub(sym_rule_ctx *rc) { return broadcast_op(rc, 2, -1, v_sub); }
-static int r_mul(sym_rule_ctx *rc) { return broadcast_op(rc, 2, -1, v_mul); }
-static int r_max(sym_rule_ctx *rc) { return broadcast_op(rc, rc->nin, -1, v_max); }
-static int r_min(sym_rule_ctx *rc) { return broadcast_op(rc, rc->nin, -1, v_min); }
-static int r_variadic(sym_rule_ctx *rc) { return broadcast_op(rc, rc->nin, -1, NULL); }
-static int r_binary(sym_rule_ctx *rc) { return broadcast_op(rc, 2, -1, NULL); }
-static int r_compare(sym_rule_ctx *rc) { return broadcast_op(rc, 2, SYM_DT_BOOL, NULL); }
+static int r_add(sym_rule_ctx *rc)
+{
+	return broadcast_op(rc, 2, -1, v_add);
+}
+static int r_sub(sym_rule_ctx *rc)
+{
+	return broadcast_op(rc, 2, -1, v_sub);
+}
+static int r_mul(sym_rule_ctx *rc)
+{
+	return broadcast_op(rc, 2, -1, v_mul);
+}
+static int r_max(sym_rule_ctx *rc)
+{
+	return broadcast_op(rc, rc->nin, -1, v_max);
+}
+static int r_min(sym_rule_ctx *rc)
+{
+	return broadcast_op(rc, rc->nin, -1, v_min);
+}
+static int r_variadic(sym_rule_ctx *rc)
+{
+	return broadcast_op(rc, rc->nin, -1, NULL);
+}
+static int r_binary(sym_rule_ctx *rc)
+{
+	return broadcast_op(rc, 2, -1, NULL);
+}
+static int r_compare(sym_rule_ctx *rc)
+{
+	return broadcast_op(rc, 2, SYM_DT_BOOL, NULL);
+}
 
 static const sym_expr *v_order(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const char *op = rc->op;
-	sym_relop rel = !strcmp(op, "Less")	      ? SYM_REL_LT
-			: !strcmp(op, "LessOrEqual") ? SYM_REL_LE
-			: !strcmp(op, "Greater")     ? SYM_REL_GT
-						     : SYM_REL_GE;
+	sym_relop rel = !strcmp(op, "Less")          ? SYM_REL_LT
+	                : !strcmp(op, "LessOrEqual") ? SYM_REL_LE
+	                : !strcmp(op, "Greater")     ? SYM_REL_GT
+	                                             : SYM_REL_GE;
 	/* a value is known only when the comparison is decided */
 	sym_truth t = sym__rc_prove(rc, sym_expr_rel(ctx, rel, a, b));
 	if (t == SYM_TRUE || t == SYM_FALSE)
@@ -328,65 +381,66 @@ static int r_where(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_elementwise[] = {
-	{"Identity", "", r_identity, SYM_RULE_ANY_DOMAIN},
-	{"Neg", "", r_neg, 0},
-	{"Abs", "", r_abs, 0},
-	{"Cast", "", r_cast, 0},
-	{"Relu", "", r_unary, SYM_RULE_ANY_DOMAIN},
-	{"LeakyRelu", "", r_unary, 0},
-	{"Elu", "", r_unary, 0},
-	{"Selu", "", r_unary, 0},
-	{"Sigmoid", "", r_unary, SYM_RULE_ANY_DOMAIN},
-	{"HardSigmoid", "", r_unary, 0},
-	{"HardSwish", "", r_unary, 0},
-	{"Tanh", "", r_unary, SYM_RULE_ANY_DOMAIN},
-	{"Exp", "", r_unary, 0},
-	{"Log", "", r_unary, 0},
-	{"Sqrt", "", r_unary, 0},
-	{"Reciprocal", "", r_unary, 0},
-	{"Floor", "", r_unary, 0},
-	{"Ceil", "", r_unary, 0},
-	{"Round", "", r_unary, 0},
-	{"Sign", "", r_unary, 0},
-	{"Sin", "", r_unary, 0},
-	{"Cos", "", r_unary, 0},
-	{"Erf", "", r_unary, 0},
-	{"Gelu", "", r_unary, SYM_RULE_ANY_DOMAIN},
-	{"FastGelu", "cann", r_unary, SYM_RULE_ANY_DOMAIN},
-	{"Softplus", "", r_unary, 0},
-	{"Softsign", "", r_unary, 0},
-	{"Mish", "", r_unary, 0},
-	{"Clip", "", r_unary, 0},
-	{"Not", "", r_unary, 0},
-	{"IsNaN", "", r_bool_unary, 0},
-	{"IsInf", "", r_bool_unary, 0},
-	{"IsFinite", "", r_bool_unary, SYM_RULE_ANY_DOMAIN},
-	{"Softmax", "", r_axis_unary, SYM_RULE_ANY_DOMAIN},
-	{"LogSoftmax", "", r_axis_unary, 0},
-	{"Hardmax", "", r_axis_unary, 0},
-	{"Add", "", r_add, SYM_RULE_ANY_DOMAIN},
-	{"Sub", "", r_sub, SYM_RULE_ANY_DOMAIN},
-	{"Mul", "", r_mul, SYM_RULE_ANY_DOMAIN},
-	{"Div", "", r_div, SYM_RULE_ANY_DOMAIN},
-	{"Mod", "", r_mod, 0},
-	{"Pow", "", r_binary, 0},
-	{"PRelu", "", r_binary, 0},
-	{"BitShift", "", r_binary, 0},
-	{"BitwiseAnd", "", r_binary, 0},
-	{"BitwiseOr", "", r_binary, 0},
-	{"BitwiseXor", "", r_binary, 0},
-	{"Max", "", r_max, 0},
-	{"Min", "", r_min, 0},
-	{"Sum", "", r_variadic, 0},
-	{"Mean", "", r_variadic, 0},
-	{"Equal", "", r_equal, 0},
-	{"Less", "", r_order, 0},
-	{"LessOrEqual", "", r_order, 0},
-	{"Greater", "", r_order, 0},
-	{"GreaterOrEqual", "", r_order, 0},
-	{"And", "", r_compare, 0},
-	{"Or", "", r_compare, 0},
-	{"Xor", "", r_compare, 0},
-	{"Where", "", r_where, 0},
+    {"Identity", "", r_identity, SYM_RULE_ANY_DOMAIN},
+    {"Neg", "", r_neg, 0},
+    {"Abs", "", r_abs, 0},
+    {"Cast", "", r_cast, 0},
+    {"Relu", "", r_unary, SYM_RULE_ANY_DOMAIN},
+    {"LeakyRelu", "", r_unary, 0},
+    {"Elu", "", r_unary, 0},
+    {"Selu", "", r_unary, 0},
+    {"Sigmoid", "", r_unary, SYM_RULE_ANY_DOMAIN},
+    {"HardSigmoid", "", r_unary, 0},
+    {"HardSwish", "", r_unary, 0},
+    {"Tanh", "", r_unary, SYM_RULE_ANY_DOMAIN},
+    {"Exp", "", r_unary, 0},
+    {"Log", "", r_unary, 0},
+    {"Sqrt", "", r_unary, 0},
+    {"Reciprocal", "", r_unary, 0},
+    {"Floor", "", r_unary, 0},
+    {"Ceil", "", r_unary, 0},
+    {"Round", "", r_unary, 0},
+    {"Sign", "", r_unary, 0},
+    {"Sin", "", r_unary, 0},
+    {"Cos", "", r_unary, 0},
+    {"Erf", "", r_unary, 0},
+    {"Gelu", "", r_unary, SYM_RULE_ANY_DOMAIN},
+    {"FastGelu", "cann", r_unary, SYM_RULE_ANY_DOMAIN},
+    {"Softplus", "", r_unary, 0},
+    {"Softsign", "", r_unary, 0},
+    {"Mish", "", r_unary, 0},
+    {"Clip", "", r_unary, 0},
+    {"Not", "", r_unary, 0},
+    {"IsNaN", "", r_bool_unary, 0},
+    {"IsInf", "", r_bool_unary, 0},
+    {"IsFinite", "", r_bool_unary, SYM_RULE_ANY_DOMAIN},
+    {"Softmax", "", r_axis_unary, SYM_RULE_ANY_DOMAIN},
+    {"LogSoftmax", "", r_axis_unary, 0},
+    {"Hardmax", "", r_axis_unary, 0},
+    {"Add", "", r_add, SYM_RULE_ANY_DOMAIN},
+    {"Sub", "", r_sub, SYM_RULE_ANY_DOMAIN},
+    {"Mul", "", r_mul, SYM_RULE_ANY_DOMAIN},
+    {"Div", "", r_div, SYM_RULE_ANY_DOMAIN},
+    {"Mod", "", r_mod, 0},
+    {"Pow", "", r_binary, 0},
+    {"PRelu", "", r_binary, 0},
+    {"BitShift", "", r_binary, 0},
+    {"BitwiseAnd", "", r_binary, 0},
+    {"BitwiseOr", "", r_binary, 0},
+    {"BitwiseXor", "", r_binary, 0},
+    {"Max", "", r_max, 0},
+    {"Min", "", r_min, 0},
+    {"Sum", "", r_variadic, 0},
+    {"Mean", "", r_variadic, 0},
+    {"Equal", "", r_equal, 0},
+    {"Less", "", r_order, 0},
+    {"LessOrEqual", "", r_order, 0},
+    {"Greater", "", r_order, 0},
+    {"GreaterOrEqual", "", r_order, 0},
+    {"And", "", r_compare, 0},
+    {"Or", "", r_compare, 0},
+    {"Xor", "", r_compare, 0},
+    {"Where", "", r_where, 0},
 };
-const size_t sym__rules_elementwise_count = sizeof(sym__rules_elementwise) / sizeof(sym__rules_elementwise[0]);
+const size_t sym__rules_elementwise_count =
+    sizeof(sym__rules_elementwise) / sizeof(sym__rules_elementwise[0]);

@@ -21,8 +21,8 @@ static int spread_value(sym_rule_ctx *rc, const sym_tval *x)
 	long long i;
 	int k, off;
 	if (!x->has_value || !sym__rc_const_dims(x, in, MAX_VALUE_RANK, &nin) ||
-	    !sym__rc_const_dims(o, out, MAX_VALUE_RANK, &nout) ||
-	    (size_t)nin != x->nvalue || o->rank < x->rank)
+	    !sym__rc_const_dims(o, out, MAX_VALUE_RANK, &nout) || (size_t)nin != x->nvalue ||
+	    o->rank < x->rank)
 		return 0;
 	off = o->rank - x->rank;
 	v = sym__rc_alloc(rc, (size_t)(nout ? nout : 1) * sizeof(*v));

@@ -7,7 +7,6 @@
 
 #include <string.h>
 
-
 /* Index values v[off], v[off + stride], ... (n of them) address an axis of
  * size d: each must lie in [-d, d).  Constant indices give one guard on d
  * (d >= max + 1 and d >= -min), symbolic ones a guard each. */

@@ -243,8 +243,7 @@ static int r_resize(sym_rule_ctx *rc)
 		if (strcmp(policy, "stretch")) {
 			/* one scale for every axis: the least (not_larger) or the
 			 * greatest (not_smaller) of sizes/dims */
-			const sym_expr **ratios =
-			    sym__rc_alloc(rc, (naxes ? naxes : 1) * sizeof(*ratios));
+			const sym_expr **ratios = sym__rc_alloc(rc, (naxes ? naxes : 1) * sizeof(*ratios));
 			if (!ratios)
 				return -1;
 			for (i = 0; i < naxes; i++) {
@@ -386,15 +385,17 @@ static int block_rule(sym_rule_ctx *rc, int to_space)
 	bb = sym_expr_mul(ctx, b, b);
 	d[0] = x->dims[0];
 	if (to_space) {
-		if (sym__rc_require_divisible(rc, x->dims[1], bb, "DepthToSpace channels must be divisible by blocksize**2") < 0)
+		if (sym__rc_require_divisible(rc, x->dims[1], bb,
+		                              "DepthToSpace channels must be divisible by blocksize**2") < 0)
 			return -1;
 		d[1] = sym_expr_floordiv(ctx, x->dims[1], bb);
 		d[2] = sym_expr_mul(ctx, x->dims[2], b);
 		d[3] = sym_expr_mul(ctx, x->dims[3], b);
 	} else {
 		for (k = 2; k < 4; k++)
-			if (sym__rc_require_divisible(rc, x->dims[k], b,
-			                              "SpaceToDepth height and width must be divisible by blocksize") < 0)
+			if (sym__rc_require_divisible(
+			        rc, x->dims[k], b,
+			        "SpaceToDepth height and width must be divisible by blocksize") < 0)
 				return -1;
 		d[1] = sym_expr_mul(ctx, x->dims[1], bb);
 		d[2] = sym_expr_floordiv(ctx, x->dims[2], b);

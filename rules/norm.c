@@ -213,7 +213,8 @@ static int r_group_norm(sym_rule_ctx *rc)
 			return sym__rc_error(rc, "input must have rank at least 2 (N and C), not %d",
 			                     x->rank);
 		g = sym__rc_num(rc, groups);
-		if (sym__rc_require_divisible(rc, x->dims[1], g, "channels must be divisible by num_groups") < 0)
+		if (sym__rc_require_divisible(rc, x->dims[1], g, "channels must be divisible by num_groups") <
+		    0)
 			return -1;
 		per = rc->opset >= 21 ? x->dims[1] : g;
 		if (per_channel(rc, sym__rc_in(rc, 1), per, "scale") < 0 ||

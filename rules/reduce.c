@@ -44,7 +44,8 @@ static int reduce(sym_rule_ctx *rc, fold f)
 	size_t n;
 	int has, k, r, m = 0, all = 1;
 	if (!x || sym__rc_attr_int(rc, "keepdims", 1, &keep) < 0 ||
-	    sym__rc_attr_int(rc, "noop_with_empty_axes", 0, &noop) < 0 || (has = sym__rc_axes(rc, 1, &n, &axes)) < 0)
+	    sym__rc_attr_int(rc, "noop_with_empty_axes", 0, &noop) < 0 ||
+	    (has = sym__rc_axes(rc, 1, &n, &axes)) < 0)
 		return -1;
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;

@@ -9,7 +9,7 @@ static const struct {
 	const size_t *count;
 } families[] = {
 #define SYM__FAMILY_ENTRY(fam) {sym__rules_##fam, &sym__rules_##fam##_count},
-	SYM_RULE_FAMILIES(SYM__FAMILY_ENTRY)
+    SYM_RULE_FAMILIES(SYM__FAMILY_ENTRY)
 #undef SYM__FAMILY_ENTRY
 };
 

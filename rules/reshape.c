@@ -100,13 +100,13 @@ static int r_reshape(sym_rule_ctx *rc)
 		                    "Reshape must keep the element count") < 0)
 			return -1;
 	} else {
-		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_NE, known, sym__zero(ctx)), SYM_GUARD_ASSERT,
-		                    "the dims beside -1 must not multiply to 0") < 0)
+		if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_NE, known, sym__zero(ctx)),
+		                    SYM_GUARD_ASSERT, "the dims beside -1 must not multiply to 0") < 0)
 			return -1;
 		known = sym__rc_simplify(rc, known);
 		if (!known ||
-		    sym__rc_require_divisible(rc, numel, known,
-		                              "the element count must be divisible by the known target dims") < 0)
+		    sym__rc_require_divisible(
+		        rc, numel, known, "the element count must be divisible by the known target dims") < 0)
 			return -1;
 		d[infer] = sym_expr_div(ctx, numel, known);
 	}

@@ -10,9 +10,6 @@
 
 typedef struct sym_infer sym_infer; /* the session, session.h */
 
-
-
-
 typedef struct sym_rule_ctx {
 	sym_ctx *ctx;
 	sym_infer *inf; /* opaque to rules: reached through the helpers below */
@@ -45,24 +42,25 @@ const sym_rule_entry *sym__rule_find(const char *domain, const char *name);
 /* Iterates the registry: returns entry i, or NULL past the end. */
 const sym_rule_entry *sym__rule_at(size_t i);
 
-
-
 /* ---- helpers for rule authors (rules/context.c) --------------------------
  * Every function returning int gives 0 on success and -1 on error, with a
  * message naming the node and the operator recorded in the context. */
 int sym__rc_error(sym_rule_ctx *rc, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 /* The printf-formatted text (a guard's reason, say) in session memory, of
  * any length; NULL with SYM_ENOMEM recorded. */
 const char *sym__rc_text(sym_rule_ctx *rc, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
-static inline sym_ctx *sym__rc_ctx(const sym_rule_ctx *rc) { return rc->ctx; }
+    ;
+static inline sym_ctx *sym__rc_ctx(const sym_rule_ctx *rc)
+{
+	return rc->ctx;
+}
 /* Zeroed memory for what a rule hands to the setters or keeps while it
  * runs, owned by the session; NULL with SYM_ENOMEM recorded. */
 void *sym__rc_alloc(sym_rule_ctx *rc, size_t n);
@@ -146,24 +144,24 @@ int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, si
 int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out);
 
 /* Family tables, one per file. */
-#define SYM_RULE_FAMILIES(X)                                                   \
-	X(elementwise)                                                         \
-	X(shapeops)                                                            \
-	X(reshape)                                                             \
-	X(squeeze)                                                             \
-	X(concat)                                                              \
-	X(transpose)                                                           \
-	X(expand)                                                              \
-	X(slice)                                                               \
-	X(gather)                                                              \
-	X(reduce)                                                              \
-	X(misc)                                                                \
-	X(matmul)                                                              \
-	X(norm)                                                                \
+#define SYM_RULE_FAMILIES(X)                                                                                 \
+	X(elementwise)                                                                                       \
+	X(shapeops)                                                                                          \
+	X(reshape)                                                                                           \
+	X(squeeze)                                                                                           \
+	X(concat)                                                                                            \
+	X(transpose)                                                                                         \
+	X(expand)                                                                                            \
+	X(slice)                                                                                             \
+	X(gather)                                                                                            \
+	X(reduce)                                                                                            \
+	X(misc)                                                                                              \
+	X(matmul)                                                                                            \
+	X(norm)                                                                                              \
 	X(conv)
 
-#define SYM__FAMILY_DECL(fam)                                                  \
-	extern const sym_rule_entry sym__rules_##fam[];                        \
+#define SYM__FAMILY_DECL(fam)                                                                                \
+	extern const sym_rule_entry sym__rules_##fam[];                                                      \
 	extern const size_t sym__rules_##fam##_count;
 SYM_RULE_FAMILIES(SYM__FAMILY_DECL)
 #undef SYM__FAMILY_DECL

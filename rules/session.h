@@ -24,10 +24,10 @@ struct sym_infer {
 	struct sym_iblock {
 		void *p;
 		size_t n;
-	} *blocks; /* allocations owned by the session, with their sizes */
+	} * blocks; /* allocations owned by the session, with their sizes */
 	size_t nblocks, capblocks;
-	unsigned fresh; /* counter for fresh symbols */
-	int fatal;      /* a guard was proven false: inference stops */
+	unsigned fresh;              /* counter for fresh symbols */
+	int fatal;                   /* a guard was proven false: inference stops */
 	const sym_expr **fresh_syms; /* data-dependent symbols and their sources */
 	char **fresh_src;
 	const sym_expr **fresh_lo, **fresh_hi; /* the range each was given (hi NULL: open) */
@@ -43,9 +43,9 @@ char *sym__infer_strdup(sym_infer *inf, const char *s);
  * recorded. */
 char *sym__infer_printf(sym_infer *inf, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 char *sym__infer_vprintf(sym_infer *inf, const char *fmt, va_list ap);
 int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v);
 /* Returns a new symbol named prefix<k> not used before in the session. */
@@ -55,6 +55,6 @@ const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix);
  * fills out[0..nout).  Returns 0, or -1 with the error recorded (an unknown
  * operator, bad attributes, a guard proven false). */
 int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
-		  const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out);
+                  const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out);
 
 #endif

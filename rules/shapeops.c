@@ -227,7 +227,8 @@ static int r_range(sym_rule_ctx *rc)
 	len = sym__rc_simplify(rc, sym_expr_max(ctx, 2, mx));
 	if (!len || sym__rc_set_shape(rc, 0, 1, &len) < 0 || sym__rc_set_dtype(rc, 0, rc->in[0].dtype) < 0)
 		return -1;
-	if (!sym__dtype_is_int(rc->in[0].dtype) || sym_expr_get_si(len, &count) != 1 || count > SYM_RC_VALUE_LIMIT)
+	if (!sym__dtype_is_int(rc->in[0].dtype) || sym_expr_get_si(len, &count) != 1 ||
+	    count > SYM_RC_VALUE_LIMIT)
 		return 0;
 	vals = sym__rc_alloc(rc, (size_t)(count ? count : 1) * sizeof(*vals));
 	if (!vals)

@@ -41,7 +41,8 @@ static int huge(sym_rule_ctx *rc, const sym_expr *x)
 	if (r == 1)
 		return v == LLONG_MAX ? 1 : v == LLONG_MIN ? -1 : 0;
 	if (r == 2)
-		return sym__rc_prove(rc, rel(rc, SYM_REL_GT, x, sym__zero(sym__rc_ctx(rc)))) == SYM_TRUE ? 1 : -1;
+		return sym__rc_prove(rc, rel(rc, SYM_REL_GT, x, sym__zero(sym__rc_ctx(rc)))) == SYM_TRUE ? 1
+		                                                                                         : -1;
 	return 0;
 }
 
@@ -51,7 +52,8 @@ static int huge(sym_rule_ctx *rc, const sym_expr *x)
 static const sym_expr *wrap(sym_rule_ctx *rc, const sym_expr *x, const sym_expr *d)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_expr *nonneg = rel(rc, SYM_REL_GE, x, sym__zero(ctx)), *neg = rel(rc, SYM_REL_LT, x, sym__zero(ctx));
+	const sym_expr *nonneg = rel(rc, SYM_REL_GE, x, sym__zero(ctx)),
+	               *neg = rel(rc, SYM_REL_LT, x, sym__zero(ctx));
 	int64_t h;
 	if (sym__rc_prove(rc, nonneg) == SYM_TRUE)
 		return x;
@@ -69,7 +71,8 @@ static const sym_expr *wrap(sym_rule_ctx *rc, const sym_expr *x, const sym_expr 
 		return sym_expr_add(ctx, x, d);
 	}
 	return sym_expr_add(
-	    ctx, x, sym_expr_mul(ctx, d, min2(rc, max2(rc, sym_expr_neg(ctx, x), sym__zero(ctx)), sym__one(ctx))));
+	    ctx, x,
+	    sym_expr_mul(ctx, d, min2(rc, max2(rc, sym_expr_neg(ctx, x), sym__zero(ctx)), sym__one(ctx))));
 }
 
 /* clamp(wrap(x), lo, d + hi_off). */
@@ -105,7 +108,8 @@ static int slice_dim(sym_rule_ctx *rc, const sym_expr *d, const sym_expr *b, con
 		k = num(rc, step);
 		span = sym_expr_sub(ctx, t, s);
 	} else {
-		s = b ? clamp_index(rc, b, d, mode == CLAMP_TF ? -1 : 0, -1) : sym_expr_sub(ctx, d, sym__one(ctx));
+		s = b ? clamp_index(rc, b, d, mode == CLAMP_TF ? -1 : 0, -1)
+		      : sym_expr_sub(ctx, d, sym__one(ctx));
 		t = e ? clamp_index(rc, e, d, -1, -1) : sym__minus_one(ctx);
 		k = sym_expr_neg(ctx, num(rc, step));
 		span = sym_expr_sub(ctx, s, t);
@@ -113,10 +117,12 @@ static int slice_dim(sym_rule_ctx *rc, const sym_expr *d, const sym_expr *b, con
 	if (!s || !t)
 		return -1;
 	/* ceil(span/k) = (span + k - 1)//k */
-	*len = max2(rc, sym_expr_floordiv(ctx, sym_expr_add(ctx, span, sym_expr_sub(ctx, k, sym__one(ctx))), k),
-	            sym__zero(ctx));
+	*len =
+	    max2(rc, sym_expr_floordiv(ctx, sym_expr_add(ctx, span, sym_expr_sub(ctx, k, sym__one(ctx))), k),
+	         sym__zero(ctx));
 	/* an empty dim: ONNX's backward clamp would leave one element */
-	if (step < 0 && mode == CLAMP_ONNX && sym__rc_prove(rc, rel(rc, SYM_REL_GE, d, sym__one(ctx))) != SYM_TRUE)
+	if (step < 0 && mode == CLAMP_ONNX &&
+	    sym__rc_prove(rc, rel(rc, SYM_REL_GE, d, sym__one(ctx))) != SYM_TRUE)
 		*len = min2(rc, *len, d);
 	*start = s;
 	*len = sym__rc_simplify(rc, *len);

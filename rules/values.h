@@ -16,23 +16,23 @@
 #define SYM_RC_VALUE_LIMIT 4096
 
 /* Element types with their names and byte sizes (0: not a fixed size). */
-#define SYM_DTYPE_MAP(X)                                                       \
-	X(UNDEFINED, "undefined", 0)                                           \
-	X(FLOAT32, "float32", 4)                                               \
-	X(UINT8, "uint8", 1)                                                   \
-	X(INT8, "int8", 1)                                                     \
-	X(UINT16, "uint16", 2)                                                 \
-	X(INT16, "int16", 2)                                                   \
-	X(INT32, "int32", 4)                                                   \
-	X(INT64, "int64", 8)                                                   \
-	X(STRING, "string", 0)                                                 \
-	X(BOOL, "bool", 1)                                                     \
-	X(FLOAT16, "float16", 2)                                               \
-	X(FLOAT64, "float64", 8)                                               \
-	X(UINT32, "uint32", 4)                                                 \
-	X(UINT64, "uint64", 8)                                                 \
-	X(COMPLEX64, "complex64", 8)                                           \
-	X(COMPLEX128, "complex128", 16)                                        \
+#define SYM_DTYPE_MAP(X)                                                                                     \
+	X(UNDEFINED, "undefined", 0)                                                                         \
+	X(FLOAT32, "float32", 4)                                                                             \
+	X(UINT8, "uint8", 1)                                                                                 \
+	X(INT8, "int8", 1)                                                                                   \
+	X(UINT16, "uint16", 2)                                                                               \
+	X(INT16, "int16", 2)                                                                                 \
+	X(INT32, "int32", 4)                                                                                 \
+	X(INT64, "int64", 8)                                                                                 \
+	X(STRING, "string", 0)                                                                               \
+	X(BOOL, "bool", 1)                                                                                   \
+	X(FLOAT16, "float16", 2)                                                                             \
+	X(FLOAT64, "float64", 8)                                                                             \
+	X(UINT32, "uint32", 4)                                                                               \
+	X(UINT64, "uint64", 8)                                                                               \
+	X(COMPLEX64, "complex64", 8)                                                                         \
+	X(COMPLEX128, "complex128", 16)                                                                      \
 	X(BFLOAT16, "bfloat16", 2)
 
 /* The enum values are ONNX's TensorProto.DataType numbers. */
@@ -40,7 +40,7 @@ typedef enum sym_dtype {
 #define SYM__DT_ENUM(name, str, size) SYM_DT_##name,
 	SYM_DTYPE_MAP(SYM__DT_ENUM)
 #undef SYM__DT_ENUM
-	SYM_DT_COUNT
+	    SYM_DT_COUNT
 } sym_dtype;
 
 const char *sym__dtype_name(int dt);
@@ -52,11 +52,11 @@ int sym__dtype_is_int(int dt);
 /* A tensor as rules see it: its shape (or unknown rank) and, for small
  * integer tensors that hold shapes, indices or axes, its symbolic value. */
 typedef struct sym_tval {
-	int present;              /* 0: an omitted optional input */
-	int rank;                 /* -1: unknown rank */
-	const sym_expr **dims;    /* rank dims */
-	int dtype;                /* sym_dtype */
-	int has_value;            /* value known (row-major elements) */
+	int present;           /* 0: an omitted optional input */
+	int rank;              /* -1: unknown rank */
+	const sym_expr **dims; /* rank dims */
+	int dtype;             /* sym_dtype */
+	int has_value;         /* value known (row-major elements) */
 	size_t nvalue;
 	const sym_expr **value;
 } sym_tval;
@@ -74,11 +74,11 @@ typedef enum sym_attr_type {
 typedef struct sym_attr {
 	const char *name;
 	sym_attr_type type;
-	size_t n;                 /* elements of ints/floats/strs */
-	const int64_t *ints;      /* INT (n = 1) and INTS */
-	const double *floats;     /* FLOAT (n = 1) and FLOATS */
-	const char *const *strs;  /* STRING (n = 1) and STRINGS */
-	const sym_tval *tensor;   /* TENSOR */
+	size_t n;                /* elements of ints/floats/strs */
+	const int64_t *ints;     /* INT (n = 1) and INTS */
+	const double *floats;    /* FLOAT (n = 1) and FLOATS */
+	const char *const *strs; /* STRING (n = 1) and STRINGS */
+	const sym_tval *tensor;  /* TENSOR */
 } sym_attr;
 
 typedef enum sym_guard_kind { SYM_GUARD_ASSERT, SYM_GUARD_EXPECT } sym_guard_kind;

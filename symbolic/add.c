@@ -83,7 +83,8 @@ int sym__sumb_add_term(sym_sumb *b, const sym_num *k, const sym_expr *m)
 		size_t nc = b->cap ? b->cap * 2 : 8;
 		sym_term *nt;
 		if (nc > SYM_MAX_TERMS) {
-			sym__error(b->ctx, SYM_ELIMIT, -1, "expression has more than %d terms", SYM_MAX_TERMS);
+			sym__error(b->ctx, SYM_ELIMIT, -1, "expression has more than %d terms",
+			           SYM_MAX_TERMS);
 			return 0;
 		}
 		if (b->t == b->inl) {
@@ -229,7 +230,8 @@ static const sym_expr *add_scaled(sym_ctx *ctx, const sym_expr *a, const sym_num
 	if (va.n + vb.n > cap) {
 		cap = va.n + vb.n;
 		if (cap > SYM_MAX_TERMS)
-			return sym__error(ctx, SYM_ELIMIT, -1, "expression has more than %d terms", SYM_MAX_TERMS);
+			return sym__error(ctx, SYM_ELIMIT, -1, "expression has more than %d terms",
+			                  SYM_MAX_TERMS);
 		out = sym__alloc(ctx, cap * sizeof(*out));
 		if (!out)
 			return NULL;

@@ -5,8 +5,14 @@
 
 /* ---- extended rationals ------------------------------------------------ */
 
-static void x_init(sym_xnum *x) { x->inf = 0, sym__num_init(&x->v); }
-static void x_clear(sym_xnum *x) { sym__num_clear(&x->v); }
+static void x_init(sym_xnum *x)
+{
+	x->inf = 0, sym__num_init(&x->v);
+}
+static void x_clear(sym_xnum *x)
+{
+	sym__num_clear(&x->v);
+}
 static void x_set(sym_xnum *r, const sym_xnum *a)
 {
 	r->inf = a->inf;
@@ -22,7 +28,10 @@ static void x_set_inf(sym_xnum *r, int s)
 	r->inf = s;
 	sym__num_set_si(&r->v, 0);
 }
-static int x_sgn(const sym_xnum *a) { return a->inf ? a->inf : sym__num_sgn(&a->v); }
+static int x_sgn(const sym_xnum *a)
+{
+	return a->inf ? a->inf : sym__num_sgn(&a->v);
+}
 static int x_cmp(const sym_xnum *a, const sym_xnum *b)
 {
 	if (a->inf || b->inf)
@@ -215,7 +224,8 @@ const sym_expr *sym__common_factor(sym_ctx *ctx, const sym_expr *e, int ignore_c
 		return NULL;
 	{
 		const sym_expr *m = v.t[0].m;
-		const sym_factor *f = m->kind == SYM_KIND_MUL ? node_factors(m) : (one.base = m, one.exp = 1, &one);
+		const sym_factor *f =
+		    m->kind == SYM_KIND_MUL ? node_factors(m) : (one.base = m, one.exp = 1, &one);
 		size_t n = m->kind == SYM_KIND_MUL ? m->n : 1;
 		for (j = 0; j < n && nc < 16; j++)
 			if (f[j].exp > 0)
@@ -223,7 +233,8 @@ const sym_expr *sym__common_factor(sym_ctx *ctx, const sym_expr *e, int ignore_c
 	}
 	for (i = 1; i < v.n && nc; i++) {
 		const sym_expr *m = v.t[i].m;
-		const sym_factor *f = m->kind == SYM_KIND_MUL ? node_factors(m) : (one.base = m, one.exp = 1, &one);
+		const sym_factor *f =
+		    m->kind == SYM_KIND_MUL ? node_factors(m) : (one.base = m, one.exp = 1, &one);
 		size_t n = m->kind == SYM_KIND_MUL ? m->n : 1, w = 0;
 		for (k = 0; k < nc; k++)
 			for (j = 0; j < n; j++)
@@ -519,7 +530,7 @@ static sym_truth decide_linear(sym_ctx *ctx, const sym_facts *f, sym_kind kind, 
 {
 	static const sym_num one = {{1}, 1};
 	const sym_expr *nd1 = sym__add_num(ctx, sym_expr_neg(ctx, d), &one); /* -d + 1 */
-	const sym_expr *d1 = sym__add_num(ctx, d, &one);                      /* d + 1 */
+	const sym_expr *d1 = sym__add_num(ctx, d, &one);                     /* d + 1 */
 	if (!nd1 || !d1)
 		return SYM_ERROR;
 	switch (kind) {
@@ -595,7 +606,8 @@ sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const
 	return res;
 }
 
-int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const sym_expr **lo, const sym_expr **hi)
+int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const sym_expr **lo,
+                     const sym_expr **hi)
 {
 	sym_ival iv;
 	int ok;

@@ -73,8 +73,8 @@ static void make_cands(const sym_facts *f, cand *c)
 
 /* Evaluates everything at the point; returns 1 when it is admissible and a
  * and b differ there. */
-static int try_point(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, const sym_expr *b,
-		     size_t n, const sym_expr **syms, sym_num *vals, size_t nfree)
+static int try_point(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, const sym_expr *b, size_t n,
+                     const sym_expr **syms, sym_num *vals, size_t nfree)
 {
 	sym_num x, y;
 	size_t i;
@@ -135,7 +135,8 @@ static int add_syms(sym_ctx *ctx, const sym_expr *e, const sym_expr ***all, size
 }
 
 /* Searches an admissible point where a and b differ. */
-static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, const sym_expr *b, sym_witness *w)
+static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, const sym_expr *b,
+                        sym_witness *w)
 {
 	const sym_expr **all = NULL, **order = NULL;
 	size_t n = 0, cap = 0, i, nfree = 0, k;
@@ -151,7 +152,8 @@ static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, con
 	for (i = 0; f && i < f->ninfo; i++) {
 		if (!f->info[i].def)
 			continue;
-		if (!add_syms(ctx, f->info[i].sym, &all, &n, &cap) || !add_syms(ctx, f->info[i].def, &all, &n, &cap))
+		if (!add_syms(ctx, f->info[i].sym, &all, &n, &cap) ||
+		    !add_syms(ctx, f->info[i].def, &all, &n, &cap))
 			goto done;
 	}
 	order = sym__alloc(ctx, (n ? n : 1) * sizeof(*order));
@@ -349,7 +351,7 @@ sym_truth sym_equal(sym_ctx *ctx, sym_facts *f, const sym_expr *a, const sym_exp
 	if (a->flags & SYM_F_PRED) {
 		/* p <=> q: both implications */
 		eq = sym_expr_and(ctx, sym_expr_or(ctx, sym_expr_not(ctx, sa), sb),
-				  sym_expr_or(ctx, sym_expr_not(ctx, sb), sa));
+		                  sym_expr_or(ctx, sym_expr_not(ctx, sb), sa));
 	} else {
 		eq = sym_expr_rel(ctx, SYM_REL_EQ, sa, sb);
 	}

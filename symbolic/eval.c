@@ -162,7 +162,8 @@ static int ev(const env *v, const sym_expr *e, sym_num *out)
 	case SYM_KIND_MAX:
 		for (i = 0; i < e->n && ok; i++) {
 			ok = ev(v, node_kids(e)[i], &t);
-			if (i == 0 || (e->kind == SYM_KIND_MIN ? sym__num_cmp(&t, &u) < 0 : sym__num_cmp(&t, &u) > 0))
+			if (i == 0 ||
+			    (e->kind == SYM_KIND_MIN ? sym__num_cmp(&t, &u) < 0 : sym__num_cmp(&t, &u) > 0))
 				sym__num_set(&u, &t);
 		}
 		break;
@@ -173,7 +174,10 @@ static int ev(const env *v, const sym_expr *e, sym_num *out)
 		int s;
 		ok = ev(v, node_kid(e), &t);
 		s = sym__num_sgn(&t);
-		s = e->kind == SYM_KIND_EQ ? s == 0 : e->kind == SYM_KIND_NE ? s != 0 : e->kind == SYM_KIND_LE ? s <= 0 : s < 0;
+		s = e->kind == SYM_KIND_EQ   ? s == 0
+		    : e->kind == SYM_KIND_NE ? s != 0
+		    : e->kind == SYM_KIND_LE ? s <= 0
+		                             : s < 0;
 		sym__num_set_si(&u, s);
 		break;
 	}
@@ -204,8 +208,8 @@ static int ev(const env *v, const sym_expr *e, sym_num *out)
 	return ok && !sym__failed(v->ctx);
 }
 
-int sym__eval_num(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms,
-		  const sym_num *vals, sym_num *out)
+int sym__eval_num(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms, const sym_num *vals,
+                  sym_num *out)
 {
 	env v;
 	evmemo m = {NULL, NULL, 0, 0};
@@ -236,9 +240,12 @@ size_t sym__nslots(const sym_expr *e)
 const sym_expr *sym__slot(const sym_expr *e, size_t i)
 {
 	switch (e->kind) {
-	case SYM_KIND_ADD: return node_terms(e)[i].m;
-	case SYM_KIND_MUL: return node_factors(e)[i].base;
-	default: return node_kids(e)[i];
+	case SYM_KIND_ADD:
+		return node_terms(e)[i].m;
+	case SYM_KIND_MUL:
+		return node_factors(e)[i].base;
+	default:
+		return node_kids(e)[i];
 	}
 }
 
@@ -263,14 +270,22 @@ const sym_expr *sym__rebuild(sym_ctx *ctx, const sym_expr *e, const sym_expr *co
 		for (i = 0; i < e->n && r; i++)
 			r = sym_expr_mul(ctx, r, sym_expr_pow_si(ctx, k[i], node_factors(e)[i].exp));
 		return r;
-	case SYM_KIND_FLOOR: return sym_expr_floor(ctx, k[0]);
-	case SYM_KIND_ABS: return sym_expr_abs(ctx, k[0]);
-	case SYM_KIND_MIN: return sym_expr_min(ctx, e->n, k);
-	case SYM_KIND_MAX: return sym_expr_max(ctx, e->n, k);
-	case SYM_KIND_EQ: return sym_expr_rel(ctx, SYM_REL_EQ, k[0], ctx->zero);
-	case SYM_KIND_NE: return sym_expr_rel(ctx, SYM_REL_NE, k[0], ctx->zero);
-	case SYM_KIND_LE: return sym_expr_rel(ctx, SYM_REL_LE, k[0], ctx->zero);
-	case SYM_KIND_LT: return sym_expr_rel(ctx, SYM_REL_LT, k[0], ctx->zero);
+	case SYM_KIND_FLOOR:
+		return sym_expr_floor(ctx, k[0]);
+	case SYM_KIND_ABS:
+		return sym_expr_abs(ctx, k[0]);
+	case SYM_KIND_MIN:
+		return sym_expr_min(ctx, e->n, k);
+	case SYM_KIND_MAX:
+		return sym_expr_max(ctx, e->n, k);
+	case SYM_KIND_EQ:
+		return sym_expr_rel(ctx, SYM_REL_EQ, k[0], ctx->zero);
+	case SYM_KIND_NE:
+		return sym_expr_rel(ctx, SYM_REL_NE, k[0], ctx->zero);
+	case SYM_KIND_LE:
+		return sym_expr_rel(ctx, SYM_REL_LE, k[0], ctx->zero);
+	case SYM_KIND_LT:
+		return sym_expr_rel(ctx, SYM_REL_LT, k[0], ctx->zero);
 	case SYM_KIND_AND:
 	case SYM_KIND_OR:
 		r = sym_expr_bool(ctx, e->kind == SYM_KIND_AND);
@@ -394,7 +409,7 @@ static const sym_expr *subst_leaf(sym_ctx *ctx, const sym_expr *s, void *ud)
 }
 
 const sym_expr *sym_expr_subst(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms,
-			       const sym_expr *const *by)
+                               const sym_expr *const *by)
 {
 	subst_ud u;
 	sym_memo m;
@@ -418,7 +433,7 @@ const sym_expr *sym_expr_subst(sym_ctx *ctx, const sym_expr *e, size_t n, const 
 }
 
 const sym_expr *sym_expr_eval_si(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms,
-				 const long long *vals)
+                                 const long long *vals)
 {
 	const sym_expr *stack_syms[16], **all = NULL, *r = NULL;
 	sym_num nv[16], *numv = nv, out;
@@ -474,7 +489,8 @@ const sym_expr *sym_expr_eval_si(sym_ctx *ctx, const sym_expr *e, size_t n, cons
 	}
 	sym__num_init(&out);
 	if (sym__eval_num(ctx, e, n, syms, numv, &out))
-		r = (e->flags & SYM_F_PRED) ? sym_expr_bool(ctx, !sym__num_is_zero(&out)) : sym__num_node(ctx, &out);
+		r = (e->flags & SYM_F_PRED) ? sym_expr_bool(ctx, !sym__num_is_zero(&out))
+		                            : sym__num_node(ctx, &out);
 	sym__num_clear(&out);
 	for (i = 0; i < n; i++)
 		sym__num_clear(&numv[i]);
@@ -485,7 +501,8 @@ const sym_expr *sym_expr_eval_si(sym_ctx *ctx, const sym_expr *e, size_t n, cons
 
 /* ---- symbols of an expression ----------------------------------------- */
 
-static int collect(sym_ctx *ctx, const sym_expr *e, sym_memo *seen, const sym_expr ***out, size_t *n, size_t *cap)
+static int collect(sym_ctx *ctx, const sym_expr *e, sym_memo *seen, const sym_expr ***out, size_t *n,
+                   size_t *cap)
 {
 	size_t i;
 	if (sym__memo_get(seen, e))
@@ -495,7 +512,8 @@ static int collect(sym_ctx *ctx, const sym_expr *e, sym_memo *seen, const sym_ex
 	if (e->kind == SYM_KIND_SYM) {
 		if (*n == *cap) {
 			size_t nc = *cap ? *cap * 2 : 8;
-			const sym_expr **no = sym__realloc(ctx, *out, *cap * sizeof(**out), nc * sizeof(**out));
+			const sym_expr **no =
+			    sym__realloc(ctx, *out, *cap * sizeof(**out), nc * sizeof(**out));
 			if (!no)
 				return 0;
 			*out = no, *cap = nc;

@@ -6,8 +6,8 @@
 
 /* Evaluates e exactly with the symbols syms[i] bound to vals[i]; predicates
  * give 0 or 1.  Returns 0 on error (recorded in ctx). */
-int sym__eval_num(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms,
-		  const sym_num *vals, sym_num *out);
+int sym__eval_num(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms, const sym_num *vals,
+                  sym_num *out);
 
 /* A node -> node map used by transformations. */
 typedef struct sym_memo {

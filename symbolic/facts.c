@@ -35,7 +35,10 @@ void sym_facts_free(sym_facts *f)
 	sym__free(f->ctx, f, sizeof(*f));
 }
 
-unsigned long sym_facts_version(const sym_facts *f) { return f->version; }
+unsigned long sym_facts_version(const sym_facts *f)
+{
+	return f->version;
+}
 
 const sym_syminfo *sym__facts_get(const sym_facts *f, const sym_expr *s)
 {
@@ -218,7 +221,8 @@ sym_status sym__facts_exempt_default(sym_facts *f, const sym_expr *s)
 sym_status sym_facts_set_range(sym_facts *f, const sym_expr *s, const sym_expr *lo, const sym_expr *hi)
 {
 	sym_status st = SYM_EOK;
-	if (!s || s->kind != SYM_KIND_SYM || (lo && lo->kind != SYM_KIND_NUM) || (hi && hi->kind != SYM_KIND_NUM)) {
+	if (!s || s->kind != SYM_KIND_SYM || (lo && lo->kind != SYM_KIND_NUM) ||
+	    (hi && hi->kind != SYM_KIND_NUM)) {
 		sym__error(f->ctx, SYM_EMISUSE, -1, "a range needs a symbol and constant ends");
 		return SYM_EMISUSE;
 	}
@@ -378,7 +382,8 @@ static sym_status add_lin(sym_facts *f, const sym_expr *p)
 	if (!p)
 		return sym_ctx_last_error(f->ctx);
 	if (p->kind == SYM_KIND_BOOL)
-		return *(const int64_t *)NODE_PAYLOAD(p) ? SYM_EOK : contradiction(f, "a linear fact is false");
+		return *(const int64_t *)NODE_PAYLOAD(p) ? SYM_EOK
+		                                         : contradiction(f, "a linear fact is false");
 	if (p->kind != SYM_KIND_LE)
 		return SYM_EOK;
 	if (f->nlin == f->caplin) {
@@ -444,7 +449,8 @@ static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 	if (p->kind == SYM_KIND_EQ) {
 		int valid = 0;
 		if (match_residue(d, &x, &m, &r, &valid)) {
-			st = valid ? set_residue(f, x, &m, &r) : contradiction(f, "a remainder outside [0, m)");
+			st = valid ? set_residue(f, x, &m, &r)
+			           : contradiction(f, "a remainder outside [0, m)");
 			goto done;
 		}
 		/* a symbol with coefficient +-1 that occurs nowhere else is defined:
@@ -515,7 +521,8 @@ static sym_status remember(sym_facts *f, const sym_expr *p)
 		return sym_ctx_last_error(f->ctx);
 	if (f->nassumed == f->capassumed) {
 		size_t nc = f->capassumed ? f->capassumed * 2 : 8;
-		const sym_expr **na = sym__realloc(f->ctx, f->assumed, f->capassumed * sizeof(*na), nc * sizeof(*na));
+		const sym_expr **na =
+		    sym__realloc(f->ctx, f->assumed, f->capassumed * sizeof(*na), nc * sizeof(*na));
 		if (!na)
 			return SYM_ENOMEM;
 		f->assumed = na, f->capassumed = nc;

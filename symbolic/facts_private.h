@@ -25,7 +25,7 @@ typedef struct sym_syminfo {
 	const sym_expr *sym;
 	int has_lo, has_hi;
 	sym_num lo, hi;
-	sym_num mod, res; /* mod == 0: no residue fact */
+	sym_num mod, res;    /* mod == 0: no residue fact */
 	const sym_expr *def; /* the symbol equals def (no defined symbol inside) */
 	int no_default;      /* the default minimum does not apply */
 } sym_syminfo;
@@ -81,7 +81,7 @@ int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d);
 /* The same with the relations given[] (integer "d <= 0" and "d == 0"
  * nodes; others are ignored) as extra facts. */
 int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, size_t ngiven,
-			   const sym_expr *const *given);
+                           const sym_expr *const *given);
 /* Decides "d KIND 0" from bounds: SYM_TRUE, SYM_FALSE or SYM_UNKNOWN. */
 sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d);
 

@@ -7,7 +7,7 @@
 
 static const char *const kind_names[] = {
 #define SYM__KIND_NAME(name, str) str,
-	SYM_KIND_MAP(SYM__KIND_NAME)
+    SYM_KIND_MAP(SYM__KIND_NAME)
 #undef SYM__KIND_NAME
 };
 
@@ -103,13 +103,13 @@ static size_t tree_count(tcount *t, const sym_expr *e)
 		for (i = e->hash & (t->cap - 1); t->key[i]; i = (i + 1) & (t->cap - 1))
 			if (t->key[i] == e)
 				return t->val[i];
-	if (e->kind == SYM_KIND_ADD || e->kind == SYM_KIND_MUL || e->kind == SYM_KIND_MIN || e->kind == SYM_KIND_MAX ||
-	    e->kind == SYM_KIND_AND || e->kind == SYM_KIND_OR || e->kind == SYM_KIND_FLOOR || e->kind == SYM_KIND_ABS ||
-	    node_is_rel(e)) {
+	if (e->kind == SYM_KIND_ADD || e->kind == SYM_KIND_MUL || e->kind == SYM_KIND_MIN ||
+	    e->kind == SYM_KIND_MAX || e->kind == SYM_KIND_AND || e->kind == SYM_KIND_OR ||
+	    e->kind == SYM_KIND_FLOOR || e->kind == SYM_KIND_ABS || node_is_rel(e)) {
 		for (i = 0; i < e->n && r <= SYM_MAX_JSON_NODES; i++) {
 			const sym_expr *c = e->kind == SYM_KIND_ADD   ? node_terms(e)[i].m
-					    : e->kind == SYM_KIND_MUL ? node_factors(e)[i].base
-								      : node_kids(e)[i];
+			                    : e->kind == SYM_KIND_MUL ? node_factors(e)[i].base
+			                                              : node_kids(e)[i];
 			k = tree_count(t, c);
 			if (!k)
 				return 0;
@@ -156,7 +156,8 @@ cJSON *sym_expr_to_json(sym_ctx *ctx, const sym_expr *e)
 	if (!n)
 		return NULL; /* out of memory, recorded */
 	if (n > SYM_MAX_JSON_NODES) {
-		sym__error(ctx, SYM_ELIMIT, -1, "expression JSON too large (more than %zu nodes)", SYM_MAX_JSON_NODES);
+		sym__error(ctx, SYM_ELIMIT, -1, "expression JSON too large (more than %zu nodes)",
+		           SYM_MAX_JSON_NODES);
 		return NULL;
 	}
 	return to_json(ctx, e);
@@ -220,9 +221,11 @@ static const sym_expr *from_json(sym_ctx *ctx, const cJSON *j, int depth)
 			return jerr(ctx, "\"terms\" must be an array");
 		cJSON_ArrayForEach(t, x)
 		{
-			const sym_expr *c = num_from(ctx, cJSON_GetObjectItemCaseSensitive(t, "coef"), "coef");
+			const sym_expr *c =
+			    num_from(ctx, cJSON_GetObjectItemCaseSensitive(t, "coef"), "coef");
 			const cJSON *mj = cJSON_GetObjectItemCaseSensitive(t, "mono");
-			const sym_expr *m = mj ? from_json(ctx, mj, depth + 1) : jerr(ctx, "a term needs \"mono\"");
+			const sym_expr *m =
+			    mj ? from_json(ctx, mj, depth + 1) : jerr(ctx, "a term needs \"mono\"");
 			r = sym_expr_add(ctx, r, sym_expr_mul(ctx, c, m));
 		}
 		return r;
@@ -236,7 +239,8 @@ static const sym_expr *from_json(sym_ctx *ctx, const cJSON *j, int depth)
 		cJSON_ArrayForEach(t, x)
 		{
 			const cJSON *bj = cJSON_GetObjectItemCaseSensitive(t, "base");
-			const sym_expr *b = bj ? from_json(ctx, bj, depth + 1) : jerr(ctx, "a factor needs \"base\"");
+			const sym_expr *b =
+			    bj ? from_json(ctx, bj, depth + 1) : jerr(ctx, "a factor needs \"base\"");
 			const sym_expr *e = num_from(ctx, cJSON_GetObjectItemCaseSensitive(t, "exp"), "exp");
 			long long n;
 			if (!b || !e)
@@ -266,23 +270,34 @@ static const sym_expr *from_json(sym_ctx *ctx, const cJSON *j, int depth)
 		cJSON_ArrayForEach(t, x) v[i++] = from_json(ctx, t, depth + 1);
 		if (!sym__failed(ctx)) {
 			switch (k) {
-			case SYM_KIND_FLOOR: r = n == 1 ? sym_expr_floor(ctx, v[0]) : jerr(ctx, "floor takes one argument"); break;
-			case SYM_KIND_ABS: r = n == 1 ? sym_expr_abs(ctx, v[0]) : jerr(ctx, "abs takes one argument"); break;
-			case SYM_KIND_MIN: r = sym_expr_min(ctx, (size_t)n, v); break;
-			case SYM_KIND_MAX: r = sym_expr_max(ctx, (size_t)n, v); break;
+			case SYM_KIND_FLOOR:
+				r = n == 1 ? sym_expr_floor(ctx, v[0])
+				           : jerr(ctx, "floor takes one argument");
+				break;
+			case SYM_KIND_ABS:
+				r = n == 1 ? sym_expr_abs(ctx, v[0]) : jerr(ctx, "abs takes one argument");
+				break;
+			case SYM_KIND_MIN:
+				r = sym_expr_min(ctx, (size_t)n, v);
+				break;
+			case SYM_KIND_MAX:
+				r = sym_expr_max(ctx, (size_t)n, v);
+				break;
 			case SYM_KIND_EQ:
 			case SYM_KIND_NE:
 			case SYM_KIND_LE:
 			case SYM_KIND_LT: {
-				static const sym_relop ops[] = {SYM_REL_EQ, SYM_REL_NE, SYM_REL_LE, SYM_REL_LT};
+				static const sym_relop ops[] = {SYM_REL_EQ, SYM_REL_NE, SYM_REL_LE,
+				                                SYM_REL_LT};
 				r = n == 1 ? sym_expr_rel(ctx, ops[k - SYM_KIND_EQ], v[0], ctx->zero)
-					   : jerr(ctx, "a relation takes one argument");
+				           : jerr(ctx, "a relation takes one argument");
 				break;
 			}
 			default:
 				r = v[0];
 				for (i = 1; i < n && r; i++)
-					r = k == SYM_KIND_AND ? sym_expr_and(ctx, r, v[i]) : sym_expr_or(ctx, r, v[i]);
+					r = k == SYM_KIND_AND ? sym_expr_and(ctx, r, v[i])
+					                      : sym_expr_or(ctx, r, v[i]);
 			}
 		}
 		if (v != stack)

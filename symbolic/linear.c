@@ -157,7 +157,7 @@ static void add_atom_facts(lp *p, const sym_expr *x)
 	case SYM_KIND_MAX:
 		for (i = 0; i < x->n; i++) {
 			const sym_expr *d = x->kind == SYM_KIND_MIN ? sym_expr_sub(ctx, x, node_kids(x)[i])
-								     : sym_expr_sub(ctx, node_kids(x)[i], x);
+			                                            : sym_expr_sub(ctx, node_kids(x)[i], x);
 			add_le(p, d, &one, NULL);
 		}
 		break;
@@ -279,7 +279,7 @@ static int infeasible(lp *p)
 				sym__num_init(&ai);
 				sym__num_init(&bj);
 				sym__num_init(&t);
-				sym__num_set(&ai, &p->rows[i].a[v]);  /* > 0 */
+				sym__num_set(&ai, &p->rows[i].a[v]); /* > 0 */
 				sym__num_neg(&bj, &p->rows[j].a[v]); /* > 0 */
 				for (x = 0; x < MAX_VARS; x++) {
 					sym__num_init(&r.a[x]);
@@ -323,7 +323,7 @@ int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d)
 }
 
 int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, size_t ngiven,
-			   const sym_expr *const *given)
+                           const sym_expr *const *given)
 {
 	static const sym_num one = {{1}, 1}, mone = {{-1}, 1};
 	lp p;

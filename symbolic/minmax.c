@@ -117,7 +117,7 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 		return NULL;
 	if (n == 0)
 		return sym__error(ctx, SYM_EDOMAIN, -1, "%s needs at least one argument",
-				  kind == SYM_KIND_MIN ? "min" : "max");
+		                  kind == SYM_KIND_MIN ? "min" : "max");
 	for (i = 0; i < n; i++) {
 		if (!args[i])
 			return NULL;

@@ -207,7 +207,8 @@ static int prod_mul_expr(prod *p, const sym_expr *e, int64_t k)
 		}
 		ok = sym__num_pow(&t, node_num(e), k, SYM_MAX_BITS);
 		if (!ok)
-			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)",
+			           SYM_MAX_BITS);
 		else
 			sym__num_mul(&p->coef, &p->coef, &t);
 		sym__num_clear(&t);
@@ -219,7 +220,8 @@ static int prod_mul_expr(prod *p, const sym_expr *e, int64_t k)
 		sym__num_init(&t);
 		ok = sym__num_pow(&t, &node_terms(e)[0].coef, k, SYM_MAX_BITS);
 		if (!ok)
-			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)",
+			           SYM_MAX_BITS);
 		else
 			sym__num_mul(&p->coef, &p->coef, &t);
 		sym__num_clear(&t);
@@ -237,7 +239,8 @@ static int prod_mul_expr(prod *p, const sym_expr *e, int64_t k)
 			sym__num_mul(&p->coef, &p->coef, &t);
 			ok = prod_mul_factors(p, &fp, 1, k);
 		} else if (prim) {
-			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)",
+			           SYM_MAX_BITS);
 		}
 		sym__num_clear(&c);
 		sym__num_clear(&t);
@@ -580,7 +583,8 @@ static void mexp_level(mexp *x, size_t i, long long rem, const sym_num *coef, co
 		const sym_expr *m = mono;
 		sym__num_init(&c);
 		if (!sym__num_pow(&c, ci, rem, SYM_MAX_BITS)) {
-			sym__error(x->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
+			sym__error(x->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)",
+			           SYM_MAX_BITS);
 			sym__num_clear(&c);
 			return;
 		}
@@ -588,7 +592,8 @@ static void mexp_level(mexp *x, size_t i, long long rem, const sym_num *coef, co
 		if (mi && rem) {
 			sym_factor f;
 			f.base = mi, f.exp = rem;
-			m = mi->kind == SYM_KIND_MUL ? sym_expr_pow_si(x->ctx, mi, rem) : sym__monomial(x->ctx, &f, 1);
+			m = mi->kind == SYM_KIND_MUL ? sym_expr_pow_si(x->ctx, mi, rem)
+			                             : sym__monomial(x->ctx, &f, 1);
 			m = m ? sym__mono_mul(x->ctx, mono, m) : NULL;
 		}
 		if (m)
@@ -650,8 +655,8 @@ const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a, long long n)
 	if (is_sum(a) && n > 1) {
 		if (expansion_work(a, n) > SYM_MAX_EXPAND_WORK)
 			return sym__error(ctx, SYM_ELIMIT, -1,
-					  "expanding a sum of %zu terms to the power %lld is too large",
-					  (size_t)a->n + !sym__num_is_zero(node_add_const(a)), n);
+			                  "expanding a sum of %zu terms to the power %lld is too large",
+			                  (size_t)a->n + !sym__num_is_zero(node_add_const(a)), n);
 		return multinomial(ctx, a, n);
 	}
 	prod_init(&p, ctx);
@@ -670,8 +675,8 @@ const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a, long long n)
 				if (!ok)
 					sym__error(ctx, SYM_ELIMIT, -1, "exponent too large");
 				else if (!sym__num_pow(&t, &p.coef, -n, SYM_MAX_BITS))
-					sym__error(ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)",
-						   SYM_MAX_BITS);
+					sym__error(ctx, SYM_ELIMIT, -1,
+					           "number too large (more than %lu bits)", SYM_MAX_BITS);
 				else
 					sym__num_set(&p.coef, &t);
 				sym__num_clear(&t);

@@ -24,7 +24,10 @@ void *sym__realloc(sym_ctx *ctx, void *p, size_t old, size_t n)
 	return r;
 }
 
-void *sym__alloc(sym_ctx *ctx, size_t n) { return sym__realloc(ctx, NULL, 0, n); }
+void *sym__alloc(sym_ctx *ctx, size_t n)
+{
+	return sym__realloc(ctx, NULL, 0, n);
+}
 
 void sym__free(sym_ctx *ctx, void *p, size_t n)
 {
@@ -73,7 +76,7 @@ void sym__escape_controls(char *s, size_t size)
 
 static const char *const status_msgs[] = {
 #define SYM__STATUS_MSG(name, msg) msg,
-	SYM_STATUS_MAP(SYM__STATUS_MSG)
+    SYM_STATUS_MAP(SYM__STATUS_MSG)
 #undef SYM__STATUS_MSG
 };
 
@@ -84,12 +87,18 @@ const char *sym_status_message(sym_status st)
 	return status_msgs[st];
 }
 
-sym_status sym_ctx_last_error(const sym_ctx *ctx) { return ctx->err; }
+sym_status sym_ctx_last_error(const sym_ctx *ctx)
+{
+	return ctx->err;
+}
 const char *sym_ctx_last_message(const sym_ctx *ctx)
 {
 	return ctx->err == SYM_EOK ? "no error" : ctx->err_msg;
 }
-long sym_ctx_last_position(const sym_ctx *ctx) { return ctx->err == SYM_EOK ? -1 : ctx->err_pos; }
+long sym_ctx_last_position(const sym_ctx *ctx)
+{
+	return ctx->err == SYM_EOK ? -1 : ctx->err_pos;
+}
 void sym_ctx_clear_error(sym_ctx *ctx)
 {
 	ctx->err = SYM_EOK;
@@ -149,7 +158,10 @@ sym_ctx *sym_ctx_new_with_allocator(const sym_allocator *alloc)
 	return ctx;
 }
 
-sym_ctx *sym_ctx_new(void) { return sym_ctx_new_with_allocator(NULL); }
+sym_ctx *sym_ctx_new(void)
+{
+	return sym_ctx_new_with_allocator(NULL);
+}
 
 void sym_ctx_free(sym_ctx *ctx)
 {
@@ -401,7 +413,8 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	if (!nums_in_limit(&h, payload))
 		return sym__error(ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
 	if (h.depth > SYM_MAX_DEPTH)
-		return sym__error(ctx, SYM_ELIMIT, -1, "expression nested deeper than %d levels", SYM_MAX_DEPTH);
+		return sym__error(ctx, SYM_ELIMIT, -1, "expression nested deeper than %d levels",
+		                  SYM_MAX_DEPTH);
 	e = arena_alloc(ctx, sizeof(struct sym_expr) + size);
 	if (!e)
 		return NULL;
@@ -447,7 +460,10 @@ const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v)
 	return r;
 }
 
-const sym_expr *sym_expr_from_si(sym_ctx *ctx, long long v) { return sym__num_node_si(ctx, v); }
+const sym_expr *sym_expr_from_si(sym_ctx *ctx, long long v)
+{
+	return sym__num_node_si(ctx, v);
+}
 
 const sym_expr *sym_expr_from_frac(sym_ctx *ctx, long long p, long long q)
 {
@@ -481,7 +497,8 @@ const sym_expr *sym_expr_from_dec(sym_ctx *ctx, const char *digits)
 		return NULL;
 	sym__num_init(&n);
 	if (!digits || !sym__num_set_str(&n, digits, strlen(digits)))
-		return sym__error(ctx, SYM_EDOMAIN, -1, "not a decimal integer: '%.40s'", digits ? digits : "(null)");
+		return sym__error(ctx, SYM_EDOMAIN, -1, "not a decimal integer: '%.40s'",
+		                  digits ? digits : "(null)");
 	r = sym__num_node(ctx, &n);
 	sym__num_clear(&n);
 	return r;
@@ -506,10 +523,10 @@ const sym_expr *sym_expr_symbol(sym_ctx *ctx, const char *name)
 	size_t len;
 	if (sym__failed(ctx))
 		return NULL;
-	if (!valid_name(name) || !strcmp(name, "true") || !strcmp(name, "false") ||
-	    !strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "abs") ||
-	    !strcmp(name, "floor") || !strcmp(name, "ceil"))
-		return sym__error(ctx, SYM_EDOMAIN, -1, "invalid symbol name '%.40s'", name ? name : "(null)");
+	if (!valid_name(name) || !strcmp(name, "true") || !strcmp(name, "false") || !strcmp(name, "min") ||
+	    !strcmp(name, "max") || !strcmp(name, "abs") || !strcmp(name, "floor") || !strcmp(name, "ceil"))
+		return sym__error(ctx, SYM_EDOMAIN, -1, "invalid symbol name '%.40s'",
+		                  name ? name : "(null)");
 	len = strlen(name);
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, name, len);
@@ -532,7 +549,8 @@ int sym__symbol_exists(const sym_ctx *ctx, const char *name)
 	h.hash = (uint32_t)hash_payload(&h, buf, (len + 8) & ~(size_t)7);
 	for (j = h.hash & (ctx->cap - 1); ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
 		const sym_expr *o = ctx->table[j];
-		if (o->hash == h.hash && o->kind == SYM_KIND_SYM && o->n == len && !memcmp(node_name(o), name, len))
+		if (o->hash == h.hash && o->kind == SYM_KIND_SYM && o->n == len &&
+		    !memcmp(node_name(o), name, len))
 			return 1;
 	}
 	return 0;
@@ -548,9 +566,18 @@ const sym_expr *sym_expr_bool(sym_ctx *ctx, int value)
 	return sym__intern(ctx, &h, &v, sizeof(v));
 }
 
-sym_kind sym_expr_kind(const sym_expr *e) { return (sym_kind)e->kind; }
-int sym_expr_is_pred(const sym_expr *e) { return (e->flags & SYM_F_PRED) != 0; }
-uint64_t sym_expr_hash(const sym_expr *e) { return e->hash; }
+sym_kind sym_expr_kind(const sym_expr *e)
+{
+	return (sym_kind)e->kind;
+}
+int sym_expr_is_pred(const sym_expr *e)
+{
+	return (e->flags & SYM_F_PRED) != 0;
+}
+uint64_t sym_expr_hash(const sym_expr *e)
+{
+	return e->hash;
+}
 const char *sym_expr_symbol_name(const sym_expr *e)
 {
 	return e && e->kind == SYM_KIND_SYM ? node_name(e) : NULL;
@@ -569,14 +596,35 @@ int sym_expr_get_si(const sym_expr *e, long long *out)
 
 /* ---- the seam's context services (seam.h) ------------------------------- */
 
-int(sym__failed)(const sym_ctx *ctx) { return ctx->err != SYM_EOK; }
+int(sym__failed)(const sym_ctx *ctx)
+{
+	return ctx->err != SYM_EOK;
+}
 
-const sym_expr *sym__zero(const sym_ctx *ctx) { return ctx->zero; }
-const sym_expr *sym__one(const sym_ctx *ctx) { return ctx->one; }
-const sym_expr *sym__minus_one(const sym_ctx *ctx) { return ctx->minus_one; }
-const sym_expr *sym__true(const sym_ctx *ctx) { return ctx->btrue; }
-const sym_expr *sym__false(const sym_ctx *ctx) { return ctx->bfalse; }
-int sym__expr_is_int(const sym_expr *e) { return sym__is_int(e); }
+const sym_expr *sym__zero(const sym_ctx *ctx)
+{
+	return ctx->zero;
+}
+const sym_expr *sym__one(const sym_ctx *ctx)
+{
+	return ctx->one;
+}
+const sym_expr *sym__minus_one(const sym_ctx *ctx)
+{
+	return ctx->minus_one;
+}
+const sym_expr *sym__true(const sym_ctx *ctx)
+{
+	return ctx->btrue;
+}
+const sym_expr *sym__false(const sym_ctx *ctx)
+{
+	return ctx->bfalse;
+}
+int sym__expr_is_int(const sym_expr *e)
+{
+	return sym__is_int(e);
+}
 
 int sym__grow(sym_ctx *ctx, void *p, size_t *cap, size_t need, size_t elem, size_t min)
 {

@@ -53,16 +53,34 @@ struct sym_expr {
 #define SYM_ERR_MSG_BYTES 4096
 
 #define NODE_PAYLOAD(e) ((void *)((char *)(e) + sizeof(struct sym_expr)))
-static inline const sym_num *node_num(const sym_expr *e) { return (const sym_num *)NODE_PAYLOAD(e); }
-static inline const char *node_name(const sym_expr *e) { return (const char *)NODE_PAYLOAD(e); }
-static inline const sym_num *node_add_const(const sym_expr *e) { return (const sym_num *)NODE_PAYLOAD(e); }
+static inline const sym_num *node_num(const sym_expr *e)
+{
+	return (const sym_num *)NODE_PAYLOAD(e);
+}
+static inline const char *node_name(const sym_expr *e)
+{
+	return (const char *)NODE_PAYLOAD(e);
+}
+static inline const sym_num *node_add_const(const sym_expr *e)
+{
+	return (const sym_num *)NODE_PAYLOAD(e);
+}
 static inline const sym_term *node_terms(const sym_expr *e)
 {
 	return (const sym_term *)((char *)NODE_PAYLOAD(e) + sizeof(sym_num));
 }
-static inline const sym_factor *node_factors(const sym_expr *e) { return (const sym_factor *)NODE_PAYLOAD(e); }
-static inline const sym_expr *const *node_kids(const sym_expr *e) { return (const sym_expr *const *)NODE_PAYLOAD(e); }
-static inline const sym_expr *node_kid(const sym_expr *e) { return node_kids(e)[0]; }
+static inline const sym_factor *node_factors(const sym_expr *e)
+{
+	return (const sym_factor *)NODE_PAYLOAD(e);
+}
+static inline const sym_expr *const *node_kids(const sym_expr *e)
+{
+	return (const sym_expr *const *)NODE_PAYLOAD(e);
+}
+static inline const sym_expr *node_kid(const sym_expr *e)
+{
+	return node_kids(e)[0];
+}
 static inline int node_is_rel(const sym_expr *e)
 {
 	return e->kind >= SYM_KIND_EQ && e->kind <= SYM_KIND_LT;
@@ -113,8 +131,7 @@ void sym__escape_controls(char *s, size_t size);
 /* Interns the candidate node: header fields kind, flags, n, degree, depth
  * set; payload of the given size.  Hash is computed here. Returns the
  * canonical node or NULL. */
-const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr,
-			    const void *payload, size_t size);
+const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void *payload, size_t size);
 
 /* Whether the symbol called name already exists in the context. */
 int sym__symbol_exists(const sym_ctx *ctx, const char *name);
@@ -175,7 +192,10 @@ const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b
 
 /* Properties. */
 int sym__floor_is_plain(const sym_expr *a, const sym_num *D);
-static inline int sym__is_int(const sym_expr *e) { return (e->flags & SYM_F_INT) != 0; }
+static inline int sym__is_int(const sym_expr *e)
+{
+	return (e->flags & SYM_F_INT) != 0;
+}
 
 #define SYM_MAX_TERMS 2000000
 /* The largest number a node or an evaluation may hold: 2**20 bits, about

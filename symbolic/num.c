@@ -111,7 +111,10 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 	return a;
 }
 
-static uint64_t abs_u64(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
+static uint64_t abs_u64(int64_t v)
+{
+	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
 
 #ifdef SYM_HAVE_I128
 static u128 gcd_u128(u128 a, u128 b)
@@ -189,8 +192,7 @@ void sym__num_add(sym_num *r, const sym_num *a, const sym_num *b)
 {
 	if (!SYM_NUM_IS_BIG(a) && !SYM_NUM_IS_BIG(b)) {
 		int64_t s;
-		if (a->q == 1 && b->q == 1 && !__builtin_add_overflow(a->p, b->p, &s) &&
-		    s != INT64_MIN) {
+		if (a->q == 1 && b->q == 1 && !__builtin_add_overflow(a->p, b->p, &s) && s != INT64_MIN) {
 			sym__num_clear(r);
 			r->p = s, r->q = 1;
 			return;
@@ -207,8 +209,7 @@ void sym__num_sub(sym_num *r, const sym_num *a, const sym_num *b)
 {
 	if (!SYM_NUM_IS_BIG(a) && !SYM_NUM_IS_BIG(b)) {
 		int64_t s;
-		if (a->q == 1 && b->q == 1 && !__builtin_sub_overflow(a->p, b->p, &s) &&
-		    s != INT64_MIN) {
+		if (a->q == 1 && b->q == 1 && !__builtin_sub_overflow(a->p, b->p, &s) && s != INT64_MIN) {
 			sym__num_clear(r);
 			r->p = s, r->q = 1;
 			return;
@@ -225,8 +226,7 @@ void sym__num_mul(sym_num *r, const sym_num *a, const sym_num *b)
 {
 	if (!SYM_NUM_IS_BIG(a) && !SYM_NUM_IS_BIG(b)) {
 		int64_t s;
-		if (a->q == 1 && b->q == 1 && !__builtin_mul_overflow(a->p, b->p, &s) &&
-		    s != INT64_MIN) {
+		if (a->q == 1 && b->q == 1 && !__builtin_mul_overflow(a->p, b->p, &s) && s != INT64_MIN) {
 			sym__num_clear(r);
 			r->p = s, r->q = 1;
 			return;
@@ -518,8 +518,7 @@ uint64_t sym__num_hash(const sym_num *a)
 size_t sym__num_bits(const sym_num *a)
 {
 	if (SYM_NUM_IS_BIG(a))
-		return mpz_sizeinbase(mpq_numref(a->big), 2) +
-		       mpz_sizeinbase(mpq_denref(a->big), 2);
+		return mpz_sizeinbase(mpq_numref(a->big), 2) + mpz_sizeinbase(mpq_denref(a->big), 2);
 	{
 		uint64_t v = abs_u64(a->p), q = (uint64_t)a->q;
 		size_t b = 0;

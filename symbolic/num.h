@@ -22,9 +22,18 @@ typedef struct sym_num {
 
 #define SYM_NUM_IS_BIG(x) ((x)->q == 0)
 
-static inline void sym__num_init(sym_num *r) { r->p = 0, r->q = 1; }
-static inline int sym__num_is_zero(const sym_num *a) { return a->q == 1 && a->p == 0; }
-static inline int sym__num_is_one(const sym_num *a) { return a->q == 1 && a->p == 1; }
+static inline void sym__num_init(sym_num *r)
+{
+	r->p = 0, r->q = 1;
+}
+static inline int sym__num_is_zero(const sym_num *a)
+{
+	return a->q == 1 && a->p == 0;
+}
+static inline int sym__num_is_one(const sym_num *a)
+{
+	return a->q == 1 && a->p == 1;
+}
 
 /* Every function writing to r clears r's old value first; r may alias an
  * operand.  Big temporaries must be released with sym__num_clear. */

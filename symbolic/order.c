@@ -102,4 +102,7 @@ int sym__cmp_q(const void *a, const void *b)
 	return sym__cmp(*(const sym_expr *const *)a, *(const sym_expr *const *)b);
 }
 
-int sym_expr_cmp(const sym_expr *a, const sym_expr *b) { return sym__cmp(a, b); }
+int sym_expr_cmp(const sym_expr *a, const sym_expr *b)
+{
+	return sym__cmp(a, b);
+}

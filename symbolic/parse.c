@@ -78,8 +78,14 @@ static int enter(ps *p)
 	return 1;
 }
 
-static int is_alpha(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_alpha(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
 
 static const sym_expr *parse_call(ps *p, const char *name, size_t npos)
 {
@@ -131,8 +137,9 @@ static const sym_expr *parse_primary(ps *p)
 		while (is_digit(p->s[p->pos]))
 			p->pos++;
 		if (p->s[p->pos] == '.' || is_alpha(p->s[p->pos]))
-			return fail(p, p->pos, p->s[p->pos] == '.' ? "decimal fractions are not supported (write 3/2)"
-								   : "invalid number");
+			return fail(p, p->pos,
+			            p->s[p->pos] == '.' ? "decimal fractions are not supported (write 3/2)"
+			                                : "invalid number");
 		sym__num_init(&v);
 		sym__num_set_str(&v, p->s + start, p->pos - start);
 		r = sym__num_node(p->ctx, &v);
@@ -214,8 +221,9 @@ static const sym_expr *parse_power(ps *p)
 	if (!e)
 		return NULL;
 	if (e->kind != SYM_KIND_NUM || sym_expr_get_si(e, &n) != 1)
-		return fail(p, opos, e->kind == SYM_KIND_NUM ? "exponent is not an integer that fits 64 bits"
-							     : "exponent must be an integer constant");
+		return fail(p, opos,
+		            e->kind == SYM_KIND_NUM ? "exponent is not an integer that fits 64 bits"
+		                                    : "exponent must be an integer constant");
 	return at(p, opos, sym_expr_pow_si(p->ctx, b, n));
 }
 
@@ -385,10 +393,18 @@ static const sym_expr *parse_term(ps *p)
 		if (!a)
 			break;
 		switch (op) {
-		case '*': ch.a = at(p, opos, sym_expr_mul(p->ctx, a, b)); break;
-		case '/': ch.a = at(p, opos, sym_expr_div(p->ctx, a, b)); break;
-		case 'f': ch.a = at(p, opos, sym_expr_floordiv(p->ctx, a, b)); break;
-		default: ch.a = at(p, opos, sym_expr_mod(p->ctx, a, b)); break;
+		case '*':
+			ch.a = at(p, opos, sym_expr_mul(p->ctx, a, b));
+			break;
+		case '/':
+			ch.a = at(p, opos, sym_expr_div(p->ctx, a, b));
+			break;
+		case 'f':
+			ch.a = at(p, opos, sym_expr_floordiv(p->ctx, a, b));
+			break;
+		default:
+			ch.a = at(p, opos, sym_expr_mod(p->ctx, a, b));
+			break;
 		}
 	}
 	r = chain_value(p, &ch);
@@ -448,7 +464,7 @@ static const sym_expr *parse_rel(ps *p)
 		const char *tok;
 		sym_relop op;
 	} ops[] = {{"==", SYM_REL_EQ}, {"!=", SYM_REL_NE}, {"<=", SYM_REL_LE},
-		   {">=", SYM_REL_GE}, {"<", SYM_REL_LT},  {">", SYM_REL_GT}};
+	           {">=", SYM_REL_GE}, {"<", SYM_REL_LT},  {">", SYM_REL_GT}};
 	const sym_expr *a = parse_sum(p), *b;
 	size_t i, opos;
 	if (!a)
@@ -529,7 +545,7 @@ const sym_expr *sym_expr_from_str(sym_ctx *ctx, const char *text)
 }
 
 const sym_expr *sym_expr_from_str_subst(sym_ctx *ctx, const char *text, size_t n, const char *const *names,
-					const sym_expr *const *vals)
+                                        const sym_expr *const *vals)
 {
 	ps p;
 	const sym_expr *r;
@@ -540,7 +556,8 @@ const sym_expr *sym_expr_from_str_subst(sym_ctx *ctx, const char *text, size_t n
 		return sym__error(ctx, SYM_EMISUSE, -1, "no text to parse");
 	for (i = 0; i < n; i++)
 		if (!names[i] || !vals[i] || (vals[i]->flags & SYM_F_PRED))
-			return sym__error(ctx, SYM_EMISUSE, -1, "substitutions need names and numeric values");
+			return sym__error(ctx, SYM_EMISUSE, -1,
+			                  "substitutions need names and numeric values");
 	p.ctx = ctx;
 	p.s = text;
 	p.pos = 0;

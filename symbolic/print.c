@@ -51,7 +51,10 @@ void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len)
 	b->s[b->n] = 0;
 }
 
-void sym__sbuf_puts(sym_sbuf *b, const char *s) { sym__sbuf_put(b, s, strlen(s)); }
+void sym__sbuf_puts(sym_sbuf *b, const char *s)
+{
+	sym__sbuf_put(b, s, strlen(s));
+}
 
 void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
 {
@@ -523,7 +526,8 @@ static int terms_within(const sym_expr *x, const sym_expr *y)
  * stores it and the rest of e in *rest.  P is read from the floor's
  * argument (P/Q), or is another floor G with floor(G/Q) canonically equal
  * to the floor found (floor(floor(x/2)/4) is floor(x/8)). */
-static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac, int relax);
+static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
+                         int relax);
 
 int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac)
 {
@@ -532,7 +536,8 @@ int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr *
 
 /* With relax, P's terms need not all be in the sum (the rest then has
  * their negation). */
-static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac, int relax)
+static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
+                         int relax)
 {
 	sym_lin v;
 	size_t i, j;
@@ -569,12 +574,14 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 			return 0;
 		if (q_ok) {
 			ratio = sym_expr_div(ctx, R, Q);
-			if (ratio && ratio->kind == SYM_KIND_NUM && (frac || sym__num_is_int(node_num(ratio)))) {
+			if (ratio && ratio->kind == SYM_KIND_NUM &&
+			    (frac || sym__num_is_int(node_num(ratio)))) {
 				sym__num_neg(&mp->k, node_num(ratio));
 				kP = sym__scale(ctx, &mp->k, P);
 				if (!kP)
 					return 0;
-				if ((P->kind != SYM_KIND_NUM || Q->kind != SYM_KIND_NUM) && (relax || terms_within(kP, S)) &&
+				if ((P->kind != SYM_KIND_NUM || Q->kind != SYM_KIND_NUM) &&
+				    (relax || terms_within(kP, S)) &&
 				    (P->kind == SYM_KIND_NUM || kP->kind != SYM_KIND_NUM)) {
 					mp->P = P, mp->Q = Q;
 					*rest = sym_expr_sub(ctx, S, kP);
@@ -646,7 +653,10 @@ static void sum_item(pr *p, int *first, int neg, print_fn fn, const void *x, con
 	*first = 0;
 }
 
-static int item_term(pr *p, const void *x, const void *y) { return print_term(p, x, y); }
+static int item_term(pr *p, const void *x, const void *y)
+{
+	return print_term(p, x, y);
+}
 static int item_mod(pr *p, const void *x, const void *y)
 {
 	(void)y;
@@ -697,8 +707,9 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
 		 * when the first one is negative (2 - x//s, not -(x//s) + 2) */
 		size_t nit = v.n + nm + (!skip_const && !sym__num_is_zero(v.c)), lead = 0, k;
 		for (k = 0; k < nit; k++) {
-			int sg = k < v.n ? sym__num_sgn(&v.t[k].coef)
-				 : k < v.n + nm ? sym__num_sgn(&mods[k - v.n].k) : sym__num_sgn(v.c);
+			int sg = k < v.n        ? sym__num_sgn(&v.t[k].coef)
+			         : k < v.n + nm ? sym__num_sgn(&mods[k - v.n].k)
+			                        : sym__num_sgn(v.c);
 			if (sg > 0) {
 				lead = k;
 				break;
@@ -707,9 +718,11 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
 		for (k = 0; k < nit; k++) {
 			size_t j = k == 0 ? lead : k <= lead ? k - 1 : k;
 			if (j < v.n)
-				sum_item(p, &first, sym__num_sgn(&v.t[j].coef) < 0, item_term, &v.t[j].coef, v.t[j].m);
+				sum_item(p, &first, sym__num_sgn(&v.t[j].coef) < 0, item_term, &v.t[j].coef,
+				         v.t[j].m);
 			else if (j < v.n + nm)
-				sum_item(p, &first, sym__num_sgn(&mods[j - v.n].k) < 0, item_mod, &mods[j - v.n], NULL);
+				sum_item(p, &first, sym__num_sgn(&mods[j - v.n].k) < 0, item_mod,
+				         &mods[j - v.n], NULL);
 			else
 				sum_item(p, &first, sym__num_sgn(v.c) < 0, item_num, v.c, NULL);
 		}
@@ -744,10 +757,14 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
 static const char *relop_text(sym_kind k, int flip)
 {
 	switch (k) {
-	case SYM_KIND_EQ: return " == ";
-	case SYM_KIND_NE: return " != ";
-	case SYM_KIND_LE: return flip ? " >= " : " <= ";
-	default: return flip ? " > " : " < ";
+	case SYM_KIND_EQ:
+		return " == ";
+	case SYM_KIND_NE:
+		return " != ";
+	case SYM_KIND_LE:
+		return flip ? " >= " : " <= ";
+	default:
+		return flip ? " > " : " < ";
 	}
 }
 
@@ -851,7 +868,9 @@ static int print_node(pr *p, const sym_expr *e)
 	case SYM_KIND_ABS:
 	case SYM_KIND_MIN:
 	case SYM_KIND_MAX:
-		sym__sbuf_puts(p->b, e->kind == SYM_KIND_ABS ? "abs(" : e->kind == SYM_KIND_MIN ? "min(" : "max(");
+		sym__sbuf_puts(p->b, e->kind == SYM_KIND_ABS   ? "abs("
+		                     : e->kind == SYM_KIND_MIN ? "min("
+		                                               : "max(");
 		for (i = 0; i < e->n; i++) {
 			if (i)
 				sym__sbuf_puts(p->b, ", ");
@@ -888,9 +907,9 @@ static int print_node(pr *p, const sym_expr *e)
  * (memoised) choices.  A candidate that does not parse back to the node is
  * never printed. */
 
-#define ALT_BUDGET 400     /* candidate parses per printed root */
-#define ALT_MAX_TERMS 8    /* larger sums print as they are */
-#define ALT_MAX_LEN 400    /* longer texts print as they are */
+#define ALT_BUDGET 400  /* candidate parses per printed root */
+#define ALT_MAX_TERMS 8 /* larger sums print as they are */
+#define ALT_MAX_LEN 400 /* longer texts print as they are */
 
 /* Tokens of a text: names and numbers, two-character operators and single
  * characters other than spaces count one each. */
@@ -903,15 +922,17 @@ static size_t count_tokens(const char *s)
 			continue;
 		}
 		n++;
-		if ((*s >= '0' && *s <= '9') || *s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) {
+		if ((*s >= '0' && *s <= '9') || *s == '_' || (*s >= 'a' && *s <= 'z') ||
+		    (*s >= 'A' && *s <= 'Z')) {
 			while ((*s >= '0' && *s <= '9') || *s == '_' || (*s >= 'a' && *s <= 'z') ||
 			       (*s >= 'A' && *s <= 'Z'))
 				s++;
 			continue;
 		}
 		if (s[1] && strchr("/*<>=!&|", s[1]) &&
-		    (!strncmp(s, "//", 2) || !strncmp(s, "**", 2) || !strncmp(s, "<=", 2) || !strncmp(s, ">=", 2) ||
-		     !strncmp(s, "==", 2) || !strncmp(s, "!=", 2) || !strncmp(s, "&&", 2) || !strncmp(s, "||", 2)))
+		    (!strncmp(s, "//", 2) || !strncmp(s, "**", 2) || !strncmp(s, "<=", 2) ||
+		     !strncmp(s, ">=", 2) || !strncmp(s, "==", 2) || !strncmp(s, "!=", 2) ||
+		     !strncmp(s, "&&", 2) || !strncmp(s, "||", 2)))
 			s += 2;
 		else
 			s++;
@@ -1072,7 +1093,8 @@ static void join2(sym_sbuf *c, int neg, const char *it, int un, const char *rest
 
 /* Offers item +- rest in both orders; rest NULL or the node 0 means the
  * item alone. */
-static void offer_item(pr *p, best *bt, const sym_expr *e, int neg, sym_sbuf *it, int un, const sym_expr *rest)
+static void offer_item(pr *p, best *bt, const sym_expr *e, int neg, sym_sbuf *it, int un,
+                       const sym_expr *rest)
 {
 	sym_sbuf r, c;
 	int k;
@@ -1158,7 +1180,9 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 				break;
 			if (T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)))
 				continue;
-			inner = sym_expr_add(p->ctx, P, sym_expr_mul(p->ctx, Q, sym_expr_div(p->ctx, T, sym__num_node(p->ctx, k))));
+			inner = sym_expr_add(
+			    p->ctx, P,
+			    sym_expr_mul(p->ctx, Q, sym_expr_div(p->ctx, T, sym__num_node(p->ctx, k))));
 			rem = sym_expr_sub(p->ctx, restall, T);
 			if (!inner || !rem)
 				break;
@@ -1180,7 +1204,8 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	}
 }
 
-static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac, int relax);
+static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
+                         int relax);
 
 /* A modulo re-folded with terms borrowed from the rest of the sum:
  * y - 5*((y + z)//5) is (y + z) % 5 - z. */
@@ -1372,7 +1397,8 @@ static void alt_factor(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	for (i = 0; i < nf; i++) {
 		if (!first)
 			sym__sbuf_puts(&c, "*");
-		node_text(p, facs[i], &c, first && !sym__num_is_one(&den) ? P_UNARY : (first ? P_MUL : P_UNARY));
+		node_text(p, facs[i], &c,
+		          first && !sym__num_is_one(&den) ? P_UNARY : (first ? P_MUL : P_UNARY));
 		first = 0;
 	}
 	if (!sym__num_is_one(&den)) {
@@ -1570,7 +1596,7 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 	ok = !cnt.fail && !sym__failed(b->ctx);
 	if (cnt.fail == 2)
 		sym__error(b->ctx, SYM_ELIMIT, -1, "expression text too long (more than %zu bytes)",
-			   SYM_MAX_TEXT_BYTES);
+		           SYM_MAX_TEXT_BYTES);
 	if (ok) {
 		p.b = b;
 		p.measure = 0;

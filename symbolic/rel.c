@@ -33,10 +33,14 @@ static int num_truth(sym_kind kind, const sym_num *v)
 {
 	int s = sym__num_sgn(v);
 	switch (kind) {
-	case SYM_KIND_EQ: return s == 0;
-	case SYM_KIND_NE: return s != 0;
-	case SYM_KIND_LE: return s <= 0;
-	default: return s < 0;
+	case SYM_KIND_EQ:
+		return s == 0;
+	case SYM_KIND_NE:
+		return s != 0;
+	case SYM_KIND_LE:
+		return s <= 0;
+	default:
+		return s < 0;
 	}
 }
 
@@ -82,7 +86,8 @@ static const sym_expr *floor_rel(sym_ctx *ctx, const sym_expr *P)
 	if (sym__num_is_one(&v.t[fi].coef)) {
 		/* F + R <= 0  <=>  F <= -R  <=>  E < 1 - R  <=>  E + R - 1 < 0 */
 		sym__num_neg(&t, &num_one);
-		r = rel_canon(ctx, SYM_KIND_LT, sym__add_num(ctx, sym_expr_add(ctx, node_kid(v.t[fi].m), R), &t));
+		r = rel_canon(ctx, SYM_KIND_LT,
+		              sym__add_num(ctx, sym_expr_add(ctx, node_kid(v.t[fi].m), R), &t));
 	} else {
 		/* -F + R <= 0  <=>  F >= R  <=>  E >= R  <=>  R - E <= 0 */
 		r = rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, R, node_kid(v.t[fi].m)));
@@ -120,8 +125,9 @@ static const sym_expr *minmax_eq(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 			const sym_expr *a = node_kids(M)[j];
 			if (a == X)
 				continue;
-			r = sym_expr_and(ctx, r, M->kind == SYM_KIND_MAX ? sym_expr_rel(ctx, SYM_REL_LE, a, X)
-									  : sym_expr_rel(ctx, SYM_REL_GE, a, X));
+			r = sym_expr_and(ctx, r,
+			                 M->kind == SYM_KIND_MAX ? sym_expr_rel(ctx, SYM_REL_LE, a, X)
+			                                         : sym_expr_rel(ctx, SYM_REL_GE, a, X));
 		}
 		return kind == SYM_KIND_EQ ? r : sym_expr_not(ctx, r);
 	}
@@ -226,12 +232,18 @@ const sym_expr *sym_expr_rel(sym_ctx *ctx, sym_relop op, const sym_expr *a, cons
 	if (!check_num(ctx, a) || !check_num(ctx, b))
 		return NULL;
 	switch (op) {
-	case SYM_REL_EQ: return rel_canon(ctx, SYM_KIND_EQ, sym_expr_sub(ctx, a, b));
-	case SYM_REL_NE: return rel_canon(ctx, SYM_KIND_NE, sym_expr_sub(ctx, a, b));
-	case SYM_REL_LT: return rel_canon(ctx, SYM_KIND_LT, sym_expr_sub(ctx, a, b));
-	case SYM_REL_LE: return rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, a, b));
-	case SYM_REL_GT: return rel_canon(ctx, SYM_KIND_LT, sym_expr_sub(ctx, b, a));
-	case SYM_REL_GE: return rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, b, a));
+	case SYM_REL_EQ:
+		return rel_canon(ctx, SYM_KIND_EQ, sym_expr_sub(ctx, a, b));
+	case SYM_REL_NE:
+		return rel_canon(ctx, SYM_KIND_NE, sym_expr_sub(ctx, a, b));
+	case SYM_REL_LT:
+		return rel_canon(ctx, SYM_KIND_LT, sym_expr_sub(ctx, a, b));
+	case SYM_REL_LE:
+		return rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, a, b));
+	case SYM_REL_GT:
+		return rel_canon(ctx, SYM_KIND_LT, sym_expr_sub(ctx, b, a));
+	case SYM_REL_GE:
+		return rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, b, a));
 	}
 	return sym__error(ctx, SYM_EMISUSE, -1, "unknown relation operator %d", (int)op);
 }

@@ -25,7 +25,6 @@ static int lower_bound(simp *s, const sym_expr *e, sym_num *lo)
 	return ok;
 }
 
-
 /* floor(N/d) == (N - r)/d when N == r (mod d) is known for the integer
  * N = d*E. */
 static const sym_expr *rw_floor_residue(simp *s, const sym_expr *e)
@@ -106,8 +105,8 @@ static const sym_expr *rw_floor_nested(simp *s, const sym_expr *e)
 		rest = sym_expr_mul(ctx, sym_expr_sub(ctx, arg, term), k);
 		if (!rest || !sym__is_int(rest))
 			continue;
-		return sym_expr_floor(ctx, sym_expr_add(ctx, sym_expr_sub(ctx, arg, term),
-							sym_expr_mul(ctx, M, node_kid(F))));
+		return sym_expr_floor(
+		    ctx, sym_expr_add(ctx, sym_expr_sub(ctx, arg, term), sym_expr_mul(ctx, M, node_kid(F))));
 	}
 	return e;
 }
@@ -151,7 +150,8 @@ static const sym_expr *rw_floor_range(simp *s, const sym_expr *e)
 		if (sym__decide_rel(ctx, s->f, SYM_KIND_LT, sym_expr_sub(ctx, P, Q)) == SYM_TRUE)
 			return ctx->zero;
 	} else if (sym__decide_rel(ctx, s->f, SYM_KIND_LT, P) == SYM_TRUE &&
-		   sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, sym_expr_add(ctx, P, Q))) == SYM_TRUE) {
+	           sym__decide_rel(ctx, s->f, SYM_KIND_LE, sym_expr_neg(ctx, sym_expr_add(ctx, P, Q))) ==
+	               SYM_TRUE) {
 		return ctx->minus_one;
 	}
 	return e;
@@ -219,7 +219,8 @@ static int below_step(simp *s, const sym_expr *B, const sym_num *g)
 	sym__num_init(&t);
 	sym__num_sub(&t, g, &(sym_num){{1}, 1});
 	ok = sym__decide_rel(s->ctx, s->f, SYM_KIND_LE, sym_expr_neg(s->ctx, B)) == SYM_TRUE &&
-	     sym__decide_rel(s->ctx, s->f, SYM_KIND_LE, sym_expr_sub(s->ctx, B, sym__num_node(s->ctx, &t))) == SYM_TRUE;
+	     sym__decide_rel(s->ctx, s->f, SYM_KIND_LE, sym_expr_sub(s->ctx, B, sym__num_node(s->ctx, &t))) ==
+	         SYM_TRUE;
 	sym__num_clear(&t);
 	return ok;
 }
@@ -332,7 +333,8 @@ static const sym_expr *rw_minmax(simp *s, const sym_expr *e)
 			if (j == i || !v[j])
 				continue;
 			/* min: v[i] <= v[j] drops v[j]; max: v[i] >= v[j] drops v[j] */
-			d = e->kind == SYM_KIND_MIN ? sym_expr_sub(s->ctx, v[i], v[j]) : sym_expr_sub(s->ctx, v[j], v[i]);
+			d = e->kind == SYM_KIND_MIN ? sym_expr_sub(s->ctx, v[i], v[j])
+			                            : sym_expr_sub(s->ctx, v[j], v[i]);
 			if (sym__decide_rel(s->ctx, s->f, SYM_KIND_LE, d) == SYM_TRUE) {
 				v[j] = NULL;
 				changed = 1;
@@ -513,16 +515,22 @@ static const sym_expr *rewrite(simp *s, const sym_expr *e)
 {
 	switch (e->kind) {
 	case SYM_KIND_AND:
-	case SYM_KIND_OR: return rw_conn(s, e);
-	case SYM_KIND_FLOOR: return rw_floor(s, e);
-	case SYM_KIND_ABS: return rw_abs(s, e);
+	case SYM_KIND_OR:
+		return rw_conn(s, e);
+	case SYM_KIND_FLOOR:
+		return rw_floor(s, e);
+	case SYM_KIND_ABS:
+		return rw_abs(s, e);
 	case SYM_KIND_MIN:
-	case SYM_KIND_MAX: return rw_minmax(s, e);
+	case SYM_KIND_MAX:
+		return rw_minmax(s, e);
 	case SYM_KIND_EQ:
 	case SYM_KIND_NE:
 	case SYM_KIND_LE:
-	case SYM_KIND_LT: return rw_rel(s, e);
-	default: return e;
+	case SYM_KIND_LT:
+		return rw_rel(s, e);
+	default:
+		return e;
 	}
 }
 

@@ -47,7 +47,7 @@ SYM_API int sym_guard_cache_set_validity(sym_guard_cache *c, SYM_TAKE sym_model_
  * recently used order.  Not for concurrent use (lookups reorder); the
  * programs themselves may be shared. */
 SYM_API sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims, long *id,
-						const char **reason);
+                                                const char **reason);
 
 #ifdef __cplusplus
 }

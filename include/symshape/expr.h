@@ -40,19 +40,19 @@ typedef struct sym_expr sym_expr;
  * (the input dims contradict the declared shapes or the symbols' ranges),
  * SYM_EOVERFLOW, SYM_EDIVZERO, SYM_EINEXACT (a value is not an integer),
  * SYM_ENOMEM.  New codes are appended: the values are stable. */
-#define SYM_STATUS_MAP(X)                                                      \
-	X(OK, "no error")                                                      \
-	X(NOMEM, "out of memory")                                              \
-	X(SYNTAX, "syntax error")                                              \
-	X(DOMAIN, "invalid operand")                                           \
-	X(DIVZERO, "division by zero")                                         \
-	X(UNBOUND, "unbound symbol")                                           \
-	X(LIMIT, "limit exceeded")                                             \
-	X(OVERFLOW, "overflow")                                                \
-	X(CONTRADICTION, "contradicting assumptions")                          \
-	X(MISUSE, "invalid use of the API")                                    \
-	X(GUARD, "a guard failed")                                             \
-	X(INPUT, "invalid input dims")                                         \
+#define SYM_STATUS_MAP(X)                                                                                    \
+	X(OK, "no error")                                                                                    \
+	X(NOMEM, "out of memory")                                                                            \
+	X(SYNTAX, "syntax error")                                                                            \
+	X(DOMAIN, "invalid operand")                                                                         \
+	X(DIVZERO, "division by zero")                                                                       \
+	X(UNBOUND, "unbound symbol")                                                                         \
+	X(LIMIT, "limit exceeded")                                                                           \
+	X(OVERFLOW, "overflow")                                                                              \
+	X(CONTRADICTION, "contradicting assumptions")                                                        \
+	X(MISUSE, "invalid use of the API")                                                                  \
+	X(GUARD, "a guard failed")                                                                           \
+	X(INPUT, "invalid input dims")                                                                       \
 	X(INEXACT, "inexact value")
 
 typedef enum sym_status {
@@ -62,29 +62,24 @@ typedef enum sym_status {
 } sym_status;
 
 /* Three-valued truth with an error state, returned by predicates. */
-typedef enum sym_truth {
-	SYM_FALSE = 0,
-	SYM_TRUE = 1,
-	SYM_UNKNOWN = 2,
-	SYM_ERROR = -1
-} sym_truth;
+typedef enum sym_truth { SYM_FALSE = 0, SYM_TRUE = 1, SYM_UNKNOWN = 2, SYM_ERROR = -1 } sym_truth;
 
 /* Node kinds of the canonical form, generated from one list. */
-#define SYM_KIND_MAP(X)                                                        \
-	X(NUM, "num")                                                          \
-	X(SYM, "sym")                                                          \
-	X(ADD, "add")                                                          \
-	X(MUL, "mul")                                                          \
-	X(FLOOR, "floor")                                                      \
-	X(ABS, "abs")                                                          \
-	X(MIN, "min")                                                          \
-	X(MAX, "max")                                                          \
-	X(BOOL, "bool")                                                        \
-	X(EQ, "eq")                                                            \
-	X(NE, "ne")                                                            \
-	X(LE, "le")                                                            \
-	X(LT, "lt")                                                            \
-	X(AND, "and")                                                          \
+#define SYM_KIND_MAP(X)                                                                                      \
+	X(NUM, "num")                                                                                        \
+	X(SYM, "sym")                                                                                        \
+	X(ADD, "add")                                                                                        \
+	X(MUL, "mul")                                                                                        \
+	X(FLOOR, "floor")                                                                                    \
+	X(ABS, "abs")                                                                                        \
+	X(MIN, "min")                                                                                        \
+	X(MAX, "max")                                                                                        \
+	X(BOOL, "bool")                                                                                      \
+	X(EQ, "eq")                                                                                          \
+	X(NE, "ne")                                                                                          \
+	X(LE, "le")                                                                                          \
+	X(LT, "lt")                                                                                          \
+	X(AND, "and")                                                                                        \
 	X(OR, "or")
 
 typedef enum sym_kind {
@@ -94,22 +89,14 @@ typedef enum sym_kind {
 } sym_kind;
 
 /* Relation operators accepted by sym_expr_rel. */
-typedef enum sym_relop {
-	SYM_REL_EQ,
-	SYM_REL_NE,
-	SYM_REL_LT,
-	SYM_REL_LE,
-	SYM_REL_GT,
-	SYM_REL_GE
-} sym_relop;
+typedef enum sym_relop { SYM_REL_EQ, SYM_REL_NE, SYM_REL_LT, SYM_REL_LE, SYM_REL_GT, SYM_REL_GE } sym_relop;
 
 /* Optional allocator for a context: every allocation of the context (nodes,
  * tables, strings, compiled programs) goes through it.  realloc_fn(ud, NULL, 0, n) allocates and
  * realloc_fn(ud, p, old, 0) frees.  GMP's own limb allocations are not routed
  * here (that would need process-global hooks). */
 typedef struct sym_allocator {
-	void *(*realloc_fn)(void *ud, void *ptr, size_t old_size,
-			    size_t new_size);
+	void *(*realloc_fn)(void *ud, void *ptr, size_t old_size, size_t new_size);
 	void *ud;
 } sym_allocator;
 
@@ -143,48 +130,35 @@ SYM_API size_t sym_ctx_node_count(const sym_ctx *ctx, size_t *bytes);
  * NULL on error (recorded in ctx).  NULL operands give NULL. */
 SYM_API const sym_expr *sym_expr_from_si(sym_ctx *ctx, long long v);
 /* Returns the rational p/q; q == 0 is a division-by-zero error. */
-SYM_API const sym_expr *sym_expr_from_frac(sym_ctx *ctx, long long p,
-					   long long q);
+SYM_API const sym_expr *sym_expr_from_frac(sym_ctx *ctx, long long p, long long q);
 /* Returns the integer written in decimal (optional sign), of any size. */
 SYM_API const sym_expr *sym_expr_from_dec(sym_ctx *ctx, const char *digits);
 /* Returns the integer symbol called name ([A-Za-z_][A-Za-z0-9_]*). */
 SYM_API const sym_expr *sym_expr_symbol(sym_ctx *ctx, const char *name);
-SYM_API const sym_expr *sym_expr_add(sym_ctx *ctx, const sym_expr *a,
-				     const sym_expr *b);
-SYM_API const sym_expr *sym_expr_sub(sym_ctx *ctx, const sym_expr *a,
-				     const sym_expr *b);
+SYM_API const sym_expr *sym_expr_add(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
+SYM_API const sym_expr *sym_expr_sub(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
 SYM_API const sym_expr *sym_expr_neg(sym_ctx *ctx, const sym_expr *a);
-SYM_API const sym_expr *sym_expr_mul(sym_ctx *ctx, const sym_expr *a,
-				     const sym_expr *b);
+SYM_API const sym_expr *sym_expr_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
 /* Exact rational division; dividing by the constant 0 is an error. */
-SYM_API const sym_expr *sym_expr_div(sym_ctx *ctx, const sym_expr *a,
-				     const sym_expr *b);
+SYM_API const sym_expr *sym_expr_div(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
 /* Floor division floor(a / b) (Python's //). */
-SYM_API const sym_expr *sym_expr_floordiv(sym_ctx *ctx, const sym_expr *a,
-					  const sym_expr *b);
+SYM_API const sym_expr *sym_expr_floordiv(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
 /* Floor modulo a - b*floor(a/b) (Python's %); the sign follows b. */
-SYM_API const sym_expr *sym_expr_mod(sym_ctx *ctx, const sym_expr *a,
-				     const sym_expr *b);
+SYM_API const sym_expr *sym_expr_mod(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
 /* Returns a**n for an integer n; 0**negative is a division by zero. */
-SYM_API const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a,
-					long long n);
+SYM_API const sym_expr *sym_expr_pow_si(sym_ctx *ctx, const sym_expr *a, long long n);
 SYM_API const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *a);
 SYM_API const sym_expr *sym_expr_ceil(sym_ctx *ctx, const sym_expr *a);
 SYM_API const sym_expr *sym_expr_abs(sym_ctx *ctx, const sym_expr *a);
 /* n-ary min and max; n must be at least 1. */
-SYM_API const sym_expr *sym_expr_min(sym_ctx *ctx, size_t n,
-				     const sym_expr *const *args);
-SYM_API const sym_expr *sym_expr_max(sym_ctx *ctx, size_t n,
-				     const sym_expr *const *args);
+SYM_API const sym_expr *sym_expr_min(sym_ctx *ctx, size_t n, const sym_expr *const *args);
+SYM_API const sym_expr *sym_expr_max(sym_ctx *ctx, size_t n, const sym_expr *const *args);
 
 /* Predicates: relations between numeric expressions and connectives. */
 SYM_API const sym_expr *sym_expr_bool(sym_ctx *ctx, int value);
-SYM_API const sym_expr *sym_expr_rel(sym_ctx *ctx, sym_relop op,
-				     const sym_expr *a, const sym_expr *b);
-SYM_API const sym_expr *sym_expr_and(sym_ctx *ctx, const sym_expr *a,
-				     const sym_expr *b);
-SYM_API const sym_expr *sym_expr_or(sym_ctx *ctx, const sym_expr *a,
-				    const sym_expr *b);
+SYM_API const sym_expr *sym_expr_rel(sym_ctx *ctx, sym_relop op, const sym_expr *a, const sym_expr *b);
+SYM_API const sym_expr *sym_expr_and(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
+SYM_API const sym_expr *sym_expr_or(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
 SYM_API const sym_expr *sym_expr_not(sym_ctx *ctx, const sym_expr *a);
 
 /* Inspection. */
@@ -204,8 +178,7 @@ SYM_API uint64_t sym_expr_hash(const sym_expr *e);
 SYM_API int sym_expr_cmp(const sym_expr *a, const sym_expr *b);
 /* Collects the distinct symbols of e in canonical order into out (up to cap
  * entries) and returns how many there are. */
-SYM_API size_t sym_expr_symbols(sym_ctx *ctx, const sym_expr *e,
-				const sym_expr **out, size_t cap);
+SYM_API size_t sym_expr_symbols(sym_ctx *ctx, const sym_expr *e, const sym_expr **out, size_t cap);
 
 /* Text.  sym_expr_from_str parses the expression syntax (SPEC §5); on error it
  * returns NULL with the byte position in sym_ctx_last_position. */
@@ -215,7 +188,7 @@ SYM_API const sym_expr *sym_expr_from_str(sym_ctx *ctx, const char *text);
  * division by something that is zero at the point is an error even where
  * the canonical form of the symbolic text would cancel it (x//x). */
 SYM_API const sym_expr *sym_expr_from_str_subst(sym_ctx *ctx, const char *text, size_t n,
-						const char *const *names, const sym_expr *const *vals);
+                                                const char *const *names, const sym_expr *const *vals);
 /* The longest text the printer writes, in bytes (without the NUL), and the
  * most nodes (objects) of a tree written by sym_expr_to_json: both write a
  * shared subexpression at each of its uses. */
@@ -231,14 +204,12 @@ SYM_API void sym_str_free(sym_ctx *ctx, SYM_TAKE char *s);
 /* Evaluation.  Substitutes the integer values vals[i] for the symbols
  * syms[i] and returns the canonical result: a constant when every symbol is
  * bound.  Division by zero is an error (SYM_EDIVZERO). */
-SYM_API const sym_expr *sym_expr_eval_si(sym_ctx *ctx, const sym_expr *e,
-					 size_t n, const sym_expr *const *syms,
-					 const long long *vals);
+SYM_API const sym_expr *sym_expr_eval_si(sym_ctx *ctx, const sym_expr *e, size_t n,
+                                         const sym_expr *const *syms, const long long *vals);
 /* Substitutes the expressions by[i] for the symbols syms[i] (simultaneously)
  * and returns the canonical result. */
-SYM_API const sym_expr *sym_expr_subst(sym_ctx *ctx, const sym_expr *e,
-				       size_t n, const sym_expr *const *syms,
-				       const sym_expr *const *by);
+SYM_API const sym_expr *sym_expr_subst(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms,
+                                       const sym_expr *const *by);
 
 #ifdef __cplusplus
 }

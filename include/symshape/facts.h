@@ -29,16 +29,15 @@ SYM_API sym_status sym_facts_set_default_min(sym_facts *facts, long long lo);
 SYM_API sym_status sym_facts_assume(sym_facts *facts, const sym_expr *pred);
 /* Gives the symbol s the range [lo, hi]; NULL for an open end.  A given
  * lower end replaces the default minimum for s. */
-SYM_API sym_status sym_facts_set_range(sym_facts *facts, const sym_expr *s,
-				       const sym_expr *lo, const sym_expr *hi);
+SYM_API sym_status sym_facts_set_range(sym_facts *facts, const sym_expr *s, const sym_expr *lo,
+                                       const sym_expr *hi);
 /* Returns a number that changes whenever a fact is added. */
 SYM_API unsigned long sym_facts_version(const sym_facts *facts);
 
 /* Returns the simplified canonical form of e under the facts (NULL facts:
  * no facts), or NULL on error.  The result has the same value as e for every
  * admissible assignment; simplifying it again returns the same pointer. */
-SYM_API const sym_expr *sym_simplify(sym_ctx *ctx, sym_facts *facts,
-				     const sym_expr *e);
+SYM_API const sym_expr *sym_simplify(sym_ctx *ctx, sym_facts *facts, const sym_expr *e);
 /* Decides the predicate p under the facts: SYM_TRUE when it holds for every
  * admissible assignment, SYM_FALSE when it holds for none, SYM_UNKNOWN
  * otherwise, SYM_ERROR on error. */
@@ -55,8 +54,8 @@ typedef struct sym_witness {
 /* Decides whether a and b are equal for every admissible assignment.  On
  * SYM_FALSE and a non-NULL w, stores an assignment at which they differ
  * (checked by exact evaluation; every assumption holds there). */
-SYM_API sym_truth sym_equal(sym_ctx *ctx, sym_facts *facts, const sym_expr *a,
-			    const sym_expr *b, sym_witness *w);
+SYM_API sym_truth sym_equal(sym_ctx *ctx, sym_facts *facts, const sym_expr *a, const sym_expr *b,
+                            sym_witness *w);
 /* Frees the arrays of a witness filled by sym_equal. */
 SYM_API void sym_witness_clear(sym_ctx *ctx, sym_witness *w);
 

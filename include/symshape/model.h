@@ -37,15 +37,15 @@ SYM_API const char *sym_model_output_name(const sym_model *m, size_t i);
 
 /* Inference options; zero-initialise, then set what is needed. */
 typedef struct sym_infer_options {
-	int allow_empty;           /* dims may be 0 (default: dims >= 1) */
-	size_t nhints;             /* hints NAME=VALUE for specialisation */
+	int allow_empty; /* dims may be 0 (default: dims >= 1) */
+	size_t nhints;   /* hints NAME=VALUE for specialisation */
 	const char *const *hint_names;
 	const long long *hint_values;
-	size_t nranges;            /* ranges lo <= NAME <= hi of input symbols */
+	size_t nranges; /* ranges lo <= NAME <= hi of input symbols */
 	const char *const *range_names;
 	const sym_expr *const *range_lo; /* NULL entries: open ends */
 	const sym_expr *const *range_hi;
-	long long align;           /* byte sizes align up to this (0: 32) */
+	long long align; /* byte sizes align up to this (0: 32) */
 } sym_infer_options;
 
 /* Runs inference over the whole graph.  Returns NULL only on a fatal error
@@ -54,29 +54,29 @@ typedef struct sym_infer_options {
  * reported as diagnostics (sym_graph_diagnostic) and inference goes on
  * around them. */
 SYM_API SYM_GIVE sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m,
-						   const sym_infer_options *opt);
+                                                   const sym_infer_options *opt);
 SYM_API void sym_graph_result_free(SYM_TAKE sym_graph_result *r);
 
 /* The symbols: name, source ("x.shape[0]"), range (NULL ends are open). */
 SYM_API size_t sym_graph_num_symbols(const sym_graph_result *r);
 SYM_API const sym_expr *sym_graph_symbol(const sym_graph_result *r, size_t i, const char **source,
-					 const sym_expr **min, const sym_expr **max);
+                                         const sym_expr **min, const sym_expr **max);
 /* Tensors in model order (inputs, initializers, node outputs). */
 SYM_API size_t sym_graph_num_tensors(const sym_graph_result *r);
 /* Returns the name; *rank is -1 for an unknown rank (dims NULL), -2 when
  * inference did not reach the tensor. */
-SYM_API const char *sym_graph_tensor(const sym_graph_result *r, size_t i, int *rank, const sym_expr *const **dims,
-				     const char **dtype);
+SYM_API const char *sym_graph_tensor(const sym_graph_result *r, size_t i, int *rank,
+                                     const sym_expr *const **dims, const char **dtype);
 /* Returns the index of the tensor called name, or (size_t)-1. */
 SYM_API size_t sym_graph_find_tensor(const sym_graph_result *r, const char *name);
 /* Guards in order: predicate, kind ("assert" or "expect"), node, reason. */
 SYM_API size_t sym_graph_num_guards(const sym_graph_result *r);
-SYM_API const sym_expr *sym_graph_guard(const sym_graph_result *r, size_t i, const char **kind, const char **node,
-					const char **reason);
+SYM_API const sym_expr *sym_graph_guard(const sym_graph_result *r, size_t i, const char **kind,
+                                        const char **node, const char **reason);
 /* Merge keys: groups of nodes whose output shapes print identically. */
 SYM_API size_t sym_graph_num_merge_keys(const sym_graph_result *r);
 SYM_API const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, size_t *nnodes,
-					const char *const **nodes);
+                                        const char *const **nodes);
 /* The diagnostics, in the order they were found: problems of one node or
  * tensor (an unsupported operator, domain or opset, an unknown rank, a
  * declared shape that disagrees, a node whose input is unknown).  Returns
@@ -84,8 +84,8 @@ SYM_API const char *sym_graph_merge_key(const sym_graph_result *r, size_t i, siz
  * the node (for a declared input, the tensor), *op its operator and *tensor
  * the tensor at fault, each NULL when there is none.  Owned by the result. */
 SYM_API size_t sym_graph_num_diagnostics(const sym_graph_result *r);
-SYM_API const char *sym_graph_diagnostic(const sym_graph_result *r, size_t i, const char **node, const char **op,
-					 const char **tensor);
+SYM_API const char *sym_graph_diagnostic(const sym_graph_result *r, size_t i, const char **node,
+                                         const char **op, const char **tensor);
 /* The same list, message and node only. */
 SYM_API size_t sym_graph_num_errors(const sym_graph_result *r);
 SYM_API const char *sym_graph_error(const sym_graph_result *r, size_t i, const char **node);
@@ -98,11 +98,11 @@ SYM_API const char *sym_graph_error(const sym_graph_result *r, size_t i, const c
  * result does not touch are kept as they are.  Caller frees with free();
  * NULL with an error in ctx. */
 SYM_API SYM_GIVE unsigned char *sym_graph_to_onnx(sym_ctx *ctx, const sym_graph_result *r, const void *model,
-						  size_t len, size_t *out_len);
+                                                  size_t len, size_t *out_len);
 /* Reads the ONNX model at model_path, writes it with the result to
  * out_path (see sym_graph_to_onnx).  Returns 0, or -1 with an error. */
 SYM_API int sym_graph_save_onnx(sym_ctx *ctx, const sym_graph_result *r, const char *model_path,
-				const char *out_path);
+                                const char *out_path);
 
 /* ---- runtime ----------------------------------------------------------- */
 
@@ -117,7 +117,8 @@ typedef struct sym_model_program sym_model_program;
  * a symbol that no input dim binds, a constant beyond int64).  The program
  * is allocated with ctx's allocator hook and keeps a copy of it: it may
  * outlive ctx, not the hook's ud. */
-SYM_API SYM_GIVE sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, int all_tensors);
+SYM_API SYM_GIVE sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r,
+                                                      int all_tensors);
 SYM_API void sym_model_program_free(SYM_TAKE sym_model_program *mp);
 /* Number of input dims the program takes, and of output dims it writes. */
 SYM_API size_t sym_model_program_num_dims(const sym_model_program *mp);
@@ -139,29 +140,29 @@ typedef enum sym_model_segment {
 /* Outcome of a run of a model program. */
 typedef struct sym_model_run {
 	sym_status status;   /* SYM_EOK; SYM_EINPUT the dims contradict the
-				declared shapes or the symbols' ranges;
-				SYM_EGUARD a guard failed; SYM_EOVERFLOW,
-				SYM_EDIVZERO, SYM_EINEXACT (an output is not an
-				integer); SYM_ENOMEM (scratch beyond the stack) */
+	                        declared shapes or the symbols' ranges;
+	                        SYM_EGUARD a guard failed; SYM_EOVERFLOW,
+	                        SYM_EDIVZERO, SYM_EINEXACT (an output is not an
+	                        integer); SYM_ENOMEM (scratch beyond the stack) */
 	size_t failed;       /* the failing guard (SYM_EGUARD) */
 	const char *message; /* what failed, in words (static storage of mp) */
 	const char *node;    /* the node of the failing guard */
 	const char *kind;    /* "assert" or "expect" */
 	int segment;         /* the failing segment (sym_model_segment), -1
-				when the checks or guards failed or none did */
+	                        when the checks or guards failed or none did */
 } sym_model_run;
 
 /* Runs the program on dims (num_dims values) and writes the output dims to
  * out (num_out_dims values): the checks, the guards, the shapes segment.
  * Allocation-free; thread-safe for one mp. */
 SYM_API void sym_model_program_run(const sym_model_program *mp, const int64_t *dims, int64_t *out,
-				   sym_model_run *res);
+                                   sym_model_run *res);
 /* Runs the checks and the guards once, then every segment s whose out[s]
  * (SYM_SEGMENT_COUNT pointers) is not NULL, each with its own status; res
  * reports the first failure: of the checks or guards, else of the
  * segments in order (res->segment).  Allocation-free; thread-safe. */
 SYM_API void sym_model_program_run_segments(const sym_model_program *mp, const int64_t *dims,
-					    int64_t *const *out, sym_model_run *res);
+                                            int64_t *const *out, sym_model_run *res);
 /* Writes standalone C source with the ABI of SPEC §8 (P = prefix, NULL or
  * "": "symshape"): the guard functions return 0, k+1 for the first failing
  * guard k, -1 on overflow, division by zero or an inexact output, and -2

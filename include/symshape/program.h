@@ -25,8 +25,8 @@ typedef struct sym_program sym_program;
  * program); it is freed with sym_program_free and does not depend on ctx
  * afterwards. */
 SYM_API SYM_GIVE sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms,
-						  size_t nguards, const sym_expr *const *guards, size_t nouts,
-						  const sym_expr *const *outs);
+                                                  size_t nguards, const sym_expr *const *guards, size_t nouts,
+                                                  const sym_expr *const *outs);
 SYM_API void sym_program_free(SYM_TAKE sym_program *p);
 
 SYM_API size_t sym_program_num_inputs(const sym_program *p);
@@ -46,10 +46,10 @@ SYM_API size_t sym_program_scratch_size(const sym_program *p);
  * value left int64), SYM_EDIVZERO (division or modulo by zero) or
  * SYM_EINEXACT (an output is not an integer). */
 SYM_API sym_status sym_program_run(const sym_program *p, const int64_t *in, int64_t *out, int64_t *scratch,
-				       size_t *failed);
+                                   size_t *failed);
 /* Checks the guards only. */
 SYM_API sym_status sym_program_check(const sym_program *p, const int64_t *in, int64_t *scratch,
-				     size_t *failed);
+                                     size_t *failed);
 
 /* Serialises the program to a self-contained byte string (caller frees with
  * free()); returns NULL when memory runs out. */
@@ -70,7 +70,7 @@ SYM_API SYM_GIVE sym_program *sym_program_deserialize(const unsigned char *buf, 
  * string allocated with malloc (caller frees), or NULL when the prefix is not
  * a C identifier or memory runs out. */
 SYM_API SYM_GIVE char *sym_program_emit_c(const sym_program *p, const char *prefix,
-					  const char *const *guard_text);
+                                          const char *const *guard_text);
 /* Returns 1 when s is a C identifier (a letter or '_', then letters, digits
  * and '_'), as the prefix of emitted C must be; 0 otherwise (NULL, ""). */
 SYM_API int sym_program_is_c_identifier(const char *s);

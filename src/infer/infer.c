@@ -104,7 +104,8 @@ static int run_nodes(sym_graph_result *r)
 	for (k = 0; k < r->norder && status == 0; k++) {
 		const sym_mnode *nd = &m->nodes[r->order[k]];
 		const char *blocked = NULL;
-		if (SYM_GROW(r->ctx, ins, nd->nin, capin, 4) < 0 || SYM_GROW(r->ctx, outs, nd->nout + 1, capout, 4) < 0) {
+		if (SYM_GROW(r->ctx, ins, nd->nin, capin, 4) < 0 ||
+		    SYM_GROW(r->ctx, outs, nd->nout + 1, capout, 4) < 0) {
 			status = -1;
 			break;
 		}

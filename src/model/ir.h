@@ -60,7 +60,7 @@ struct sym_model {
 	struct sym_mblock {
 		void *p;
 		size_t n;
-	} *blocks;
+	} * blocks;
 	size_t nblocks, capblocks;
 };
 

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* A number of the text that cJSON's double does not give exactly although
  * that double is an integer within +-2**53 (9007199254740993 reads as
  * 9007199254740992, 1.00000000000000001 as 1, 1e-400 as 0). */
@@ -35,9 +34,9 @@ typedef struct ld {
 
 static int lerr(ld *l, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 static int lerr(ld *l, const char *fmt, ...)
 {
 	sym_sbuf b;
@@ -65,9 +64,9 @@ static int nomem(ld *l)
  * returns it; NULL with out of memory recorded. */
 static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 3, 4)))
 #endif
-	;
+    ;
 static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -196,7 +195,8 @@ static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJS
 			size_t n = 0;
 			double d;
 			int integral = 0;
-			while (i + n < len && n < sizeof(buf) - 1 && strchr("0123456789+-eE.", text[i + n]) && text[i + n])
+			while (i + n < len && n < sizeof(buf) - 1 && strchr("0123456789+-eE.", text[i + n]) &&
+			       text[i + n])
 				n++;
 			memcpy(buf, text + i, n);
 			buf[n] = 0;
@@ -245,7 +245,8 @@ static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
 			return lerr(l, "%s: %.*s is not an exact integer%s", where, x->len, x->text,
 			            x->integral ? " (write integers beyond 2**53 as decimal strings)" : "");
 		if (!(d == floor(d)) || fabs(d) > JSON_EXACT_LIMIT)
-			return lerr(l, "%s: %.17g is not an exact integer (write big integers as strings)", where, d);
+			return lerr(l, "%s: %.17g is not an exact integer (write big integers as strings)",
+			            where, d);
 		*out = (int64_t)d;
 		return 0;
 	}
@@ -263,7 +264,10 @@ static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
 	return lerr(l, "%s: expected an integer", where);
 }
 
-static const cJSON *field(const cJSON *o, const char *name) { return cJSON_GetObjectItemCaseSensitive(o, name); }
+static const cJSON *field(const cJSON *o, const char *name)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, name);
+}
 
 static int get_name(ld *l, const cJSON *o, const char *what, char **out)
 {
@@ -286,7 +290,7 @@ static int get_dtype(ld *l, const cJSON *o, const char *tname, int *dt)
 	}
 	if (!cJSON_IsString(d) || (*dt = sym__dtype_from_name(d->valuestring)) <= 0)
 		return lerr(l, "tensor '%s': unknown \"dtype\"%s%s", tname, cJSON_IsString(d) ? " " : "",
-			    cJSON_IsString(d) ? d->valuestring : "");
+		            cJSON_IsString(d) ? d->valuestring : "");
 	return 0;
 }
 
@@ -323,7 +327,8 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 				if (get_int(l, d, where, &t->dims[k].value) < 0)
 					return -1;
 				if (t->dims[k].value < 0)
-					return lerr(l, "%s: negative dim %lld", where, (long long)t->dims[k].value);
+					return lerr(l, "%s: negative dim %lld", where,
+					            (long long)t->dims[k].value);
 				t->dims[k].kind = SYM_DIM_CONST;
 			} else if (cJSON_IsString(d) && *d->valuestring) {
 				char *end;
@@ -331,7 +336,8 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 				errno = 0;
 				v = strtoll(d->valuestring, &end, 10);
 				if (!*end && (errno == ERANGE || v < 0))
-					return lerr(l, "%s: '%s' is not a dim (0 to 2**63-1)", where, d->valuestring);
+					return lerr(l, "%s: '%s' is not a dim (0 to 2**63-1)", where,
+					            d->valuestring);
 				if (!*end) {
 					t->dims[k].kind = SYM_DIM_CONST;
 					t->dims[k].value = v;
@@ -343,7 +349,8 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 						return nomem(l);
 				}
 			} else {
-				return lerr(l, "%s: a dim is an integer, a name, an expression or null", where);
+				return lerr(l, "%s: a dim is an integer, a name, an expression or null",
+				            where);
 			}
 		}
 	}
@@ -359,8 +366,8 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 		for (k = 0; k < t->rank; k++)
 			numel *= t->dims[k].value;
 		if ((int64_t)n != numel)
-			return lerr(l, "initializer '%s': \"data\" has %zu elements, the shape needs %lld", t->name, n,
-				    (long long)numel);
+			return lerr(l, "initializer '%s': \"data\" has %zu elements, the shape needs %lld",
+			            t->name, n, (long long)numel);
 		t->data = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*t->data));
 		if (!t->data)
 			return nomem(l);
@@ -525,7 +532,8 @@ static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char
 	const cJSON *s = arr->child;
 	for (i = 0; i < *n; i++, s = s->next) {
 		if (!cJSON_IsString(s) || (!allow_empty && !*s->valuestring))
-			return lerr(l, "%s[%zu] must be a%s tensor name", what, i, allow_empty ? "" : " non-empty");
+			return lerr(l, "%s[%zu] must be a%s tensor name", what, i,
+			            allow_empty ? "" : " non-empty");
 		if (sym__model_name_has_control(s->valuestring))
 			return lerr(l, "%s[%zu]: a name contains a control character", what, i);
 		if (!((*out)[i] = sym__model_strdup(l->m, s->valuestring)))
@@ -560,7 +568,8 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	x = field(o, "op");
 	if (!cJSON_IsString(x) || !*x->valuestring)
 		return lerr(l, "node '%s': missing \"op\"", nd->name);
-	if (!(what = at(l, &l->at_node, "node '%s' \"op\"", nd->name)) || check_name(l, x->valuestring, what) < 0)
+	if (!(what = at(l, &l->at_node, "node '%s' \"op\"", nd->name)) ||
+	    check_name(l, x->valuestring, what) < 0)
 		return -1;
 	nd->op = sym__model_strdup(l->m, x->valuestring);
 	x = field(o, "domain");
@@ -570,8 +579,10 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	    (x && check_name(l, x->valuestring, what) < 0))
 		return -1;
 	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
-	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") && strcmp(x->valuestring, "ai.onnx"))
-		return lerr(l, "node '%s': unsupported domain '%s' (\"\" or \"cann\")", nd->name, x->valuestring);
+	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") &&
+	    strcmp(x->valuestring, "ai.onnx"))
+		return lerr(l, "node '%s': unsupported domain '%s' (\"\" or \"cann\")", nd->name,
+		            x->valuestring);
 	if (x && !strcmp(x->valuestring, "ai.onnx"))
 		nd->domain[0] = 0;
 	if (!nd->op || !nd->domain)
@@ -628,7 +639,8 @@ static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, 
 	{
 		const cJSON *x = arr->child;
 		for (i = 0; i < *n; i++, x = x->next) {
-			if (!(w = at(l, &l->at_entry, "%s[%zu]", what, i)) || load_tensor(l, x, w, is_init, &(*out)[i]) < 0)
+			if (!(w = at(l, &l->at_entry, "%s[%zu]", what, i)) ||
+			    load_tensor(l, x, w, is_init, &(*out)[i]) < 0)
 				return -1;
 		}
 	}
@@ -644,7 +656,8 @@ static int load_formats(ld *l, const cJSON *fm)
 	if (!cJSON_IsObject(fm))
 		return lerr(l, "\"formats\" must be an object");
 	l->m->nformats = (size_t)cJSON_GetArraySize(fm);
-	l->m->formats = sym__model_alloc(l->m, (l->m->nformats ? l->m->nformats : 1) * sizeof(*l->m->formats));
+	l->m->formats =
+	    sym__model_alloc(l->m, (l->m->nformats ? l->m->nformats : 1) * sizeof(*l->m->formats));
 	if (!l->m->formats)
 		return nomem(l);
 	cJSON_ArrayForEach(e, fm)
@@ -655,12 +668,15 @@ static int load_formats(ld *l, const cJSON *fm)
 		if (!what || check_name(l, e->string, what) < 0)
 			return -1;
 		if (!cJSON_IsObject(e) || (f && !cJSON_IsString(f)) || (s && !cJSON_IsString(s)))
-			return lerr(l, "formats['%s']: expected {\"format\": ..., \"storage_format\": ...}", e->string);
-		if ((f && check_name(l, f->valuestring, what) < 0) || (s && check_name(l, s->valuestring, what) < 0))
+			return lerr(l, "formats['%s']: expected {\"format\": ..., \"storage_format\": ...}",
+			            e->string);
+		if ((f && check_name(l, f->valuestring, what) < 0) ||
+		    (s && check_name(l, s->valuestring, what) < 0))
 			return -1;
 		mf->tensor = sym__model_strdup(l->m, e->string);
 		mf->format = sym__model_strdup(l->m, f ? f->valuestring : "ND");
-		mf->storage_format = sym__model_strdup(l->m, s ? s->valuestring : (f ? f->valuestring : "ND"));
+		mf->storage_format =
+		    sym__model_strdup(l->m, s ? s->valuestring : (f ? f->valuestring : "ND"));
 		if (!mf->tensor || !mf->format || !mf->storage_format)
 			return nomem(l);
 	}

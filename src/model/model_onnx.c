@@ -24,7 +24,7 @@ typedef struct ld {
 	 * given to them */
 	struct pname {
 		char *raw, *sym;
-	} *names;
+	} * names;
 	size_t nnames, capnames;
 	/* the locations messages name: a graph entry, a node's attribute */
 	sym_sbuf at_graph, at_attr;
@@ -374,8 +374,7 @@ static int load_value_info(ld *l, const OnnxValueInfo *vi, const char *what, sym
 	if (!tt->shape)
 		return 0;
 	if (tt->shape->n_dim > 64)
-		return oerr(l, "%s '%s': rank %zu is over the limit of 64", what, vi->name,
-		            tt->shape->n_dim);
+		return oerr(l, "%s '%s': rank %zu is over the limit of 64", what, vi->name, tt->shape->n_dim);
 	t->rank = (int)tt->shape->n_dim;
 	t->dims = sym__model_alloc(l->m, (tt->shape->n_dim ? tt->shape->n_dim : 1) * sizeof(*t->dims));
 	if (!t->dims)
@@ -705,7 +704,8 @@ static int load_graph(ld *l, const OnnxGraph *g)
 			oerr(l, "initializer %zu: missing name", i);
 			goto out;
 		}
-		if (!(what = at(l, &l->at_graph, "initializer %zu", i)) || check_name(l, tp->name, what) < 0 ||
+		if (!(what = at(l, &l->at_graph, "initializer %zu", i)) ||
+		    check_name(l, tp->name, what) < 0 ||
 		    !(what = at(l, &l->at_graph, "initializer '%s'", tp->name)))
 			goto out;
 		if (!(m->inits[i].name = sym__model_strdup(m, tp->name))) {

@@ -101,7 +101,7 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, i
 	size_t pos = 0;
 	if (depth > WIRE_DEPTH_LIMIT) {
 		sym__sbuf_printf(why, "%s at byte %zu: messages nest deeper than %d", m->name, base,
-		         WIRE_DEPTH_LIMIT);
+		                 WIRE_DEPTH_LIMIT);
 		return;
 	}
 	while (pos < len && !why->n && !why->fail) {
@@ -122,20 +122,21 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, i
 			return;
 		}
 		if (tag >> 3 > 536870911u) {
-			sym__sbuf_printf(why, "%s: field number %llu at byte %zu is beyond 2**29 - 1", m->name,
-			         (unsigned long long)(tag >> 3), base + at);
+			sym__sbuf_printf(why, "%s: field number %llu at byte %zu is beyond 2**29 - 1",
+			                 m->name, (unsigned long long)(tag >> 3), base + at);
 			return;
 		}
 		if (f && f->wt >= 0 && f->wt != wt) {
-			sym__sbuf_printf(why, "%s field %u (%s) at byte %zu has wire type %d (%s), expected %s",
-			         m->name, f->num, f->name, base + at, wt, wt_name(wt), wt_name(f->wt));
+			sym__sbuf_printf(
+			    why, "%s field %u (%s) at byte %zu has wire type %d (%s), expected %s", m->name,
+			    f->num, f->name, base + at, wt, wt_name(wt), wt_name(f->wt));
 			return;
 		}
 		switch (wt) {
 		case WT_VARINT:
 			if (read_varint(p, len, &pos, &v) < 0) {
 				sym__sbuf_printf(why, "%s: the value of field %u at byte %zu is cut off",
-				         m->name, (unsigned)(tag >> 3), base + at);
+				                 m->name, (unsigned)(tag >> 3), base + at);
 				return;
 			}
 			continue;
@@ -145,10 +146,11 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, i
 			break;
 		case WT_LEN:
 			if (read_varint(p, len, &pos, &v) < 0 || v > len - pos) {
-				sym__sbuf_printf(why,
-				         "%s field %u (%s) at byte %zu runs past the end of its message "
-				         "(truncated)",
-				         m->name, (unsigned)(tag >> 3), f ? f->name : "unknown", base + at);
+				sym__sbuf_printf(
+				    why,
+				    "%s field %u (%s) at byte %zu runs past the end of its message "
+				    "(truncated)",
+				    m->name, (unsigned)(tag >> 3), f ? f->name : "unknown", base + at);
 				return;
 			}
 			flen = (size_t)v;
@@ -156,13 +158,13 @@ static void diagnose(const wmsg *m, const uint8_t *p, size_t len, size_t base, i
 				diagnose(f->child, p + pos, flen, base + pos, depth + 1, why);
 			break;
 		default:
-			sym__sbuf_printf(why, "%s: field %u at byte %zu has the invalid wire type %d", m->name,
-			         (unsigned)(tag >> 3), base + at, wt);
+			sym__sbuf_printf(why, "%s: field %u at byte %zu has the invalid wire type %d",
+			                 m->name, (unsigned)(tag >> 3), base + at, wt);
 			return;
 		}
 		if (flen > len - pos) {
 			sym__sbuf_printf(why, "%s field %u at byte %zu is cut off (truncated)", m->name,
-			         (unsigned)(tag >> 3), base + at);
+			                 (unsigned)(tag >> 3), base + at);
 			return;
 		}
 		pos += flen;

@@ -18,7 +18,7 @@ typedef struct wb {
 	struct wblock {
 		void *p;
 		size_t n;
-	} *blocks; /* every message made here, with its size */
+	} * blocks; /* every message made here, with its size */
 	size_t nblocks, capblocks;
 } wb;
 

@@ -45,9 +45,9 @@ int sym__slist_push(sym_ctx *ctx, sym__slist *l, char *s)
  * NULL when memory runs out. */
 static char *fmt(sym_ctx *ctx, const char *f, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 static char *fmt(sym_ctx *ctx, const char *f, ...)
 {
 	va_list ap;
@@ -67,11 +67,12 @@ static char *fmt(sym_ctx *ctx, const char *f, ...)
 /* Appends the range check of each data-dependent input (over the program's
  * inputs: from/to maps graph symbols to them) to checks and texts. */
 static int bind_fresh(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst, const sym_expr *const *from,
-		      const sym_expr *const *to, sym__elist *checks, sym__slist *texts)
+                      const sym_expr *const *to, sym__elist *checks, sym__slist *texts)
 {
 	size_t i;
 	for (i = 0; i < r->inf.nfresh; i++) {
-		const sym_expr *u = r->inf.fresh_syms[i], *lo = r->inf.fresh_lo[i], *hi = r->inf.fresh_hi[i], *p;
+		const sym_expr *u = r->inf.fresh_syms[i], *lo = r->inf.fresh_lo[i], *hi = r->inf.fresh_hi[i],
+		               *p;
 		char *lt, *ht, buf[300];
 		p = sym_expr_rel(ctx, SYM_REL_GE, u, lo);
 		if (hi)
@@ -79,7 +80,11 @@ static int bind_fresh(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst, co
 		lt = sym_expr_to_str(ctx, lo);
 		ht = hi ? sym_expr_to_str(ctx, hi) : NULL;
 		snprintf(buf, sizeof(buf), "data-dependent %s must be in the range [%.100s, %.100s%s",
-			 sym_expr_symbol_name(u), lt ? lt : "?", ht ? ht : hi ? "?" : "inf", hi ? "]" : ")");
+		         sym_expr_symbol_name(u), lt ? lt : "?",
+		         ht   ? ht
+		         : hi ? "?"
+		              : "inf",
+		         hi ? "]" : ")");
 		sym_str_free(ctx, lt), sym_str_free(ctx, ht);
 		if (sym__elist_push(ctx, checks, sym_expr_subst(ctx, p, nsubst, from, to)) < 0 ||
 		    sym__slist_push(ctx, texts, sym__ctx_strdup(ctx, buf)) < 0) {
@@ -108,7 +113,7 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 	sym__elist pos = {0}, gsyms = {0}, gby = {0}, guards = {0};
 	sym__slist bind = {0};
 	size_t i, k, p = 0, np = 0, *gat = NULL; /* gat[k]: the dim position binding gsyms.v[k] */
-	const char **pin = NULL;         /* pin[p], pdim[p]: input and dim of position p */
+	const char **pin = NULL;                 /* pin[p], pdim[p]: input and dim of position p */
 	int d, *pdim = NULL, ret = -1;
 	sym_facts *rf = NULL;
 	/* one symbol per input dim position; graph symbols bound to the first
@@ -116,8 +121,9 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 	for (i = 0; i < m->ninputs; i++) {
 		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
 		if (t->tv.rank < 0) {
-			sym__error(ctx, SYM_EDOMAIN, -1, "input '%.60s' has unknown rank: the runtime program needs it",
-				   m->inputs[i].name);
+			sym__error(ctx, SYM_EDOMAIN, -1,
+			           "input '%.60s' has unknown rank: the runtime program needs it",
+			           m->inputs[i].name);
 			goto fail;
 		}
 		for (d = 0; d < t->tv.rank; d++, p++) {
@@ -131,7 +137,8 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 				for (k = 0; k < gsyms.n && gsyms.v[k] != dim; k++)
 					;
 				if (k == gsyms.n) {
-					if (sym__elist_push(ctx, &gsyms, dim) < 0 || sym__elist_push(ctx, &gby, ps) < 0)
+					if (sym__elist_push(ctx, &gsyms, dim) < 0 ||
+					    sym__elist_push(ctx, &gby, ps) < 0)
 						goto nomem;
 					continue;
 				}
@@ -195,18 +202,24 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 				if (uses_s)
 					continue;
 			}
-			sol = sym_expr_div(ctx, sym_expr_sub(ctx, pos.v[p], sym_expr_subst(ctx, rest, gsyms.n, gsyms.v, gby.v)),
-					   sym__num_node(ctx, &v.t[ti].coef));
-			if (!sol || sym__elist_push(ctx, &gsyms, s) < 0 || sym__elist_push(ctx, &gby, sol) < 0)
+			sol = sym_expr_div(
+			    ctx,
+			    sym_expr_sub(ctx, pos.v[p], sym_expr_subst(ctx, rest, gsyms.n, gsyms.v, gby.v)),
+			    sym__num_node(ctx, &v.t[ti].coef));
+			if (!sol || sym__elist_push(ctx, &gsyms, s) < 0 ||
+			    sym__elist_push(ctx, &gby, sol) < 0)
 				goto fail;
 			gat[gsyms.n - 1] = p;
 			/* s must be an integer (its range is checked below) */
 			{
-				const sym_expr *ok = sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_floor(ctx, sol), sol);
+				const sym_expr *ok =
+				    sym_expr_rel(ctx, SYM_REL_EQ, sym_expr_floor(ctx, sol), sol);
 				char *st = sym_expr_to_str(ctx, dim);
 				if (sym__elist_push(ctx, &guards, ok) < 0 ||
-				    sym__slist_push(ctx, &bind, fmt(ctx, "input '%s' dim %d must be %s for an integer %s", m->inputs[i].name, d,
-						     st ? st : "?", sym_expr_symbol_name(s))) < 0) {
+				    sym__slist_push(ctx, &bind,
+				                    fmt(ctx, "input '%s' dim %d must be %s for an integer %s",
+				                        m->inputs[i].name, d, st ? st : "?",
+				                        sym_expr_symbol_name(s))) < 0) {
 					sym_str_free(ctx, st);
 					goto nomem;
 				}
@@ -236,8 +249,10 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 				for (j = 0; j < nl && j < 4; j++)
 					if (sym_expr_symbol_name(left[j])[0] != '_') {
 						sym__error(ctx, SYM_EDOMAIN, -1,
-							   "input '%.60s' dim %d: symbol '%s' is not bound by any input dim",
-							   m->inputs[i].name, d, sym_expr_symbol_name(left[j]));
+						           "input '%.60s' dim %d: symbol '%s' is not bound "
+						           "by any input dim",
+						           m->inputs[i].name, d,
+						           sym_expr_symbol_name(left[j]));
 						goto fail;
 					}
 			}
@@ -245,7 +260,8 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 				goto nomem;
 			{
 				char *wt = sym_expr_to_str(ctx, dim);
-				text = fmt(ctx, "input '%s' dim %d must be %s", m->inputs[i].name, d, wt ? wt : "?");
+				text = fmt(ctx, "input '%s' dim %d must be %s", m->inputs[i].name, d,
+				           wt ? wt : "?");
 				sym_str_free(ctx, wt);
 			}
 			if (sym__slist_push(ctx, &bind, text) < 0)
@@ -278,9 +294,10 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 		lt = lo ? sym_expr_to_str(ctx, lo) : NULL;
 		ht = hi ? sym_expr_to_str(ctx, hi) : NULL;
 		if (sym__elist_push(ctx, &guards, ok) < 0 ||
-		    sym__slist_push(ctx, &bind, fmt(ctx, "%s must be in the range %s%s, %s%s (input '%s' dim %d)", sym_expr_symbol_name(gsyms.v[k]),
-				     lo ? "[" : "(", lt ? lt : "-inf", ht ? ht : "inf", hi ? "]" : ")", pin[gat[k]],
-				     pdim[gat[k]])) < 0) {
+		    sym__slist_push(ctx, &bind,
+		                    fmt(ctx, "%s must be in the range %s%s, %s%s (input '%s' dim %d)",
+		                        sym_expr_symbol_name(gsyms.v[k]), lo ? "[" : "(", lt ? lt : "-inf",
+		                        ht ? ht : "inf", hi ? "]" : ")", pin[gat[k]], pdim[gat[k]])) < 0) {
 			sym_str_free(ctx, lt), sym_str_free(ctx, ht);
 			goto nomem;
 		}

@@ -16,9 +16,9 @@ typedef struct variant {
 } variant;
 
 struct sym_guard_cache {
-	variant *v; /* v[0] is the most recently used; vcap slots */
+	variant *v;                  /* v[0] is the most recently used; vcap slots */
 	sym_model_program *validity; /* compiled without hints, or NULL */
-	size_t n, vcap, cap; /* cap: the most variants held */
+	size_t n, vcap, cap;         /* cap: the most variants held */
 	long next_id;
 	int64_t *out; /* output buffer of the runs */
 	size_t outcap;
@@ -92,7 +92,10 @@ int sym_guard_cache_set_validity(sym_guard_cache *c, sym_model_program *mp)
 	return 0;
 }
 
-size_t sym_guard_cache_size(const sym_guard_cache *c) { return c->n; }
+size_t sym_guard_cache_size(const sym_guard_cache *c)
+{
+	return c->n;
+}
 
 const char *sym_guard_cache_label(const sym_guard_cache *c, long id)
 {
@@ -152,7 +155,8 @@ static sym_cache_answer invalid(sym_guard_cache *c, const sym_model_run *res, co
 	return SYM_CACHE_INVALID;
 }
 
-sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims, long *id, const char **reason)
+sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims, long *id,
+                                        const char **reason)
 {
 	size_t i;
 	if (reason)
@@ -172,7 +176,7 @@ sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims,
 			continue; /* this variant's specialisation does not fit */
 		if (c->validity && res.status != SYM_EINPUT)
 			continue; /* a specialised variant's asserts may lean on its
-				     expects: the validity program decides below */
+			             expects: the validity program decides below */
 		return invalid(c, &res, reason);
 	}
 	if (c->validity) {

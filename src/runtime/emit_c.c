@@ -18,9 +18,9 @@ typedef struct cbuf {
 
 static void put(cbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 
 static void put(cbuf *b, const char *fmt, ...)
 {
@@ -80,46 +80,46 @@ static const struct helper {
 	unsigned mask;
 	const char *text;
 } helpers[] = {
-	{H_ADD, "static inline int P_add(int64_t a, int64_t b, int64_t *r)\n{\n"
-		"#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n"
-		"\treturn __builtin_add_overflow(a, b, r);\n#else\n"
-		"\tif ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))\n\t\treturn 1;\n"
-		"\t*r = a + b;\n\treturn 0;\n#endif\n}\n"},
-	{H_SUB, "static inline int P_sub(int64_t a, int64_t b, int64_t *r)\n{\n"
-		"#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n"
-		"\treturn __builtin_sub_overflow(a, b, r);\n#else\n"
-		"\tif ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))\n\t\treturn 1;\n"
-		"\t*r = a - b;\n\treturn 0;\n#endif\n}\n"},
-	{H_MUL, "static inline int P_mul(int64_t a, int64_t b, int64_t *r)\n{\n"
-		"#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n"
-		"\treturn __builtin_mul_overflow(a, b, r);\n#else\n"
-		"\tif (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)\n"
-		"\t          : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))\n\t\treturn 1;\n"
-		"\t*r = a * b;\n\treturn 0;\n#endif\n}\n"},
-	{H_NEG, "static inline int P_neg(int64_t a, int64_t *r)\n{\n"
-		"\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = -a;\n\treturn 0;\n}\n"},
-	{H_ABS, "static inline int P_abs(int64_t a, int64_t *r)\n{\n"
-		"\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = a < 0 ? -a : a;\n\treturn 0;\n}\n"},
-	{H_NEGIF, "/* b < 0 ? -a : a */\n"
-		  "static inline int P_negif(int64_t a, int64_t b, int64_t *r)\n{\n"
-		  "\tif (b >= 0) {\n\t\t*r = a;\n\t\treturn 0;\n\t}\n\treturn P_neg(a, r);\n}\n"},
-	{H_DENOM, "/* |a| as a denominator: zero is a division by zero */\n"
-		  "static inline int P_denom(int64_t a, int64_t *r)\n{\n"
-		  "\tif (a == 0)\n\t\treturn 1;\n\treturn P_abs(a, r);\n}\n"},
-	{H_DIVMOD, "/* floor(a / b) and a - b*floor(a / b), Python's // and %; op 0 divides, 1 takes the\n"
-		   " * modulo, 2 divides exactly (a nonzero remainder fails) */\n"
-		   "static inline int P_divmod(int op, int64_t a, int64_t b, int64_t *r)\n{\n"
-		   "\tint64_t q, m;\n"
-		   "\tif (b == 0)\n\t\treturn 1;\n"
-		   "\tif (b == -1) {\n\t\tif (op == 1) {\n\t\t\t*r = 0;\n\t\t\treturn 0;\n\t\t}\n"
-		   "\t\treturn P_neg(a, r);\n\t}\n"
-		   "\tq = a / b;\n\tm = a % b;\n"
-		   "\tif (op == 2) {\n\t\tif (m != 0)\n\t\t\treturn 1;\n\t\t*r = q;\n\t\treturn 0;\n\t}\n"
-		   "\tif (m != 0 && ((m < 0) != (b < 0))) {\n\t\tq -= 1;\n\t\tm += b;\n\t}\n"
-		   "\t*r = op == 1 ? m : q;\n\treturn 0;\n}\n"},
-	{H_FDIV, "static inline int P_fdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(0, a, b, r); }\n"},
-	{H_FMOD, "static inline int P_fmod(int64_t a, int64_t b, int64_t *r) { return P_divmod(1, a, b, r); }\n"},
-	{H_XDIV, "static inline int P_xdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(2, a, b, r); }\n"},
+    {H_ADD, "static inline int P_add(int64_t a, int64_t b, int64_t *r)\n{\n"
+            "#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n"
+            "\treturn __builtin_add_overflow(a, b, r);\n#else\n"
+            "\tif ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))\n\t\treturn 1;\n"
+            "\t*r = a + b;\n\treturn 0;\n#endif\n}\n"},
+    {H_SUB, "static inline int P_sub(int64_t a, int64_t b, int64_t *r)\n{\n"
+            "#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n"
+            "\treturn __builtin_sub_overflow(a, b, r);\n#else\n"
+            "\tif ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))\n\t\treturn 1;\n"
+            "\t*r = a - b;\n\treturn 0;\n#endif\n}\n"},
+    {H_MUL, "static inline int P_mul(int64_t a, int64_t b, int64_t *r)\n{\n"
+            "#if (defined(__GNUC__) || defined(__clang__)) && !defined(SYMSHAPE_NO_BUILTINS)\n"
+            "\treturn __builtin_mul_overflow(a, b, r);\n#else\n"
+            "\tif (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)\n"
+            "\t          : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))\n\t\treturn 1;\n"
+            "\t*r = a * b;\n\treturn 0;\n#endif\n}\n"},
+    {H_NEG, "static inline int P_neg(int64_t a, int64_t *r)\n{\n"
+            "\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = -a;\n\treturn 0;\n}\n"},
+    {H_ABS, "static inline int P_abs(int64_t a, int64_t *r)\n{\n"
+            "\tif (a == INT64_MIN)\n\t\treturn 1;\n\t*r = a < 0 ? -a : a;\n\treturn 0;\n}\n"},
+    {H_NEGIF, "/* b < 0 ? -a : a */\n"
+              "static inline int P_negif(int64_t a, int64_t b, int64_t *r)\n{\n"
+              "\tif (b >= 0) {\n\t\t*r = a;\n\t\treturn 0;\n\t}\n\treturn P_neg(a, r);\n}\n"},
+    {H_DENOM, "/* |a| as a denominator: zero is a division by zero */\n"
+              "static inline int P_denom(int64_t a, int64_t *r)\n{\n"
+              "\tif (a == 0)\n\t\treturn 1;\n\treturn P_abs(a, r);\n}\n"},
+    {H_DIVMOD, "/* floor(a / b) and a - b*floor(a / b), Python's // and %; op 0 divides, 1 takes the\n"
+               " * modulo, 2 divides exactly (a nonzero remainder fails) */\n"
+               "static inline int P_divmod(int op, int64_t a, int64_t b, int64_t *r)\n{\n"
+               "\tint64_t q, m;\n"
+               "\tif (b == 0)\n\t\treturn 1;\n"
+               "\tif (b == -1) {\n\t\tif (op == 1) {\n\t\t\t*r = 0;\n\t\t\treturn 0;\n\t\t}\n"
+               "\t\treturn P_neg(a, r);\n\t}\n"
+               "\tq = a / b;\n\tm = a % b;\n"
+               "\tif (op == 2) {\n\t\tif (m != 0)\n\t\t\treturn 1;\n\t\t*r = q;\n\t\treturn 0;\n\t}\n"
+               "\tif (m != 0 && ((m < 0) != (b < 0))) {\n\t\tq -= 1;\n\t\tm += b;\n\t}\n"
+               "\t*r = op == 1 ? m : q;\n\treturn 0;\n}\n"},
+    {H_FDIV, "static inline int P_fdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(0, a, b, r); }\n"},
+    {H_FMOD, "static inline int P_fmod(int64_t a, int64_t b, int64_t *r) { return P_divmod(1, a, b, r); }\n"},
+    {H_XDIV, "static inline int P_xdiv(int64_t a, int64_t b, int64_t *r) { return P_divmod(2, a, b, r); }\n"},
 };
 
 /* Returns the helpers the code of p calls, with their dependencies. */
@@ -129,17 +129,38 @@ static unsigned helpers_needed(const sym_program *p)
 	size_t i;
 	for (i = 0; i < p->ninsns; i++) {
 		switch (p->code[i * SYM_INSN_WORDS]) {
-		case SYM_OP_ADD: m |= H_ADD; break;
-		case SYM_OP_SUB: m |= H_SUB; break;
-		case SYM_OP_MUL: m |= H_MUL; break;
-		case SYM_OP_NEG: m |= H_NEG; break;
-		case SYM_OP_ABS: m |= H_ABS; break;
-		case SYM_OP_NEGIF: m |= H_NEGIF | H_NEG; break;
-		case SYM_OP_DENOM: m |= H_DENOM | H_ABS; break;
-		case SYM_OP_FLOORDIV: m |= H_FDIV | H_DIVMOD | H_NEG; break;
-		case SYM_OP_MOD: m |= H_FMOD | H_DIVMOD | H_NEG; break;
-		case SYM_OP_EXACTDIV: m |= H_XDIV | H_DIVMOD | H_NEG; break;
-		default: break;
+		case SYM_OP_ADD:
+			m |= H_ADD;
+			break;
+		case SYM_OP_SUB:
+			m |= H_SUB;
+			break;
+		case SYM_OP_MUL:
+			m |= H_MUL;
+			break;
+		case SYM_OP_NEG:
+			m |= H_NEG;
+			break;
+		case SYM_OP_ABS:
+			m |= H_ABS;
+			break;
+		case SYM_OP_NEGIF:
+			m |= H_NEGIF | H_NEG;
+			break;
+		case SYM_OP_DENOM:
+			m |= H_DENOM | H_ABS;
+			break;
+		case SYM_OP_FLOORDIV:
+			m |= H_FDIV | H_DIVMOD | H_NEG;
+			break;
+		case SYM_OP_MOD:
+			m |= H_FMOD | H_DIVMOD | H_NEG;
+			break;
+		case SYM_OP_EXACTDIV:
+			m |= H_XDIV | H_DIVMOD | H_NEG;
+			break;
+		default:
+			break;
 		}
 	}
 	return m;
@@ -151,8 +172,9 @@ static void put_prefixed(cbuf *b, const char *text, const char *prefix)
 	const char *s = text, *hit;
 	while ((hit = strstr(s, "P_")) != NULL) {
 		/* only whole identifiers beginning with P_ */
-		if (hit > text && (hit[-1] == '_' || (hit[-1] >= 'a' && hit[-1] <= 'z') ||
-				   (hit[-1] >= 'A' && hit[-1] <= 'Z') || (hit[-1] >= '0' && hit[-1] <= '9'))) {
+		if (hit > text &&
+		    (hit[-1] == '_' || (hit[-1] >= 'a' && hit[-1] <= 'z') ||
+		     (hit[-1] >= 'A' && hit[-1] <= 'Z') || (hit[-1] >= '0' && hit[-1] <= '9'))) {
 			put(b, "%.*s", (int)(hit - s + 2), s);
 			s = hit + 2;
 			continue;
@@ -233,7 +255,7 @@ static void mark_used(const sym_program *p, size_t end, int outputs, unsigned ch
 /* Writes instruction w, indented by ind; failures return their ABI code
  * (sym__abi_code), guard g < nchecks as an invalid input. */
 static void emit_insn(cbuf *b, const sym_program *p, const char *prefix, const int64_t *w, const char *ind,
-		      const unsigned char *used)
+                      const unsigned char *used)
 {
 	int64_t op = w[0];
 	size_t d = (size_t)w[1];
@@ -247,7 +269,8 @@ static void emit_insn(cbuf *b, const sym_program *p, const char *prefix, const i
 	switch (op) {
 	case SYM_OP_GUARD: {
 		size_t g = (size_t)w[3];
-		long long code = g < p->nchecks ? sym__abi_code(SYM_EINPUT, g) : sym__abi_code(SYM_EGUARD, g - p->nchecks);
+		long long code =
+		    g < p->nchecks ? sym__abi_code(SYM_EINPUT, g) : sym__abi_code(SYM_EGUARD, g - p->nchecks);
 		put(b, "%sif (%s == 0)\n%s\treturn %lld;\n", ind, x, ind, code);
 		return;
 	}
@@ -259,19 +282,22 @@ static void emit_insn(cbuf *b, const sym_program *p, const char *prefix, const i
 	case SYM_OP_EXACTDIV:
 	case SYM_OP_NEGIF: {
 		static const char *const fn[SYM_OP_COUNT] = {
-			[SYM_OP_ADD] = "add",	    [SYM_OP_SUB] = "sub",  [SYM_OP_MUL] = "mul",
-			[SYM_OP_FLOORDIV] = "fdiv", [SYM_OP_MOD] = "fmod", [SYM_OP_EXACTDIV] = "xdiv",
-			[SYM_OP_NEGIF] = "negif",
+		    [SYM_OP_ADD] = "add",       [SYM_OP_SUB] = "sub",  [SYM_OP_MUL] = "mul",
+		    [SYM_OP_FLOORDIV] = "fdiv", [SYM_OP_MOD] = "fmod", [SYM_OP_EXACTDIV] = "xdiv",
+		    [SYM_OP_NEGIF] = "negif",
 		};
-		put(b, "%sint64_t r%zu;\n%sif (%s_%s(%s, %s, &r%zu))\n%s\treturn %lld;\n", ind, d, ind, prefix, fn[op], x,
-		    y, d, ind, fail);
+		put(b, "%sint64_t r%zu;\n%sif (%s_%s(%s, %s, &r%zu))\n%s\treturn %lld;\n", ind, d, ind,
+		    prefix, fn[op], x, y, d, ind, fail);
 		return;
 	}
 	case SYM_OP_NEG:
 	case SYM_OP_ABS:
 	case SYM_OP_DENOM:
 		put(b, "%sint64_t r%zu;\n%sif (%s_%s(%s, &r%zu))\n%s\treturn %lld;\n", ind, d, ind, prefix,
-		    op == SYM_OP_NEG ? "neg" : op == SYM_OP_ABS ? "abs" : "denom", x, d, ind, fail);
+		    op == SYM_OP_NEG   ? "neg"
+		    : op == SYM_OP_ABS ? "abs"
+		                       : "denom",
+		    x, d, ind, fail);
 		return;
 	default:
 		break;
@@ -281,7 +307,8 @@ static void emit_insn(cbuf *b, const sym_program *p, const char *prefix, const i
 	switch (op) {
 	case SYM_OP_MIN:
 	case SYM_OP_MAX:
-		put(b, "%sconst int64_t r%zu = %s %s %s ? %s : %s;\n", ind, d, x, op == SYM_OP_MIN ? "<" : ">", y, x, y);
+		put(b, "%sconst int64_t r%zu = %s %s %s ? %s : %s;\n", ind, d, x,
+		    op == SYM_OP_MIN ? "<" : ">", y, x, y);
 		break;
 	case SYM_OP_EQ:
 	case SYM_OP_NE:
@@ -293,7 +320,8 @@ static void emit_insn(cbuf *b, const sym_program *p, const char *prefix, const i
 	}
 	case SYM_OP_AND:
 	case SYM_OP_OR:
-		put(b, "%sconst int64_t r%zu = %s != 0 %s %s != 0;\n", ind, d, x, op == SYM_OP_AND ? "&&" : "||", y);
+		put(b, "%sconst int64_t r%zu = %s != 0 %s %s != 0;\n", ind, d, x,
+		    op == SYM_OP_AND ? "&&" : "||", y);
 		break;
 	case SYM_OP_SEL:
 		put(b, "%sconst int64_t r%zu = %s != 0 ? %s : %s;\n", ind, d, x, y, z);
@@ -304,7 +332,8 @@ static void emit_insn(cbuf *b, const sym_program *p, const char *prefix, const i
 }
 
 /* Emits one function body of kind k.  used is scratch of nregs bytes. */
-static void emit_body(cbuf *b, const sym_program *p, const char *prefix, enum body_kind k, unsigned char *used)
+static void emit_body(cbuf *b, const sym_program *p, const char *prefix, enum body_kind k,
+                      unsigned char *used)
 {
 	size_t i, s, end = k == BODY_CHECK ? p->check_end : p->ninsns;
 	int dims_used = 0;
@@ -365,7 +394,8 @@ int sym_program_is_c_identifier(const char *s)
 	if (!s || !*s || (*s >= '0' && *s <= '9'))
 		return 0;
 	for (c = s; *c; c++)
-		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9')))
 			return 0;
 	return 1;
 }
@@ -398,9 +428,11 @@ char *sym_program_emit_c(const sym_program *p, const char *prefix, const char *c
 	    " * division by zero or an inexact output; %s_shapes also writes the outputs. */\n"
 	    "#include <stdint.h>\n\n",
 	    pre, pre);
-	put(&b, "int %s_check(const int64_t *dims);\nint %s_shapes(const int64_t *dims, int64_t *out);\n", pre, pre);
+	put(&b, "int %s_check(const int64_t *dims);\nint %s_shapes(const int64_t *dims, int64_t *out);\n",
+	    pre, pre);
 	put(&b, "extern const int %s_num_guards;\nextern const char *const %s_guard_text[];\n\n", pre, pre);
-	put(&b, "const int %s_num_guards = %zu;\nconst char *const %s_guard_text[] = {\n", pre, p->nguards, pre);
+	put(&b, "const int %s_num_guards = %zu;\nconst char *const %s_guard_text[] = {\n", pre, p->nguards,
+	    pre);
 	for (i = 0; i < p->nguards; i++) {
 		put(&b, "\t");
 		put_string(&b, guard_text ? guard_text[i] : "");
@@ -435,24 +467,24 @@ char *sym__program_emit_model(const sym_program *p, const char *prefix, const sy
 		return NULL;
 	if (!(used = malloc(p->nregs ? p->nregs : 1)))
 		return NULL;
-	put(&b,
-	    "/* Guard, shape, storage-shape and byte-size functions generated by symshape\n"
-	    " * (SPEC §8).  Each function checks the input dims (-2 when they contradict the\n"
-	    " * declared input shapes or the input symbols' ranges) and the guards (k+1 for\n"
-	    " * the first failing guard k of `symshape infer`) once, then computes its\n"
-	    " * outputs (-1 on overflow, division by zero or an inexact value); 0 when all\n"
-	    " * is well. */\n"
-	    "#include <stdint.h>\n\n");
+	put(&b, "/* Guard, shape, storage-shape and byte-size functions generated by symshape\n"
+	        " * (SPEC §8).  Each function checks the input dims (-2 when they contradict the\n"
+	        " * declared input shapes or the input symbols' ranges) and the guards (k+1 for\n"
+	        " * the first failing guard k of `symshape infer`) once, then computes its\n"
+	        " * outputs (-1 on overflow, division by zero or an inexact value); 0 when all\n"
+	        " * is well. */\n"
+	        "#include <stdint.h>\n\n");
 	need = helpers_needed(p);
 	for (i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
 		if (helpers[i].mask & need)
 			put_prefixed(&b, helpers[i].text, prefix);
 	put(&b, "\n/* The model program: the input checks and the guards, then segment seg (-1:\n"
-		" * none) into out. */\n");
+	        " * none) into out. */\n");
 	emit_body(&b, p, prefix, BODY_MODEL, used);
-	put(&b, "int %s_check(const int64_t *dims)\n{\n\treturn %s__run(dims, -1, 0);\n}\n\n", prefix, prefix);
-	put(&b, "int %s_%s(const int64_t *dims, int64_t *out)\n{\n\treturn %s__run(dims, 0, out);\n}\n\n", prefix,
-	    abi->seg_names[0], prefix);
+	put(&b, "int %s_check(const int64_t *dims)\n{\n\treturn %s__run(dims, -1, 0);\n}\n\n", prefix,
+	    prefix);
+	put(&b, "int %s_%s(const int64_t *dims, int64_t *out)\n{\n\treturn %s__run(dims, 0, out);\n}\n\n",
+	    prefix, abi->seg_names[0], prefix);
 	put(&b, "const int %s_num_guards = %zu;\n", prefix, abi->nguards);
 	put(&b, "const char *const %s_guard_text[] = {", prefix);
 	for (i = 0; i < abi->nguards; i++) {
@@ -468,12 +500,13 @@ char *sym__program_emit_model(const sym_program *p, const char *prefix, const sy
 	put(&b, abi->nguards ? ", 0};\n" : "0};\n");
 	for (s = 1; s < abi->nsegs; s++) {
 		put(&b, "\n%s", abi->seg_doc[s] ? abi->seg_doc[s] : "");
-		put(&b, "int %s_%s(const int64_t *dims, int64_t *out)\n{\n\treturn %s__run(dims, %zu, out);\n}\n",
+		put(&b,
+		    "int %s_%s(const int64_t *dims, int64_t *out)\n{\n\treturn %s__run(dims, %zu, out);\n}\n",
 		    prefix, abi->seg_names[s], prefix, s);
 	}
 	if (abi->nbound) {
 		put(&b, "\n/* Data-dependent dims: every function above takes their values after the\n"
-			" * input dims, in this order, once their producing kernels have run:");
+		        " * input dims, in this order, once their producing kernels have run:");
 		for (i = 0; i < abi->nbound; i++)
 			put(&b, "\n *   %s: %.200s", abi->bound_names[i], abi->bound_src[i]);
 		put(&b, " */\n");

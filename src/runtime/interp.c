@@ -27,7 +27,7 @@ static void load(const sym_program *p, const int64_t *restrict in, int64_t *rest
 #pragma GCC diagnostic ignored "-Wpedantic"
 #endif
 static sym_status exec(const sym_program *p, size_t start, size_t end, int64_t *restrict r, size_t *failed,
-		       size_t *stop)
+                       size_t *stop)
 {
 	const int64_t *w = p->code + start * SYM_INSN_WORDS, *end_w = p->code + end * SYM_INSN_WORDS;
 	sym_status st = SYM_EOK;
@@ -35,18 +35,18 @@ static sym_status exec(const sym_program *p, size_t start, size_t end, int64_t *
 	{
 		static const void *const labels[] = {
 #define SYM__OP_LABEL(name, text, arity) &&op_##name,
-			SYM_OP_MAP(SYM__OP_LABEL)
+		    SYM_OP_MAP(SYM__OP_LABEL)
 #undef SYM__OP_LABEL
 		};
-#define NEXT                                                                   \
-	do {                                                                   \
-		if (w == end_w)                                                \
-			return SYM_EOK;                                        \
-		goto *labels[w[0]];                                            \
+#define NEXT                                                                                                 \
+	do {                                                                                                 \
+		if (w == end_w)                                                                              \
+			return SYM_EOK;                                                                      \
+		goto *labels[w[0]];                                                                          \
 	} while (0)
-#define SYM__OP_CASE(name, text, arity)                                        \
-	op_##name : if ((st = sym__op_exec(SYM_OP_##name, w, r)) != SYM_EOK) goto stopped; \
-	w += SYM_INSN_WORDS;                                                   \
+#define SYM__OP_CASE(name, text, arity)                                                                      \
+	op_##name : if ((st = sym__op_exec(SYM_OP_##name, w, r)) != SYM_EOK) goto stopped;                   \
+	w += SYM_INSN_WORDS;                                                                                 \
 	NEXT;
 		NEXT;
 		SYM_OP_MAP(SYM__OP_CASE)
@@ -71,7 +71,8 @@ stopped:
 
 /* Adds instructions [start, stop] (or [start, end) when the run did not
  * stop) to *count. */
-static void tally(const sym_program *p, size_t start, size_t end, sym_status st, size_t stop, sym__run_count *count)
+static void tally(const sym_program *p, size_t start, size_t end, sym_status st, size_t stop,
+                  sym__run_count *count)
 {
 	size_t i, last = st == SYM_EOK ? end : stop + 1;
 	if (!count)
@@ -114,8 +115,9 @@ static sym_status run_segment(const sym_program *p, size_t s, int64_t *r, int64_
 	return SYM_EOK;
 }
 
-sym_status sym__program_run_segments(const sym_program *p, const int64_t *in, int64_t *const *out, int64_t *scratch,
-				     size_t *failed, sym_status *seg_status, sym__run_count *count)
+sym_status sym__program_run_segments(const sym_program *p, const int64_t *in, int64_t *const *out,
+                                     int64_t *scratch, size_t *failed, sym_status *seg_status,
+                                     sym__run_count *count)
 {
 	size_t s;
 	sym_status st;
@@ -131,7 +133,7 @@ sym_status sym__program_run_segments(const sym_program *p, const int64_t *in, in
 }
 
 sym_status sym_program_run(const sym_program *p, const int64_t *in, int64_t *out, int64_t *scratch,
-			   size_t *failed)
+                           size_t *failed)
 {
 	size_t s;
 	sym_status st;

@@ -79,7 +79,10 @@ static int table_grow(comp *c, size_t **tab, size_t *cap, uint64_t (*hash)(const
 	return 1;
 }
 
-static uint64_t const_hash(const comp *c, size_t i) { return mix((uint64_t)c->kv[i]); }
+static uint64_t const_hash(const comp *c, size_t i)
+{
+	return mix((uint64_t)c->kv[i]);
+}
 
 static uint64_t insn_hash_words(const int64_t *w)
 {
@@ -89,7 +92,10 @@ static uint64_t insn_hash_words(const int64_t *w)
 	return mix(h ^ (uint64_t)w[4]);
 }
 
-static uint64_t insn_hash(const comp *c, size_t i) { return insn_hash_words(c->code + i * SYM_INSN_WORDS); }
+static uint64_t insn_hash(const comp *c, size_t i)
+{
+	return insn_hash_words(c->code + i * SYM_INSN_WORDS);
+}
 
 /* Returns the register of the constant v (-1 when memory runs out). */
 static int64_t konst(comp *c, int64_t v)
@@ -145,7 +151,7 @@ static int append(comp *c, const int64_t *w)
 	if (c->ninsns == c->codecap) {
 		size_t nc = c->codecap ? c->codecap * 2 : 64;
 		int64_t *nw = sym__realloc(c->ctx, c->code, c->codecap * SYM_INSN_WORDS * sizeof(*nw),
-					   nc * SYM_INSN_WORDS * sizeof(*nw));
+		                           nc * SYM_INSN_WORDS * sizeof(*nw));
 		if (!nw)
 			return 0;
 		c->code = nw;
@@ -180,7 +186,8 @@ static int fold(const comp *c, int op, int64_t a, int64_t b, int64_t x, int64_t 
 {
 	int64_t r[4] = {0, 0, 0, 0}, w[SYM_INSN_WORDS] = {op, 3, 0, 1, 2};
 	int ar = sym__op_arity(op);
-	if (!is_const(c, a, &r[0]) || (ar >= 2 && !is_const(c, b, &r[1])) || (ar >= 3 && !is_const(c, x, &r[2])))
+	if (!is_const(c, a, &r[0]) || (ar >= 2 && !is_const(c, b, &r[1])) ||
+	    (ar >= 3 && !is_const(c, x, &r[2])))
 		return 0;
 	if (sym__insn_exec(w, r) != SYM_EOK)
 		return 0;
@@ -244,7 +251,8 @@ static int64_t emit(comp *c, int op, int64_t a, int64_t b, int64_t x)
 		return emit(c, SYM_OP_NEG, a, 0, 0);
 	if ((r = simplify_insn(c, op, a, b, x)) >= 0)
 		return r;
-	w[0] = op, w[1] = 0, w[2] = a, w[3] = sym__op_arity(op) >= 2 ? b : 0, w[4] = sym__op_arity(op) >= 3 ? x : 0;
+	w[0] = op, w[1] = 0, w[2] = a, w[3] = sym__op_arity(op) >= 2 ? b : 0,
+	w[4] = sym__op_arity(op) >= 3 ? x : 0;
 	if ((c->ninsns + 1) * 2 > c->itcap && !table_grow(c, &c->itab, &c->itcap, insn_hash))
 		return -1;
 	for (j = insn_hash_words(w) & (c->itcap - 1); c->itab[j]; j = (j + 1) & (c->itcap - 1)) {
@@ -263,7 +271,10 @@ static int64_t emit(comp *c, int op, int64_t a, int64_t b, int64_t x)
 	return w[1];
 }
 
-static int64_t emit2(comp *c, int op, int64_t a, int64_t b) { return emit(c, op, a, b, 0); }
+static int64_t emit2(comp *c, int op, int64_t a, int64_t b)
+{
+	return emit(c, op, a, b, 0);
+}
 
 /* ---- memo of lowered nodes --------------------------------------------- */
 
@@ -501,7 +512,8 @@ static int lower_minmax(comp *c, const sym_expr *e, vpair *out)
 			/* cond: p beats acc */
 			lhs = emit2(c, SYM_OP_MUL, p.n, acc.d);
 			rhs = emit2(c, SYM_OP_MUL, acc.n, p.d);
-			cond = op == SYM_OP_MIN ? emit2(c, SYM_OP_LT, lhs, rhs) : emit2(c, SYM_OP_LT, rhs, lhs);
+			cond =
+			    op == SYM_OP_MIN ? emit2(c, SYM_OP_LT, lhs, rhs) : emit2(c, SYM_OP_LT, rhs, lhs);
 			acc.n = emit(c, SYM_OP_SEL, cond, p.n, acc.n);
 			acc.d = emit(c, SYM_OP_SEL, cond, p.d, acc.d);
 		}
@@ -529,7 +541,8 @@ static int lower(comp *c, const sym_expr *e, vpair *out)
 		r.d = konst(c, q);
 		break;
 	case SYM_KIND_SYM:
-		sym__error(c->ctx, SYM_EUNBOUND, -1, "symbol '%s' is not an input of the program", node_name(e));
+		sym__error(c->ctx, SYM_EUNBOUND, -1, "symbol '%s' is not an input of the program",
+		           node_name(e));
 		return 0;
 	case SYM_KIND_BOOL:
 		r.n = konst(c, *(const int64_t *)NODE_PAYLOAD(e) != 0);
@@ -576,7 +589,8 @@ static int lower(comp *c, const sym_expr *e, vpair *out)
 			if (!lower(c, node_kids(e)[i], &p))
 				return 0;
 			/* predicates are 0 or 1 already */
-			r.n = i == 0 ? p.n : emit2(c, e->kind == SYM_KIND_AND ? SYM_OP_AND : SYM_OP_OR, r.n, p.n);
+			r.n = i == 0 ? p.n
+			             : emit2(c, e->kind == SYM_KIND_AND ? SYM_OP_AND : SYM_OP_OR, r.n, p.n);
 		}
 		break;
 	default:
@@ -646,8 +660,8 @@ static int64_t renumber(const comp *c, int64_t v)
 }
 
 sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nchecks,
-				  size_t nguards, const sym_expr *const *guards, size_t nsegs,
-				  const size_t *seg_nouts, const sym_expr *const *outs)
+                                  size_t nguards, const sym_expr *const *guards, size_t nsegs,
+                                  const size_t *seg_nouts, const sym_expr *const *outs)
 {
 	comp c;
 	sym_program *p = NULL;
@@ -691,7 +705,8 @@ sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *co
 		vpair g;
 		int64_t w[SYM_INSN_WORDS];
 		if (!guards[i] || !sym_expr_is_pred(guards[i])) {
-			sym__error(ctx, guards[i] ? SYM_EDOMAIN : SYM_EMISUSE, -1, "guard %zu is not a predicate", i);
+			sym__error(ctx, guards[i] ? SYM_EDOMAIN : SYM_EMISUSE, -1,
+			           "guard %zu is not a predicate", i);
 			goto error;
 		}
 		if (!lower(&c, guards[i], &g))
@@ -763,10 +778,13 @@ error:
 
 /* Here, not in program.c: the lowering sees the context's layout (seam.h,
  * SYM_SEAM_LOWERING). */
-sym_allocator sym__ctx_allocator(const sym_ctx *ctx) { return ctx->alloc; }
+sym_allocator sym__ctx_allocator(const sym_ctx *ctx)
+{
+	return ctx->alloc;
+}
 
 sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nguards,
-				 const sym_expr *const *guards, size_t nouts, const sym_expr *const *outs)
+                                 const sym_expr *const *guards, size_t nouts, const sym_expr *const *outs)
 {
 	return sym__program_compile(ctx, nsyms, syms, 0, nguards, guards, 1, &nouts, outs);
 }

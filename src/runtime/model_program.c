@@ -18,11 +18,11 @@
 
 struct sym_model_program {
 	sym_allocator alloc; /* the hook every block below came from */
-	sym_program *prog; /* checks: nbind; guards: nguards; SYM_SEGMENT_COUNT segments */
+	sym_program *prog;   /* checks: nbind; guards: nguards; SYM_SEGMENT_COUNT segments */
 	size_t ndims, nbind, nguards, ntensors, nout;
 	size_t bind_cap, tcap; /* the allocated lengths of bind_text and of the tensor arrays */
-	char **bind_text;  /* nbind messages */
-	char **guard_text; /* nguards printed guards */
+	char **bind_text;      /* nbind messages */
+	char **guard_text;     /* nguards printed guards */
 	char **guard_node;
 	int *guard_kind;
 	char **tnames;
@@ -88,7 +88,7 @@ typedef struct segouts {
  * outputs) and appends their dims, storage dims and byte sizes (then the
  * graph total) to o. */
 static int collect_outputs(sym_ctx *ctx, const sym_graph_result *r, int all_tensors, const sym__binding *b,
-			   sym_model_program *mp, segouts *o)
+                           sym_model_program *mp, segouts *o)
 {
 	const sym_model *m = r->model;
 	const sym_expr *minus1 = sym_expr_from_si(ctx, -1), *total;
@@ -107,8 +107,9 @@ static int collect_outputs(sym_ctx *ctx, const sym_graph_result *r, int all_tens
 		const sym_tstorage *ts = r->ext && r->ext->t ? &r->ext->t[ti] : NULL;
 		if (t->tv.rank < 0) {
 			if (!all_tensors) {
-				sym__error(ctx, SYM_EDOMAIN, -1, "output '%.60s' has %s: no program computes it", t->name,
-					   t->tv.rank == -1 ? "unknown rank" : "no inferred shape");
+				sym__error(ctx, SYM_EDOMAIN, -1,
+				           "output '%.60s' has %s: no program computes it", t->name,
+				           t->tv.rank == -1 ? "unknown rank" : "no inferred shape");
 				return -1;
 			}
 			continue;
@@ -123,16 +124,22 @@ static int collect_outputs(sym_ctx *ctx, const sym_graph_result *r, int all_tens
 		mp->sfmt[mp->ntensors] = ts->storage >= 0 ? sym__format_name(ts->storage) : NULL;
 		mp->srank[mp->ntensors++] = ts->rank;
 		for (d = 0; d < t->tv.rank; d++)
-			if (sym__elist_push(ctx, &o->shapes, sym_expr_subst(ctx, t->tv.dims[d], b->from.n, b->from.v, b->to.v)) < 0)
+			if (sym__elist_push(
+			        ctx, &o->shapes,
+			        sym_expr_subst(ctx, t->tv.dims[d], b->from.n, b->from.v, b->to.v)) < 0)
 				return -1;
 		for (d = 0; d < ts->rank; d++)
-			if (sym__elist_push(ctx, &o->storage, sym_expr_subst(ctx, ts->dims[d], b->from.n, b->from.v, b->to.v)) < 0)
+			if (sym__elist_push(ctx, &o->storage,
+			                    sym_expr_subst(ctx, ts->dims[d], b->from.n, b->from.v, b->to.v)) <
+			    0)
 				return -1;
-		if (sym__elist_push(ctx, &o->bytes, ts->bytes ? sym_expr_subst(ctx, ts->bytes, b->from.n, b->from.v, b->to.v)
-							 : minus1) < 0)
+		if (sym__elist_push(ctx, &o->bytes,
+		                    ts->bytes ? sym_expr_subst(ctx, ts->bytes, b->from.n, b->from.v, b->to.v)
+		                              : minus1) < 0)
 			return -1;
 	}
-	total = r->ext && r->ext->total ? sym_expr_subst(ctx, r->ext->total, b->from.n, b->from.v, b->to.v) : minus1;
+	total = r->ext && r->ext->total ? sym_expr_subst(ctx, r->ext->total, b->from.n, b->from.v, b->to.v)
+	                                : minus1;
 	if (sym__elist_push(ctx, &o->bytes, total) < 0)
 		return -1;
 	mp->nout = o->shapes.n;
@@ -142,8 +149,8 @@ static int collect_outputs(sym_ctx *ctx, const sym_graph_result *r, int all_tens
 
 /* Records the graph's guards (text, node, kind) and appends their
  * predicates over the program's inputs to preds. */
-static int collect_guards(sym_ctx *ctx, const sym_graph_result *r, const sym__binding *b, sym_model_program *mp,
-			  sym__elist *preds)
+static int collect_guards(sym_ctx *ctx, const sym_graph_result *r, const sym__binding *b,
+                          sym_model_program *mp, sym__elist *preds)
 {
 	size_t i;
 	/* the arrays are zeroed and sized for every guard first, so that
@@ -163,7 +170,9 @@ static int collect_guards(sym_ctx *ctx, const sym_graph_result *r, const sym__bi
 		mp->guard_node[i] = sym__ctx_strdup(ctx, r->guards[i].node);
 		mp->guard_kind[i] = r->guards[i].kind;
 		if (!mp->guard_text[i] || !mp->guard_node[i] ||
-		    sym__elist_push(ctx, preds, sym_expr_subst(ctx, r->guards[i].pred, b->from.n, b->from.v, b->to.v)) < 0)
+		    sym__elist_push(ctx, preds,
+		                    sym_expr_subst(ctx, r->guards[i].pred, b->from.n, b->from.v, b->to.v)) <
+		        0)
 			return -1;
 	}
 	return 0;
@@ -211,8 +220,8 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 	for (i = 0; i < b.checks.n; i++)
 		if (sym__elist_push(ctx, &preds, b.checks.v[i]) < 0)
 			goto done;
-	if (collect_guards(ctx, r, &b, mp, &preds) < 0 || collect_outputs(ctx, r, all_tensors, &b, mp, &o) < 0 ||
-	    collect_bound(ctx, r, mp) < 0)
+	if (collect_guards(ctx, r, &b, mp, &preds) < 0 ||
+	    collect_outputs(ctx, r, all_tensors, &b, mp, &o) < 0 || collect_bound(ctx, r, mp) < 0)
 		goto done;
 	seg_nouts[SYM_SEGMENT_SHAPES] = o.shapes.n;
 	seg_nouts[SYM_SEGMENT_STORAGE] = o.storage.n;
@@ -227,7 +236,7 @@ sym_model_program *sym_graph_compile(sym_ctx *ctx, const sym_graph_result *r, in
 		if (sym__elist_push(ctx, &outs, o.bytes.v[i]) < 0)
 			goto done;
 	mp->prog = sym__program_compile(ctx, b.ins.n, b.ins.v, mp->nbind, preds.n, preds.v, SYM_SEGMENT_COUNT,
-					seg_nouts, outs.v);
+	                                seg_nouts, outs.v);
 	ok = mp->prog != NULL;
 done:
 	if (!ok && !sym__failed(ctx))
@@ -244,9 +253,18 @@ done:
 
 /* ---- accessors ------------------------------------------------------------ */
 
-size_t sym_model_program_num_dims(const sym_model_program *mp) { return mp->ndims; }
-size_t sym_model_program_num_out_dims(const sym_model_program *mp) { return mp->nout; }
-size_t sym_model_program_num_tensors(const sym_model_program *mp) { return mp->ntensors; }
+size_t sym_model_program_num_dims(const sym_model_program *mp)
+{
+	return mp->ndims;
+}
+size_t sym_model_program_num_out_dims(const sym_model_program *mp)
+{
+	return mp->nout;
+}
+size_t sym_model_program_num_tensors(const sym_model_program *mp)
+{
+	return mp->ntensors;
+}
 
 const char *sym_model_program_tensor(const sym_model_program *mp, size_t i, int *rank)
 {
@@ -257,7 +275,10 @@ const char *sym_model_program_tensor(const sym_model_program *mp, size_t i, int 
 	return mp->tnames[i];
 }
 
-size_t sym_model_program_num_bound(const sym_model_program *mp) { return mp->nbound; }
+size_t sym_model_program_num_bound(const sym_model_program *mp)
+{
+	return mp->nbound;
+}
 
 const char *sym_model_program_bound(const sym_model_program *mp, size_t i, const char **source)
 {
@@ -277,7 +298,10 @@ const char *sym_model_program_tensor_storage(const sym_model_program *mp, size_t
 	return mp->sfmt[i];
 }
 
-size_t sym_model_program_num_storage_dims(const sym_model_program *mp) { return mp->nstorage; }
+size_t sym_model_program_num_storage_dims(const sym_model_program *mp)
+{
+	return mp->nstorage;
+}
 
 /* ---- runs ----------------------------------------------------------------- */
 
@@ -297,7 +321,7 @@ static const char *segment_message(sym_status st)
 }
 
 void sym__model_program_run_counted(const sym_model_program *mp, const int64_t *dims, int64_t *const *out,
-				    sym_model_run *res, sym__run_count *count)
+                                    sym_model_run *res, sym__run_count *count)
 {
 	int64_t stack[4096], *scratch = stack;
 	size_t need = sym_program_scratch_size(mp->prog), failed = 0, s;
@@ -339,14 +363,14 @@ void sym__model_program_run_counted(const sym_model_program *mp, const int64_t *
 }
 
 void sym_model_program_run_segments(const sym_model_program *mp, const int64_t *dims, int64_t *const *out,
-				    sym_model_run *res)
+                                    sym_model_run *res)
 {
 	sym__model_program_run_counted(mp, dims, out, res, NULL);
 }
 
 /* Runs the checks and guards, then segment s alone into out. */
 static void run_one(const sym_model_program *mp, sym_model_segment s, const int64_t *dims, int64_t *out,
-		    sym_model_run *res)
+                    sym_model_run *res)
 {
 	int64_t *outs[SYM_SEGMENT_COUNT] = {NULL, NULL, NULL};
 	outs[s] = out;
@@ -359,18 +383,21 @@ void sym_model_program_run(const sym_model_program *mp, const int64_t *dims, int
 }
 
 void sym_model_program_run_storage(const sym_model_program *mp, const int64_t *dims, int64_t *out,
-				   sym_model_run *res)
+                                   sym_model_run *res)
 {
 	run_one(mp, SYM_SEGMENT_STORAGE, dims, out, res);
 }
 
 void sym_model_program_run_bytes(const sym_model_program *mp, const int64_t *dims, int64_t *out,
-				 sym_model_run *res)
+                                 sym_model_run *res)
 {
 	run_one(mp, SYM_SEGMENT_BYTES, dims, out, res);
 }
 
-const sym_program *sym__model_program_code(const sym_model_program *mp) { return mp->prog; }
+const sym_program *sym__model_program_code(const sym_model_program *mp)
+{
+	return mp->prog;
+}
 
 /* ---- C emission ----------------------------------------------------------- */
 
@@ -378,13 +405,13 @@ char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 {
 	static const char *const names[SYM_SEGMENT_COUNT] = {"shapes", "storage_shapes", "bytes"};
 	static const char *const docs[SYM_SEGMENT_COUNT] = {
-		NULL,
-		"/* Storage shapes and byte sizes: the storage dims of every model output (its\n"
-		" * origin dims when it has no storage format), concatenated in output order;\n"
-		" * the byte size of every model output, then the total of every tensor of the\n"
-		" * graph (-1 for a size that is unknown).  The same returns as the shapes.\n"
-		" */\n",
-		NULL};
+	    NULL,
+	    "/* Storage shapes and byte sizes: the storage dims of every model output (its\n"
+	    " * origin dims when it has no storage format), concatenated in output order;\n"
+	    " * the byte size of every model output, then the total of every tensor of the\n"
+	    " * graph (-1 for a size that is unknown).  The same returns as the shapes.\n"
+	    " */\n",
+	    NULL};
 	const char **kinds;
 	sym__model_abi abi;
 	char *code;

@@ -8,7 +8,7 @@
 /* sym_model_program_run_segments, adding what the program executed to
  * *count (when not NULL): the tests count the guard evaluations. */
 void sym__model_program_run_counted(const sym_model_program *mp, const int64_t *dims, int64_t *const *out,
-				    sym_model_run *res, sym__run_count *count);
+                                    sym_model_run *res, sym__run_count *count);
 /* The one runtime program of mp. */
 const sym_program *sym__model_program_code(const sym_model_program *mp);
 

@@ -9,7 +9,7 @@
 
 static const int op_arity[] = {
 #define SYM__OP_ARITY(name, text, arity) arity,
-	SYM_OP_MAP(SYM__OP_ARITY)
+    SYM_OP_MAP(SYM__OP_ARITY)
 #undef SYM__OP_ARITY
 };
 
@@ -17,7 +17,6 @@ int sym__op_arity(int64_t op)
 {
 	return op >= 0 && op < SYM_OP_COUNT ? op_arity[op] : -1;
 }
-
 
 static void *libc_realloc(void *ud, void *p, size_t old, size_t n)
 {
@@ -52,7 +51,8 @@ char *sym__ctx_strdup(sym_ctx *ctx, const char *s)
 	return r;
 }
 
-sym_program *sym__program_alloc(const sym_allocator *a, size_t nconsts, size_t ninsns, size_t nouts, size_t nsegs)
+sym_program *sym__program_alloc(const sym_allocator *a, size_t nconsts, size_t ninsns, size_t nouts,
+                                size_t nsegs)
 {
 	size_t words = nconsts + ninsns * SYM_INSN_WORDS + nouts + 2 * nsegs;
 	size_t bytes = sizeof(sym_program) + words * sizeof(int64_t);
@@ -90,8 +90,23 @@ void sym_program_free(sym_program *p)
 		sym__hook_free(&p->alloc, p, p->bytes);
 }
 
-size_t sym_program_num_inputs(const sym_program *p) { return p->ninputs; }
-size_t sym_program_num_guards(const sym_program *p) { return p->nguards; }
-size_t sym_program_num_outputs(const sym_program *p) { return p->nouts; }
-size_t sym_program_num_instructions(const sym_program *p) { return p->ninsns; }
-size_t sym_program_scratch_size(const sym_program *p) { return p->nregs; }
+size_t sym_program_num_inputs(const sym_program *p)
+{
+	return p->ninputs;
+}
+size_t sym_program_num_guards(const sym_program *p)
+{
+	return p->nguards;
+}
+size_t sym_program_num_outputs(const sym_program *p)
+{
+	return p->nouts;
+}
+size_t sym_program_num_instructions(const sym_program *p)
+{
+	return p->ninsns;
+}
+size_t sym_program_scratch_size(const sym_program *p)
+{
+	return p->nregs;
+}

@@ -55,33 +55,33 @@
 
 /* Opcodes with their names and the number of register operands they read
  * (GUARD's second operand is its index, not a register). */
-#define SYM_OP_MAP(X)                                                          \
-	X(ADD, "add", 2)           /* a + b */                                 \
-	X(SUB, "sub", 2)           /* a - b */                                 \
-	X(MUL, "mul", 2)           /* a * b */                                 \
-	X(NEG, "neg", 1)           /* -a */                                    \
-	X(ABS, "abs", 1)           /* |a| */                                   \
-	X(FLOORDIV, "floordiv", 2) /* floor(a / b), Python's // */             \
-	X(MOD, "mod", 2)           /* a - b*floor(a / b), Python's % */        \
-	X(EXACTDIV, "exactdiv", 2) /* a / b; a nonzero remainder is INEXACT */ \
-	X(MIN, "min", 2)                                                       \
-	X(MAX, "max", 2)                                                       \
-	X(EQ, "eq", 2)             /* a == b as 0 or 1 */                      \
-	X(NE, "ne", 2)                                                         \
-	X(LE, "le", 2)                                                         \
-	X(LT, "lt", 2)                                                         \
-	X(AND, "and", 2)           /* a != 0 && b != 0 as 0 or 1 */            \
-	X(OR, "or", 2)                                                         \
-	X(NEGIF, "negif", 2)       /* b < 0 ? -a : a */                        \
-	X(DENOM, "denom", 1)       /* |a|; a == 0 is a division by zero */     \
-	X(SEL, "sel", 3)           /* a != 0 ? b : c */                        \
-	X(GUARD, "guard", 1)       /* a == 0: guard b fails */
+#define SYM_OP_MAP(X)                                                                                        \
+	X(ADD, "add", 2)           /* a + b */                                                               \
+	X(SUB, "sub", 2)           /* a - b */                                                               \
+	X(MUL, "mul", 2)           /* a * b */                                                               \
+	X(NEG, "neg", 1)           /* -a */                                                                  \
+	X(ABS, "abs", 1)           /* |a| */                                                                 \
+	X(FLOORDIV, "floordiv", 2) /* floor(a / b), Python's // */                                           \
+	X(MOD, "mod", 2)           /* a - b*floor(a / b), Python's % */                                      \
+	X(EXACTDIV, "exactdiv", 2) /* a / b; a nonzero remainder is INEXACT */                               \
+	X(MIN, "min", 2)                                                                                     \
+	X(MAX, "max", 2)                                                                                     \
+	X(EQ, "eq", 2) /* a == b as 0 or 1 */                                                                \
+	X(NE, "ne", 2)                                                                                       \
+	X(LE, "le", 2)                                                                                       \
+	X(LT, "lt", 2)                                                                                       \
+	X(AND, "and", 2) /* a != 0 && b != 0 as 0 or 1 */                                                    \
+	X(OR, "or", 2)                                                                                       \
+	X(NEGIF, "negif", 2) /* b < 0 ? -a : a */                                                            \
+	X(DENOM, "denom", 1) /* |a|; a == 0 is a division by zero */                                         \
+	X(SEL, "sel", 3)     /* a != 0 ? b : c */                                                            \
+	X(GUARD, "guard", 1) /* a == 0: guard b fails */
 
 typedef enum sym_opcode {
 #define SYM__OP_ENUM(name, text, arity) SYM_OP_##name,
 	SYM_OP_MAP(SYM__OP_ENUM)
 #undef SYM__OP_ENUM
-	SYM_OP_COUNT
+	    SYM_OP_COUNT
 } sym_opcode;
 
 /* Inputs beyond this count are refused (compile and deserialize). */
@@ -135,15 +135,16 @@ char *sym__ctx_strdup(sym_ctx *ctx, const char *s);
 
 /* Allocates a program with room for its arrays in one block from the hook a
  * (which the program keeps to free itself).  NULL when out of memory. */
-sym_program *sym__program_alloc(const sym_allocator *a, size_t nconsts, size_t ninsns, size_t nouts, size_t nsegs);
+sym_program *sym__program_alloc(const sym_allocator *a, size_t nconsts, size_t ninsns, size_t nouts,
+                                size_t nsegs);
 
 /* Compiles a program with input checks and segments: the guards
  * guards[0..nguards), of which the first nchecks check the input, then
  * nsegs segments, segment s computing the next seg_nouts[s] of the outputs
  * outs (in order).  As sym_program_compile otherwise. */
 sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nchecks,
-				  size_t nguards, const sym_expr *const *guards, size_t nsegs,
-				  const size_t *seg_nouts, const sym_expr *const *outs);
+                                  size_t nguards, const sym_expr *const *guards, size_t nsegs,
+                                  const size_t *seg_nouts, const sym_expr *const *outs);
 
 /* What a run executed, for the tests: instructions and GUARD instructions
  * (every guard evaluation, the failing one included). */
@@ -159,8 +160,9 @@ typedef struct sym__run_count {
  * guard's index after the checks, SYM_EOVERFLOW, SYM_EDIVZERO, or SYM_EOK
  * (then the segments have run).  count, when not NULL, adds what ran.
  * Never allocates. */
-sym_status sym__program_run_segments(const sym_program *p, const int64_t *in, int64_t *const *out, int64_t *scratch,
-				     size_t *failed, sym_status *seg_status, sym__run_count *count);
+sym_status sym__program_run_segments(const sym_program *p, const int64_t *in, int64_t *const *out,
+                                     int64_t *scratch, size_t *failed, sym_status *seg_status,
+                                     sym__run_count *count);
 
 /* What the model ABI of emitted C needs beyond the program: the names of
  * the segments' entry points (P_NAME(dims, out)) with an optional comment
@@ -199,7 +201,8 @@ long long sym__abi_code(sym_status st, size_t failed);
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline sym_status sym__op_exec(int64_t op, const int64_t *w, int64_t *r)
+static inline sym_status
+sym__op_exec(int64_t op, const int64_t *w, int64_t *r)
 {
 #define SYM__A (r[w[2]])
 #define SYM__B (r[w[3]])
@@ -311,6 +314,9 @@ static inline sym_status sym__op_exec(int64_t op, const int64_t *w, int64_t *r)
 #undef SYM__D
 }
 
-static inline sym_status sym__insn_exec(const int64_t *w, int64_t *r) { return sym__op_exec(w[0], w, r); }
+static inline sym_status sym__insn_exec(const int64_t *w, int64_t *r)
+{
+	return sym__op_exec(w[0], w, r);
+}
 
 #endif

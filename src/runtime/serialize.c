@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const unsigned char magic[8] = {'S', 'Y', 'M', 'S', 'P', 'R', 'O', 'G'};
-#define HEADER_WORDS 8 /* the version and 7 counts, after the magic */
+#define HEADER_WORDS 8  /* the version and 7 counts, after the magic */
 #define HEADER2_WORDS 2 /* version 2: nchecks and nsegs after them */
 
 static void put64(unsigned char *b, uint64_t v)
@@ -32,8 +32,9 @@ unsigned char *sym_program_serialize(const sym_program *p, size_t *len)
 	size_t words = p->nconsts + p->ninsns * SYM_INSN_WORDS + p->nouts + (v2 ? 2 * p->nsegs : 0), i, n;
 	size_t nhead = HEADER_WORDS + (v2 ? HEADER2_WORDS : 0);
 	unsigned char *b, *o;
-	uint64_t head[HEADER_WORDS + HEADER2_WORDS] = {v2 ? 2 : 1, p->ninputs, p->nconsts, p->nguards, p->nouts,
-						       p->ninsns, p->nregs, p->check_end, p->nchecks, p->nsegs};
+	uint64_t head[HEADER_WORDS + HEADER2_WORDS] = {v2 ? 2 : 1, p->ninputs, p->nconsts, p->nguards,
+	                                               p->nouts,   p->ninsns,  p->nregs,   p->check_end,
+	                                               p->nchecks, p->nsegs};
 	n = sizeof(magic) + (nhead + words) * 8;
 	b = malloc(n);
 	if (!b)
@@ -58,8 +59,8 @@ static int validate_segments(const sym_program *p)
 	size_t s, code = p->check_end, outs = 0;
 	for (s = 0; s < p->nsegs; s++) {
 		int64_t ce = p->segs[2 * s], oe = p->segs[2 * s + 1];
-		if (ce < 0 || (uint64_t)ce < code || (uint64_t)ce > p->ninsns || oe < 0 || (uint64_t)oe < outs ||
-		    (uint64_t)oe > p->nouts)
+		if (ce < 0 || (uint64_t)ce < code || (uint64_t)ce > p->ninsns || oe < 0 ||
+		    (uint64_t)oe < outs || (uint64_t)oe > p->nouts)
 			return 0;
 		code = (size_t)ce, outs = (size_t)oe;
 	}
@@ -109,8 +110,9 @@ static int validate(const sym_program *p)
 			int64_t v = w[2 + k];
 			if (k == 1 && w[0] == SYM_OP_GUARD)
 				continue;
-			if (k < ar ? (v < 0 || (uint64_t)v >= next || ((uint64_t)v >= prefix_end && (uint64_t)v < seg_first))
-				   : v != 0)
+			if (k < ar ? (v < 0 || (uint64_t)v >= next ||
+			              ((uint64_t)v >= prefix_end && (uint64_t)v < seg_first))
+			           : v != 0)
 				return 0;
 		}
 		if (w[0] == SYM_OP_GUARD) {
@@ -164,7 +166,8 @@ sym_program *sym_program_deserialize(const unsigned char *buf, size_t len)
 	p = sym__program_alloc(&sym__libc_allocator, (size_t)h[2], (size_t)h[5], (size_t)h[4], (size_t)h[9]);
 	if (!p)
 		return NULL;
-	p->ninputs = (size_t)h[1], p->nguards = (size_t)h[3], p->nregs = (size_t)h[6], p->check_end = (size_t)h[7];
+	p->ninputs = (size_t)h[1], p->nguards = (size_t)h[3], p->nregs = (size_t)h[6],
+	p->check_end = (size_t)h[7];
 	p->nchecks = (size_t)h[8];
 	for (i = 0; i < words; i++, o += 8)
 		p->consts[i] = (int64_t)get64(o);

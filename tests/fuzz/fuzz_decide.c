@@ -97,8 +97,9 @@ static void check_simplify(state *s, sym_facts *f, const sym_expr *e)
 		const sym_expr *v = at(s, e, k), *vs = at(s, se, k);
 		if (v && vs && v != vs) {
 			char *a = fuzz_str(s->ctx, e), *b = fuzz_str(s->ctx, se);
-			FUZZ_CHECK(v == vs, "'%s' simplifies to '%s' of another value at admissible point %zu",
-				   a ? a : "?", b ? b : "?", k);
+			FUZZ_CHECK(v == vs,
+			           "'%s' simplifies to '%s' of another value at admissible point %zu",
+			           a ? a : "?", b ? b : "?", k);
 		}
 	}
 }
@@ -122,7 +123,7 @@ static void check_prove(state *s, sym_facts *f, const sym_expr *p)
 		if (v && v != sym_expr_bool(s->ctx, t == SYM_TRUE)) {
 			char *a = fuzz_str(s->ctx, p);
 			FUZZ_CHECK(0, "prove says %s for '%s', not so at admissible point %zu",
-				   t == SYM_TRUE ? "true" : "false", a ? a : "?", k);
+			           t == SYM_TRUE ? "true" : "false", a ? a : "?", k);
 		}
 	}
 }
@@ -143,8 +144,8 @@ static const sym_expr *at_witness(sym_ctx *ctx, const sym_expr *e, const sym_wit
 	return sym_expr_kind(r) == SYM_KIND_NUM || sym_expr_kind(r) == SYM_KIND_BOOL ? r : NULL;
 }
 
-static void check_equal(state *s, sym_facts *f, const sym_expr *a, const sym_expr *b, const sym_expr *const *assumed,
-			size_t nassumed)
+static void check_equal(state *s, sym_facts *f, const sym_expr *a, const sym_expr *b,
+                        const sym_expr *const *assumed, size_t nassumed)
 {
 	sym_witness w;
 	sym_truth t;
@@ -157,15 +158,15 @@ static void check_equal(state *s, sym_facts *f, const sym_expr *a, const sym_exp
 	} else if (t == SYM_TRUE) {
 		for (k = 0; k < s->npts; k++) {
 			const sym_expr *va = at(s, a, k), *vb = at(s, b, k);
-			FUZZ_CHECK(!va || !vb || va == vb, "equal says true, the values differ at admissible point %zu",
-				   k);
+			FUZZ_CHECK(!va || !vb || va == vb,
+			           "equal says true, the values differ at admissible point %zu", k);
 		}
 	} else if (t == SYM_FALSE && w.n) {
 		const sym_expr *va = at_witness(s->ctx, a, &w), *vb = at_witness(s->ctx, b, &w);
 		FUZZ_CHECK(!va || !vb || va != vb, "equal's witness gives both sides the same value");
 		for (k = 0; k < nassumed; k++)
 			FUZZ_CHECK(at_witness(s->ctx, assumed[k], &w) != sym_expr_bool(s->ctx, 0),
-				   "assumption %zu is false at equal's witness", k);
+			           "assumption %zu is false at equal's witness", k);
 	}
 	sym_witness_clear(s->ctx, &w);
 }

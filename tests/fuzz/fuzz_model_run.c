@@ -36,7 +36,10 @@ static unsigned next_byte(reader *r)
 }
 
 /* A small signed value in [-2, 5] */
-static int small(reader *r) { return (int)(next_byte(r) % 8) - 2; }
+static int small(reader *r)
+{
+	return (int)(next_byte(r) % 8) - 2;
+}
 
 typedef struct buf {
 	char *s;
@@ -46,9 +49,9 @@ typedef struct buf {
 
 static void put(buf *b, const char *f, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 static void put(buf *b, const char *f, ...)
 {
 	va_list ap;
@@ -135,59 +138,76 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nnodes = 1 + (int)(next_byte(&rd) % MAX_NODES);
 	for (i = 0; i < nnodes && rd.n; i++) {
 		unsigned op = next_byte(&rd);
-		int x = (int)(next_byte(&rd) % (unsigned)ntensors), y = (int)(next_byte(&rd) % (unsigned)ntensors);
+		int x = (int)(next_byte(&rd) % (unsigned)ntensors),
+		    y = (int)(next_byte(&rd) % (unsigned)ntensors);
 		int out = ntensors++;
 		const char *sep = i ? "," : "";
 		switch (op % 18) {
 		case 0:
-			put(&nodes, "%s{\"name\":\"n%d\",\"op\":\"Add\",\"inputs\":[\"t%d\",\"t%d\"],\"outputs\":[\"t%d\"]}",
+			put(&nodes,
+			    "%s{\"name\":\"n%d\",\"op\":\"Add\",\"inputs\":[\"t%d\",\"t%d\"],\"outputs\":["
+			    "\"t%d\"]}",
 			    sep, i, x, y, out);
 			break;
 		case 1:
-			put(&nodes, "%s{\"name\":\"n%d\",\"op\":\"Mul\",\"inputs\":[\"t%d\",\"one\"],\"outputs\":[\"t%d\"]}",
+			put(&nodes,
+			    "%s{\"name\":\"n%d\",\"op\":\"Mul\",\"inputs\":[\"t%d\",\"one\"],\"outputs\":["
+			    "\"t%d\"]}",
 			    sep, i, x, out);
 			break;
 		case 2:
-			put(&nodes, "%s{\"name\":\"n%d\",\"op\":\"MatMul\",\"inputs\":[\"t%d\",\"t%d\"],\"outputs\":[\"t%d\"]}",
+			put(&nodes,
+			    "%s{\"name\":\"n%d\",\"op\":\"MatMul\",\"inputs\":[\"t%d\",\"t%d\"],\"outputs\":["
+			    "\"t%d\"]}",
 			    sep, i, x, y, out);
 			break;
 		case 3:
 			put(&nodes,
-			    "%s{\"name\":\"n%d\",\"op\":\"Concat\",\"inputs\":[\"t%d\",\"t%d\"],\"outputs\":[\"t%d\"],"
+			    "%s{\"name\":\"n%d\",\"op\":\"Concat\",\"inputs\":[\"t%d\",\"t%d\"],\"outputs\":["
+			    "\"t%d\"],"
 			    "\"attrs\":{\"axis\":%d}}",
 			    sep, i, x, y, out, small(&rd));
 			break;
 		case 4:
-			put(&nodes, "%s{\"name\":\"n%d\",\"op\":\"Transpose\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%d\"]}",
+			put(&nodes,
+			    "%s{\"name\":\"n%d\",\"op\":\"Transpose\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%"
+			    "d\"]}",
 			    sep, i, x, out);
 			break;
 		case 5:
 			put(&nodes,
-			    "%s{\"name\":\"n%d\",\"op\":\"Flatten\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%d\"],"
+			    "%s{\"name\":\"n%d\",\"op\":\"Flatten\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%"
+			    "d\"],"
 			    "\"attrs\":{\"axis\":%d}}",
 			    sep, i, x, out, small(&rd));
 			break;
 		case 6: {
 			int n = 1 + (int)(next_byte(&rd) % 4);
 			put_ints(&inits, kid, n, &rd, -1);
-			put(&nodes, "%s{\"name\":\"n%d\",\"op\":\"Reshape\",\"inputs\":[\"t%d\",\"k%d\"],\"outputs\":[\"t%d\"]}",
+			put(&nodes,
+			    "%s{\"name\":\"n%d\",\"op\":\"Reshape\",\"inputs\":[\"t%d\",\"k%d\"],\"outputs\":"
+			    "[\"t%d\"]}",
 			    sep, i, x, kid++, out);
 			break;
 		}
 		case 7:
 			put_ints(&inits, kid, 1, &rd, 0);
 			put(&nodes,
-			    "%s{\"name\":\"n%d\",\"op\":\"Unsqueeze\",\"inputs\":[\"t%d\",\"k%d\"],\"outputs\":[\"t%d\"]}",
+			    "%s{\"name\":\"n%d\",\"op\":\"Unsqueeze\",\"inputs\":[\"t%d\",\"k%d\"],"
+			    "\"outputs\":[\"t%d\"]}",
 			    sep, i, x, kid++, out);
 			break;
 		case 8:
-			put(&nodes, "%s{\"name\":\"n%d\",\"op\":\"Squeeze\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%d\"]}",
+			put(&nodes,
+			    "%s{\"name\":\"n%d\",\"op\":\"Squeeze\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%"
+			    "d\"]}",
 			    sep, i, x, out);
 			break;
 		case 9:
 			put_ints(&inits, kid, 1, &rd, 0);
 			put(&nodes,
-			    "%s{\"name\":\"n%d\",\"op\":\"ReduceSum\",\"inputs\":[\"t%d\",\"k%d\"],\"outputs\":[\"t%d\"],"
+			    "%s{\"name\":\"n%d\",\"op\":\"ReduceSum\",\"inputs\":[\"t%d\",\"k%d\"],"
+			    "\"outputs\":[\"t%d\"],"
 			    "\"attrs\":{\"keepdims\":%u}}",
 			    sep, i, x, kid++, out, next_byte(&rd) % 2);
 			break;
@@ -198,31 +218,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			put_ints(&inits, kid + 2, 1, &rd, 0);
 			put_ints(&inits, kid + 3, 1, &rd, 0);
 			put(&nodes,
-			    "%s{\"name\":\"n%d\",\"op\":\"Slice\",\"inputs\":[\"t%d\",\"k%d\",\"k%d\",\"k%d\",\"k%d\"],"
+			    "%s{\"name\":\"n%d\",\"op\":\"Slice\",\"inputs\":[\"t%d\",\"k%d\",\"k%d\",\"k%"
+			    "d\",\"k%d\"],"
 			    "\"outputs\":[\"t%d\"]}",
 			    sep, i, x, kid, kid + 1, kid + 2, kid + 3, out);
 			kid += 4;
 			break;
 		case 11:
-			put(&nodes, "%s{\"name\":\"n%d\",\"op\":\"Shape\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%d\"]}",
+			put(&nodes,
+			    "%s{\"name\":\"n%d\",\"op\":\"Shape\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%d\"]"
+			    "}",
 			    sep, i, x, out);
 			break;
 		case 12:
 			put_ints(&inits, kid, 1 + (int)(next_byte(&rd) % 2), &rd, 0);
 			put(&nodes,
-			    "%s{\"name\":\"n%d\",\"op\":\"Gather\",\"inputs\":[\"t%d\",\"k%d\"],\"outputs\":[\"t%d\"],"
+			    "%s{\"name\":\"n%d\",\"op\":\"Gather\",\"inputs\":[\"t%d\",\"k%d\"],\"outputs\":["
+			    "\"t%d\"],"
 			    "\"attrs\":{\"axis\":%d}}",
 			    sep, i, x, kid++, out, small(&rd) % 2);
 			break;
 		case 13:
-			put(&nodes, "%s{\"name\":\"n%d\",\"op\":\"Expand\",\"inputs\":[\"t%d\",\"t%d\"],\"outputs\":[\"t%d\"]}",
+			put(&nodes,
+			    "%s{\"name\":\"n%d\",\"op\":\"Expand\",\"inputs\":[\"t%d\",\"t%d\"],\"outputs\":["
+			    "\"t%d\"]}",
 			    sep, i, x, y, out);
 			break;
 		case 14: {
 			int k = 1 + (int)(next_byte(&rd) % 3), s = 1 + (int)(next_byte(&rd) % 3),
 			    p = (int)(next_byte(&rd) % 2);
 			put(&nodes,
-			    "%s{\"name\":\"n%d\",\"op\":\"MaxPool\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%d\"],"
+			    "%s{\"name\":\"n%d\",\"op\":\"MaxPool\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%"
+			    "d\"],"
 			    "\"attrs\":{\"kernel_shape\":[%d,%d],\"strides\":[%d,%d],\"pads\":[%d,%d,%d,%d],"
 			    "\"ceil_mode\":%u}}",
 			    sep, i, x, out, k, k, s, s, p, p, p, p, next_byte(&rd) % 2);
@@ -231,9 +258,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 15: {
 			int o = 1 + (int)(next_byte(&rd) % 4), c = 1 + (int)(next_byte(&rd) % 4),
 			    k = 1 + (int)(next_byte(&rd) % 3), dl = 1 + (int)(next_byte(&rd) % 2);
-			put(&inits, ",{\"name\":\"w%d\",\"dtype\":\"float32\",\"shape\":[%d,%d,%d,%d]}", kid, o, c, k, k);
+			put(&inits, ",{\"name\":\"w%d\",\"dtype\":\"float32\",\"shape\":[%d,%d,%d,%d]}", kid,
+			    o, c, k, k);
 			put(&nodes,
-			    "%s{\"name\":\"n%d\",\"op\":\"Conv\",\"inputs\":[\"t%d\",\"w%d\"],\"outputs\":[\"t%d\"],"
+			    "%s{\"name\":\"n%d\",\"op\":\"Conv\",\"inputs\":[\"t%d\",\"w%d\"],\"outputs\":["
+			    "\"t%d\"],"
 			    "\"attrs\":{\"dilations\":[%d,%d],\"strides\":[%d,%d]}}",
 			    sep, i, x, kid++, out, dl, dl, dl, 1);
 			break;
@@ -241,13 +270,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 16: {
 			int n = 1 + (int)(next_byte(&rd) % 3);
 			put_ints(&inits, kid, n, &rd, 0);
-			put(&nodes, "%s{\"name\":\"n%d\",\"op\":\"Tile\",\"inputs\":[\"t%d\",\"k%d\"],\"outputs\":[\"t%d\"]}",
+			put(&nodes,
+			    "%s{\"name\":\"n%d\",\"op\":\"Tile\",\"inputs\":[\"t%d\",\"k%d\"],\"outputs\":["
+			    "\"t%d\"]}",
 			    sep, i, x, kid++, out);
 			break;
 		}
 		default:
 			put(&nodes,
-			    "%s{\"name\":\"n%d\",\"op\":\"Split\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%d\",\"t%d_b\"],"
+			    "%s{\"name\":\"n%d\",\"op\":\"Split\",\"inputs\":[\"t%d\"],\"outputs\":[\"t%d\","
+			    "\"t%d_b\"],"
 			    "\"attrs\":{\"axis\":%d,\"num_outputs\":2}}",
 			    sep, i, x, out, out, small(&rd) % 3);
 			break;

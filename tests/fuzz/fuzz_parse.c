@@ -19,23 +19,22 @@
 
 /* Reports a broken invariant with the input that broke it and aborts, so the
  * fuzzer records the input as a crash. */
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_parse: check failed: %s: ",      \
-				#cond);                                        \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, "\n  input: '%s'\n", text);            \
-			abort();                                               \
-		}                                                              \
+#define CHECK(cond, ...)                                                                                     \
+	do {                                                                                                 \
+		if (!(cond)) {                                                                               \
+			fprintf(stderr, "fuzz_parse: check failed: %s: ", #cond);                            \
+			fprintf(stderr, __VA_ARGS__);                                                        \
+			fprintf(stderr, "\n  input: '%s'\n", text);                                          \
+			abort();                                                                             \
+		}                                                                                            \
 	} while (0)
 
 /* The assumptions of the fact store; the fixed point below satisfies them. */
 static const char *const assumptions[] = {
-	"s0 >= 1",
-	"s1 % 4 == 0 && s1 >= 0",
-	"x >= 0 && x < 16",
-	"n >= 2",
+    "s0 >= 1",
+    "s1 % 4 == 0 && s1 >= 0",
+    "x >= 0 && x < 16",
+    "n >= 2",
 };
 
 /* Returns the value of a symbol at the fixed point: the named symbols get
@@ -93,8 +92,8 @@ static sym_facts *make_facts(sym_ctx *ctx)
 	for (i = 0; i < sizeof(assumptions) / sizeof(assumptions[0]); i++) {
 		const sym_expr *p = sym_expr_from_str(ctx, assumptions[i]);
 		if (!p || sym_facts_assume(facts, p) != SYM_EOK) {
-			fprintf(stderr, "fuzz_parse: cannot assume '%s': %s\n",
-				assumptions[i], sym_ctx_last_message(ctx));
+			fprintf(stderr, "fuzz_parse: cannot assume '%s': %s\n", assumptions[i],
+			        sym_ctx_last_message(ctx));
 			abort();
 		}
 	}
@@ -115,13 +114,11 @@ static void check_expr(sym_ctx *ctx, const char *text, const sym_expr *e)
 		return;
 	}
 	back = sym_expr_from_str(ctx, printed);
-	CHECK(back != NULL, "printed text '%s' does not parse: %s", printed,
-	      sym_ctx_last_message(ctx));
+	CHECK(back != NULL, "printed text '%s' does not parse: %s", printed, sym_ctx_last_message(ctx));
 	if (back != e && getenv("FUZZ_PARSE_NO_ROUNDTRIP")) {
 		v = eval_at_point(ctx, e);
 		vs = eval_at_point(ctx, back);
-		CHECK(!v || !vs || v == vs,
-		      "printed text '%s' parses to a node of another value", printed);
+		CHECK(!v || !vs || v == vs, "printed text '%s' parses to a node of another value", printed);
 	} else {
 		CHECK(back == e, "printed text '%s' parses to another node", printed);
 	}
@@ -142,8 +139,7 @@ static void check_expr(sym_ctx *ctx, const char *text, const sym_expr *e)
 		sym_ctx_clear_error(ctx);
 	} else if (s2 != s) {
 		char *a = sym_expr_to_str(ctx, s), *b = sym_expr_to_str(ctx, s2);
-		CHECK(s2 == s, "simplify is not idempotent: '%s' then '%s'",
-		      a ? a : "?", b ? b : "?");
+		CHECK(s2 == s, "simplify is not idempotent: '%s' then '%s'", a ? a : "?", b ? b : "?");
 	}
 
 	v = eval_at_point(ctx, e);
@@ -151,8 +147,8 @@ static void check_expr(sym_ctx *ctx, const char *text, const sym_expr *e)
 	if (v && vs && v != vs) {
 		char *a = sym_expr_to_str(ctx, s), *b = sym_expr_to_str(ctx, v),
 		     *c = sym_expr_to_str(ctx, vs);
-		CHECK(v == vs, "simplified '%s' has value %s at the point, the input %s",
-		      a ? a : "?", c ? c : "?", b ? b : "?");
+		CHECK(v == vs, "simplified '%s' has value %s at the point, the input %s", a ? a : "?",
+		      c ? c : "?", b ? b : "?");
 	}
 	sym_facts_free(facts);
 }

@@ -50,13 +50,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	no = sym_program_num_outputs(p);
 	ns = sym_program_scratch_size(p);
 	FUZZ_CHECK(sym_program_num_instructions(p) <= size / 8, "%zu instructions from %zu bytes",
-		   sym_program_num_instructions(p), size);
+	           sym_program_num_instructions(p), size);
 	FUZZ_CHECK(ng <= sym_program_num_instructions(p), "%zu guards, %zu instructions", ng,
-		   sym_program_num_instructions(p));
+	           sym_program_num_instructions(p));
 	bytes = sym_program_serialize(p, &len);
 	FUZZ_CHECK(bytes != NULL, "an accepted program does not serialise");
 	FUZZ_CHECK(len == size && memcmp(bytes, data, size) == 0,
-		   "serialising an accepted program gives other bytes (%zu, read %zu)", len, size);
+	           "serialising an accepted program gives other bytes (%zu, read %zu)", len, size);
 	back = sym_program_deserialize(bytes, len);
 	FUZZ_CHECK(back != NULL, "the serialised program is refused");
 	free(bytes);
@@ -80,16 +80,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		chk = sym_program_check(p, in, scratch, &failed2);
 		if (chk != SYM_EOK)
 			FUZZ_CHECK(chk == st && (st != SYM_EGUARD || failed2 == failed),
-				   "the check says %d (guard %zu), the run %d (guard %zu)", (int)chk, failed2,
-				   (int)st, failed);
+			           "the check says %d (guard %zu), the run %d (guard %zu)", (int)chk, failed2,
+			           (int)st, failed);
 		else
 			FUZZ_CHECK(st != SYM_EGUARD, "the check passes, the run fails guard %zu", failed);
 		st2 = sym_program_run(back, in, out2, scratch, &failed3);
 		FUZZ_CHECK(st2 == st && (st != SYM_EGUARD || failed3 == failed),
-			   "the program read back says %d, the original %d", (int)st2, (int)st);
+		           "the program read back says %d, the original %d", (int)st2, (int)st);
 		if (st == SYM_EOK)
 			FUZZ_CHECK(no == 0 || memcmp(out, out2, no * sizeof(*out)) == 0,
-				   "the program read back computes other outputs");
+			           "the program read back computes other outputs");
 	}
 done:
 	free(in);

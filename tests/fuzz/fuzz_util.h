@@ -66,8 +66,8 @@ static inline long long fuzz_range(uint64_t *state, long long lo, long long hi)
 /* Evaluates e with syms[i] = vals[i].  Returns the constant (a number or a
  * truth value), or NULL when the evaluation fails (the error is cleared) or
  * leaves a symbol that the point does not bind. */
-static inline const sym_expr *fuzz_eval(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms,
-					const long long *vals)
+static inline const sym_expr *fuzz_eval(sym_ctx *ctx, const sym_expr *e, size_t n,
+                                        const sym_expr *const *syms, const long long *vals)
 {
 	const sym_expr *r = sym_expr_eval_si(ctx, e, n, syms, vals);
 	if (!r) {
@@ -82,7 +82,7 @@ static inline const sym_expr *fuzz_eval(sym_ctx *ctx, const sym_expr *e, size_t 
 /* Evaluates e at the point; 1 with the value in *out when it is an integer
  * within long long. */
 static inline int fuzz_eval_si(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms,
-			       const long long *vals, long long *out)
+                               const long long *vals, long long *out)
 {
 	const sym_expr *v = fuzz_eval(ctx, e, n, syms, vals);
 	return v && sym_expr_kind(v) == SYM_KIND_NUM && sym_expr_get_si(v, out);
@@ -131,8 +131,8 @@ static inline long long fuzz_symbol_value(uint64_t *st, const sym_expr *min, con
  * and no guard is false; when a guard fails, the guards before it are not
  * false and that guard is not true.  Some points perturb a dim, which only
  * checks that the run reports an outcome. */
-static inline void fuzz_check_model_program(sym_ctx *ctx, const sym_graph_result *r, int all_tensors, uint64_t seed,
-					    int npoints)
+static inline void fuzz_check_model_program(sym_ctx *ctx, const sym_graph_result *r, int all_tensors,
+                                            uint64_t seed, int npoints)
 {
 	sym_model_program *mp = sym_graph_compile(ctx, r, all_tensors);
 	const sym_model *m = r->model;
@@ -191,26 +191,30 @@ static inline void fuzz_check_model_program(sym_ctx *ctx, const sym_graph_result
 		}
 		sym_model_program_run(mp, dims, out, &res);
 		FUZZ_CHECK(res.status == SYM_EOK || res.status == SYM_EGUARD || res.status == SYM_EINPUT ||
-			   res.status == SYM_EOVERFLOW || res.status == SYM_EDIVZERO || res.status == SYM_EINEXACT ||
-			   res.status == SYM_ENOMEM, "run status %d", res.status);
-		FUZZ_CHECK(res.status == SYM_EOK || (res.message && *res.message), "status %d without a message", res.status);
+		               res.status == SYM_EOVERFLOW || res.status == SYM_EDIVZERO ||
+		               res.status == SYM_EINEXACT || res.status == SYM_ENOMEM,
+		           "run status %d", res.status);
+		FUZZ_CHECK(res.status == SYM_EOK || (res.message && *res.message),
+		           "status %d without a message", res.status);
 		if (!exact)
 			continue;
 		/* the ranges of data-dependent dims are not all in the result's
 		 * symbols, so a point may lie outside them */
-		FUZZ_CHECK(res.status != SYM_EINPUT || r->inf.nfresh, "dims computed from admissible symbol values contradict the inputs: %s",
-			   res.message);
+		FUZZ_CHECK(res.status != SYM_EINPUT || r->inf.nfresh,
+		           "dims computed from admissible symbol values contradict the inputs: %s",
+		           res.message);
 		if (res.status == SYM_EGUARD) {
 			const sym_expr *g;
 			const sym_expr *v;
-			FUZZ_CHECK(res.failed < sym_graph_num_guards(r), "failed guard %zu of %zu", res.failed,
-				   sym_graph_num_guards(r));
+			FUZZ_CHECK(res.failed < sym_graph_num_guards(r), "failed guard %zu of %zu",
+			           res.failed, sym_graph_num_guards(r));
 			g = sym_graph_guard(r, res.failed, NULL, NULL, NULL);
 			v = fuzz_eval(ctx, g, ns, syms, vals);
 			if (v == sym_expr_bool(ctx, 1)) {
 				char *t = fuzz_str(ctx, g);
-				FUZZ_CHECK(v != sym_expr_bool(ctx, 1), "guard %zu '%s' reported failed holds exactly",
-					   res.failed, t ? t : "?");
+				FUZZ_CHECK(v != sym_expr_bool(ctx, 1),
+				           "guard %zu '%s' reported failed holds exactly", res.failed,
+				           t ? t : "?");
 			}
 		}
 		if (res.status == SYM_EOK || res.status == SYM_EGUARD) {
@@ -221,8 +225,8 @@ static inline void fuzz_check_model_program(sym_ctx *ctx, const sym_graph_result
 				if (v == sym_expr_bool(ctx, 0)) {
 					char *t = fuzz_str(ctx, g);
 					FUZZ_CHECK(v != sym_expr_bool(ctx, 0),
-						   "guard %zu '%s' is false exactly but the run passed it", j,
-						   t ? t : "?");
+					           "guard %zu '%s' is false exactly but the run passed it", j,
+					           t ? t : "?");
 				}
 			}
 		}
@@ -234,16 +238,17 @@ static inline void fuzz_check_model_program(sym_ctx *ctx, const sym_graph_result
 			const sym_expr *const *td;
 			const char *name = sym_model_program_tensor(mp, i, &rank);
 			sym_graph_tensor(r, sym_graph_find_tensor(r, name), &trank, &td, NULL);
-			FUZZ_CHECK(rank == trank, "tensor '%s' has rank %d in the program, %d in the result", name, rank,
-				   trank);
+			FUZZ_CHECK(rank == trank, "tensor '%s' has rank %d in the program, %d in the result",
+			           name, rank, trank);
 			for (d = 0; d < rank; d++, q++) {
 				long long v;
 				FUZZ_CHECK(q < no, "more output dims than the %zu the program writes", no);
 				if (fuzz_eval_si(ctx, td[d], ns, syms, vals, &v) && (int64_t)v != out[q]) {
 					char *t = fuzz_str(ctx, td[d]);
-					FUZZ_CHECK((int64_t)v == out[q],
-						   "tensor '%s' dim %d '%s' is %lld exactly, the program says %lld",
-						   name, d, t ? t : "?", v, (long long)out[q]);
+					FUZZ_CHECK(
+					    (int64_t)v == out[q],
+					    "tensor '%s' dim %d '%s' is %lld exactly, the program says %lld",
+					    name, d, t ? t : "?", v, (long long)out[q]);
 				}
 			}
 		}
@@ -272,7 +277,8 @@ static inline void fuzz_walk_result(sym_ctx *ctx, const sym_graph_result *r)
 		const sym_expr *const *dims;
 		const char *dtype;
 		const char *name = sym_graph_tensor(r, i, &rank, &dims, &dtype);
-		FUZZ_CHECK(name && sym_graph_find_tensor(r, name) != (size_t)-1, "tensor %zu cannot be found", i);
+		FUZZ_CHECK(name && sym_graph_find_tensor(r, name) != (size_t)-1, "tensor %zu cannot be found",
+		           i);
 		FUZZ_CHECK(rank >= -2, "tensor '%s' has rank %d", name, rank);
 		for (d = 0; d < rank; d++)
 			sym_str_free(ctx, fuzz_str(ctx, dims[d]));

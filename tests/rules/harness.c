@@ -174,8 +174,8 @@ sym_attr rt_s(rt *t, const char *name, const char *v)
 	return a;
 }
 
-int rt_run(rt *t, const char *op, const char *domain, size_t nin, const sym_tval *in, size_t na, const sym_attr *a,
-	   size_t nout, sym_tval *out)
+int rt_run(rt *t, const char *op, const char *domain, size_t nin, const sym_tval *in, size_t na,
+           const sym_attr *a, size_t nout, sym_tval *out)
 {
 	return sym__rule_run(&t->inf, domain ? domain : "", op, "n0", 18, nin, in, na, a, nout, out);
 }
@@ -242,7 +242,7 @@ static uint64_t rng(uint64_t *s)
 }
 
 static const sym_expr *at_point(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms,
-				const sym_expr *const *vals)
+                                const sym_expr *const *vals)
 {
 	const sym_expr *r = sym_expr_subst(ctx, e, n, syms, vals);
 	if (!r)
@@ -251,7 +251,7 @@ static const sym_expr *at_point(sym_ctx *ctx, const sym_expr *e, size_t n, const
 }
 
 static sym_tval concrete(rt *c, const sym_tval *v, rt *t, size_t n, const sym_expr *const *syms,
-			 const sym_expr *const *vals)
+                         const sym_expr *const *vals)
 {
 	sym_tval r = *v;
 	int k;
@@ -272,7 +272,7 @@ static sym_tval concrete(rt *c, const sym_tval *v, rt *t, size_t n, const sym_ex
 }
 
 void rt_property(rt *t, const char *op, const char *domain, size_t nin, const sym_tval *in, size_t na,
-		 const sym_attr *a, size_t nout, int iters, long long lo, long long hi)
+                 const sym_attr *a, size_t nout, int iters, long long lo, long long hi)
 {
 	sym_tval out[8], cout[8];
 	const sym_expr *syms[32], *vals[32];
@@ -306,7 +306,8 @@ void rt_property(rt *t, const char *op, const char *domain, size_t nin, const sy
 		int ok_guards = 1, rc;
 		assert_true(nin <= 16);
 		for (k = 0; k < ns; k++)
-			vals[k] = sym_expr_from_si(t->ctx, lo + (long long)(rng(&seed) % (uint64_t)(hi - lo + 1)));
+			vals[k] =
+			    sym_expr_from_si(t->ctx, lo + (long long)(rng(&seed) % (uint64_t)(hi - lo + 1)));
 		for (g = g0; g < t->inf.nguards; g++) {
 			const sym_expr *r = at_point(t->ctx, t->inf.guards[g].pred, ns, syms, vals);
 			if (r != sym__true(t->ctx) && r != sym__false(t->ctx))
@@ -329,10 +330,11 @@ void rt_property(rt *t, const char *op, const char *domain, size_t nin, const sy
 			for (k = 0; k < ns; k++) {
 				long long x;
 				sym_expr_get_si(vals[k], &x);
-				snprintf(pt + strlen(pt), sizeof(pt) - strlen(pt), " %s=%lld", sym_expr_symbol_name(syms[k]), x);
+				snprintf(pt + strlen(pt), sizeof(pt) - strlen(pt), " %s=%lld",
+				         sym_expr_symbol_name(syms[k]), x);
 			}
 			fail_msg("%s at%s: concrete run %s but the guards %s (guards: %s)", op, pt,
-				 rc == 0 ? "succeeds" : "fails", ok_guards ? "hold" : "fail", rt_guards(t));
+			         rc == 0 ? "succeeds" : "fails", ok_guards ? "hold" : "fail", rt_guards(t));
 		}
 		if (rc == 0) {
 			for (i = 0; i < nout; i++) {
@@ -343,15 +345,19 @@ void rt_property(rt *t, const char *op, const char *domain, size_t nin, const sy
 				for (d = 0; d < out[i].rank; d++) {
 					const sym_expr *e = at_point(t->ctx, out[i].dims[d], ns, syms, vals);
 					if (e != cout[i].dims[d])
-						fail_msg("%s: output %zu dim %d: symbolic %s gives %s, concrete %s", op, i, d,
-							 sym_expr_to_str(t->ctx, out[i].dims[d]), sym_expr_to_str(t->ctx, e),
-							 sym_expr_to_str(t->ctx, cout[i].dims[d]));
+						fail_msg("%s: output %zu dim %d: symbolic %s gives %s, "
+						         "concrete %s",
+						         op, i, d, sym_expr_to_str(t->ctx, out[i].dims[d]),
+						         sym_expr_to_str(t->ctx, e),
+						         sym_expr_to_str(t->ctx, cout[i].dims[d]));
 				}
 				if (out[i].has_value && cout[i].has_value) {
 					assert_int_equal(cout[i].nvalue, out[i].nvalue);
 					for (k = 0; k < out[i].nvalue; k++)
-						if (at_point(t->ctx, out[i].value[k], ns, syms, vals) != cout[i].value[k])
-							fail_msg("%s: output %zu value %zu differs", op, i, k);
+						if (at_point(t->ctx, out[i].value[k], ns, syms, vals) !=
+						    cout[i].value[k])
+							fail_msg("%s: output %zu value %zu differs", op, i,
+							         k);
 				}
 			}
 		}

@@ -31,8 +31,8 @@ sym_attr rt_fs(rt *t, const char *name, const char *list);
 sym_attr rt_s(rt *t, const char *name, const char *v);
 
 /* Runs the rule; returns 0 or -1 (message in sym_ctx_last_message). */
-int rt_run(rt *t, const char *op, const char *domain, size_t nin, const sym_tval *in, size_t na, const sym_attr *a,
-	   size_t nout, sym_tval *out);
+int rt_run(rt *t, const char *op, const char *domain, size_t nin, const sym_tval *in, size_t na,
+           const sym_attr *a, size_t nout, sym_tval *out);
 
 /* Text of a result (owned by the session): "[s0, s1, 12, 64]", "*" for
  * unknown rank; values likewise; guards "assert s0 % 2 == 0; expect a == b"
@@ -46,6 +46,6 @@ const char *rt_guards(rt *t);
  * succeed exactly when every guard holds, and then give the symbolic
  * shapes and values evaluated at the point.  Fails the test otherwise. */
 void rt_property(rt *t, const char *op, const char *domain, size_t nin, const sym_tval *in, size_t na,
-		 const sym_attr *a, size_t nout, int iters, long long lo, long long hi);
+                 const sym_attr *a, size_t nout, int iters, long long lo, long long hi);
 
 #endif

@@ -147,15 +147,15 @@ static void variadic_max_without_inputs_is_an_error(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(unary_keeps_shape_and_unknown_rank),
-		cmocka_unit_test(broadcast_of_unrelated_dims_is_exact_with_an_assert_guard),
-		cmocka_unit_test(broadcast_with_hints_takes_a_branch_as_an_expect_guard),
-		cmocka_unit_test(broadcast_allowing_empty_dims_stays_exact),
-		cmocka_unit_test(broadcast_property_holds_at_random_dims),
-		cmocka_unit_test(shape_arithmetic_keeps_symbolic_values),
-		cmocka_unit_test(integer_div_of_possibly_negative_values_is_guarded),
-		cmocka_unit_test(incompatible_constant_dims_are_an_error),
-		cmocka_unit_test(variadic_max_without_inputs_is_an_error),
+	    cmocka_unit_test(unary_keeps_shape_and_unknown_rank),
+	    cmocka_unit_test(broadcast_of_unrelated_dims_is_exact_with_an_assert_guard),
+	    cmocka_unit_test(broadcast_with_hints_takes_a_branch_as_an_expect_guard),
+	    cmocka_unit_test(broadcast_allowing_empty_dims_stays_exact),
+	    cmocka_unit_test(broadcast_property_holds_at_random_dims),
+	    cmocka_unit_test(shape_arithmetic_keeps_symbolic_values),
+	    cmocka_unit_test(integer_div_of_possibly_negative_values_is_guarded),
+	    cmocka_unit_test(incompatible_constant_dims_are_an_error),
+	    cmocka_unit_test(variadic_max_without_inputs_is_an_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -638,7 +638,8 @@ static void every_rule_without_inputs_fails_cleanly(void **state)
 				if (rt_run(&t, e->name, e->domain, nin, in, 0, NULL, nout, out) < 0) {
 					const char *msg = sym_ctx_last_message(t.ctx);
 					if (!strstr(msg, "node 'n0'"))
-						fail_msg("%s with %zu inputs, %zu outputs: '%s'", e->name, nin, nout, msg);
+						fail_msg("%s with %zu inputs, %zu outputs: '%s'", e->name,
+						         nin, nout, msg);
 				}
 				rt_free(&t);
 				free(in);

@@ -39,7 +39,10 @@ static inline void gen_init(gen *g, sym_ctx *ctx)
 		g->s[i] = sym_expr_symbol(ctx, names[i]);
 }
 
-static inline const sym_expr *k(gen *g, long long v) { return sym_expr_from_si(g->ctx, v); }
+static inline const sym_expr *k(gen *g, long long v)
+{
+	return sym_expr_from_si(g->ctx, v);
+}
 
 /* A random numeric expression over s0..s3: + - * by anything, / by
  * constants, // and % by constants, symbols and small sums, min, max, abs,
@@ -120,7 +123,8 @@ static inline const sym_expr *gen_pred(gen *g, int depth)
 }
 
 /* Evaluates a predicate exactly: 1, 0, or -1 with the error left in ctx. */
-static inline int exact_truth(sym_ctx *ctx, const sym_expr *p, const sym_expr *const *syms, const long long *vals)
+static inline int exact_truth(sym_ctx *ctx, const sym_expr *p, const sym_expr *const *syms,
+                              const long long *vals)
 {
 	const sym_expr *r = sym_expr_eval_si(ctx, p, NSYMS, syms, vals);
 	if (!r)
@@ -132,9 +136,9 @@ static inline int exact_truth(sym_ctx *ctx, const sym_expr *p, const sym_expr *c
  * evaluation: guards in order (an error or the first false one stops),
  * then the outputs in order.  Returns the status; *failed and out[] are
  * set when meaningful. */
-static inline sym_status exact_expect(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *guards,
-				   size_t no, const sym_expr *const *outs, const long long *vals, size_t *failed,
-				   int64_t *out)
+static inline sym_status exact_expect(sym_ctx *ctx, const sym_expr *const *syms, size_t ng,
+                                      const sym_expr *const *guards, size_t no, const sym_expr *const *outs,
+                                      const long long *vals, size_t *failed, int64_t *out)
 {
 	size_t i;
 	for (i = 0; i < ng; i++) {

@@ -54,8 +54,9 @@ static void build(const char *files, const char *exe, const char *flags)
 	char cmd[8192], log[4200];
 	int rc;
 	snprintf(log, sizeof(log), "%s/cc.log", tmpdir);
-	snprintf(cmd, sizeof(cmd), "cd '%s' && %s -std=c11 -Wall -Wextra -Werror -O2 %s -o %s %s > cc.log 2>&1", tmpdir,
-		 compiler(), flags, exe, files);
+	snprintf(cmd, sizeof(cmd),
+	         "cd '%s' && %s -std=c11 -Wall -Wextra -Werror -O2 %s -o %s %s > cc.log 2>&1", tmpdir,
+	         compiler(), flags, exe, files);
 	rc = system(cmd);
 	if (rc != 0) {
 		FILE *f = fopen(log, "r");
@@ -88,8 +89,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	static const char *const files[] = {"progs.c", "driver.c", "drv", "drv_portable", "one.c",
-					    "one_driver.c", "one", "cc.log"};
+	static const char *const files[] = {"progs.c", "driver.c",     "drv", "drv_portable",
+	                                    "one.c",   "one_driver.c", "one", "cc.log"};
 	size_t i;
 	(void)state;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
@@ -203,12 +204,14 @@ static void emitted_c_agrees_with_the_interpreter(void **state)
 	}
 	write_file("progs.c", src);
 	/* the driver: every program at every point */
-	cat(&drv, &dn, "#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n"
-		       "static unsigned long text_hash(const char *s)\n{\n\tunsigned long h = 7;\n"
-		       "\tfor (; *s; s++)\n\t\th = (h * 31 + (unsigned char)*s) %% 1000000007ul;\n\treturn h;\n}\n\n");
+	cat(&drv, &dn,
+	    "#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n"
+	    "static unsigned long text_hash(const char *s)\n{\n\tunsigned long h = 7;\n"
+	    "\tfor (; *s; s++)\n\t\th = (h * 31 + (unsigned char)*s) %% 1000000007ul;\n\treturn h;\n}\n\n");
 	for (i = 0; i < NPROGS; i++)
 		cat(&drv, &dn,
-		    "int p%zu_check(const int64_t *dims);\nint p%zu_shapes(const int64_t *dims, int64_t *out);\n"
+		    "int p%zu_check(const int64_t *dims);\nint p%zu_shapes(const int64_t *dims, int64_t "
+		    "*out);\n"
 		    "extern const int p%zu_num_guards;\nextern const char *const p%zu_guard_text[];\n",
 		    i, i, i, i);
 	cat(&drv, &dn, "static const int64_t pts[%d][%d] = {\n", NPOINTS, NSYMS);
@@ -224,7 +227,9 @@ static void emitted_c_agrees_with_the_interpreter(void **state)
 	cat(&drv, &dn, "};\n\nint main(void)\n{\n\tint64_t out[%d];\n\tint i, k;\n", MAXO + 1);
 	for (i = 0; i < NPROGS; i++) {
 		cat(&drv, &dn, "\tprintf(\"G %zu %%d\\n\", p%zu_num_guards);\n", i, i);
-		cat(&drv, &dn, "\tfor (k = 0; k < p%zu_num_guards; k++)\n\t\tprintf(\"T %zu %%d %%lu\\n\", k, text_hash(p%zu_guard_text[k]));\n",
+		cat(&drv, &dn,
+		    "\tfor (k = 0; k < p%zu_num_guards; k++)\n\t\tprintf(\"T %zu %%d %%lu\\n\", k, "
+		    "text_hash(p%zu_guard_text[k]));\n",
 		    i, i, i);
 		cat(&drv, &dn,
 		    "\tfor (i = 0; i < %d; i++) {\n\t\tint c = p%zu_check(pts[i]), s;\n"
@@ -257,23 +262,27 @@ static void emitted_c_agrees_with_the_interpreter(void **state)
 				assert_int_equal(glen, text_hash(gtexts[pi][gk]));
 				continue;
 			}
-			if (sscanf(line, "R %zu %zu %d %d %lld %lld %lld", &pi, &pt, &c, &s, &o[0], &o[1], &o[2]) == 7) {
+			if (sscanf(line, "R %zu %zu %d %d %lld %lld %lld", &pi, &pt, &c, &s, &o[0], &o[1],
+			           &o[2]) == 7) {
 				int64_t out[MAXO + 1] = {0}, *scratch;
 				size_t failed = 0, cf = 0;
 				sym_status st, cs;
 				assert_true(pi < NPROGS && pt < NPOINTS);
-				scratch = malloc((sym_program_scratch_size(progs[pi]) + 1) * sizeof(*scratch));
+				scratch =
+				    malloc((sym_program_scratch_size(progs[pi]) + 1) * sizeof(*scratch));
 				st = sym_program_run(progs[pi], pts[pt], out, scratch, &failed);
 				cs = sym_program_check(progs[pi], pts[pt], scratch, &cf);
 				free(scratch);
 				if (c != code_of(cs, cf) || s != code_of(st, failed))
-					fail_msg("program %zu point %zu: C gives check %d shapes %d, interpreter %d %d", pi,
-						 pt, c, s, code_of(cs, cf), code_of(st, failed));
+					fail_msg("program %zu point %zu: C gives check %d shapes %d, "
+					         "interpreter %d %d",
+					         pi, pt, c, s, code_of(cs, cf), code_of(st, failed));
 				if (st == SYM_EOK)
 					for (j = 0; j < no[pi]; j++)
 						if (out[j] != o[j])
-							fail_msg("program %zu point %zu output %zu: C %lld, interpreter %lld",
-								 pi, pt, j, o[j], (long long)out[j]);
+							fail_msg("program %zu point %zu output %zu: C %lld, "
+							         "interpreter %lld",
+							         pi, pt, j, o[j], (long long)out[j]);
 				lines++;
 				nonzero += s > 0;
 				failing += s < 0;
@@ -284,8 +293,8 @@ static void emitted_c_agrees_with_the_interpreter(void **state)
 		assert_int_equal(pclose(f), 0);
 	}
 	assert_int_equal(lines, 2 * NPROGS * NPOINTS);
-	print_message("compared %d runs: %d failed a guard, %d overflowed or divided by zero\n", lines, nonzero,
-		      failing);
+	print_message("compared %d runs: %d failed a guard, %d overflowed or divided by zero\n", lines,
+	              nonzero, failing);
 	assert_true(nonzero > 0);
 	assert_true(failing > 0);
 	for (i = 0; i < NPROGS; i++) {
@@ -302,8 +311,9 @@ static void emitted_c_agrees_with_the_interpreter(void **state)
  * around the ends of int64, emitted with the portable helpers too. */
 static void every_opcode_matches_the_interpreter(void **state)
 {
-	static const int64_t edge[] = {0, 1, -1, 2, -2, 3, -7, 7, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1,
-				       1LL << 32, -(1LL << 31)};
+	static const int64_t edge[] = {
+	    0,         1,           -1, 2, -2, 3, -7, 7, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1,
+	    1LL << 32, -(1LL << 31)};
 	enum { NE = sizeof(edge) / sizeof(edge[0]) };
 	sym_program *p[SYM_OP_COUNT];
 	char *src = NULL, *drv = NULL, line[256], cmd[4400];
@@ -325,16 +335,20 @@ static void every_opcode_matches_the_interpreter(void **state)
 		assert_non_null(c);
 		cat(&src, &n, "%s\n", c);
 		free(c);
-		cat(&drv, &dn, "int op%d_check(const int64_t *dims);\nint op%d_shapes(const int64_t *dims, int64_t *out);\n",
+		cat(&drv, &dn,
+		    "int op%d_check(const int64_t *dims);\nint op%d_shapes(const int64_t *dims, int64_t "
+		    "*out);\n",
 		    op, op);
 	}
-	cat(&drv, &dn, "int main(void)\n{\n\tint i, j, k;\n\tfor (i = 0; i < %d; i++)\n\t\tfor (j = 0; j < %d; j++)\n"
-		       "\t\t\tfor (k = 0; k < 3; k++) {\n\t\t\t\tconst int64_t d[3] = {e[i], e[j], e[k]};\n"
-		       "\t\t\t\tint64_t out[1] = {0};\n\t\t\t\tint s;\n",
+	cat(&drv, &dn,
+	    "int main(void)\n{\n\tint i, j, k;\n\tfor (i = 0; i < %d; i++)\n\t\tfor (j = 0; j < %d; j++)\n"
+	    "\t\t\tfor (k = 0; k < 3; k++) {\n\t\t\t\tconst int64_t d[3] = {e[i], e[j], e[k]};\n"
+	    "\t\t\t\tint64_t out[1] = {0};\n\t\t\t\tint s;\n",
 	    NE, NE);
 	for (op = 0; op < SYM_OP_COUNT; op++)
 		cat(&drv, &dn,
-		    "\t\t\t\ts = op%d_shapes(d, out);\n\t\t\t\tprintf(\"%d %%d %%d %%d %%d %%d %%lld\\n\", i, j, k, "
+		    "\t\t\t\ts = op%d_shapes(d, out);\n\t\t\t\tprintf(\"%d %%d %%d %%d %%d %%d %%lld\\n\", "
+		    "i, j, k, "
 		    "op%d_check(d), s, (long long)out[0]);\n",
 		    op, op, op);
 	cat(&drv, &dn, "\t\t\t}\n\treturn 0;\n}\n");
@@ -352,17 +366,19 @@ static void every_opcode_matches_the_interpreter(void **state)
 			int64_t in[3], out[1] = {0}, scratch[8];
 			size_t failed = 0, cf = 0;
 			sym_status st, cs;
-			if (sscanf(line, "%d %d %d %d %d %d %lld", &o, &i, &j, &kk, &c, &s, &v) != 7 || o < 0 ||
-			    o >= SYM_OP_COUNT || i < 0 || i >= NE || j < 0 || j >= NE || kk < 0 || kk >= 3)
+			if (sscanf(line, "%d %d %d %d %d %d %lld", &o, &i, &j, &kk, &c, &s, &v) != 7 ||
+			    o < 0 || o >= SYM_OP_COUNT || i < 0 || i >= NE || j < 0 || j >= NE || kk < 0 ||
+			    kk >= 3)
 				fail_msg("unexpected driver output: %s", line);
 			in[0] = edge[i], in[1] = edge[j], in[2] = edge[kk];
 			st = sym_program_run(p[o], in, out, scratch, &failed);
 			cs = sym_program_check(p[o], in, scratch, &cf);
-			if (c != code_of(cs, cf) || s != code_of(st, failed) || (st == SYM_EOK && out[0] != v &&
-										 o != SYM_OP_GUARD))
-				fail_msg("opcode %d at (%lld, %lld, %lld): C %d %d %lld, interpreter %d %d %lld", o,
-					 (long long)in[0], (long long)in[1], (long long)in[2], c, s, v,
-					 code_of(cs, cf), code_of(st, failed), (long long)out[0]);
+			if (c != code_of(cs, cf) || s != code_of(st, failed) ||
+			    (st == SYM_EOK && out[0] != v && o != SYM_OP_GUARD))
+				fail_msg(
+				    "opcode %d at (%lld, %lld, %lld): C %d %d %lld, interpreter %d %d %lld",
+				    o, (long long)in[0], (long long)in[1], (long long)in[2], c, s, v,
+				    code_of(cs, cf), code_of(st, failed), (long long)out[0]);
 			lines++;
 		}
 		assert_int_equal(pclose(f), 0);
@@ -398,20 +414,21 @@ static void emitted_c_has_the_documented_abi(void **state)
 	assert_non_null(strstr(c, "int symshape_shapes(const int64_t *dims, int64_t *out)"));
 	write_file("one.c", c);
 	free(c);
-	write_file("one_driver.c",
-		   "#include <stdint.h>\n#include <stdio.h>\n"
-		   "int symshape_check(const int64_t *dims);\n"
-		   "int symshape_shapes(const int64_t *dims, int64_t *out);\n"
-		   "extern const int symshape_num_guards;\nextern const char *const symshape_guard_text[];\n"
-		   "int main(void)\n{\n"
-		   "\tconst int64_t a[4] = {16, 3, 2, 5}, b[4] = {12, 3, 2, 5}, z[4] = {0, 3, 2, 5};\n"
-		   "\tconst int64_t big[4] = {INT64_C(1) << 40, INT64_C(1) << 20, 8, 1};\n"
-		   "\tint64_t out[2];\n"
-		   "\tint s = symshape_shapes(a, out);\n"
-		   "\tprintf(\"%d %d %s|%d %lld %lld|%d %d|%d|%d\\n\", symshape_num_guards, symshape_check(a),\n"
-		   "\t       symshape_guard_text[0], s, (long long)out[0], (long long)out[1], symshape_check(b),\n"
-		   "\t       symshape_shapes(b, out), symshape_check(z), symshape_shapes(big, out));\n"
-		   "\treturn 0;\n}\n");
+	write_file(
+	    "one_driver.c",
+	    "#include <stdint.h>\n#include <stdio.h>\n"
+	    "int symshape_check(const int64_t *dims);\n"
+	    "int symshape_shapes(const int64_t *dims, int64_t *out);\n"
+	    "extern const int symshape_num_guards;\nextern const char *const symshape_guard_text[];\n"
+	    "int main(void)\n{\n"
+	    "\tconst int64_t a[4] = {16, 3, 2, 5}, b[4] = {12, 3, 2, 5}, z[4] = {0, 3, 2, 5};\n"
+	    "\tconst int64_t big[4] = {INT64_C(1) << 40, INT64_C(1) << 20, 8, 1};\n"
+	    "\tint64_t out[2];\n"
+	    "\tint s = symshape_shapes(a, out);\n"
+	    "\tprintf(\"%d %d %s|%d %lld %lld|%d %d|%d|%d\\n\", symshape_num_guards, symshape_check(a),\n"
+	    "\t       symshape_guard_text[0], s, (long long)out[0], (long long)out[1], symshape_check(b),\n"
+	    "\t       symshape_shapes(b, out), symshape_check(z), symshape_shapes(big, out));\n"
+	    "\treturn 0;\n}\n");
 	build("one.c one_driver.c", "one", "");
 	snprintf(cmd, sizeof(cmd), "'%s/one'", tmpdir);
 	f = popen(cmd, "r");
@@ -428,9 +445,9 @@ static void emitted_c_has_the_documented_abi(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(emitted_c_agrees_with_the_interpreter),
-		cmocka_unit_test(every_opcode_matches_the_interpreter),
-		cmocka_unit_test(emitted_c_has_the_documented_abi),
+	    cmocka_unit_test(emitted_c_agrees_with_the_interpreter),
+	    cmocka_unit_test(every_opcode_matches_the_interpreter),
+	    cmocka_unit_test(emitted_c_has_the_documented_abi),
 	};
 	uint64_t seed = seed_from_env();
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed);

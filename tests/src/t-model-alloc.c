@@ -101,9 +101,9 @@ static int append_expr(sym_ctx *ctx, char **out, size_t *len, const sym_expr *e)
 	return st;
 }
 
-/* Loads (from ONNX bytes with onnx, else JSON text), infers, compiles and emits the model text; returns the report
- * (shapes, guards, merge keys, bytes, emitted C) in memory of the caller's,
- * or NULL when a step failed, with the failure's message in why. */
+/* Loads (from ONNX bytes with onnx, else JSON text), infers, compiles and emits the model text; returns the
+ * report (shapes, guards, merge keys, bytes, emitted C) in memory of the caller's, or NULL when a step
+ * failed, with the failure's message in why. */
 static char *workload(sym_ctx *ctx, const char *text, size_t len, int onnx, const char **why)
 {
 	sym_model *m;
@@ -126,7 +126,8 @@ static char *workload(sym_ctx *ctx, const char *text, size_t len, int onnx, cons
 		for (d = 0; d < rank; d++)
 			if (append(&out, &n, " ") < 0 || append_expr(ctx, &out, &n, dims[d]) < 0)
 				goto error;
-		if (append(&out, &n, " bytes ") < 0 || append_expr(ctx, &out, &n, sym_graph_tensor_bytes(r, i)) < 0 ||
+		if (append(&out, &n, " bytes ") < 0 ||
+		    append_expr(ctx, &out, &n, sym_graph_tensor_bytes(r, i)) < 0 ||
 		    append(&out, &n, "\n") < 0)
 			goto error;
 	}
@@ -180,7 +181,7 @@ static void expect_same(const char *rel, long n, const char *when, const char *g
 		i++;
 	}
 	fail_msg("%s: allocation %ld%s: the answer changed: '%.*s' instead of '%.*s'", rel, n, when,
-		 (int)strcspn(got + line, "\n"), got + line, (int)strcspn(want + line, "\n"), want + line);
+	         (int)strcspn(got + line, "\n"), got + line, (int)strcspn(want + line, "\n"), want + line);
 }
 
 /* With same, a run that works around a failed allocation must give the
@@ -227,16 +228,18 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 		sym_ctx_clear_error(ctx);
 		got = workload(ctx, text, len, onnx, &why);
 		if (!got)
-			fail_msg("%s: allocation %ld failed earlier: the context does not work again: %s", rel, n,
-				 why ? why : "?");
+			fail_msg("%s: allocation %ld failed earlier: the context does not work again: %s",
+			         rel, n, why ? why : "?");
 		expect_same(rel, n, " failed earlier", got, ref);
 		free(got);
 		sym_ctx_free(ctx);
 		if (c.live || c.bytes)
-			fail_msg("%s: allocation %ld failing: %ld blocks (%lld bytes) not freed", rel, n, c.live, c.bytes);
+			fail_msg("%s: allocation %ld failing: %ld blocks (%lld bytes) not freed", rel, n,
+			         c.live, c.bytes);
 		if (c.bad_sizes)
-			fail_msg("%s: allocation %ld failing: %ld frees passed a wrong old size (%zu for %zu)", rel, n,
-				 c.bad_sizes, c.bad_old, c.bad_real);
+			fail_msg(
+			    "%s: allocation %ld failing: %ld frees passed a wrong old size (%zu for %zu)",
+			    rel, n, c.bad_sizes, c.bad_old, c.bad_real);
 	}
 	printf("%s: %ld allocations, each failed once (%ld runs saw a failure)\n", rel, total, failures);
 	free(ref);
@@ -329,7 +332,8 @@ static void programs_free_through_the_hook_after_the_context(void **state)
 	assert_int_equal(c.live, 0);
 	assert_int_equal(c.bytes, 0);
 	if (c.bad_sizes)
-		fail_msg("%ld frees passed a wrong old size (%zu for %zu)", c.bad_sizes, c.bad_old, c.bad_real);
+		fail_msg("%ld frees passed a wrong old size (%zu for %zu)", c.bad_sizes, c.bad_old,
+		         c.bad_real);
 	free(text);
 }
 

@@ -78,7 +78,6 @@ static void write_file(const char *name, const char *text)
 	fclose(f);
 }
 
-
 static int setup(void **state)
 {
 	const char *t = getenv("TMPDIR"), *seed = getenv("SYM_TEST_SEED");
@@ -357,7 +356,7 @@ static void emitted_model_c_is_deterministic_and_prefixed(void **state)
 
 /* Infers json (hints given as NAME=VALUE pairs) and emits its C with prefix. */
 static char *emit_text(const char *json, size_t nhints, const char *const *names, const long long *values,
-		       const char *prefix)
+                       const char *prefix)
 {
 	sym_ctx *ctx = sym_ctx_new();
 	sym_model *m = sym_model_from_json(ctx, json, strlen(json));
@@ -385,8 +384,9 @@ static char *build_and_run(const char *files)
 	FILE *f;
 	assert_non_null(out);
 	snprintf(cmd, sizeof(cmd),
-		 "cd '%s' && %s -std=c11 -Wall -Wextra -Werror -O2 -o drv driver.c %s > cc.log 2>&1 && ./drv > out.txt",
-		 tmpdir, compiler(), files);
+	         "cd '%s' && %s -std=c11 -Wall -Wextra -Werror -O2 -o drv driver.c %s > cc.log 2>&1 && ./drv "
+	         "> out.txt",
+	         tmpdir, compiler(), files);
 	if (system(cmd) != 0)
 		fail_msg("building or running the driver failed: %s", cmd);
 	snprintf(cmd, sizeof(cmd), "%s/out.txt", tmpdir);
@@ -415,22 +415,24 @@ static void emitted_model_c_checks_ranges_and_exports_guard_kinds(void **state)
 	assert_non_null(strstr(code, "const char *const ht_guard_kind[] = {"));
 	write_file("ht.c", code);
 	free(code), free(text);
-	write_file("driver.c",
-		   "#include <stdint.h>\n#include <stdio.h>\n"
-		   "int rl_check(const int64_t *dims);\nint rl_shapes(const int64_t *dims, int64_t *out);\n"
-		   "int ht_check(const int64_t *dims);\nextern const int ht_num_guards;\n"
-		   "extern const char *const ht_guard_text[];\nextern const char *const ht_guard_kind[];\n"
-		   "int main(void)\n{\n"
-		   "\tstatic const int64_t rl[][2] = {{3, 4}, {0, 4}, {3, 0}, {-1, 4}, {3, 3}};\n"
-		   "\tstatic const int64_t ht[][7] = {{2, 128, 768, 2, 1, 1, 128}, {3, 128, 768, 2, 1, 1, 128},\n"
-		   "\t\t{3, 128, 768, 1, 1, 1, 128}, {0, 128, 768, 0, 1, 1, 128}};\n"
-		   "\tint64_t out[2];\n\tint i, r;\n"
-		   "\tfor (i = 0; i < 5; i++)\n\t\tprintf(\"rl %d %d\\n\", rl_check(rl[i]), rl_shapes(rl[i], out));\n"
-		   "\tfor (i = 0; i < 4; i++) {\n\t\tr = ht_check(ht[i]);\n"
-		   "\t\tprintf(\"ht %d %s\\n\", r, r > 0 ? ht_guard_kind[r - 1] : \"-\");\n\t}\n"
-		   "\tfor (i = 0; i < ht_num_guards; i++)\n"
-		   "\t\tprintf(\"kind %s %s\\n\", ht_guard_kind[i], ht_guard_text[i]);\n"
-		   "\treturn ht_guard_kind[ht_num_guards] != 0;\n}\n");
+	write_file(
+	    "driver.c",
+	    "#include <stdint.h>\n#include <stdio.h>\n"
+	    "int rl_check(const int64_t *dims);\nint rl_shapes(const int64_t *dims, int64_t *out);\n"
+	    "int ht_check(const int64_t *dims);\nextern const int ht_num_guards;\n"
+	    "extern const char *const ht_guard_text[];\nextern const char *const ht_guard_kind[];\n"
+	    "int main(void)\n{\n"
+	    "\tstatic const int64_t rl[][2] = {{3, 4}, {0, 4}, {3, 0}, {-1, 4}, {3, 3}};\n"
+	    "\tstatic const int64_t ht[][7] = {{2, 128, 768, 2, 1, 1, 128}, {3, 128, 768, 2, 1, 1, 128},\n"
+	    "\t\t{3, 128, 768, 1, 1, 1, 128}, {0, 128, 768, 0, 1, 1, 128}};\n"
+	    "\tint64_t out[2];\n\tint i, r;\n"
+	    "\tfor (i = 0; i < 5; i++)\n\t\tprintf(\"rl %d %d\\n\", rl_check(rl[i]), rl_shapes(rl[i], "
+	    "out));\n"
+	    "\tfor (i = 0; i < 4; i++) {\n\t\tr = ht_check(ht[i]);\n"
+	    "\t\tprintf(\"ht %d %s\\n\", r, r > 0 ? ht_guard_kind[r - 1] : \"-\");\n\t}\n"
+	    "\tfor (i = 0; i < ht_num_guards; i++)\n"
+	    "\t\tprintf(\"kind %s %s\\n\", ht_guard_kind[i], ht_guard_text[i]);\n"
+	    "\treturn ht_guard_kind[ht_num_guards] != 0;\n}\n");
 	out = build_and_run("rl.c ht.c");
 	/* dims >= 1: n == 0, h == 0 and n == -1 are invalid input (-2); an odd
 	 * dim is no 2*h */
@@ -545,7 +547,8 @@ static void run_and_emitted_c_evaluate_every_guard_once(void **state)
 		/* the one body: from its definition to its closing brace (the
 		 * helpers before it return 1 too) */
 		{
-			char *body = strstr(code, "static int P__run("), *end = body ? strstr(body, "\n}\n") : NULL;
+			char *body = strstr(code, "static int P__run("),
+			     *end = body ? strstr(body, "\n}\n") : NULL;
 			assert_non_null(end);
 			end[1] = 0;
 			assert_int_equal(count_returns(body, "-2"), nchecks);

@@ -20,8 +20,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-
-
 /* A loaded and inferred model. */
 typedef struct fixture {
 	sym_ctx *ctx;
@@ -219,7 +217,8 @@ static void transformer_gets_symbolic_shapes_guards_and_merge_keys(void **state)
 	expect_shapes(&fx, shapes);
 	expect_guards(&fx, guards);
 	expect_merge_key(&fx, "[batch, seq, 768]", "ln1");
-	expect_merge_key(&fx, "[1, batch, 12, seq, 64][1, batch, 12, seq, 64][1, batch, 12, seq, 64]", "qkv_split");
+	expect_merge_key(&fx, "[1, batch, 12, seq, 64][1, batch, 12, seq, 64][1, batch, 12, seq, 64]",
+	                 "qkv_split");
 	{
 		static const char *const groups[] = {
 		    "batch_1d, seq_1d",
@@ -514,16 +513,19 @@ static void merge_keys_do_not_depend_on_node_order(void **state)
 static void merge_keys_of_different_shapes_differ(void **state)
 {
 	static const char *json =
-	    "{\"inputs\": [{\"name\": \"p\", \"shape\": [\"a_b\", \"c\"]}, {\"name\": \"q\", \"shape\": [\"a\", \"b_c\"]},"
+	    "{\"inputs\": [{\"name\": \"p\", \"shape\": [\"a_b\", \"c\"]}, {\"name\": \"q\", \"shape\": "
+	    "[\"a\", \"b_c\"]},"
 	    " {\"name\": \"u\", \"shape\": [\"x\", 1]}, {\"name\": \"v\", \"shape\": [\"x_1\"]}],"
-	    " \"nodes\": [{\"name\": \"relu_p\", \"op\": \"Relu\", \"inputs\": [\"p\"], \"outputs\": [\"p2\"]},"
+	    " \"nodes\": [{\"name\": \"relu_p\", \"op\": \"Relu\", \"inputs\": [\"p\"], \"outputs\": "
+	    "[\"p2\"]},"
 	    " {\"name\": \"relu_q\", \"op\": \"Relu\", \"inputs\": [\"q\"], \"outputs\": [\"q2\"]},"
 	    " {\"name\": \"relu_u\", \"op\": \"Relu\", \"inputs\": [\"u\"], \"outputs\": [\"u2\"]},"
 	    " {\"name\": \"relu_v\", \"op\": \"Relu\", \"inputs\": [\"v\"], \"outputs\": [\"v2\"]}],"
 	    " \"outputs\": [\"p2\", \"q2\", \"u2\", \"v2\"]}";
 	static const struct {
 		const char *key, *node;
-	} want[] = {{"[a_b, c]", "relu_p"}, {"[a, b_c]", "relu_q"}, {"[x, 1]", "relu_u"}, {"[x_1]", "relu_v"}};
+	} want[] = {
+	    {"[a_b, c]", "relu_p"}, {"[a, b_c]", "relu_q"}, {"[x, 1]", "relu_u"}, {"[x_1]", "relu_v"}};
 	sym_ctx *ctx = sym_ctx_new();
 	sym_model *m;
 	sym_graph_result *r;
@@ -561,7 +563,8 @@ static void merge_key_has_one_bracket_per_output(void **state)
 	fixture fx;
 	(void)state;
 	open_model(&fx, "examples/transformer.json");
-	expect_merge_key(&fx, "[1, batch, 12, seq, 64][1, batch, 12, seq, 64][1, batch, 12, seq, 64]", "qkv_split");
+	expect_merge_key(&fx, "[1, batch, 12, seq, 64][1, batch, 12, seq, 64][1, batch, 12, seq, 64]",
+	                 "qkv_split");
 	close_model(&fx);
 }
 
@@ -663,34 +666,41 @@ static const bad_case bad_cases[] = {
      "node 's' attribute 'axis': 9007199254740993", "decimal strings"},
     {"attribute_list_beyond_2_53_as_a_json_number",
      "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"nodes\":[{\"name\":\"t\",\"op\":\"Transpose\","
-     "\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"perm\":[1, 9007199254740993]}}],\"outputs\":[\"y\"]}",
+     "\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"perm\":[1, "
+     "9007199254740993]}}],\"outputs\":[\"y\"]}",
      "node 't' attribute 'perm': 9007199254740993", "decimal strings"},
     {"integer_that_rounds_to_an_integer",
      "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3.0000000000000001]}],\"nodes\":[],\"outputs\":[\"x\"]}",
      "tensor 'x' dim 1: 3.0000000000000001", "not an exact integer"},
     {"input_name_with_a_newline",
-     "{\"inputs\":[{\"name\":\"x\\ny\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"x\\ny\"]}",
-     "inputs[0]", "a name contains a control character"},
+     "{\"inputs\":[{\"name\":\"x\\ny\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"x\\ny\"]}", "inputs[0]",
+     "a name contains a control character"},
     {"initializer_name_with_a_tab",
-     "{\"inputs\":[],\"initializers\":[{\"name\":\"w\\t\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"w\\t\"]}",
+     "{\"inputs\":[],\"initializers\":[{\"name\":\"w\\t\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"w\\t\"]"
+     "}",
      "initializers[0]", "a name contains a control character"},
     {"node_name_with_a_newline",
-     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\\n\",\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\\n\",\"op\":\"Relu\",\"inputs\":["
+     "\"x\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
      "nodes[0]", "a name contains a control character"},
     {"node_input_with_a_newline",
-     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\",\"inputs\":[\"x\\n\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\",\"inputs\":["
+     "\"x\\n\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
      "node 'r' \"inputs\"[0]", "a name contains a control character"},
     {"node_output_with_an_escape",
-     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\\u001b[31m\"]}],\"outputs\":[\"y\"]}",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\",\"inputs\":["
+     "\"x\"],\"outputs\":[\"y\\u001b[31m\"]}],\"outputs\":[\"y\"]}",
      "node 'r' \"outputs\"[0]", "a name contains a control character"},
     {"graph_output_with_a_delete",
      "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"x\\u007f\"]}",
      "\"outputs\"[0]", "a name contains a control character"},
     {"attribute_name_with_a_newline",
-     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"a\\nb\":1}}],\"outputs\":[\"y\"]}",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[{\"name\":\"r\",\"op\":\"Relu\",\"inputs\":["
+     "\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"a\\nb\":1}}],\"outputs\":[\"y\"]}",
      "node 'r' attribute 0", "a name contains a control character"},
     {"format_name_with_a_newline",
-     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"x\"],\"formats\":{\"x\\n\":{\"format\":\"ND\"}}}",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"x\"],\"formats\":{\"x\\n\":{"
+     "\"format\":\"ND\"}}}",
      "\"formats\" entry 0", "a name contains a control character"},
     {"variadic_max_without_inputs",
      "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"mx\",\"op\":\"Max\","
@@ -1153,7 +1163,7 @@ static void transformer_program_reports_failing_guard_and_node(void **state)
 
 /* Infers the model text with opt and compiles its program (outputs only). */
 static sym_model_program *compile_text(sym_ctx *ctx, const char *json, const sym_infer_options *opt,
-				       sym_model **m, sym_graph_result **r)
+                                       sym_model **m, sym_graph_result **r)
 {
 	sym_model_program *mp;
 	*m = sym_model_from_json(ctx, json, strlen(json));
@@ -1264,8 +1274,9 @@ static void guard_cache_capacity_is_not_allocated_up_front(void **state)
 	assert_non_null(two);
 	assert_null(sym_guard_cache_new(0));
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(sym_guard_cache_add(huge, compile_text(ctx, relu_json, NULL, &m[i], &r[i]), "v"),
-				 (long)i);
+		assert_int_equal(
+		    sym_guard_cache_add(huge, compile_text(ctx, relu_json, NULL, &m[i], &r[i]), "v"),
+		    (long)i);
 		sym_graph_result_free(r[i]);
 		sym_model_free(m[i]);
 	}
@@ -1273,8 +1284,8 @@ static void guard_cache_capacity_is_not_allocated_up_front(void **state)
 	assert_int_equal(sym_guard_cache_lookup(huge, dims, &id, NULL), SYM_CACHE_HIT);
 	/* a small capacity still evicts the least recently used */
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(sym_guard_cache_add(two, compile_text(ctx, relu_json, NULL, &m[i], &r[i]), "v"),
-				 (long)i);
+		assert_int_equal(
+		    sym_guard_cache_add(two, compile_text(ctx, relu_json, NULL, &m[i], &r[i]), "v"), (long)i);
 		sym_graph_result_free(r[i]);
 		sym_model_free(m[i]);
 	}

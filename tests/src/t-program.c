@@ -28,8 +28,8 @@ static const char *status_name(sym_status st)
 /* Counts of run statuses, indexed by sym_status. */
 #define NSTATUS (SYM_EINEXACT + 1)
 
-static sym_program *compile(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *g, size_t no,
-			    const sym_expr *const *o)
+static sym_program *compile(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *g,
+                            size_t no, const sym_expr *const *o)
 {
 	sym_program *p = sym_program_compile(ctx, NSYMS, syms, ng, g, no, o);
 	if (!p)
@@ -39,8 +39,8 @@ static sym_program *compile(sym_ctx *ctx, const sym_expr *const *syms, size_t ng
 
 /* Runs p at vals and compares with exact evaluation; returns the status. */
 static sym_status run_and_compare(sym_ctx *ctx, sym_program *p, const sym_expr *const *syms, size_t ng,
-				      const sym_expr *const *g, size_t no, const sym_expr *const *o,
-				      const long long *vals)
+                                  const sym_expr *const *g, size_t no, const sym_expr *const *o,
+                                  const long long *vals)
 {
 	int64_t in[NSYMS], out[8], want[8], *scratch;
 	size_t i, failed = 99, wfailed = 98;
@@ -53,16 +53,18 @@ static sym_status run_and_compare(sym_ctx *ctx, sym_program *p, const sym_expr *
 	wst = exact_expect(ctx, syms, ng, g, no, o, vals, &wfailed, want);
 	if (st != wst || (st == SYM_EGUARD && failed != wfailed)) {
 		char *t = no ? sym_expr_to_str(ctx, o[0]) : NULL;
-		fail_msg("at s=(%lld,%lld,%lld,%lld) first output %s: program %s (guard %zu), exact %s (guard %zu)",
-			 vals[0], vals[1], vals[2], vals[3], t ? t : "-", status_name(st), failed, status_name(wst),
-			 wfailed);
+		fail_msg("at s=(%lld,%lld,%lld,%lld) first output %s: program %s (guard %zu), exact %s "
+		         "(guard %zu)",
+		         vals[0], vals[1], vals[2], vals[3], t ? t : "-", status_name(st), failed,
+		         status_name(wst), wfailed);
 	}
 	if (st == SYM_EOK)
 		for (i = 0; i < no; i++)
 			if (out[i] != want[i]) {
 				char *t = sym_expr_to_str(ctx, o[i]);
-				fail_msg("%s at s=(%lld,%lld,%lld,%lld): program %lld, exact %lld", t, vals[0], vals[1],
-					 vals[2], vals[3], (long long)out[i], (long long)want[i]);
+				fail_msg("%s at s=(%lld,%lld,%lld,%lld): program %lld, exact %lld", t,
+				         vals[0], vals[1], vals[2], vals[3], (long long)out[i],
+				         (long long)want[i]);
 			}
 	/* checking the guards alone agrees with the guard part of the run */
 	if (ng) {
@@ -114,8 +116,8 @@ static void random_expressions_agree_with_exact_evaluation(void **state)
 		sym_program_free(p);
 		sym_ctx_free(ctx);
 	}
-	print_message("statuses: ok %d overflow %d divzero %d inexact %d\n", counts[SYM_EOK], counts[SYM_EOVERFLOW], counts[SYM_EDIVZERO],
-		      counts[SYM_EINEXACT]);
+	print_message("statuses: ok %d overflow %d divzero %d inexact %d\n", counts[SYM_EOK],
+	              counts[SYM_EOVERFLOW], counts[SYM_EDIVZERO], counts[SYM_EINEXACT]);
 	/* the mix exercises every outcome */
 	assert_true(counts[SYM_EOK] > 1000);
 	assert_true(counts[SYM_EDIVZERO] > 10);
@@ -161,15 +163,15 @@ static void large_values_give_the_exact_result_or_overflow(void **state)
 			if (st == SYM_EOVERFLOW || (st == wst && (st != SYM_EOK || out[0] == want[0])))
 				continue;
 			fail_msg("%s at s=(%lld,%lld,%lld,%lld): program %s %lld, exact %s %lld",
-				 sym_expr_to_str(ctx, o[0]), vals[0], vals[1], vals[2], vals[3], status_name(st),
-				 (long long)out[0], status_name(wst), (long long)want[0]);
+			         sym_expr_to_str(ctx, o[0]), vals[0], vals[1], vals[2], vals[3],
+			         status_name(st), (long long)out[0], status_name(wst), (long long)want[0]);
 		}
 		free(scratch);
 		sym_program_free(p);
 		sym_ctx_free(ctx);
 	}
-	print_message("statuses: ok %d overflow %d divzero %d inexact %d\n", counts[SYM_EOK], counts[SYM_EOVERFLOW], counts[SYM_EDIVZERO],
-		      counts[SYM_EINEXACT]);
+	print_message("statuses: ok %d overflow %d divzero %d inexact %d\n", counts[SYM_EOK],
+	              counts[SYM_EOVERFLOW], counts[SYM_EDIVZERO], counts[SYM_EINEXACT]);
 	assert_true(counts[SYM_EOK] > 100);
 	assert_true(counts[SYM_EOVERFLOW] > 100);
 }
@@ -206,8 +208,8 @@ static void random_guards_fail_in_order_and_stop_at_the_first(void **state)
 		sym_program_free(p);
 		sym_ctx_free(ctx);
 	}
-	print_message("statuses: ok %d guard %d overflow %d divzero %d inexact %d\n", counts[SYM_EOK], counts[SYM_EGUARD],
-		      counts[SYM_EOVERFLOW], counts[SYM_EDIVZERO], counts[SYM_EINEXACT]);
+	print_message("statuses: ok %d guard %d overflow %d divzero %d inexact %d\n", counts[SYM_EOK],
+	              counts[SYM_EGUARD], counts[SYM_EOVERFLOW], counts[SYM_EDIVZERO], counts[SYM_EINEXACT]);
 	assert_true(counts[SYM_EOK] > 100);
 	assert_true(counts[SYM_EGUARD] > 100);
 }
@@ -242,9 +244,9 @@ static void check_rvecs(const rvec *v, size_t n)
 			in[j] = v[i].v[j];
 		st = sym_program_run(p, in, out, scratch, &failed);
 		if (st != v[i].st || (st == SYM_EOK && out[0] != v[i].want))
-			fail_msg("%s at (%lld,%lld,%lld,%lld): got %s %lld, expected %s %lld", v[i].expr, v[i].v[0],
-				 v[i].v[1], v[i].v[2], v[i].v[3], status_name(st), (long long)out[0],
-				 status_name(v[i].st), v[i].want);
+			fail_msg("%s at (%lld,%lld,%lld,%lld): got %s %lld, expected %s %lld", v[i].expr,
+			         v[i].v[0], v[i].v[1], v[i].v[2], v[i].v[3], status_name(st),
+			         (long long)out[0], status_name(v[i].st), v[i].want);
 		sym_program_free(p);
 		sym_ctx_free(ctx);
 	}
@@ -255,39 +257,42 @@ static void check_rvecs(const rvec *v, size_t n)
 static void intermediates_leaving_int64_are_overflow(void **state)
 {
 	static const rvec v[] = {
-		{"s0*s1*s2", {1LL << 31, 1LL << 31, 1, 0}, SYM_EOK, 1LL << 62},
-		{"s0*s1*s2", {1LL << 31, 1LL << 31, 2, 0}, SYM_EOVERFLOW, 0},
-		{"s0*s1*s2", {-(1LL << 31), 1LL << 31, 2, 0}, SYM_EOK, I64MIN},
-		{"s0*s1*s2", {-(1LL << 31), -(1LL << 31), 2, 0}, SYM_EOVERFLOW, 0},
-		{"s0*s1*s2", {3037000500LL, 3037000500LL, 1, 0}, SYM_EOVERFLOW, 0},
-		{"s0*s1*s2", {3037000499LL, 3037000499LL, 1, 0}, SYM_EOK, 3037000499LL * 3037000499LL},
-		{"s0 + s1", {1LL << 62, 1LL << 62, 0, 0}, SYM_EOVERFLOW, 0},
-		{"s0 + s1", {1LL << 62, (1LL << 62) - 1, 0, 0}, SYM_EOK, I64MAX},
-		{"s0 - s1", {I64MIN, 1, 0, 0}, SYM_EOVERFLOW, 0},
-		{"s0 - s1", {-1, I64MAX, 0, 0}, SYM_EOK, I64MIN},
-		{"s0 + 1", {I64MAX, 0, 0, 0}, SYM_EOVERFLOW, 0},
-		{"-s0", {I64MIN, 0, 0, 0}, SYM_EOVERFLOW, 0},
-		{"-s0", {I64MAX, 0, 0, 0}, SYM_EOK, -I64MAX},
-		{"abs(s0)", {I64MIN, 0, 0, 0}, SYM_EOVERFLOW, 0},
-		{"abs(s0)", {I64MIN + 1, 0, 0, 0}, SYM_EOK, I64MAX},
-		{"s0 // s1", {I64MIN, -1, 0, 0}, SYM_EOVERFLOW, 0},
-		{"s0 // s1", {I64MIN, 1, 0, 0}, SYM_EOK, I64MIN},
-		{"s0 // s1", {I64MIN, 2, 0, 0}, SYM_EOK, I64MIN / 2},
-		{"s0 // s1", {I64MAX, -1, 0, 0}, SYM_EOK, -I64MAX},
-		{"s0**3", {1LL << 21, 0, 0, 0}, SYM_EOVERFLOW, 0},
-		{"s0**3", {(1LL << 21) - 1, 0, 0, 0}, SYM_EOK, ((1LL << 21) - 1) * ((1LL << 21) - 1) * ((1LL << 21) - 1)},
-		{"s0**3", {-(1LL << 21), 0, 0, 0}, SYM_EOK, I64MIN},
-		{"4*s0", {1LL << 61, 0, 0, 0}, SYM_EOVERFLOW, 0},
-		{"4*s0", {-(1LL << 61), 0, 0, 0}, SYM_EOK, I64MIN},
-		{"max(s0, s1) + min(s0, s1)", {I64MAX, 1, 0, 0}, SYM_EOVERFLOW, 0},
-		{"s0*s1 - s0*s1 + s2", {1LL << 40, 1LL << 40, 5, 0}, SYM_EOK, 5}, /* cancelled when built */
-		/* exact results that fit but whose lowering passes outside int64 */
-		{"s0 % s1", {I64MIN, -1, 0, 0}, SYM_EOVERFLOW, 0},
-		{"(s0 + s1)//2", {I64MAX, I64MAX, 0, 0}, SYM_EOVERFLOW, 0},
-		{"9223372036854775807", {0, 0, 0, 0}, SYM_EOK, I64MAX},
-		{"-9223372036854775808", {0, 0, 0, 0}, SYM_EOK, I64MIN},
-		{"s0 - 9223372036854775808", {0, 0, 0, 0}, SYM_EOK, I64MIN},
-		{"s0 - 9223372036854775808", {-1, 0, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"s0*s1*s2", {1LL << 31, 1LL << 31, 1, 0}, SYM_EOK, 1LL << 62},
+	    {"s0*s1*s2", {1LL << 31, 1LL << 31, 2, 0}, SYM_EOVERFLOW, 0},
+	    {"s0*s1*s2", {-(1LL << 31), 1LL << 31, 2, 0}, SYM_EOK, I64MIN},
+	    {"s0*s1*s2", {-(1LL << 31), -(1LL << 31), 2, 0}, SYM_EOVERFLOW, 0},
+	    {"s0*s1*s2", {3037000500LL, 3037000500LL, 1, 0}, SYM_EOVERFLOW, 0},
+	    {"s0*s1*s2", {3037000499LL, 3037000499LL, 1, 0}, SYM_EOK, 3037000499LL * 3037000499LL},
+	    {"s0 + s1", {1LL << 62, 1LL << 62, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"s0 + s1", {1LL << 62, (1LL << 62) - 1, 0, 0}, SYM_EOK, I64MAX},
+	    {"s0 - s1", {I64MIN, 1, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"s0 - s1", {-1, I64MAX, 0, 0}, SYM_EOK, I64MIN},
+	    {"s0 + 1", {I64MAX, 0, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"-s0", {I64MIN, 0, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"-s0", {I64MAX, 0, 0, 0}, SYM_EOK, -I64MAX},
+	    {"abs(s0)", {I64MIN, 0, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"abs(s0)", {I64MIN + 1, 0, 0, 0}, SYM_EOK, I64MAX},
+	    {"s0 // s1", {I64MIN, -1, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"s0 // s1", {I64MIN, 1, 0, 0}, SYM_EOK, I64MIN},
+	    {"s0 // s1", {I64MIN, 2, 0, 0}, SYM_EOK, I64MIN / 2},
+	    {"s0 // s1", {I64MAX, -1, 0, 0}, SYM_EOK, -I64MAX},
+	    {"s0**3", {1LL << 21, 0, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"s0**3",
+	     {(1LL << 21) - 1, 0, 0, 0},
+	     SYM_EOK,
+	     ((1LL << 21) - 1) * ((1LL << 21) - 1) * ((1LL << 21) - 1)},
+	    {"s0**3", {-(1LL << 21), 0, 0, 0}, SYM_EOK, I64MIN},
+	    {"4*s0", {1LL << 61, 0, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"4*s0", {-(1LL << 61), 0, 0, 0}, SYM_EOK, I64MIN},
+	    {"max(s0, s1) + min(s0, s1)", {I64MAX, 1, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"s0*s1 - s0*s1 + s2", {1LL << 40, 1LL << 40, 5, 0}, SYM_EOK, 5}, /* cancelled when built */
+	    /* exact results that fit but whose lowering passes outside int64 */
+	    {"s0 % s1", {I64MIN, -1, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"(s0 + s1)//2", {I64MAX, I64MAX, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"9223372036854775807", {0, 0, 0, 0}, SYM_EOK, I64MAX},
+	    {"-9223372036854775808", {0, 0, 0, 0}, SYM_EOK, I64MIN},
+	    {"s0 - 9223372036854775808", {0, 0, 0, 0}, SYM_EOK, I64MIN},
+	    {"s0 - 9223372036854775808", {-1, 0, 0, 0}, SYM_EOVERFLOW, 0},
 	};
 	(void)state;
 	CHECK(v);
@@ -296,24 +301,24 @@ static void intermediates_leaving_int64_are_overflow(void **state)
 static void division_by_a_symbol_bound_to_zero_is_divzero(void **state)
 {
 	static const rvec v[] = {
-		{"s0 // s1", {7, 0, 0, 0}, SYM_EDIVZERO, 0},
-		{"s0 % s1", {7, 0, 0, 0}, SYM_EDIVZERO, 0},
-		{"s0 / s1", {0, 0, 0, 0}, SYM_EDIVZERO, 0},
-		{"(s0 + 1) // (s1 - 2)", {7, 2, 0, 0}, SYM_EDIVZERO, 0},
-		{"(s0 + 1) // (s1 - 2)", {7, 3, 0, 0}, SYM_EOK, 8},
-		{"(s0 + 1) // (s1 - 2)", {7, 1, 0, 0}, SYM_EOK, -8},
-		{"s0 % (s1*s2)", {7, 3, 0, 0}, SYM_EDIVZERO, 0},
-		{"s0 % (s1*s2)", {-7, 3, 1, 0}, SYM_EOK, 2},
-		{"s0 % (s1*s2)", {7, -3, 1, 0}, SYM_EOK, -2},
-		{"min(s0 // s1, 3)", {7, 0, 0, 0}, SYM_EDIVZERO, 0},
-		{"1/(s0 - s1) * (s0 - s1)", {3, 3, 0, 0}, SYM_EOK, 1}, /* cancelled when built */
-		{"s0 / 2", {3, 0, 0, 0}, SYM_EINEXACT, 0},
-		{"s0 / 2", {-4, 0, 0, 0}, SYM_EOK, -2},
-		{"s0 / s1", {6, -3, 0, 0}, SYM_EOK, -2},
-		{"s0 / s1", {6, 4, 0, 0}, SYM_EINEXACT, 0},
-		{"ceil(s0 / s1)", {7, -2, 0, 0}, SYM_EOK, -3},
-		{"ceil(s0 / s1)", {-7, 2, 0, 0}, SYM_EOK, -3},
-		{"(s0 - 1) // -3", {-7, 0, 0, 0}, SYM_EOK, 2},
+	    {"s0 // s1", {7, 0, 0, 0}, SYM_EDIVZERO, 0},
+	    {"s0 % s1", {7, 0, 0, 0}, SYM_EDIVZERO, 0},
+	    {"s0 / s1", {0, 0, 0, 0}, SYM_EDIVZERO, 0},
+	    {"(s0 + 1) // (s1 - 2)", {7, 2, 0, 0}, SYM_EDIVZERO, 0},
+	    {"(s0 + 1) // (s1 - 2)", {7, 3, 0, 0}, SYM_EOK, 8},
+	    {"(s0 + 1) // (s1 - 2)", {7, 1, 0, 0}, SYM_EOK, -8},
+	    {"s0 % (s1*s2)", {7, 3, 0, 0}, SYM_EDIVZERO, 0},
+	    {"s0 % (s1*s2)", {-7, 3, 1, 0}, SYM_EOK, 2},
+	    {"s0 % (s1*s2)", {7, -3, 1, 0}, SYM_EOK, -2},
+	    {"min(s0 // s1, 3)", {7, 0, 0, 0}, SYM_EDIVZERO, 0},
+	    {"1/(s0 - s1) * (s0 - s1)", {3, 3, 0, 0}, SYM_EOK, 1}, /* cancelled when built */
+	    {"s0 / 2", {3, 0, 0, 0}, SYM_EINEXACT, 0},
+	    {"s0 / 2", {-4, 0, 0, 0}, SYM_EOK, -2},
+	    {"s0 / s1", {6, -3, 0, 0}, SYM_EOK, -2},
+	    {"s0 / s1", {6, 4, 0, 0}, SYM_EINEXACT, 0},
+	    {"ceil(s0 / s1)", {7, -2, 0, 0}, SYM_EOK, -3},
+	    {"ceil(s0 / s1)", {-7, 2, 0, 0}, SYM_EOK, -3},
+	    {"(s0 - 1) // -3", {-7, 0, 0, 0}, SYM_EOK, 2},
 	};
 	(void)state;
 	CHECK(v);
@@ -374,8 +379,8 @@ static void checking_the_guards_does_not_compute_the_outputs(void **state)
 	sym_ctx_free(ctx);
 }
 
-static size_t count_insns(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *g, size_t no,
-			  const sym_expr *const *o)
+static size_t count_insns(sym_ctx *ctx, const sym_expr *const *syms, size_t ng, const sym_expr *const *g,
+                          size_t no, const sym_expr *const *o)
 {
 	sym_program *p = compile(ctx, syms, ng, g, no, o);
 	size_t n = sym_program_num_instructions(p);
@@ -507,55 +512,55 @@ static void handwritten_code_runs_every_opcode(void **state)
 		sym_status st;
 		int64_t want;
 	} v[] = {
-		{SYM_OP_ADD, INT64_MAX, 1, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_ADD, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_ADD, INT64_MIN, INT64_MAX, 0, SYM_EOK, -1},
-		{SYM_OP_SUB, INT64_MIN, 1, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_SUB, 0, INT64_MIN, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_SUB, -1, INT64_MAX, 0, SYM_EOK, INT64_MIN},
-		{SYM_OP_MUL, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_MUL, 1LL << 32, 1LL << 31, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_MUL, -(1LL << 32), 1LL << 31, 0, SYM_EOK, INT64_MIN},
-		{SYM_OP_NEG, INT64_MIN, 0, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_NEG, INT64_MAX, 0, 0, SYM_EOK, -INT64_MAX},
-		{SYM_OP_ABS, INT64_MIN, 0, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_ABS, -5, 0, 0, SYM_EOK, 5},
-		{SYM_OP_FLOORDIV, -7, 2, 0, SYM_EOK, -4},
-		{SYM_OP_FLOORDIV, 7, -2, 0, SYM_EOK, -4},
-		{SYM_OP_FLOORDIV, -7, -2, 0, SYM_EOK, 3},
-		{SYM_OP_FLOORDIV, 7, 0, 0, SYM_EDIVZERO, 0},
-		{SYM_OP_FLOORDIV, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_FLOORDIV, INT64_MIN, -2, 0, SYM_EOK, 1LL << 62},
-		{SYM_OP_MOD, -7, 3, 0, SYM_EOK, 2},
-		{SYM_OP_MOD, 7, -3, 0, SYM_EOK, -2},
-		{SYM_OP_MOD, -7, -3, 0, SYM_EOK, -1},
-		{SYM_OP_MOD, 7, 0, 0, SYM_EDIVZERO, 0},
-		{SYM_OP_MOD, INT64_MIN, -1, 0, SYM_EOK, 0},
-		{SYM_OP_MOD, INT64_MIN, INT64_MAX, 0, SYM_EOK, INT64_MAX - 1},
-		{SYM_OP_EXACTDIV, 12, -4, 0, SYM_EOK, -3},
-		{SYM_OP_EXACTDIV, 13, 4, 0, SYM_EINEXACT, 0},
-		{SYM_OP_EXACTDIV, 13, 0, 0, SYM_EDIVZERO, 0},
-		{SYM_OP_EXACTDIV, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_MIN, 3, -4, 0, SYM_EOK, -4},
-		{SYM_OP_MAX, 3, -4, 0, SYM_EOK, 3},
-		{SYM_OP_EQ, 3, 3, 0, SYM_EOK, 1},
-		{SYM_OP_NE, 3, 3, 0, SYM_EOK, 0},
-		{SYM_OP_LE, 3, 3, 0, SYM_EOK, 1},
-		{SYM_OP_LT, 3, 3, 0, SYM_EOK, 0},
-		{SYM_OP_AND, 2, -1, 0, SYM_EOK, 1},
-		{SYM_OP_AND, 2, 0, 0, SYM_EOK, 0},
-		{SYM_OP_OR, 0, 0, 0, SYM_EOK, 0},
-		{SYM_OP_OR, 0, 5, 0, SYM_EOK, 1},
-		{SYM_OP_NEGIF, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_NEGIF, INT64_MIN, 0, 0, SYM_EOK, INT64_MIN},
-		{SYM_OP_NEGIF, 5, -3, 0, SYM_EOK, -5},
-		{SYM_OP_DENOM, 0, 0, 0, SYM_EDIVZERO, 0},
-		{SYM_OP_DENOM, INT64_MIN, 0, 0, SYM_EOVERFLOW, 0},
-		{SYM_OP_DENOM, -9, 0, 0, SYM_EOK, 9},
-		{SYM_OP_SEL, 1, 7, 8, SYM_EOK, 7},
-		{SYM_OP_SEL, 0, 7, 8, SYM_EOK, 8},
-		{SYM_OP_GUARD, 0, 0, 0, SYM_EGUARD, 0},
-		{SYM_OP_GUARD, 2, 0, 0, SYM_EOK, 0},
+	    {SYM_OP_ADD, INT64_MAX, 1, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_ADD, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_ADD, INT64_MIN, INT64_MAX, 0, SYM_EOK, -1},
+	    {SYM_OP_SUB, INT64_MIN, 1, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_SUB, 0, INT64_MIN, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_SUB, -1, INT64_MAX, 0, SYM_EOK, INT64_MIN},
+	    {SYM_OP_MUL, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_MUL, 1LL << 32, 1LL << 31, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_MUL, -(1LL << 32), 1LL << 31, 0, SYM_EOK, INT64_MIN},
+	    {SYM_OP_NEG, INT64_MIN, 0, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_NEG, INT64_MAX, 0, 0, SYM_EOK, -INT64_MAX},
+	    {SYM_OP_ABS, INT64_MIN, 0, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_ABS, -5, 0, 0, SYM_EOK, 5},
+	    {SYM_OP_FLOORDIV, -7, 2, 0, SYM_EOK, -4},
+	    {SYM_OP_FLOORDIV, 7, -2, 0, SYM_EOK, -4},
+	    {SYM_OP_FLOORDIV, -7, -2, 0, SYM_EOK, 3},
+	    {SYM_OP_FLOORDIV, 7, 0, 0, SYM_EDIVZERO, 0},
+	    {SYM_OP_FLOORDIV, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_FLOORDIV, INT64_MIN, -2, 0, SYM_EOK, 1LL << 62},
+	    {SYM_OP_MOD, -7, 3, 0, SYM_EOK, 2},
+	    {SYM_OP_MOD, 7, -3, 0, SYM_EOK, -2},
+	    {SYM_OP_MOD, -7, -3, 0, SYM_EOK, -1},
+	    {SYM_OP_MOD, 7, 0, 0, SYM_EDIVZERO, 0},
+	    {SYM_OP_MOD, INT64_MIN, -1, 0, SYM_EOK, 0},
+	    {SYM_OP_MOD, INT64_MIN, INT64_MAX, 0, SYM_EOK, INT64_MAX - 1},
+	    {SYM_OP_EXACTDIV, 12, -4, 0, SYM_EOK, -3},
+	    {SYM_OP_EXACTDIV, 13, 4, 0, SYM_EINEXACT, 0},
+	    {SYM_OP_EXACTDIV, 13, 0, 0, SYM_EDIVZERO, 0},
+	    {SYM_OP_EXACTDIV, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_MIN, 3, -4, 0, SYM_EOK, -4},
+	    {SYM_OP_MAX, 3, -4, 0, SYM_EOK, 3},
+	    {SYM_OP_EQ, 3, 3, 0, SYM_EOK, 1},
+	    {SYM_OP_NE, 3, 3, 0, SYM_EOK, 0},
+	    {SYM_OP_LE, 3, 3, 0, SYM_EOK, 1},
+	    {SYM_OP_LT, 3, 3, 0, SYM_EOK, 0},
+	    {SYM_OP_AND, 2, -1, 0, SYM_EOK, 1},
+	    {SYM_OP_AND, 2, 0, 0, SYM_EOK, 0},
+	    {SYM_OP_OR, 0, 0, 0, SYM_EOK, 0},
+	    {SYM_OP_OR, 0, 5, 0, SYM_EOK, 1},
+	    {SYM_OP_NEGIF, INT64_MIN, -1, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_NEGIF, INT64_MIN, 0, 0, SYM_EOK, INT64_MIN},
+	    {SYM_OP_NEGIF, 5, -3, 0, SYM_EOK, -5},
+	    {SYM_OP_DENOM, 0, 0, 0, SYM_EDIVZERO, 0},
+	    {SYM_OP_DENOM, INT64_MIN, 0, 0, SYM_EOVERFLOW, 0},
+	    {SYM_OP_DENOM, -9, 0, 0, SYM_EOK, 9},
+	    {SYM_OP_SEL, 1, 7, 8, SYM_EOK, 7},
+	    {SYM_OP_SEL, 0, 7, 8, SYM_EOK, 8},
+	    {SYM_OP_GUARD, 0, 0, 0, SYM_EGUARD, 0},
+	    {SYM_OP_GUARD, 2, 0, 0, SYM_EOK, 0},
 	};
 	size_t i;
 	(void)state;
@@ -569,8 +574,9 @@ static void handwritten_code_runs_every_opcode(void **state)
 		assert_true(sym_program_scratch_size(p) <= 8);
 		st = sym_program_run(p, in, out, scratch, &failed);
 		if (st != v[i].st || (st == SYM_EOK && v[i].op != SYM_OP_GUARD && out[0] != v[i].want))
-			fail_msg("case %zu (op %d): got %s %lld, expected %s %lld", i, v[i].op, status_name(st),
-				 (long long)out[0], status_name(v[i].st), (long long)v[i].want);
+			fail_msg("case %zu (op %d): got %s %lld, expected %s %lld", i, v[i].op,
+			         status_name(st), (long long)out[0], status_name(v[i].st),
+			         (long long)v[i].want);
 		if (st == SYM_EGUARD)
 			assert_int_equal(failed, 0);
 		sym_program_free(p);
@@ -579,7 +585,7 @@ static void handwritten_code_runs_every_opcode(void **state)
 
 /* A random program with guards and outputs for the serialisation tests. */
 static sym_program *random_program(sym_ctx *ctx, gen *g, const sym_expr **gd, size_t *ng, const sym_expr **o,
-				   size_t *no)
+                                   size_t *no)
 {
 	size_t i;
 	for (;;) {
@@ -737,19 +743,19 @@ static void damaged_bytes_give_null_or_a_safe_program(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(random_expressions_agree_with_exact_evaluation),
-		cmocka_unit_test(large_values_give_the_exact_result_or_overflow),
-		cmocka_unit_test(random_guards_fail_in_order_and_stop_at_the_first),
-		cmocka_unit_test(intermediates_leaving_int64_are_overflow),
-		cmocka_unit_test(division_by_a_symbol_bound_to_zero_is_divzero),
-		cmocka_unit_test(guards_are_reported_by_index_in_order),
-		cmocka_unit_test(checking_the_guards_does_not_compute_the_outputs),
-		cmocka_unit_test(common_subexpressions_are_computed_once),
-		cmocka_unit_test(compile_errors_name_the_problem),
-		cmocka_unit_test(programs_without_inputs_or_outputs_run),
-		cmocka_unit_test(handwritten_code_runs_every_opcode),
-		cmocka_unit_test(serialized_programs_give_identical_results),
-		cmocka_unit_test(damaged_bytes_give_null_or_a_safe_program),
+	    cmocka_unit_test(random_expressions_agree_with_exact_evaluation),
+	    cmocka_unit_test(large_values_give_the_exact_result_or_overflow),
+	    cmocka_unit_test(random_guards_fail_in_order_and_stop_at_the_first),
+	    cmocka_unit_test(intermediates_leaving_int64_are_overflow),
+	    cmocka_unit_test(division_by_a_symbol_bound_to_zero_is_divzero),
+	    cmocka_unit_test(guards_are_reported_by_index_in_order),
+	    cmocka_unit_test(checking_the_guards_does_not_compute_the_outputs),
+	    cmocka_unit_test(common_subexpressions_are_computed_once),
+	    cmocka_unit_test(compile_errors_name_the_problem),
+	    cmocka_unit_test(programs_without_inputs_or_outputs_run),
+	    cmocka_unit_test(handwritten_code_runs_every_opcode),
+	    cmocka_unit_test(serialized_programs_give_identical_results),
+	    cmocka_unit_test(damaged_bytes_give_null_or_a_safe_program),
 	};
 	uint64_t seed = seed_from_env();
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed);

@@ -17,7 +17,6 @@
 #include "infer/storage.h"
 #include "test_util.h"
 
-
 /* Parses "[a, b, c]" (top-level commas) into dims; returns the rank. */
 static int parse_dims(sym_ctx *ctx, const char *text, const sym_expr **dims)
 {
@@ -479,7 +478,8 @@ static void ranges_give_dim_ranges_and_drop_implied_guards(void **state)
 	{
 		/* the ends live in the context of the model's fixture */
 		char path[1024];
-		snprintf(path, sizeof(path), "%s/tests/models/storage_ranges/guard_range.json", SYM_TEST_ROOT);
+		snprintf(path, sizeof(path), "%s/tests/models/storage_ranges/guard_range.json",
+		         SYM_TEST_ROOT);
 		f.ctx = sym_ctx_new();
 		lo[0] = sym_expr_from_si(f.ctx, 8), hi[0] = sym_expr_from_si(f.ctx, 64);
 		lo[1] = sym_expr_from_si(f.ctx, 8), hi[1] = NULL;

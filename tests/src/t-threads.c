@@ -24,11 +24,17 @@
 #include "test_util.h"
 
 static const char *const models[] = {"examples/transformer.json", "examples/cnn.json",
-				     "tests/models/conv_pool.json", "tests/models/reshape_chain.json"};
+                                     "tests/models/conv_pool.json", "tests/models/reshape_chain.json"};
 
 static const char *const exprs[] = {
-	"x % 8",          "(x // 2) // 4", "(4*x + 3) // 4",          "x - (x // n)*n",
-	"min(a, b) + max(a, b)", "(a + b)**3 - a**3", "ceil(x / 4) * 4 - x", "(h + 2*p - k) // s + 1",
+    "x % 8",
+    "(x // 2) // 4",
+    "(4*x + 3) // 4",
+    "x - (x // n)*n",
+    "min(a, b) + max(a, b)",
+    "(a + b)**3 - a**3",
+    "ceil(x / 4) * 4 - x",
+    "(h + 2*p - k) // s + 1",
 };
 
 /* A growable text: what a thread computed, compared as a whole. */
@@ -247,8 +253,8 @@ static void threads_sharing_one_program_give_the_single_threaded_answers(void **
 			for (in = 0; in < sym_model_num_inputs(m); in++) {
 				int rank, d;
 				const sym_expr *const *td;
-				sym_graph_tensor(r, sym_graph_find_tensor(r, sym_model_input_name(m, in)), &rank, &td,
-						 NULL);
+				sym_graph_tensor(r, sym_graph_find_tensor(r, sym_model_input_name(m, in)),
+				                 &rank, &td, NULL);
 				for (d = 0; d < rank; d++, p++) {
 					long long v = 0;
 					const sym_expr *e = sym_expr_eval_si(ctx, td[d], ns, syms, vals);
@@ -290,8 +296,8 @@ static void threads_sharing_one_program_give_the_single_threaded_answers(void **
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(contexts_on_two_threads_give_the_single_threaded_results),
-		cmocka_unit_test(threads_sharing_one_program_give_the_single_threaded_answers),
+	    cmocka_unit_test(contexts_on_two_threads_give_the_single_threaded_results),
+	    cmocka_unit_test(threads_sharing_one_program_give_the_single_threaded_answers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

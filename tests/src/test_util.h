@@ -18,7 +18,10 @@ static inline uint64_t seed_from_env(void)
 	return v ? v : 1;
 }
 
-static inline void rng_seed(uint64_t s) { rng_state = s * 0x9e3779b97f4a7c15ULL + 1; }
+static inline void rng_seed(uint64_t s)
+{
+	rng_state = s * 0x9e3779b97f4a7c15ULL + 1;
+}
 
 static inline uint64_t rng_next(void)
 {

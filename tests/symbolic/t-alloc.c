@@ -95,10 +95,11 @@ static void step(run *r, const char *what, const char *text)
 	int i = r->nsteps++;
 	assert_true(i < MAX_STEPS);
 	if (text && st != SYM_EOK)
-		problem(r, "step %d (%s) answered '%s' although %s was recorded", i, what, text, sym_status_message(st));
+		problem(r, "step %d (%s) answered '%s' although %s was recorded", i, what, text,
+		        sym_status_message(st));
 	if (!text && st != SYM_ENOMEM)
 		problem(r, "step %d (%s) failed with '%s' (%s), expected out of memory", i, what,
-			sym_status_message(st), sym_ctx_last_message(r->ctx));
+		        sym_status_message(st), sym_ctx_last_message(r->ctx));
 	if (!text)
 		r->failed = 1;
 	r->out[i] = text ? strdup(text) : NULL;
@@ -109,7 +110,7 @@ static void step_expr(run *r, const char *what, const sym_expr *e)
 	char *s = e ? sym_expr_to_str(r->ctx, e) : NULL;
 	if (e && !s && sym_ctx_last_error(r->ctx) != SYM_ENOMEM)
 		problem(r, "printing step %d (%s) failed with %s", r->nsteps, what,
-			sym_status_message(sym_ctx_last_error(r->ctx)));
+		        sym_status_message(sym_ctx_last_error(r->ctx)));
 	step(r, what, s);
 	sym_str_free(r->ctx, s);
 }
@@ -122,21 +123,25 @@ static void step_truth(run *r, const char *what, sym_truth t, const sym_witness 
 		step(r, what, NULL);
 		return;
 	}
-	len = (size_t)snprintf(buf, sizeof(buf), "%s", t == SYM_TRUE ? "true" : t == SYM_FALSE ? "false" : "unknown");
+	len = (size_t)snprintf(buf, sizeof(buf), "%s",
+	                       t == SYM_TRUE    ? "true"
+	                       : t == SYM_FALSE ? "false"
+	                                        : "unknown");
 	for (i = 0; w && i < w->n && len < sizeof(buf); i++) {
 		long long v = 0;
 		sym_expr_get_si(w->vals[i], &v);
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s=%lld", sym_expr_symbol_name(w->syms[i]), v);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s=%lld",
+		                        sym_expr_symbol_name(w->syms[i]), v);
 	}
 	step(r, what, buf);
 }
 
 static const char *const texts[] = {
-	"s0*(s1 + 123456789012345678901234567890)//7 - 340282366920938463463374607431768211457",
-	"min(s0//4, s1 % 8, max(s2, 3))",
-	"(s0 + 1)**3 - s0**3 + floor(s0/3 + s1/5)",
-	"(4*s0 + 3)//4 + (s2 - 1) % 4 + abs(s1 - 9)",
-	"max(s0, s3 - 1)",
+    "s0*(s1 + 123456789012345678901234567890)//7 - 340282366920938463463374607431768211457",
+    "min(s0//4, s1 % 8, max(s2, 3))",
+    "(s0 + 1)**3 - s0**3 + floor(s0/3 + s1/5)",
+    "(4*s0 + 3)//4 + (s2 - 1) % 4 + abs(s1 - 9)",
+    "max(s0, s3 - 1)",
 };
 #define NTEXTS (sizeof(texts) / sizeof(texts[0]))
 
@@ -182,8 +187,10 @@ static void workload(run *r)
 	s[2] = sym_expr_symbol(ctx, "s2");
 	for (i = 0; i < NTEXTS; i++) {
 		long long v[3] = {10000000000LL, -7, 5};
-		step_expr(r, "eval full", s[0] && s[1] && s[2] && e[i] ? sym_expr_eval_si(ctx, e[i], 3, s, v) : NULL);
-		step_expr(r, "eval partial", s[0] && s[1] && e[i] ? sym_expr_eval_si(ctx, e[i], 2, s, v) : NULL);
+		step_expr(r, "eval full",
+		          s[0] && s[1] && s[2] && e[i] ? sym_expr_eval_si(ctx, e[i], 3, s, v) : NULL);
+		step_expr(r, "eval partial",
+		          s[0] && s[1] && e[i] ? sym_expr_eval_si(ctx, e[i], 2, s, v) : NULL);
 	}
 	{
 		const sym_expr *by[2];
@@ -266,7 +273,7 @@ static void every_failing_allocation_fails_cleanly(void **state)
 	workload(&ref);
 	if (ref.failed || ref.problem[0])
 		fail_msg("the workload fails without failing allocations: %s %s", ref.problem,
-			 sym_ctx_last_message(ref.ctx));
+		         sym_ctx_last_message(ref.ctx));
 	sym_ctx_free(ref.ctx);
 	total = c.calls;
 	assert_int_equal(c.live, 0);
@@ -286,8 +293,9 @@ static void every_failing_allocation_fails_cleanly(void **state)
 			for (i = 0; i < r.nsteps; i++)
 				if (r.out[i] && (i >= ref.nsteps || strcmp(r.out[i], ref.out[i]))) {
 					char msg[1200];
-					snprintf(msg, sizeof(msg), "step %d answered '%.500s', expected '%.500s'", i,
-						 r.out[i], i < ref.nsteps ? ref.out[i] : "(nothing)");
+					snprintf(msg, sizeof(msg),
+					         "step %d answered '%.500s', expected '%.500s'", i, r.out[i],
+					         i < ref.nsteps ? ref.out[i] : "(nothing)");
 					report(n, total, msg);
 				}
 			if (r.failed)
@@ -298,24 +306,28 @@ static void every_failing_allocation_fails_cleanly(void **state)
 			run_clear(&r);
 			workload(&r);
 			if (r.failed || r.problem[0])
-				fail_msg("allocation %ld failed earlier: the context does not work again: %s %s", n,
-					 r.problem, sym_ctx_last_message(r.ctx));
+				fail_msg(
+				    "allocation %ld failed earlier: the context does not work again: %s %s",
+				    n, r.problem, sym_ctx_last_message(r.ctx));
 			for (i = 0; i < r.nsteps; i++)
 				if (strcmp(r.out[i], ref.out[i]))
-					fail_msg("allocation %ld failed earlier: step %d now answers '%s', expected '%s'", n,
-						 i, r.out[i], ref.out[i]);
+					fail_msg("allocation %ld failed earlier: step %d now answers '%s', "
+					         "expected '%s'",
+					         n, i, r.out[i], ref.out[i]);
 			run_clear(&r);
 			sym_ctx_free(r.ctx);
 		} else {
 			failures++;
 		}
 		if (c.live != 0 || c.bytes != 0)
-			fail_msg("allocation %ld failing: %ld blocks (%lld bytes) not freed", n, c.live, c.bytes);
+			fail_msg("allocation %ld failing: %ld blocks (%lld bytes) not freed", n, c.live,
+			         c.bytes);
 		if (c.bad_sizes)
 			fail_msg("allocation %ld failing: %ld frees passed a wrong old size", n, c.bad_sizes);
 	}
 	run_clear(&ref);
-	printf("alloc: %ld allocations in the workload, each failed once (%ld runs saw a failure)\n", total, failures);
+	printf("alloc: %ld allocations in the workload, each failed once (%ld runs saw a failure)\n", total,
+	       failures);
 	if (nseen)
 		fail_msg("%d kinds of unclean failure (listed above)", nseen);
 }
@@ -376,7 +388,8 @@ static void predicates_fail_cleanly_too(void **state)
 		run_clear(&r);
 		sym_ctx_free(r.ctx);
 		if (c.live != 0 || c.bytes != 0)
-			fail_msg("allocation %ld failing: %ld blocks (%lld bytes) not freed", n, c.live, c.bytes);
+			fail_msg("allocation %ld failing: %ld blocks (%lld bytes) not freed", n, c.live,
+			         c.bytes);
 	}
 	run_clear(&ref);
 	if (nseen)
@@ -397,9 +410,9 @@ static void a_context_that_cannot_start_returns_null(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(a_context_that_cannot_start_returns_null),
-		cmocka_unit_test(every_failing_allocation_fails_cleanly),
-		cmocka_unit_test(predicates_fail_cleanly_too),
+	    cmocka_unit_test(a_context_that_cannot_start_returns_null),
+	    cmocka_unit_test(every_failing_allocation_fails_cleanly),
+	    cmocka_unit_test(predicates_fail_cleanly_too),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

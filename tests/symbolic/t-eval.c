@@ -63,31 +63,32 @@ static const sym_expr *eval_binds(sym_ctx *ctx, const sym_expr *e, const char *b
 static void full_binding_gives_the_exact_constant(void **state)
 {
 	static const evec v[] = {
-		{"s0*s0*s0", "s0=10000000000", "1000000000000000000000000000000"},
-		{"s0**3 - s0**3 + 1", "s0=10000000000", "1"},
-		{"s0*s1", "s0=9223372036854775807 s1=9223372036854775807", "85070591730234615847396907784232501249"},
-		{"s0 - 1", "s0=-9223372036854775808", "-9223372036854775809"},
-		{"-s0", "s0=-9223372036854775808", "9223372036854775808"},
-		{"s0 // 2", "s0=-7", "-4"},
-		{"s0 % 3", "s0=-7", "2"},
-		{"s0 % -3", "s0=7", "-2"},
-		{"s0 // s1", "s0=7 s1=-2", "-4"},
-		{"s0 % s1", "s0=-7 s1=3", "2"},
-		{"s0 % s1", "s0=7 s1=-3", "-2"},
-		{"s0 // s1", "s0=-9223372036854775808 s1=-1", "9223372036854775808"},
-		{"s0 / s1", "s0=6 s1=4", "3/2"},
-		{"ceil(s0 / 3)", "s0=-7", "-2"},
-		{"floor(s0 / 3)", "s0=-7", "-3"},
-		{"min(s0, s1, 3)", "s0=5 s1=4", "3"},
-		{"max(s0, s1, 3)", "s0=5 s1=4", "5"},
-		{"abs(s0 - s1)", "s0=2 s1=9", "7"},
-		{"(s0 + 1)**-2", "s0=1", "1/4"},
-		{"s0 >= 2 && s1 < 0", "s0=2 s1=-1", "true"},
-		{"s0 >= 2 || s1 < 0", "s0=1 s1=0", "false"},
-		{"s0 % 4 == 3", "s0=-1", "true"},
-		{"s0 != s1", "s0=3 s1=3", "false"},
-		{"7", "", "7"},
-		{"7", "s0=1", "7"},
+	    {"s0*s0*s0", "s0=10000000000", "1000000000000000000000000000000"},
+	    {"s0**3 - s0**3 + 1", "s0=10000000000", "1"},
+	    {"s0*s1", "s0=9223372036854775807 s1=9223372036854775807",
+	     "85070591730234615847396907784232501249"},
+	    {"s0 - 1", "s0=-9223372036854775808", "-9223372036854775809"},
+	    {"-s0", "s0=-9223372036854775808", "9223372036854775808"},
+	    {"s0 // 2", "s0=-7", "-4"},
+	    {"s0 % 3", "s0=-7", "2"},
+	    {"s0 % -3", "s0=7", "-2"},
+	    {"s0 // s1", "s0=7 s1=-2", "-4"},
+	    {"s0 % s1", "s0=-7 s1=3", "2"},
+	    {"s0 % s1", "s0=7 s1=-3", "-2"},
+	    {"s0 // s1", "s0=-9223372036854775808 s1=-1", "9223372036854775808"},
+	    {"s0 / s1", "s0=6 s1=4", "3/2"},
+	    {"ceil(s0 / 3)", "s0=-7", "-2"},
+	    {"floor(s0 / 3)", "s0=-7", "-3"},
+	    {"min(s0, s1, 3)", "s0=5 s1=4", "3"},
+	    {"max(s0, s1, 3)", "s0=5 s1=4", "5"},
+	    {"abs(s0 - s1)", "s0=2 s1=9", "7"},
+	    {"(s0 + 1)**-2", "s0=1", "1/4"},
+	    {"s0 >= 2 && s1 < 0", "s0=2 s1=-1", "true"},
+	    {"s0 >= 2 || s1 < 0", "s0=1 s1=0", "false"},
+	    {"s0 % 4 == 3", "s0=-1", "true"},
+	    {"s0 != s1", "s0=3 s1=3", "false"},
+	    {"7", "", "7"},
+	    {"7", "s0=1", "7"},
 	};
 	size_t i;
 	(void)state;
@@ -103,15 +104,11 @@ static void full_binding_gives_the_exact_constant(void **state)
 static void partial_binding_substitutes_and_stays_canonical(void **state)
 {
 	static const evec v[] = {
-		{"s0*s1 + s1", "s0=2", "3*s1"},
-		{"(s0 + s1)**2", "s1=1", "s0**2 + 2*s0 + 1"},
-		{"s0 // s1", "s1=4", "s0//4"},
-		{"(s0 + 4*s1) // 4", "s1=-3", "s0//4 - 3"},
-		{"s0 % s1", "s1=1", "0"},
-		{"min(s0, s1) + max(s0, s1)", "s1=3", "min(3, s0) + max(3, s0)"},
-		{"s0 / s1", "s0=0", "0"},
-		{"s0 < s1", "s1=-5", "s0 <= -6"},
-		{"s2", "s0=1 s1=2", "s2"},
+	    {"s0*s1 + s1", "s0=2", "3*s1"}, {"(s0 + s1)**2", "s1=1", "s0**2 + 2*s0 + 1"},
+	    {"s0 // s1", "s1=4", "s0//4"},  {"(s0 + 4*s1) // 4", "s1=-3", "s0//4 - 3"},
+	    {"s0 % s1", "s1=1", "0"},       {"min(s0, s1) + max(s0, s1)", "s1=3", "min(3, s0) + max(3, s0)"},
+	    {"s0 / s1", "s0=0", "0"},       {"s0 < s1", "s1=-5", "s0 <= -6"},
+	    {"s2", "s0=1 s1=2", "s2"},
 	};
 	size_t i;
 	(void)state;
@@ -127,15 +124,15 @@ static void partial_binding_substitutes_and_stays_canonical(void **state)
 static void division_by_zero_is_an_error(void **state)
 {
 	static const evec v[] = {
-		{"s0 / s1", "s0=1 s1=0", NULL},
-		{"s0 // s1", "s0=1 s1=0", NULL},
-		{"s0 % s1", "s0=1 s1=0", NULL},
-		{"s0 % (s1 - 3)", "s0=5 s1=3", NULL},
-		{"1 / (s0 + s1)", "s0=2 s1=-2", NULL},
-		{"s0**-1", "s0=0", NULL},
-		{"ceil(s0 / s1)", "s0=-3 s1=0", NULL},
-		{"min(s0, 1/s1)", "s0=3 s1=0", NULL},
-		{"s0 > 0 || s0 // s1 == 0", "s0=1 s1=0", NULL},
+	    {"s0 / s1", "s0=1 s1=0", NULL},
+	    {"s0 // s1", "s0=1 s1=0", NULL},
+	    {"s0 % s1", "s0=1 s1=0", NULL},
+	    {"s0 % (s1 - 3)", "s0=5 s1=3", NULL},
+	    {"1 / (s0 + s1)", "s0=2 s1=-2", NULL},
+	    {"s0**-1", "s0=0", NULL},
+	    {"ceil(s0 / s1)", "s0=-3 s1=0", NULL},
+	    {"min(s0, 1/s1)", "s0=3 s1=0", NULL},
+	    {"s0 > 0 || s0 // s1 == 0", "s0=1 s1=0", NULL},
 	};
 	size_t i;
 	(void)state;
@@ -146,13 +143,13 @@ static void division_by_zero_is_an_error(void **state)
 			fail_msg("%s at %s gave a value", v[i].expr, v[i].binds);
 		if (sym_ctx_last_error(ctx) != SYM_EDIVZERO)
 			fail_msg("%s at %s: status %s, expected division by zero", v[i].expr, v[i].binds,
-				 sym_status_message(sym_ctx_last_error(ctx)));
+			         sym_status_message(sym_ctx_last_error(ctx)));
 		/* the context is usable after clearing */
 		sym_ctx_clear_error(ctx);
 		r = eval_binds(ctx, P(ctx, v[i].expr), "s0=4 s1=2");
 		if (!r || (sym_expr_kind(r) != SYM_KIND_NUM && sym_expr_kind(r) != SYM_KIND_BOOL))
 			fail_msg("%s at s0=4 s1=2 after clearing the error: %s", v[i].expr,
-				 r ? "not a constant" : sym_ctx_last_message(ctx));
+			         r ? "not a constant" : sym_ctx_last_message(ctx));
 		sym_ctx_free(ctx);
 	}
 }
@@ -173,7 +170,8 @@ static void substitution_by_expressions_is_simultaneous(void **state)
 	by[0] = P(ctx, "c");
 	by[1] = P(ctx, "c");
 	assert_text(ctx, sym_expr_subst(ctx, P(ctx, "a/b"), 2, s, by), "1", "c/c");
-	assert_text(ctx, sym_expr_subst(ctx, P(ctx, "min(a, b) - max(a, b)"), 2, s, by), "0", "min(c,c)-max(c,c)");
+	assert_text(ctx, sym_expr_subst(ctx, P(ctx, "min(a, b) - max(a, b)"), 2, s, by), "0",
+	            "min(c,c)-max(c,c)");
 	assert_text(ctx, sym_expr_subst(ctx, P(ctx, "a < b"), 2, s, by), "false", "c < c");
 	/* no symbols: the expression itself */
 	assert_true(sym_expr_subst(ctx, P(ctx, "a + 1"), 0, s, by) == P(ctx, "a + 1"));
@@ -310,15 +308,15 @@ static void evaluation_visits_each_shared_node_once(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(full_binding_gives_the_exact_constant),
-		cmocka_unit_test(partial_binding_substitutes_and_stays_canonical),
-		cmocka_unit_test(division_by_zero_is_an_error),
-		cmocka_unit_test(substitution_by_expressions_is_simultaneous),
-		cmocka_unit_test(big_values_through_subst_are_exact),
-		cmocka_unit_test(unbound_and_misused_symbols),
-		cmocka_unit_test(extreme_int64_inputs),
-		cmocka_unit_test(substitution_without_a_value_is_misuse),
-		cmocka_unit_test(evaluation_visits_each_shared_node_once),
+	    cmocka_unit_test(full_binding_gives_the_exact_constant),
+	    cmocka_unit_test(partial_binding_substitutes_and_stays_canonical),
+	    cmocka_unit_test(division_by_zero_is_an_error),
+	    cmocka_unit_test(substitution_by_expressions_is_simultaneous),
+	    cmocka_unit_test(big_values_through_subst_are_exact),
+	    cmocka_unit_test(unbound_and_misused_symbols),
+	    cmocka_unit_test(extreme_int64_inputs),
+	    cmocka_unit_test(substitution_without_a_value_is_misuse),
+	    cmocka_unit_test(evaluation_visits_each_shared_node_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

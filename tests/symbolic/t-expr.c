@@ -42,32 +42,32 @@ static void check_vectors(const vec *v, size_t n)
 static void polynomial_identities_are_decided_by_construction(void **state)
 {
 	static const vec v[] = {
-		{"(s0*s1)/s1", "s0"},
-		{"(s0+1)**2 - s0**2 - 2*s0", "1"},
-		{"s1 + s0", "s0 + s1"},
-		{"(s0 + s1)**2", "s0**2 + 2*s0*s1 + s1**2"},
-		{"(a - b)*(a + b)", "a**2 - b**2"},
-		{"2*x - x - x", "0"},
-		{"x*y*x", "x**2*y"},
-		{"s10 + s2 + s1", "s1 + s2 + s10"},
-		{"3*x/2", "3*x/2"},
-		{"x/2 + x/2", "x"},
-		{"x/y*y", "x"},
-		{"1/(x + 1) * (x + 1)", "1"},
-		{"(2*x + 2)/(x + 1)", "2"},
-		{"x/(2*y)", "x/(2*y)"},
-		{"(x+y)**-2", "(x + y)**-2"},
-		{"1/((x + 1)*(y + 1))", "1/(x*y + x + y + 1)"},
-		{"(x + 1)**-1*(y + 1)**-1", "(x + 1)**-1*(y + 1)**-1"},
-		{"x/(y*(y + 1))", "x/(y**2 + y)"},
-		{"x/y/(y + 1)", "x*(y + 1)**-1/y"},
-		{"x/(2*(y + 1))", "x/(2*(y + 1))"},
-		{"2**100", "1267650600228229401496703205376"},
-		{"-(-x)", "x"},
-		{"0*x", "0"},
-		{"x**0", "1"},
-		{"6/4", "3/2"},
-		{"-3/6", "-1/2"},
+	    {"(s0*s1)/s1", "s0"},
+	    {"(s0+1)**2 - s0**2 - 2*s0", "1"},
+	    {"s1 + s0", "s0 + s1"},
+	    {"(s0 + s1)**2", "s0**2 + 2*s0*s1 + s1**2"},
+	    {"(a - b)*(a + b)", "a**2 - b**2"},
+	    {"2*x - x - x", "0"},
+	    {"x*y*x", "x**2*y"},
+	    {"s10 + s2 + s1", "s1 + s2 + s10"},
+	    {"3*x/2", "3*x/2"},
+	    {"x/2 + x/2", "x"},
+	    {"x/y*y", "x"},
+	    {"1/(x + 1) * (x + 1)", "1"},
+	    {"(2*x + 2)/(x + 1)", "2"},
+	    {"x/(2*y)", "x/(2*y)"},
+	    {"(x+y)**-2", "(x + y)**-2"},
+	    {"1/((x + 1)*(y + 1))", "1/(x*y + x + y + 1)"},
+	    {"(x + 1)**-1*(y + 1)**-1", "(x + 1)**-1*(y + 1)**-1"},
+	    {"x/(y*(y + 1))", "x/(y**2 + y)"},
+	    {"x/y/(y + 1)", "x*(y + 1)**-1/y"},
+	    {"x/(2*(y + 1))", "x/(2*(y + 1))"},
+	    {"2**100", "1267650600228229401496703205376"},
+	    {"-(-x)", "x"},
+	    {"0*x", "0"},
+	    {"x**0", "1"},
+	    {"6/4", "3/2"},
+	    {"-3/6", "-1/2"},
 	};
 	(void)state;
 	CHECK(v);
@@ -76,32 +76,32 @@ static void polynomial_identities_are_decided_by_construction(void **state)
 static void floor_division_and_modulo_fold_at_construction(void **state)
 {
 	static const vec v[] = {
-		{"x // 1", "x"},
-		{"x % 1", "0"},
-		{"7 // -2", "-4"},
-		{"-7 % 3", "2"},
-		{"7 % -3", "-2"},
-		{"(4*x + y)//4", "x + y//4"},
-		{"(4*x + 3) % 4", "3"},
-		{"(4*x + 3)//4", "x"},
-		{"x - (x//4)*4", "x % 4"},
-		{"(x//4)*4 + x % 4", "x"},
-		{"((s0 + 1)//2 + 1)//2", "(s0 + 3)//4"},
-		{"(x//2)//4", "x//8"},
-		{"(s0 - 1)//2 + 1", "(s0 + 1)//2"},
-		{"ceil(x/2)", "(x + 1)//2"},
-		{"ceil(x/y)", "-(-x//y)"},
-		{"floor(x)", "x"},
-		{"floor(x/2 + 1/2)", "(x + 1)//2"},
-		{"x//y", "x//y"},
-		{"x % y", "x % y"},
-		{"2*x - 8*(x//4)", "2*(x % 4)"},
-		{"floor(x/y + 1/2)", "(2*x/y + 1)//2"},
-		{"floor(x/y + z)", "z + x//y"},
-		{"floor(x/y + x/z)", "floor(x/y + x/z)"},
-		{"-x//2", "-x//2"},
-		{"-(x//2)", "-(x//2)"},
-		{"(x//2)*y", "y*(x//2)"},
+	    {"x // 1", "x"},
+	    {"x % 1", "0"},
+	    {"7 // -2", "-4"},
+	    {"-7 % 3", "2"},
+	    {"7 % -3", "-2"},
+	    {"(4*x + y)//4", "x + y//4"},
+	    {"(4*x + 3) % 4", "3"},
+	    {"(4*x + 3)//4", "x"},
+	    {"x - (x//4)*4", "x % 4"},
+	    {"(x//4)*4 + x % 4", "x"},
+	    {"((s0 + 1)//2 + 1)//2", "(s0 + 3)//4"},
+	    {"(x//2)//4", "x//8"},
+	    {"(s0 - 1)//2 + 1", "(s0 + 1)//2"},
+	    {"ceil(x/2)", "(x + 1)//2"},
+	    {"ceil(x/y)", "-(-x//y)"},
+	    {"floor(x)", "x"},
+	    {"floor(x/2 + 1/2)", "(x + 1)//2"},
+	    {"x//y", "x//y"},
+	    {"x % y", "x % y"},
+	    {"2*x - 8*(x//4)", "2*(x % 4)"},
+	    {"floor(x/y + 1/2)", "(2*x/y + 1)//2"},
+	    {"floor(x/y + z)", "z + x//y"},
+	    {"floor(x/y + x/z)", "floor(x/y + x/z)"},
+	    {"-x//2", "-x//2"},
+	    {"-(x//2)", "-(x//2)"},
+	    {"(x//2)*y", "y*(x//2)"},
 	};
 	(void)state;
 	CHECK(v);
@@ -110,16 +110,16 @@ static void floor_division_and_modulo_fold_at_construction(void **state)
 static void min_max_abs_fold_at_construction(void **state)
 {
 	static const vec v[] = {
-		{"min(x, x)", "x"},
-		{"min(x, x + 1)", "x"},
-		{"max(x + 2, x)", "x + 2"},
-		{"min(3, 1, 2)", "1"},
-		{"max(y, min(x, x), x)", "max(x, y)"},
-		{"min(min(a, b), c)", "min(a, b, c)"},
-		{"abs(-3)", "3"},
-		{"abs(-3*x)", "3*abs(x)"},
-		{"abs(abs(x))", "abs(x)"},
-		{"abs(1 - x)", "abs(x - 1)"},
+	    {"min(x, x)", "x"},
+	    {"min(x, x + 1)", "x"},
+	    {"max(x + 2, x)", "x + 2"},
+	    {"min(3, 1, 2)", "1"},
+	    {"max(y, min(x, x), x)", "max(x, y)"},
+	    {"min(min(a, b), c)", "min(a, b, c)"},
+	    {"abs(-3)", "3"},
+	    {"abs(-3*x)", "3*abs(x)"},
+	    {"abs(abs(x))", "abs(x)"},
+	    {"abs(1 - x)", "abs(x - 1)"},
 	};
 	(void)state;
 	CHECK(v);
@@ -128,22 +128,22 @@ static void min_max_abs_fold_at_construction(void **state)
 static void relations_have_one_normal_form(void **state)
 {
 	static const vec v[] = {
-		{"s0 >= 2", "s0 >= 2"},
-		{"2 <= s0", "s0 >= 2"},
-		{"s0 < 1", "s0 <= 0"},
-		{"2*x <= 3", "x <= 1"},
-		{"2*x == 3", "false"},
-		{"2*x != 3", "true"},
-		{"x + 1 > y", "y <= x"},
-		{"x % 4 == 3", "x % 4 == 3"},
-		{"!(x < y)", "y <= x"},
-		{"!(x == y)", "x != y"},
-		{"x < y && y < x", "y < x && x < y"},
-		{"!(a < b || c == d)", "c != d && b <= a"},
-		{"true && x > 0", "x >= 1"},
-		{"false || x > 0", "x >= 1"},
-		{"1 < 2", "true"},
-		{"x/2 == y/3", "3*x == 2*y"},
+	    {"s0 >= 2", "s0 >= 2"},
+	    {"2 <= s0", "s0 >= 2"},
+	    {"s0 < 1", "s0 <= 0"},
+	    {"2*x <= 3", "x <= 1"},
+	    {"2*x == 3", "false"},
+	    {"2*x != 3", "true"},
+	    {"x + 1 > y", "y <= x"},
+	    {"x % 4 == 3", "x % 4 == 3"},
+	    {"!(x < y)", "y <= x"},
+	    {"!(x == y)", "x != y"},
+	    {"x < y && y < x", "y < x && x < y"},
+	    {"!(a < b || c == d)", "c != d && b <= a"},
+	    {"true && x > 0", "x >= 1"},
+	    {"false || x > 0", "x >= 1"},
+	    {"1 < 2", "true"},
+	    {"x/2 == y/3", "3*x == 2*y"},
 	};
 	(void)state;
 	CHECK(v);
@@ -156,20 +156,20 @@ static void bad_input_reports_a_position(void **state)
 		long pos;
 		const char *msg;
 	} v[] = {
-		{"s0 +* 2", 4, "expected an operand"},
-		{"foo(x)", 0, "unknown function"},
-		{"1/0", 1, "division by zero"},
-		{"x % 0", 2, "modulo by zero"},
-		{"(x", 2, "expected ')'"},
-		{"x y", 2, "unexpected text"},
-		{"", 0, "empty expression"},
-		{"x ** y", 2, "exponent must be an integer constant"},
-		{"1.5", 1, "decimal"},
-		{"min()", 4, "missing function argument"},
-		{"abs(x, y)", 0, "one argument"},
-		{"x < y < z", 6, "do not chain"},
-		{"(x < 1) + 1", 8, "predicate"},
-		{"10**10**10", 2, "too large"},
+	    {"s0 +* 2", 4, "expected an operand"},
+	    {"foo(x)", 0, "unknown function"},
+	    {"1/0", 1, "division by zero"},
+	    {"x % 0", 2, "modulo by zero"},
+	    {"(x", 2, "expected ')'"},
+	    {"x y", 2, "unexpected text"},
+	    {"", 0, "empty expression"},
+	    {"x ** y", 2, "exponent must be an integer constant"},
+	    {"1.5", 1, "decimal"},
+	    {"min()", 4, "missing function argument"},
+	    {"abs(x, y)", 0, "one argument"},
+	    {"x < y < z", 6, "do not chain"},
+	    {"(x < 1) + 1", 8, "predicate"},
+	    {"10**10**10", 2, "too large"},
 	};
 	size_t i;
 	(void)state;
@@ -179,8 +179,8 @@ static void bad_input_reports_a_position(void **state)
 		if (e)
 			fail_msg("%s parsed", v[i].in);
 		if (sym_ctx_last_position(ctx) != v[i].pos)
-			fail_msg("%s: position %ld, expected %ld (%s)", v[i].in, sym_ctx_last_position(ctx), v[i].pos,
-				 sym_ctx_last_message(ctx));
+			fail_msg("%s: position %ld, expected %ld (%s)", v[i].in, sym_ctx_last_position(ctx),
+			         v[i].pos, sym_ctx_last_message(ctx));
 		if (!strstr(sym_ctx_last_message(ctx), v[i].msg))
 			fail_msg("%s: message '%s' lacks '%s'", v[i].in, sym_ctx_last_message(ctx), v[i].msg);
 		sym_ctx_free(ctx);
@@ -201,7 +201,8 @@ static void error_messages_escape_control_characters(void **state)
 		msg = sym_ctx_last_message(ctx);
 		for (c = msg; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				fail_msg("input %zu: message '%s' has byte 0x%02x", i, msg, (unsigned char)*c);
+				fail_msg("input %zu: message '%s' has byte 0x%02x", i, msg,
+				         (unsigned char)*c);
 		if (i == 0)
 			assert_non_null(strstr(msg, "'\\x01"));
 		sym_ctx_free(ctx);
@@ -275,9 +276,9 @@ static void text_below_the_limit_prints_in_full(void **state)
 static void expansions_a_short_text_asks_for_are_bounded(void **state)
 {
 	static const char *const big[] = {
-		"(a+b+c+d+1)**40",
-		"(a+b+c+d+1)**20*(e+f+g+h+i+j+k+l+m+n+1)",
-		"floor((a+b+c+d+1)**30/3)*7",
+	    "(a+b+c+d+1)**40",
+	    "(a+b+c+d+1)**20*(e+f+g+h+i+j+k+l+m+n+1)",
+	    "floor((a+b+c+d+1)**30/3)*7",
 	};
 	size_t i;
 	(void)state;
@@ -297,9 +298,9 @@ static void expansions_a_short_text_asks_for_are_bounded(void **state)
 static void expansion_past_a_number_limit_is_an_error(void **state)
 {
 	static const char *const big[] = {
-		"(x+3**6000000)**2",
-		"(x+3**6000000)**2 - x**2 - 2*x*3**6000000",
-		"(x**1000000000+y**999999999)**50",
+	    "(x+3**6000000)**2",
+	    "(x+3**6000000)**2 - x**2 - 2*x*3**6000000",
+	    "(x**1000000000+y**999999999)**50",
 	};
 	size_t i;
 	(void)state;
@@ -316,9 +317,9 @@ static void expansion_past_a_number_limit_is_an_error(void **state)
  * the node is the one that building operator by operator gives. */
 static void constant_operand_chains_build_the_operator_by_operator_node(void **state)
 {
-	static const char *const base[] = {"x",     "2*x + 1", "x + y/3",    "x//3",  "x - 5",
-					   "x % 4", "7",       "x/y + 1/2",  "-x",    "x//2 + y",
-					   "3*x/2", "x/(y + 1)", "6*x + 4*y + 2", "x*y - 1", "floor(x/y)"};
+	static const char *const base[] = {"x",     "2*x + 1",   "x + y/3",       "x//3",    "x - 5",
+	                                   "x % 4", "7",         "x/y + 1/2",     "-x",      "x//2 + y",
+	                                   "3*x/2", "x/(y + 1)", "6*x + 4*y + 2", "x*y - 1", "floor(x/y)"};
 	static const long long cs[] = {2, 3, 4, -2, 6, 1, 8, 0};
 	static const char ops[] = {'*', '/', 'f'};
 	unsigned seed = 12345;
@@ -341,9 +342,13 @@ static void constant_operand_chains_build_the_operator_by_operator_node(void **s
 			op = ops[(seed >> 8) % 3];
 			k = sym_expr_from_si(ctx, c);
 			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s(%lld)",
-						op == 'f' ? "//" : op == '*' ? "*" : "/", c);
-			built = op == 'f' ? sym_expr_floordiv(ctx, built, k)
-				: op == '*' ? sym_expr_mul(ctx, built, k) : sym_expr_div(ctx, built, k);
+			                        op == 'f'   ? "//"
+			                        : op == '*' ? "*"
+			                                    : "/",
+			                        c);
+			built = op == 'f'   ? sym_expr_floordiv(ctx, built, k)
+			        : op == '*' ? sym_expr_mul(ctx, built, k)
+			                    : sym_expr_div(ctx, built, k);
 		}
 		if (!built)
 			sym_ctx_clear_error(ctx);
@@ -391,19 +396,19 @@ static void long_chains_of_constant_divisors_are_read_quickly(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(polynomial_identities_are_decided_by_construction),
-		cmocka_unit_test(floor_division_and_modulo_fold_at_construction),
-		cmocka_unit_test(min_max_abs_fold_at_construction),
-		cmocka_unit_test(relations_have_one_normal_form),
-		cmocka_unit_test(bad_input_reports_a_position),
-		cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
-		cmocka_unit_test(error_messages_escape_control_characters),
-		cmocka_unit_test(text_longer_than_the_limit_is_an_error_found_early),
-		cmocka_unit_test(text_below_the_limit_prints_in_full),
-		cmocka_unit_test(expansions_a_short_text_asks_for_are_bounded),
-		cmocka_unit_test(expansion_past_a_number_limit_is_an_error),
-		cmocka_unit_test(constant_operand_chains_build_the_operator_by_operator_node),
-		cmocka_unit_test(long_chains_of_constant_divisors_are_read_quickly),
+	    cmocka_unit_test(polynomial_identities_are_decided_by_construction),
+	    cmocka_unit_test(floor_division_and_modulo_fold_at_construction),
+	    cmocka_unit_test(min_max_abs_fold_at_construction),
+	    cmocka_unit_test(relations_have_one_normal_form),
+	    cmocka_unit_test(bad_input_reports_a_position),
+	    cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
+	    cmocka_unit_test(error_messages_escape_control_characters),
+	    cmocka_unit_test(text_longer_than_the_limit_is_an_error_found_early),
+	    cmocka_unit_test(text_below_the_limit_prints_in_full),
+	    cmocka_unit_test(expansions_a_short_text_asks_for_are_bounded),
+	    cmocka_unit_test(expansion_past_a_number_limit_is_an_error),
+	    cmocka_unit_test(constant_operand_chains_build_the_operator_by_operator_node),
+	    cmocka_unit_test(long_chains_of_constant_divisors_are_read_quickly),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

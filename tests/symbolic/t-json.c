@@ -48,7 +48,8 @@ static void check_round_trip(sym_ctx *ctx, const sym_expr *e, const char *what)
 	back = sym_expr_from_json(ctx, j);
 	if (back != e) {
 		char *s = cJSON_PrintUnformatted(j);
-		fail_msg("%s: JSON %s reads back as %s", what, s, back ? "another node" : sym_ctx_last_message(ctx));
+		fail_msg("%s: JSON %s reads back as %s", what, s,
+		         back ? "another node" : sym_ctx_last_message(ctx));
 	}
 	txt = cJSON_PrintUnformatted(j);
 	assert_non_null(txt);
@@ -64,34 +65,34 @@ static void check_round_trip(sym_ctx *ctx, const sym_expr *e, const char *what)
 static void table_expressions_round_trip(void **state)
 {
 	static const char *const v[] = {
-		"0",
-		"-7/2",
-		"123456789012345678901234567890/7",
-		"-9223372036854775808",
-		"s0",
-		"batch_size",
-		"s0 + 2*s1 - 3",
-		"s0**2*s1**-3",
-		"x/(y + 1)",
-		"(x + y)**-2",
-		"x//8",
-		"x % 7",
-		"(x + 3)//4 + x % 5",
-		"-(-x//y)",
-		"min(a, b, c + 1)",
-		"max(a, 2*b)",
-		"abs(x - y)",
-		"floor(x/y + x/z)",
-		"true",
-		"false",
-		"x >= 2",
-		"x % 4 == 3",
-		"x != y",
-		"x < y && y < z",
-		"x == 1 || y == 2",
-		"!(a < b || c == d)",
-		"512*((n + 511)//512)",
-		"x**1000000",
+	    "0",
+	    "-7/2",
+	    "123456789012345678901234567890/7",
+	    "-9223372036854775808",
+	    "s0",
+	    "batch_size",
+	    "s0 + 2*s1 - 3",
+	    "s0**2*s1**-3",
+	    "x/(y + 1)",
+	    "(x + y)**-2",
+	    "x//8",
+	    "x % 7",
+	    "(x + 3)//4 + x % 5",
+	    "-(-x//y)",
+	    "min(a, b, c + 1)",
+	    "max(a, 2*b)",
+	    "abs(x - y)",
+	    "floor(x/y + x/z)",
+	    "true",
+	    "false",
+	    "x >= 2",
+	    "x % 4 == 3",
+	    "x != y",
+	    "x < y && y < z",
+	    "x == 1 || y == 2",
+	    "!(a < b || c == d)",
+	    "512*((n + 511)//512)",
+	    "x**1000000",
 	};
 	size_t i;
 	sym_ctx *ctx = sym_ctx_new();
@@ -108,8 +109,18 @@ static void table_expressions_round_trip(void **state)
 /* Random expression text from a small grammar. */
 static void gen(FILE *f, int depth)
 {
-	static const char *const leaves[] = {"s0", "s1", "s2", "s3", "s4", "0", "1", "-3", "7", "1/2",
-					     "18446744073709551617", "-340282366920938463463374607431768211457"};
+	static const char *const leaves[] = {"s0",
+	                                     "s1",
+	                                     "s2",
+	                                     "s3",
+	                                     "s4",
+	                                     "0",
+	                                     "1",
+	                                     "-3",
+	                                     "7",
+	                                     "1/2",
+	                                     "18446744073709551617",
+	                                     "-340282366920938463463374607431768211457"};
 	static const char *const bins[] = {"+", "-", "*", "//", "%", "/"};
 	unsigned k;
 	if (depth <= 0 || rnd() % 4 == 0) {
@@ -201,33 +212,34 @@ static void malformed_json_names_the_field(void **state)
 	static const struct {
 		const char *json, *msg;
 	} v[] = {
-		{"{}", "\"kind\""},
-		{"{\"kind\": 3}", "\"kind\""},
-		{"{\"kind\": \"nope\"}", "\"kind\""},
-		{"[1, 2]", "\"kind\""},
-		{"17", "\"kind\""},
-		{"{\"kind\": \"num\"}", "\"value\""},
-		{"{\"kind\": \"num\", \"value\": 3}", "\"value\""},
-		{"{\"kind\": \"num\", \"value\": \"x\"}", "\"value\""},
-		{"{\"kind\": \"sym\"}", "\"name\""},
-		{"{\"kind\": \"sym\", \"name\": 5}", "\"name\""},
-		{"{\"kind\": \"bool\", \"value\": 1}", "\"value\""},
-		{"{\"kind\": \"add\", \"terms\": []}", "\"const\""},
-		{"{\"kind\": \"add\", \"const\": \"0\"}", "\"terms\""},
-		{"{\"kind\": \"add\", \"const\": \"0\", \"terms\": {}}", "\"terms\""},
-		{"{\"kind\": \"add\", \"const\": \"0\", \"terms\": [{\"coef\": 2, \"mono\": \"x\"}]}", "\"coef\""},
-		{"{\"kind\": \"add\", \"const\": \"0\", \"terms\": [{\"coef\": \"2\"}]}", "\"mono\""},
-		{"{\"kind\": \"mul\"}", "\"factors\""},
-		{"{\"kind\": \"mul\", \"factors\": [{\"base\": \"x\", \"exp\": \"1/2\"}]}", "\"exp\""},
-		{"{\"kind\": \"mul\", \"factors\": [{\"base\": \"x\", \"exp\": 2}]}", "\"exp\""},
-		{"{\"kind\": \"mul\", \"factors\": [{\"base\": \"x\"}]}", "\"exp\""},
-		{"{\"kind\": \"mul\", \"factors\": [{\"exp\": \"2\"}]}", "\"base\""},
-		{"{\"kind\": \"floor\"}", "\"args\""},
-		{"{\"kind\": \"floor\", \"args\": []}", "\"args\""},
-		{"{\"kind\": \"min\", \"args\": \"x\"}", "\"args\""},
-		{"{\"kind\": \"floor\", \"args\": [\"x\", \"y\"]}", "one argument"},
-		{"{\"kind\": \"le\", \"args\": [\"x\", \"y\"]}", "one argument"},
-		{"{\"kind\": \"min\", \"args\": [\"x\", {\"kind\": \"sym\"}]}", "\"name\""},
+	    {"{}", "\"kind\""},
+	    {"{\"kind\": 3}", "\"kind\""},
+	    {"{\"kind\": \"nope\"}", "\"kind\""},
+	    {"[1, 2]", "\"kind\""},
+	    {"17", "\"kind\""},
+	    {"{\"kind\": \"num\"}", "\"value\""},
+	    {"{\"kind\": \"num\", \"value\": 3}", "\"value\""},
+	    {"{\"kind\": \"num\", \"value\": \"x\"}", "\"value\""},
+	    {"{\"kind\": \"sym\"}", "\"name\""},
+	    {"{\"kind\": \"sym\", \"name\": 5}", "\"name\""},
+	    {"{\"kind\": \"bool\", \"value\": 1}", "\"value\""},
+	    {"{\"kind\": \"add\", \"terms\": []}", "\"const\""},
+	    {"{\"kind\": \"add\", \"const\": \"0\"}", "\"terms\""},
+	    {"{\"kind\": \"add\", \"const\": \"0\", \"terms\": {}}", "\"terms\""},
+	    {"{\"kind\": \"add\", \"const\": \"0\", \"terms\": [{\"coef\": 2, \"mono\": \"x\"}]}",
+	     "\"coef\""},
+	    {"{\"kind\": \"add\", \"const\": \"0\", \"terms\": [{\"coef\": \"2\"}]}", "\"mono\""},
+	    {"{\"kind\": \"mul\"}", "\"factors\""},
+	    {"{\"kind\": \"mul\", \"factors\": [{\"base\": \"x\", \"exp\": \"1/2\"}]}", "\"exp\""},
+	    {"{\"kind\": \"mul\", \"factors\": [{\"base\": \"x\", \"exp\": 2}]}", "\"exp\""},
+	    {"{\"kind\": \"mul\", \"factors\": [{\"base\": \"x\"}]}", "\"exp\""},
+	    {"{\"kind\": \"mul\", \"factors\": [{\"exp\": \"2\"}]}", "\"base\""},
+	    {"{\"kind\": \"floor\"}", "\"args\""},
+	    {"{\"kind\": \"floor\", \"args\": []}", "\"args\""},
+	    {"{\"kind\": \"min\", \"args\": \"x\"}", "\"args\""},
+	    {"{\"kind\": \"floor\", \"args\": [\"x\", \"y\"]}", "one argument"},
+	    {"{\"kind\": \"le\", \"args\": [\"x\", \"y\"]}", "one argument"},
+	    {"{\"kind\": \"min\", \"args\": [\"x\", {\"kind\": \"sym\"}]}", "\"name\""},
 	};
 	size_t i, bad = 0;
 	(void)state;
@@ -242,8 +254,8 @@ static void malformed_json_names_the_field(void **state)
 		if (sym_ctx_last_error(ctx) == SYM_EOK)
 			fail_msg("%s: NULL without an error", v[i].json);
 		if (!strstr(sym_ctx_last_message(ctx), v[i].msg)) {
-			print_error("%s: message '%s' does not name %s\n", v[i].json, sym_ctx_last_message(ctx),
-				    v[i].msg);
+			print_error("%s: message '%s' does not name %s\n", v[i].json,
+			            sym_ctx_last_message(ctx), v[i].msg);
 			bad++;
 		}
 		cJSON_Delete(j);
@@ -256,7 +268,8 @@ static void malformed_json_names_the_field(void **state)
 		sym_ctx_free(ctx);
 	}
 	if (bad)
-		fail_msg("%zu of %zu malformed trees give a message without the field", bad, sizeof(v) / sizeof(v[0]));
+		fail_msg("%zu of %zu malformed trees give a message without the field", bad,
+		         sizeof(v) / sizeof(v[0]));
 }
 
 static void numbers_are_decimal_strings(void **state)
@@ -298,12 +311,12 @@ static void json_of_a_dag_past_the_size_limit_is_an_error_found_early(void **sta
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(table_expressions_round_trip),
-		cmocka_unit_test(random_expressions_round_trip),
-		cmocka_unit_test(a_json_string_is_expression_text),
-		cmocka_unit_test(numbers_are_decimal_strings),
-		cmocka_unit_test(malformed_json_names_the_field),
-		cmocka_unit_test(json_of_a_dag_past_the_size_limit_is_an_error_found_early),
+	    cmocka_unit_test(table_expressions_round_trip),
+	    cmocka_unit_test(random_expressions_round_trip),
+	    cmocka_unit_test(a_json_string_is_expression_text),
+	    cmocka_unit_test(numbers_are_decimal_strings),
+	    cmocka_unit_test(malformed_json_names_the_field),
+	    cmocka_unit_test(json_of_a_dag_past_the_size_limit_is_an_error_found_early),
 	};
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed_from_env());
 	return cmocka_run_group_tests(tests, NULL, NULL);

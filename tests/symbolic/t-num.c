@@ -164,7 +164,7 @@ static int should_be_small(mpq_srcptr v)
 	mpz_set_si(lo, INT64_MIN);
 	mpz_set_si(hi, INT64_MAX);
 	small = mpz_cmp(mpq_numref(v), lo) > 0 && mpz_cmp(mpq_numref(v), hi) <= 0 &&
-		mpz_cmp(mpq_denref(v), hi) <= 0;
+	        mpz_cmp(mpq_denref(v), hi) <= 0;
 	mpz_clears(lo, hi, NULL);
 	return small;
 }
@@ -183,7 +183,8 @@ static void check_num(const char *what, const sym_num *x, mpq_srcptr v)
 		if (SYM_NUM_IS_BIG(x))
 			fail_msg("%s: %s must be small", what, qstr(v));
 		if (x->q <= 0 || mpz_cmp_si(mpq_numref(v), x->p) != 0 || mpz_cmp_si(mpq_denref(v), x->q) != 0)
-			fail_msg("%s: small %s stored as %lld/%lld", what, qstr(v), (long long)x->p, (long long)x->q);
+			fail_msg("%s: small %s stored as %lld/%lld", what, qstr(v), (long long)x->p,
+			         (long long)x->q);
 	} else {
 		mpz_t g;
 		if (!SYM_NUM_IS_BIG(x))
@@ -324,7 +325,7 @@ static void int64_edges_have_one_representation(void **state)
 	sym__num_mul(&r, &a, &a);
 	mpq_set_str(q, "85070591730234615847396907784232501249", 10);
 	check_num("INT64_MAX^2", &r, q);
-	sym__num_set_si(&a, 4294967296LL); /* 2^32 */
+	sym__num_set_si(&a, 4294967296LL);  /* 2^32 */
 	sym__num_set_si(&b, -2147483648LL); /* -2^31 */
 	sym__num_mul(&r, &a, &b);
 	check_num_si("2^32 * -2^31", &r, INT64_MIN);
@@ -404,21 +405,21 @@ static void floor_and_ceil_round_toward_the_infinities(void **state)
 	static const struct {
 		const char *in, *fl, *ce;
 	} v[] = {
-		{"7/2", "3", "4"},
-		{"-7/2", "-4", "-3"},
-		{"-1/3", "-1", "0"},
-		{"1/3", "0", "1"},
-		{"-6/3", "-2", "-2"},
-		{"-5", "-5", "-5"},
-		{"0", "0", "0"},
-		{"-9223372036854775807/2", "-4611686018427387904", "-4611686018427387903"},
-		{"-1/9223372036854775807", "-1", "0"},
-		{"9223372036854775807/9223372036854775806", "1", "2"},
-		{"-9223372036854775808/3", "-3074457345618258603", "-3074457345618258602"},
-		{"-18446744073709551617/2", "-9223372036854775809", "-9223372036854775808"},
-		{"-1267650600228229401496703205377/1267650600228229401496703205376", "-2", "-1"},
-		{"1267650600228229401496703205377/1267650600228229401496703205376", "1", "2"},
-		{"-2361183241434822606847/2", "-1180591620717411303424", "-1180591620717411303423"},
+	    {"7/2", "3", "4"},
+	    {"-7/2", "-4", "-3"},
+	    {"-1/3", "-1", "0"},
+	    {"1/3", "0", "1"},
+	    {"-6/3", "-2", "-2"},
+	    {"-5", "-5", "-5"},
+	    {"0", "0", "0"},
+	    {"-9223372036854775807/2", "-4611686018427387904", "-4611686018427387903"},
+	    {"-1/9223372036854775807", "-1", "0"},
+	    {"9223372036854775807/9223372036854775806", "1", "2"},
+	    {"-9223372036854775808/3", "-3074457345618258603", "-3074457345618258602"},
+	    {"-18446744073709551617/2", "-9223372036854775809", "-9223372036854775808"},
+	    {"-1267650600228229401496703205377/1267650600228229401496703205376", "-2", "-1"},
+	    {"1267650600228229401496703205377/1267650600228229401496703205376", "1", "2"},
+	    {"-2361183241434822606847/2", "-1180591620717411303424", "-1180591620717411303423"},
 	};
 	size_t i;
 	(void)state;
@@ -449,19 +450,20 @@ static void gcd_and_lcm_of_integers(void **state)
 	static const struct {
 		const char *a, *b, *g, *l;
 	} v[] = {
-		{"12", "18", "6", "36"},
-		{"-12", "18", "6", "36"},
-		{"12", "-18", "6", "36"},
-		{"0", "5", "5", "0"},
-		{"-5", "0", "5", "0"},
-		{"0", "0", "0", "0"},
-		{"-9223372036854775807", "9223372036854775807", "9223372036854775807", "9223372036854775807"},
-		{"-9223372036854775808", "6", "2", "27670116110564327424"},
-		{"-9223372036854775808", "-9223372036854775808", "9223372036854775808", "9223372036854775808"},
-		{"4611686018427387904", "9223372036854775807", "1", "42535295865117307928310139910543638528"},
-		{"1180591620717411303424", "18446744073709551616", "18446744073709551616", "1180591620717411303424"},
-		{"1180591620717411303424", "6", "2", "3541774862152233910272"},
-		{"3", "5", "1", "15"},
+	    {"12", "18", "6", "36"},
+	    {"-12", "18", "6", "36"},
+	    {"12", "-18", "6", "36"},
+	    {"0", "5", "5", "0"},
+	    {"-5", "0", "5", "0"},
+	    {"0", "0", "0", "0"},
+	    {"-9223372036854775807", "9223372036854775807", "9223372036854775807", "9223372036854775807"},
+	    {"-9223372036854775808", "6", "2", "27670116110564327424"},
+	    {"-9223372036854775808", "-9223372036854775808", "9223372036854775808", "9223372036854775808"},
+	    {"4611686018427387904", "9223372036854775807", "1", "42535295865117307928310139910543638528"},
+	    {"1180591620717411303424", "18446744073709551616", "18446744073709551616",
+	     "1180591620717411303424"},
+	    {"1180591620717411303424", "6", "2", "3541774862152233910272"},
+	    {"3", "5", "1", "15"},
 	};
 	size_t i;
 	(void)state;
@@ -560,25 +562,28 @@ static void aliased_operands_with_big_values(void **state)
 static void decimal_text_of_any_size(void **state)
 {
 	static const char *const v[] = {
-		"0",
-		"-0",
-		"+17",
-		"-17",
-		"000000000000000000000000000000000000042",
-		"-000000000000000000000000000000000000042",
-		"999999999999999999",
-		"-999999999999999999",
-		"9223372036854775807",
-		"-9223372036854775807",
-		"9223372036854775808",
-		"-9223372036854775808",
-		"18446744073709551616",
-		"1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
-		"-1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890",
-		"+1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890",
+	    "0",
+	    "-0",
+	    "+17",
+	    "-17",
+	    "000000000000000000000000000000000000042",
+	    "-000000000000000000000000000000000000042",
+	    "999999999999999999",
+	    "-999999999999999999",
+	    "9223372036854775807",
+	    "-9223372036854775807",
+	    "9223372036854775808",
+	    "-9223372036854775808",
+	    "18446744073709551616",
+	    "100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+	    "0000",
+	    "-12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345"
+	    "67890",
+	    "+12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345"
+	    "67890",
 	};
-	static const char *const bad[] = {"", "-", "+", "1a", "--1", "1-", " 1", "1.5", "0x10",
-					  "12345678901234567890123456789x"};
+	static const char *const bad[] = {"",   "-",  "+",   "1a",   "--1",
+	                                  "1-", " 1", "1.5", "0x10", "12345678901234567890123456789x"};
 	size_t i;
 	(void)state;
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -641,10 +646,10 @@ static void pow_respects_the_size_limit(void **state)
 		sym__num_init(&r);
 		if (sym__num_pow(&r, &a, 1 << 20, 1 << 16))
 			fail_msg("(%s)**(2**20) with a limit of 2**16 bits was computed (%zu bits)", bases[i],
-				 sym__num_bits(&r));
+			         sym__num_bits(&r));
 		if (sym__num_pow(&r, &a, -(1 << 20), 1 << 16))
-			fail_msg("(%s)**-(2**20) with a limit of 2**16 bits was computed (%zu bits)", bases[i],
-				 sym__num_bits(&r));
+			fail_msg("(%s)**-(2**20) with a limit of 2**16 bits was computed (%zu bits)",
+			         bases[i], sym__num_bits(&r));
 		sym__num_clear(&a);
 		sym__num_clear(&r);
 		mpq_clear(q);
@@ -713,27 +718,27 @@ static void every_operation_agrees_with_mpq(void **state)
 		sym__num_init(&r);
 		check_num("set_mpq", &a, x);
 
-#define BINOP(name, fn, mpqfn)                                                                      \
-	do {                                                                                        \
-		mpqfn(e, x, y);                                                                     \
-		snprintf(what, sizeof(what), "%s (case %ld, alias %d)", name, it, alias);            \
-		if (alias == 0) {                                                                   \
-			fn(&r, &a, &b);                                                             \
-			check_num(what, &r, e);                                                     \
-		} else {                                                                            \
-			sym_num c1 = {{0}, 1}, c2 = {{0}, 1};                                                             \
-			num_from_mpq(&c1, x);                                                       \
-			num_from_mpq(&c2, y);                                                       \
-			if (alias == 1) {                                                           \
-				fn(&c1, &c1, &c2);                                                  \
-				check_num(what, &c1, e);                                            \
-			} else {                                                                    \
-				fn(&c2, &c1, &c2);                                                  \
-				check_num(what, &c2, e);                                            \
-			}                                                                           \
-			sym__num_clear(&c1);                                                        \
-			sym__num_clear(&c2);                                                        \
-		}                                                                                   \
+#define BINOP(name, fn, mpqfn)                                                                               \
+	do {                                                                                                 \
+		mpqfn(e, x, y);                                                                              \
+		snprintf(what, sizeof(what), "%s (case %ld, alias %d)", name, it, alias);                    \
+		if (alias == 0) {                                                                            \
+			fn(&r, &a, &b);                                                                      \
+			check_num(what, &r, e);                                                              \
+		} else {                                                                                     \
+			sym_num c1 = {{0}, 1}, c2 = {{0}, 1};                                                \
+			num_from_mpq(&c1, x);                                                                \
+			num_from_mpq(&c2, y);                                                                \
+			if (alias == 1) {                                                                    \
+				fn(&c1, &c1, &c2);                                                           \
+				check_num(what, &c1, e);                                                     \
+			} else {                                                                             \
+				fn(&c2, &c1, &c2);                                                           \
+				check_num(what, &c2, e);                                                     \
+			}                                                                                    \
+			sym__num_clear(&c1);                                                                 \
+			sym__num_clear(&c2);                                                                 \
+		}                                                                                            \
 	} while (0)
 
 		BINOP("add", sym__num_add, mpq_add);
@@ -778,7 +783,7 @@ static void every_operation_agrees_with_mpq(void **state)
 		{
 			int64_t v;
 			int fits = mpz_cmp_ui(mpq_denref(x), 1) == 0 && mpz_fits_slong_p(mpq_numref(x)) &&
-				   mpz_cmp_si(mpq_numref(x), INT64_MIN) != 0;
+			           mpz_cmp_si(mpq_numref(x), INT64_MIN) != 0;
 			/* INT64_MIN is covered by get_si_returns_every_int64 */
 			if (mpz_cmp_si(mpq_numref(x), INT64_MIN) != 0 || mpz_cmp_ui(mpq_denref(x), 1) != 0) {
 				if (sym__num_get_si(&a, &v) != fits)
@@ -883,17 +888,17 @@ static void chains_cross_the_boundary_both_ways(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(big_values_that_shrink_become_small),
-		cmocka_unit_test(int64_edges_have_one_representation),
-		cmocka_unit_test(get_si_returns_every_int64),
-		cmocka_unit_test(floor_and_ceil_round_toward_the_infinities),
-		cmocka_unit_test(gcd_and_lcm_of_integers),
-		cmocka_unit_test(aliased_operands_with_big_values),
-		cmocka_unit_test(decimal_text_of_any_size),
-		cmocka_unit_test(pow_small_exponents),
-		cmocka_unit_test(pow_respects_the_size_limit),
-		cmocka_unit_test_setup(every_operation_agrees_with_mpq, setup_seed),
-		cmocka_unit_test_setup(chains_cross_the_boundary_both_ways, setup_seed),
+	    cmocka_unit_test(big_values_that_shrink_become_small),
+	    cmocka_unit_test(int64_edges_have_one_representation),
+	    cmocka_unit_test(get_si_returns_every_int64),
+	    cmocka_unit_test(floor_and_ceil_round_toward_the_infinities),
+	    cmocka_unit_test(gcd_and_lcm_of_integers),
+	    cmocka_unit_test(aliased_operands_with_big_values),
+	    cmocka_unit_test(decimal_text_of_any_size),
+	    cmocka_unit_test(pow_small_exponents),
+	    cmocka_unit_test(pow_respects_the_size_limit),
+	    cmocka_unit_test_setup(every_operation_agrees_with_mpq, setup_seed),
+	    cmocka_unit_test_setup(chains_cross_the_boundary_both_ways, setup_seed),
 	};
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed_from_env());
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,7 +37,10 @@ static uint64_t rnd(void)
 	return z ^ (z >> 31);
 }
 
-static long rnd_range(long lo, long hi) { return lo + (long)(rnd() % (uint64_t)(hi - lo + 1)); }
+static long rnd_range(long lo, long hi)
+{
+	return lo + (long)(rnd() % (uint64_t)(hi - lo + 1));
+}
 
 static uint64_t seed_from_env(void)
 {
@@ -68,11 +71,27 @@ static double now(void)
 
 /* ---- expression trees ------------------------------------------------- */
 
-enum top { T_SYM, T_CONST, T_ADD, T_SUB, T_MUL, T_DIV, T_FDIV, T_MOD, T_MIN, T_MAX, T_ABS, T_CEIL, T_FLOOR, T_POW, T_NEG };
+enum top {
+	T_SYM,
+	T_CONST,
+	T_ADD,
+	T_SUB,
+	T_MUL,
+	T_DIV,
+	T_FDIV,
+	T_MOD,
+	T_MIN,
+	T_MAX,
+	T_ABS,
+	T_CEIL,
+	T_FLOOR,
+	T_POW,
+	T_NEG
+};
 
 typedef struct tn {
 	int op, s;
-	long k; /* exponent of T_POW */
+	long k;  /* exponent of T_POW */
 	mpq_t c; /* value of T_CONST */
 	struct tn *a, *b;
 } tn;
@@ -200,8 +219,8 @@ static tn *gen(int depth)
 /* The tree in the expression syntax, fully parenthesised. */
 static void tprint(FILE *f, const tn *t)
 {
-	static const char *const ops[] = {[T_ADD] = "+", [T_SUB] = "-", [T_MUL] = "*",
-					  [T_DIV] = "/", [T_FDIV] = "//", [T_MOD] = "%"};
+	static const char *const ops[] = {
+	    [T_ADD] = "+", [T_SUB] = "-", [T_MUL] = "*", [T_DIV] = "/", [T_FDIV] = "//", [T_MOD] = "%"};
 	switch (t->op) {
 	case T_SYM:
 		fprintf(f, "s%d", t->s);
@@ -274,9 +293,15 @@ static int teval(const tn *t, mpz_t *vals, mpq_ptr out)
 	ok = teval(t->a, vals, x) && (!t->b || teval(t->b, vals, y));
 	if (ok) {
 		switch (t->op) {
-		case T_ADD: mpq_add(out, x, y); break;
-		case T_SUB: mpq_sub(out, x, y); break;
-		case T_MUL: mpq_mul(out, x, y); break;
+		case T_ADD:
+			mpq_add(out, x, y);
+			break;
+		case T_SUB:
+			mpq_sub(out, x, y);
+			break;
+		case T_MUL:
+			mpq_mul(out, x, y);
+			break;
 		case T_DIV:
 			if (mpq_sgn(y) == 0)
 				ok = 0;
@@ -304,10 +329,18 @@ static int teval(const tn *t, mpz_t *vals, mpq_ptr out)
 				mpq_clear(q);
 			}
 			break;
-		case T_MIN: mpq_set(out, mpq_cmp(x, y) <= 0 ? x : y); break;
-		case T_MAX: mpq_set(out, mpq_cmp(x, y) >= 0 ? x : y); break;
-		case T_ABS: mpq_abs(out, x); break;
-		case T_NEG: mpq_neg(out, x); break;
+		case T_MIN:
+			mpq_set(out, mpq_cmp(x, y) <= 0 ? x : y);
+			break;
+		case T_MAX:
+			mpq_set(out, mpq_cmp(x, y) >= 0 ? x : y);
+			break;
+		case T_ABS:
+			mpq_abs(out, x);
+			break;
+		case T_NEG:
+			mpq_neg(out, x);
+			break;
 		case T_FLOOR:
 			mpz_fdiv_q(mpq_numref(out), mpq_numref(x), mpq_denref(x));
 			mpz_set_ui(mpq_denref(out), 1);
@@ -354,20 +387,34 @@ static const sym_expr *tbuild(sym_ctx *ctx, const tn *t)
 	b = t->b ? tbuild(ctx, t->b) : NULL;
 	v[0] = a, v[1] = b;
 	switch (t->op) {
-	case T_ADD: return sym_expr_add(ctx, a, b);
-	case T_SUB: return sym_expr_sub(ctx, a, b);
-	case T_MUL: return sym_expr_mul(ctx, a, b);
-	case T_DIV: return sym_expr_div(ctx, a, b);
-	case T_FDIV: return sym_expr_floordiv(ctx, a, b);
-	case T_MOD: return sym_expr_mod(ctx, a, b);
-	case T_MIN: return sym_expr_min(ctx, 2, v);
-	case T_MAX: return sym_expr_max(ctx, 2, v);
-	case T_ABS: return sym_expr_abs(ctx, a);
-	case T_CEIL: return sym_expr_ceil(ctx, a);
-	case T_FLOOR: return sym_expr_floor(ctx, a);
-	case T_NEG: return sym_expr_neg(ctx, a);
-	case T_POW: return sym_expr_pow_si(ctx, a, t->k);
-	default: return NULL;
+	case T_ADD:
+		return sym_expr_add(ctx, a, b);
+	case T_SUB:
+		return sym_expr_sub(ctx, a, b);
+	case T_MUL:
+		return sym_expr_mul(ctx, a, b);
+	case T_DIV:
+		return sym_expr_div(ctx, a, b);
+	case T_FDIV:
+		return sym_expr_floordiv(ctx, a, b);
+	case T_MOD:
+		return sym_expr_mod(ctx, a, b);
+	case T_MIN:
+		return sym_expr_min(ctx, 2, v);
+	case T_MAX:
+		return sym_expr_max(ctx, 2, v);
+	case T_ABS:
+		return sym_expr_abs(ctx, a);
+	case T_CEIL:
+		return sym_expr_ceil(ctx, a);
+	case T_FLOOR:
+		return sym_expr_floor(ctx, a);
+	case T_NEG:
+		return sym_expr_neg(ctx, a);
+	case T_POW:
+		return sym_expr_pow_si(ctx, a, t->k);
+	default:
+		return NULL;
 	}
 }
 
@@ -413,10 +460,10 @@ static tn *gen_built(sym_ctx *ctx, int depth, const sym_expr **out)
 				rnd_value(v[i]);
 			if (teval(t, v, q)) {
 				char *s = tstr(t);
-				gmp_fprintf(stderr, "value at s0=%Zd s1=%Zd s2=%Zd s3=%Zd s4=%Zd: %Qd\n", v[0], v[1], v[2],
-					    v[3], v[4], q);
+				gmp_fprintf(stderr, "value at s0=%Zd s1=%Zd s2=%Zd s3=%Zd s4=%Zd: %Qd\n",
+				            v[0], v[1], v[2], v[3], v[4], q);
 				fail_msg("building %s reports '%s', but the expression has a value", s,
-					 sym_ctx_last_message(ctx));
+				         sym_ctx_last_message(ctx));
 			}
 		}
 		for (i = 0; i < NSYM; i++)
@@ -494,11 +541,11 @@ static int lib_eval(sym_ctx *ctx, const sym_expr *e, mpz_t *vals, mpq_ptr out, s
 	mpq_init(q2);
 	if (ok2 && !sym_expr_get_mpq(pub, q2))
 		fail_msg("%s at %s: %s gives %s, not a constant", estr(ctx, e), pstr(vals),
-			 fits ? "eval_si" : "subst", estr(ctx, pub));
+		         fits ? "eval_si" : "subst", estr(ctx, pub));
 	if (ok1 != ok2 || (ok1 && !mpq_equal(q2, out)) || (!ok1 && sym_ctx_last_error(ctx) != *st))
 		fail_msg("%s at %s: the evaluator and %s disagree (%d/%d, %s / %s)", estr(ctx, e), pstr(vals),
-			 fits ? "eval_si" : "subst", ok1, ok2, sym_status_message(*st),
-			 sym_status_message(sym_ctx_last_error(ctx)));
+		         fits ? "eval_si" : "subst", ok1, ok2, sym_status_message(*st),
+		         sym_status_message(sym_ctx_last_error(ctx)));
 	sym_ctx_clear_error(ctx);
 	mpq_clear(q2);
 	for (i = 0; i < NSYM; i++)
@@ -555,14 +602,14 @@ static void printed_text_parses_back_to_the_same_node(void **state)
 		tx = tstr(t);
 		back = sym_expr_from_str(ctx, tx);
 		if (back != e)
-			fail_msg("%s parses to %s, the constructors give %s", tx, back ? estr(ctx, back) : sym_ctx_last_message(ctx),
-				 estr(ctx, e));
+			fail_msg("%s parses to %s, the constructors give %s", tx,
+			         back ? estr(ctx, back) : sym_ctx_last_message(ctx), estr(ctx, e));
 		s = sym_expr_to_str(ctx, e);
 		assert_non_null(s);
 		back = sym_expr_from_str(ctx, s);
 		if (back != e)
 			fail_msg("%s prints as %s, which parses to %s", tx, s,
-				 back ? estr(ctx, back) : sym_ctx_last_message(ctx));
+			         back ? estr(ctx, back) : sym_ctx_last_message(ctx));
 		/* and a fresh context gives the same text and hash */
 		e2 = sym_expr_from_str(other, s);
 		if (!e2)
@@ -641,10 +688,11 @@ static void polynomial_identities_give_the_same_node(void **state)
 					 * covered by products_with_reciprocals_of_sums_... */
 					if (rnd() % 4 == 0)
 						f[j] = sym_expr_pow_si(ctx, f[j],
-								       sym_expr_kind(f[j]) == SYM_KIND_ADD ||
-											  sym_expr_kind(f[j]) == SYM_KIND_NUM
-										      ? rnd_range(0, 3)
-													  : rnd_range(-2, 3));
+						                       sym_expr_kind(f[j]) == SYM_KIND_ADD ||
+						                               sym_expr_kind(f[j]) ==
+						                                   SYM_KIND_NUM
+						                           ? rnd_range(0, 3)
+						                           : rnd_range(-2, 3));
 				}
 				f[nf] = m1;
 				shuffle(pf, nf + 1);
@@ -660,10 +708,12 @@ static void polynomial_identities_give_the_same_node(void **state)
 					char buf[4096];
 					size_t len = 0;
 					for (j = 0; j <= nf; j++)
-						len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s[%s]", j ? " * " : "",
-									estr(ctx, f[j]));
-					fail_msg("the product %s is %s left to right but %s in the order of the shuffle",
-						 buf, estr(ctx, m1), estr(ctx, m2));
+						len +=
+						    (size_t)snprintf(buf + len, sizeof(buf) - len, "%s[%s]",
+						                     j ? " * " : "", estr(ctx, f[j]));
+					fail_msg("the product %s is %s left to right but %s in the order of "
+					         "the shuffle",
+					         buf, estr(ctx, m1), estr(ctx, m2));
 				}
 				terms1[i] = m1, terms2[i] = m2;
 				tfree(k);
@@ -675,7 +725,8 @@ static void polynomial_identities_give_the_same_node(void **state)
 			if (!l || !r)
 				fail_msg("building sums failed: %s", sym_ctx_last_message(ctx));
 			if (l != r)
-				fail_msg("the same sum of products gives %s and %s", estr(ctx, l), estr(ctx, r));
+				fail_msg("the same sum of products gives %s and %s", estr(ctx, l),
+				         estr(ctx, r));
 			/* subtracting it term by term in a third order leaves 0 */
 			shuffle(p1, nt);
 			for (i = 0; i < nt; i++)
@@ -687,20 +738,24 @@ static void polynomial_identities_give_the_same_node(void **state)
 		/* (a + b)*(c + d) == a*c + a*d + b*c + b*d */
 		l = sym_expr_mul(ctx, sym_expr_add(ctx, a, b), sym_expr_add(ctx, c, d));
 		r = sym_expr_add(ctx, sym_expr_add(ctx, sym_expr_mul(ctx, b, d), sym_expr_mul(ctx, a, c)),
-				 sym_expr_add(ctx, sym_expr_mul(ctx, d, a), sym_expr_mul(ctx, c, b)));
+		                 sym_expr_add(ctx, sym_expr_mul(ctx, d, a), sym_expr_mul(ctx, c, b)));
 		if (!l || !r || l != r)
-			fail_msg("(a + b)*(c + d): %s vs %s", l ? estr(ctx, l) : "NULL", r ? estr(ctx, r) : "NULL");
+			fail_msg("(a + b)*(c + d): %s vs %s", l ? estr(ctx, l) : "NULL",
+			         r ? estr(ctx, r) : "NULL");
 		/* (a + b)**2 == a**2 + 2*a*b + b**2, (a - b)*(a + b) == a*a - b*b */
 		l = sym_expr_pow_si(ctx, sym_expr_add(ctx, a, b), 2);
-		r = sym_expr_add(ctx, sym_expr_mul(ctx, b, b),
-				 sym_expr_add(ctx, sym_expr_mul(ctx, sym_expr_from_si(ctx, 2), sym_expr_mul(ctx, b, a)),
-					      sym_expr_pow_si(ctx, a, 2)));
+		r = sym_expr_add(
+		    ctx, sym_expr_mul(ctx, b, b),
+		    sym_expr_add(ctx, sym_expr_mul(ctx, sym_expr_from_si(ctx, 2), sym_expr_mul(ctx, b, a)),
+		                 sym_expr_pow_si(ctx, a, 2)));
 		if (!l || !r || l != r)
-			fail_msg("(a + b)**2: %s vs %s", l ? estr(ctx, l) : "NULL", r ? estr(ctx, r) : "NULL");
+			fail_msg("(a + b)**2: %s vs %s", l ? estr(ctx, l) : "NULL",
+			         r ? estr(ctx, r) : "NULL");
 		l = sym_expr_mul(ctx, sym_expr_sub(ctx, a, b), sym_expr_add(ctx, b, a));
 		r = sym_expr_sub(ctx, sym_expr_mul(ctx, a, a), sym_expr_pow_si(ctx, b, 2));
 		if (!l || !r || l != r)
-			fail_msg("(a - b)*(a + b): %s vs %s", l ? estr(ctx, l) : "NULL", r ? estr(ctx, r) : "NULL");
+			fail_msg("(a - b)*(a + b): %s vs %s", l ? estr(ctx, l) : "NULL",
+			         r ? estr(ctx, r) : "NULL");
 		/* a*m/m == a for a monomial m of symbols and a nonzero constant */
 		{
 			const sym_expr *m = sym_expr_mul(ctx, syms[rnd() % NSYM], syms[rnd() % NSYM]);
@@ -710,7 +765,7 @@ static void polynomial_identities_give_the_same_node(void **state)
 			l = sym_expr_div(ctx, sym_expr_mul(ctx, a, m), m);
 			if (l != a)
 				fail_msg("(a*m)/m with a = %s, m = %s gives %s", estr(ctx, a), estr(ctx, m),
-					 l ? estr(ctx, l) : sym_ctx_last_message(ctx));
+				         l ? estr(ctx, l) : sym_ctx_last_message(ctx));
 		}
 		/* a - b + b == a, and -(-a) == a */
 		if (sym_expr_add(ctx, sym_expr_sub(ctx, a, b), b) != a)
@@ -731,16 +786,17 @@ static void polynomial_identities_give_the_same_node(void **state)
 static void abs_of_a_negated_abs_is_canonical(void **state)
 {
 	static const char *const v[][2] = {
-		{"abs(-abs(x))", "abs(x)"},
-		{"abs(abs(x)/(-1))", "abs(x)"},
-		{"abs(-abs(x % 934))", "abs(x % 934)"},
-		{"abs(-abs(x + 1))", "abs(x + 1)"},
+	    {"abs(-abs(x))", "abs(x)"},
+	    {"abs(abs(x)/(-1))", "abs(x)"},
+	    {"abs(-abs(x % 934))", "abs(x % 934)"},
+	    {"abs(-abs(x + 1))", "abs(x + 1)"},
 	};
 	sym_ctx *ctx = sym_ctx_new();
 	size_t i;
 	(void)state;
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		const sym_expr *a = sym_expr_from_str(ctx, v[i][0]), *b = sym_expr_from_str(ctx, v[i][1]), *back;
+		const sym_expr *a = sym_expr_from_str(ctx, v[i][0]), *b = sym_expr_from_str(ctx, v[i][1]),
+		               *back;
 		char *s;
 		assert_non_null(a);
 		assert_non_null(b);
@@ -748,7 +804,7 @@ static void abs_of_a_negated_abs_is_canonical(void **state)
 		back = sym_expr_from_str(ctx, s);
 		if (a != b || back != a)
 			fail_msg("%s is the node printed %s, which parses to %s; expected %s", v[i][0], s,
-				 back ? estr(ctx, back) : "(error)", v[i][1]);
+			         back ? estr(ctx, back) : "(error)", v[i][1]);
 		sym_str_free(ctx, s);
 	}
 	sym_ctx_free(ctx);
@@ -757,10 +813,10 @@ static void abs_of_a_negated_abs_is_canonical(void **state)
 static void products_with_reciprocals_of_sums_are_associative(void **state)
 {
 	static const char *const v[][2] = {
-		{"((x + 1)*y)*(x + 1)**-1", "y"},
-		{"(x + 1)*((x + 1)**-1*y)", "y"},
-		{"((x + 1)*y)*(x + 1)**-2", "y/(x + 1)"},
-		{"((x % 5)*y)*(x % 5)**-2", "y/(x % 5)"},
+	    {"((x + 1)*y)*(x + 1)**-1", "y"},
+	    {"(x + 1)*((x + 1)**-1*y)", "y"},
+	    {"((x + 1)*y)*(x + 1)**-2", "y/(x + 1)"},
+	    {"((x % 5)*y)*(x % 5)**-2", "y/(x % 5)"},
 	};
 	long iters = iters_from_env(3000) / 10 + 1, it;
 	sym_ctx *ctx = sym_ctx_new();
@@ -789,7 +845,7 @@ static void products_with_reciprocals_of_sums_are_associative(void **state)
 		r = sym_expr_mul(ctx, a, sym_expr_mul(ctx, m, sym_expr_pow_si(ctx, a, k)));
 		if (!l || !r)
 			fail_msg("a = %s, m = %s: a product failed: %s", estr(ctx, a), estr(ctx, m),
-				 sym_ctx_last_message(ctx));
+			         sym_ctx_last_message(ctx));
 		/* SPEC §3 makes only symbol reciprocals canonical: with reciprocals
 		 * of sums the two groupings may differ in form, never in value */
 		{
@@ -810,8 +866,10 @@ static void products_with_reciprocals_of_sums_are_associative(void **state)
 					continue;
 				}
 				if (lv != rv)
-					fail_msg("a = %s, m = %s: (a*m)*a**%ld = %s and a*(m*a**%ld) = %s differ in value",
-						 estr(ctx, a), estr(ctx, m), k, estr(ctx, l), k, estr(ctx, r));
+					fail_msg("a = %s, m = %s: (a*m)*a**%ld = %s and a*(m*a**%ld) = %s "
+					         "differ in value",
+					         estr(ctx, a), estr(ctx, m), k, estr(ctx, l), k,
+					         estr(ctx, r));
 			}
 		}
 		tfree(ta);
@@ -877,13 +935,15 @@ static void evaluation_agrees_with_an_independent_evaluator(void **state)
 			if (rok) {
 				if (!lok) {
 					char *s = tstr(t);
-					fail_msg("%s (canonical %s) at %s: library error '%s', expected %s", s, estr(ctx, e),
-						 pstr(vals), sym_status_message(st), mpq_get_str(NULL, 10, ref));
+					fail_msg("%s (canonical %s) at %s: library error '%s', expected %s",
+					         s, estr(ctx, e), pstr(vals), sym_status_message(st),
+					         mpq_get_str(NULL, 10, ref));
 				}
 				if (!mpq_equal(ref, got)) {
 					char *s = tstr(t);
 					gmp_fprintf(stderr, "expected %Qd\ngot      %Qd\n", ref, got);
-					fail_msg("%s (canonical %s) at %s: wrong value", s, estr(ctx, e), pstr(vals));
+					fail_msg("%s (canonical %s) at %s: wrong value", s, estr(ctx, e),
+					         pstr(vals));
 				}
 			} else {
 				divzero++;
@@ -893,13 +953,14 @@ static void evaluation_agrees_with_an_independent_evaluator(void **state)
 					if (!cancelled_divisions++) {
 						char *s = tstr(t);
 						gmp_snprintf(cancelled_example, sizeof(cancelled_example),
-							     "%s (canonical %s) at %s gives %Qd", s, estr(ctx, e), pstr(vals), got);
+						             "%s (canonical %s) at %s gives %Qd", s,
+						             estr(ctx, e), pstr(vals), got);
 						free(s);
 					}
 				} else if (!lok && st != SYM_EDIVZERO) {
 					char *s = tstr(t);
 					fail_msg("%s at %s divides by zero; library status %s", s, pstr(vals),
-						 sym_status_message(st));
+					         sym_status_message(st));
 				}
 			}
 		}
@@ -909,7 +970,8 @@ static void evaluation_agrees_with_an_independent_evaluator(void **state)
 	for (i = 0; i < NSYM; i++)
 		mpz_clear(vals[i]);
 	mpq_clears(ref, got, NULL);
-	printf("evaluation: %ld expressions, %ld points, %ld divide by zero (%ld of them cancelled in the canonical form)\n",
+	printf("evaluation: %ld expressions, %ld points, %ld divide by zero (%ld of them cancelled in the "
+	       "canonical form)\n",
 	       iters, points, divzero, cancelled_divisions);
 }
 
@@ -921,8 +983,8 @@ static void division_by_zero_in_the_written_expression_is_reported(void **state)
 {
 	(void)state;
 	if (cancelled_divisions)
-		fail_msg("%ld points divide by zero as written but evaluate to a value; e.g. %s", cancelled_divisions,
-			 cancelled_example);
+		fail_msg("%ld points divide by zero as written but evaluate to a value; e.g. %s",
+		         cancelled_divisions, cancelled_example);
 }
 
 /* ---- random facts ----------------------------------------------------- */
@@ -988,8 +1050,8 @@ static int facts_text(const facts_spec *fs, char out[][96])
 			snprintf(out[n++], 96, "s%d %% %ld == %ld", i, fs->mod[i], fs->res[i]);
 	}
 	if (fs->def)
-		snprintf(out[n++], 96, "s4 == %ld + %ld*s0 + %ld*s1 + %ld*s2 + %ld*s3", fs->dc[4], fs->dc[0], fs->dc[1],
-			 fs->dc[2], fs->dc[3]);
+		snprintf(out[n++], 96, "s4 == %ld + %ld*s0 + %ld*s1 + %ld*s2 + %ld*s3", fs->dc[4], fs->dc[0],
+		         fs->dc[1], fs->dc[2], fs->dc[3]);
 	if (fs->has_lin)
 		snprintf(out[n++], 96, "s0 + s1 >= %ld", fs->lin);
 	return n;
@@ -1012,7 +1074,8 @@ static sym_facts *make_facts(sym_ctx *ctx, const facts_spec *fs)
 			fail_msg("%s: %s", txt[i], sym_ctx_last_message(ctx));
 		st = sym_facts_assume(f, p);
 		if (st != SYM_EOK)
-			fail_msg("assuming %s after %s: %s", txt[i], facts_str(fs), sym_ctx_last_message(ctx));
+			fail_msg("assuming %s after %s: %s", txt[i], facts_str(fs),
+			         sym_ctx_last_message(ctx));
 	}
 	return f;
 }
@@ -1160,8 +1223,9 @@ static void simplify_keeps_the_value_and_is_idempotent(void **state)
 					break;
 				if (teval(t, vals, ref)) {
 					char *s = tstr(t);
-					fail_msg("simplify %s under %s reports division by zero, but at %s the value is %s", s,
-						 facts_str(&fs), pstr(vals), mpq_get_str(NULL, 10, ref));
+					fail_msg("simplify %s under %s reports division by zero, but at %s "
+					         "the value is %s",
+					         s, facts_str(&fs), pstr(vals), mpq_get_str(NULL, 10, ref));
 				}
 			}
 			sym_ctx_clear_error(ctx);
@@ -1170,15 +1234,16 @@ static void simplify_keeps_the_value_and_is_idempotent(void **state)
 		}
 		if (!s1) {
 			char *s = tstr(t);
-			fail_msg("simplify %s under %s failed: %s", s, facts_str(&fs), sym_ctx_last_message(ctx));
+			fail_msg("simplify %s under %s failed: %s", s, facts_str(&fs),
+			         sym_ctx_last_message(ctx));
 		}
 		if (s1 != e)
 			changed++;
 		s2 = sym_simplify(ctx, f, s1);
 		if (s2 != s1) {
 			char *s = tstr(t);
-			fail_msg("simplify is not idempotent under %s: %s -> %s -> %s", facts_str(&fs), s, estr(ctx, s1),
-				 s2 ? estr(ctx, s2) : sym_ctx_last_message(ctx));
+			fail_msg("simplify is not idempotent under %s: %s -> %s -> %s", facts_str(&fs), s,
+			         estr(ctx, s1), s2 ? estr(ctx, s2) : sym_ctx_last_message(ctx));
 		}
 		for (p = 0; p < 6; p++) {
 			sym_status st;
@@ -1188,9 +1253,12 @@ static void simplify_keeps_the_value_and_is_idempotent(void **state)
 				continue; /* the written expression is undefined there */
 			points++;
 			if (!lib_eval(ctx, s1, vals, got, &st) || !mpq_equal(ref, got)) {
-				char *s = tstr(t), *gs = mpq_get_str(NULL, 10, got), *rs = mpq_get_str(NULL, 10, ref);
-				fail_msg("under %s: %s simplifies to %s; at %s the value is %s, simplified %s", facts_str(&fs),
-					 s, estr(ctx, s1), pstr(vals), rs, st == SYM_EOK ? gs : sym_status_message(st));
+				char *s = tstr(t), *gs = mpq_get_str(NULL, 10, got),
+				     *rs = mpq_get_str(NULL, 10, ref);
+				fail_msg(
+				    "under %s: %s simplifies to %s; at %s the value is %s, simplified %s",
+				    facts_str(&fs), s, estr(ctx, s1), pstr(vals), rs,
+				    st == SYM_EOK ? gs : sym_status_message(st));
 			}
 		}
 		tfree(t);
@@ -1200,8 +1268,8 @@ static void simplify_keeps_the_value_and_is_idempotent(void **state)
 	for (i = 0; i < NSYM; i++)
 		mpz_clear(vals[i]);
 	mpq_clears(ref, got, NULL);
-	printf("simplify: %ld expressions (%ld changed), %ld admissible points checked, %.2f s\n", iters, changed,
-	       points, now() - t0);
+	printf("simplify: %ld expressions (%ld changed), %ld admissible points checked, %.2f s\n", iters,
+	       changed, points, now() - t0);
 }
 
 /* ---- (e) sym_equal ------------------------------------------------------ */
@@ -1213,7 +1281,8 @@ static tn *zero_under_facts(const facts_spec *fs)
 	int i = (int)(rnd() % NSYM), k;
 	for (k = 0; k < NSYM; k++, i = (i + 1) % NSYM) {
 		if (fs->mod[i] && !(fs->def && i == 4)) /* s % m - r */
-			return tbin(T_SUB, tbin(T_MOD, tsym(i), tconst_si(fs->mod[i])), tconst_si(fs->res[i]));
+			return tbin(T_SUB, tbin(T_MOD, tsym(i), tconst_si(fs->mod[i])),
+			            tconst_si(fs->res[i]));
 		if (fs->has_lo[i] && !(fs->def && i == 4)) /* max(s, lo) - s */
 			return tbin(T_SUB, tbin(T_MAX, tsym(i), tconst_si(fs->lo[i])), tsym(i));
 		if (fs->has_hi[i] && !(fs->def && i == 4)) /* min(s, hi) - s */
@@ -1290,8 +1359,9 @@ static void equal_answers_hold_at_admissible_points(void **state)
 					break;
 				if (teval(t1, vals, x) && teval(t2, vals, y)) {
 					char *s1 = tstr(t1), *s2 = tstr(t2);
-					fail_msg("equal(%s, %s) under %s reports division by zero, but both are defined at %s",
-						 s1, s2, facts_str(&fs), pstr(vals));
+					fail_msg("equal(%s, %s) under %s reports division by zero, but both "
+					         "are defined at %s",
+					         s1, s2, facts_str(&fs), pstr(vals));
 				}
 			}
 			sym_ctx_clear_error(ctx);
@@ -1301,7 +1371,8 @@ static void equal_answers_hold_at_admissible_points(void **state)
 		}
 		if (r == SYM_ERROR) {
 			char *s1 = tstr(t1), *s2 = tstr(t2);
-			fail_msg("equal(%s, %s) under %s: %s", s1, s2, facts_str(&fs), sym_ctx_last_message(ctx));
+			fail_msg("equal(%s, %s) under %s: %s", s1, s2, facts_str(&fs),
+			         sym_ctx_last_message(ctx));
 		}
 		if (r == SYM_FALSE) {
 			size_t j;
@@ -1319,8 +1390,9 @@ static void equal_answers_hold_at_admissible_points(void **state)
 						if (w.syms[j] == need[k])
 							break;
 					if (j == w.n)
-						fail_msg("equal(%s, %s): the witness has no value for %s", estr(ctx, a),
-							 estr(ctx, b), sym_expr_symbol_name(need[k]));
+						fail_msg("equal(%s, %s): the witness has no value for %s",
+						         estr(ctx, a), estr(ctx, b),
+						         sym_expr_symbol_name(need[k]));
 				}
 			}
 			for (j = 0; j < w.n; j++) {
@@ -1334,13 +1406,14 @@ static void equal_answers_hold_at_admissible_points(void **state)
 				mpq_clear(q);
 			}
 			if (!admissible(&fs, vals))
-				fail_msg("equal(%s, %s) under %s: the witness %s is not admissible", estr(ctx, a), estr(ctx, b),
-					 facts_str(&fs), pstr(vals));
+				fail_msg("equal(%s, %s) under %s: the witness %s is not admissible",
+				         estr(ctx, a), estr(ctx, b), facts_str(&fs), pstr(vals));
 			if (teval(t1, vals, x) && teval(t2, vals, y)) {
 				if (mpq_equal(x, y))
-					fail_msg("equal(%s, %s) under %s says false, but at the witness %s both are %s",
-						 estr(ctx, a), estr(ctx, b), facts_str(&fs), pstr(vals),
-						 mpq_get_str(NULL, 10, x));
+					fail_msg("equal(%s, %s) under %s says false, but at the witness %s "
+					         "both are %s",
+					         estr(ctx, a), estr(ctx, b), facts_str(&fs), pstr(vals),
+					         mpq_get_str(NULL, 10, x));
 			} else {
 				witness_undefined++;
 			}
@@ -1352,8 +1425,8 @@ static void equal_answers_hold_at_admissible_points(void **state)
 					break;
 				if (teval(t1, vals, x) && teval(t2, vals, y) && !mpq_equal(x, y)) {
 					char *s1 = tstr(t1), *s2 = tstr(t2);
-					fail_msg("equal(%s, %s) under %s says true, but at %s they differ", s1, s2,
-						 facts_str(&fs), pstr(vals));
+					fail_msg("equal(%s, %s) under %s says true, but at %s they differ",
+					         s1, s2, facts_str(&fs), pstr(vals));
 				}
 			}
 		} else {
@@ -1367,22 +1440,23 @@ static void equal_answers_hold_at_admissible_points(void **state)
 	for (i = 0; i < NSYM; i++)
 		mpz_clear(vals[i]);
 	mpq_clears(x, y, NULL);
-	printf("equal: %ld pairs: %ld true, %ld false (%ld witnesses where the written trees divide by zero), "
-	       "%ld unknown\n",
-	       iters, ntrue, nfalse, witness_undefined, nunknown);
+	printf(
+	    "equal: %ld pairs: %ld true, %ld false (%ld witnesses where the written trees divide by zero), "
+	    "%ld unknown\n",
+	    iters, ntrue, nfalse, witness_undefined, nunknown);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(printed_text_parses_back_to_the_same_node, setup_seed),
-		cmocka_unit_test_setup(polynomial_identities_give_the_same_node, setup_seed),
-		cmocka_unit_test_setup(evaluation_agrees_with_an_independent_evaluator, setup_seed),
-		cmocka_unit_test_setup(simplify_keeps_the_value_and_is_idempotent, setup_seed),
-		cmocka_unit_test_setup(equal_answers_hold_at_admissible_points, setup_seed),
-		cmocka_unit_test(abs_of_a_negated_abs_is_canonical),
-		cmocka_unit_test_setup(products_with_reciprocals_of_sums_are_associative, setup_seed),
-		cmocka_unit_test(division_by_zero_in_the_written_expression_is_reported),
+	    cmocka_unit_test_setup(printed_text_parses_back_to_the_same_node, setup_seed),
+	    cmocka_unit_test_setup(polynomial_identities_give_the_same_node, setup_seed),
+	    cmocka_unit_test_setup(evaluation_agrees_with_an_independent_evaluator, setup_seed),
+	    cmocka_unit_test_setup(simplify_keeps_the_value_and_is_idempotent, setup_seed),
+	    cmocka_unit_test_setup(equal_answers_hold_at_admissible_points, setup_seed),
+	    cmocka_unit_test(abs_of_a_negated_abs_is_canonical),
+	    cmocka_unit_test_setup(products_with_reciprocals_of_sums_are_associative, setup_seed),
+	    cmocka_unit_test(division_by_zero_in_the_written_expression_is_reported),
 	};
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed_from_env());
 	return cmocka_run_group_tests(tests, NULL, NULL);
