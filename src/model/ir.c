@@ -41,6 +41,47 @@ char *sym__model_strdup(sym_model *m, const char *s)
 	return r;
 }
 
+int sym__load_verror(sym_ctx *ctx, const char *prefix, const char *fmt, va_list ap)
+{
+	sym_sbuf b;
+	sym__sbuf_init(&b, ctx);
+	sym__sbuf_printf(&b, "%s: ", prefix);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	if (!b.fail && b.s)
+		sym__error(ctx, SYM_EDOMAIN, -1, "%s", b.s);
+	else
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	sym__sbuf_clear(&b);
+	return -1;
+}
+
+int sym__load_nomem(sym_ctx *ctx)
+{
+	sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	return -1;
+}
+
+const char *sym__load_vat(sym_ctx *ctx, sym_sbuf *b, const char *fmt, va_list ap)
+{
+	b->n = 0;
+	if (b->s)
+		b->s[0] = 0;
+	sym__sbuf_vprintf(b, fmt, ap);
+	if (b->fail || !b->s) {
+		sym__load_nomem(ctx);
+		return NULL;
+	}
+	return b->s;
+}
+
+int sym__load_check_name(sym_ctx *ctx, const char *prefix, const char *s, const char *what)
+{
+	if (!sym__model_name_has_control(s))
+		return 0;
+	sym__error(ctx, SYM_EDOMAIN, -1, "%s: %s: a name contains a control character", prefix, what);
+	return -1;
+}
+
 int sym__model_name_has_control(const char *s)
 {
 	for (; s && *s; s++)

@@ -5,6 +5,8 @@
 #include "symshape/model.h"
 #include "values.h"
 
+#include <stdarg.h>
+
 /* One dim of a declared input shape. */
 typedef enum sym_dimspec_kind {
 	SYM_DIM_CONST, /* value */
@@ -73,6 +75,20 @@ char *sym__model_strdup(sym_model *m, const char *s);
  * character; names appear in one-line messages, so both loaders reject
  * such a name. */
 int sym__model_name_has_control(const char *s);
+
+/* ---- what both loaders report with ------------------------------------ */
+
+/* Records the error "PREFIX: message" (SYM_EDOMAIN; SYM_ENOMEM when the
+ * message cannot be built) and returns -1. */
+int sym__load_verror(sym_ctx *ctx, const char *prefix, const char *fmt, va_list ap);
+/* Records SYM_ENOMEM and returns -1. */
+int sym__load_nomem(sym_ctx *ctx);
+/* Sets the location text b to the formatted text and returns it; NULL with
+ * SYM_ENOMEM recorded. */
+const char *sym__load_vat(sym_ctx *ctx, sym_sbuf *b, const char *fmt, va_list ap);
+/* 0, or -1 with "PREFIX: WHAT: a name contains a control character" when
+ * the name s has one. */
+int sym__load_check_name(sym_ctx *ctx, const char *prefix, const char *s, const char *what);
 /* Reads a whole file (at most 2 GiB) into a buffer of *cap bytes allocated
  * through ctx (free it with sym__free(ctx, *out, *cap)); -1 with an error
  * in ctx. */

@@ -37,29 +37,21 @@ static int oerr(ld *l, const char *fmt, ...)
     ;
 static int oerr(ld *l, const char *fmt, ...)
 {
-	sym_sbuf b;
 	va_list ap;
-	sym__sbuf_init(&b, l->ctx);
-	sym__sbuf_puts(&b, "onnx: ");
+	int r;
 	va_start(ap, fmt);
-	sym__sbuf_vprintf(&b, fmt, ap);
+	r = sym__load_verror(l->ctx, "onnx", fmt, ap);
 	va_end(ap);
-	if (!b.fail && b.s)
-		sym__error(l->ctx, SYM_EDOMAIN, -1, "%s", b.s);
-	else
-		sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
-	sym__sbuf_clear(&b);
-	return -1;
+	return r;
 }
 
 static int nomem(ld *l)
 {
-	sym__error(l->ctx, SYM_ENOMEM, -1, "out of memory");
-	return -1;
+	return sym__load_nomem(l->ctx);
 }
 
-/* Sets the location b (one of l's) to the printf-formatted text and returns
- * it; NULL with out of memory recorded. */
+/* Sets the location b (one of l's levels) to the printf-formatted text and
+ * returns it; NULL with out of memory recorded. */
 static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -68,26 +60,18 @@ static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
 static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
-	b->n = 0;
-	if (b->s)
-		b->s[0] = 0;
+	const char *r;
 	va_start(ap, fmt);
-	sym__sbuf_vprintf(b, fmt, ap);
+	r = sym__load_vat(l->ctx, b, fmt, ap);
 	va_end(ap);
-	if (b->fail || !b->s) {
-		nomem(l);
-		return NULL;
-	}
-	return b->s;
+	return r;
 }
 
 /* Names appear in messages of one line and in the printed shapes: a
- * control character in one is an error. */
+ * control character in one is an error (what locates it). */
 static int check_name(ld *l, const char *s, const char *what)
 {
-	if (sym__model_name_has_control(s))
-		return oerr(l, "%s: a name contains a control character", what);
-	return 0;
+	return sym__load_check_name(l->ctx, "onnx", s, what);
 }
 
 /* ---- element data --------------------------------------------------------- */
