@@ -569,13 +569,18 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 			continue;
 		term = sym__scale(ctx, &v.t[i].coef, m);
 		R = sym_expr_div(ctx, term, F);
-		S = sym_expr_sub(ctx, e, term);
-		if (!R || !S)
+		if (!R)
 			return 0;
+		/* the rest of the sum is built only for a term that matches: a
+		 * sum of many terms over one floor builds it a few times, not
+		 * once per term */
+		S = NULL;
 		if (q_ok) {
 			ratio = sym_expr_div(ctx, R, Q);
 			if (ratio && ratio->kind == SYM_KIND_NUM &&
 			    (frac || sym__num_is_int(node_num(ratio)))) {
+				if (!(S = sym_expr_sub(ctx, e, term)))
+					return 0;
 				sym__num_neg(&mp->k, node_num(ratio));
 				kP = sym__scale(ctx, &mp->k, P);
 				if (!kP)
@@ -592,8 +597,10 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 		/* G - m*floor(G/m) with G another floor term of the sum */
 		if (R->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(R)))
 			continue;
+		if (!S && !(S = sym_expr_sub(ctx, e, term)))
+			return 0;
 		for (j = 0; j < v.n; j++) {
-			const sym_expr *G = v.t[j].m, *Fm;
+			const sym_expr *G = v.t[j].m, *Fm, *Qm;
 			sym_num mq;
 			if (j == i || G->kind != SYM_KIND_FLOOR)
 				continue;
@@ -602,11 +609,11 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 			sym__num_div(&mq, node_num(R), &v.t[j].coef);
 			sym__num_neg(&mq, &mq);
 			if (sym__num_is_int(&mq) && sym__num_sgn(&mq) > 0 && !sym__num_is_one(&mq)) {
-				Q = sym__num_node(ctx, &mq);
-				Fm = sym_expr_floordiv(ctx, G, Q);
+				Qm = sym__num_node(ctx, &mq);
+				Fm = sym_expr_floordiv(ctx, G, Qm);
 				if (Fm == F) {
 					sym__num_set(&mp->k, &v.t[j].coef);
-					mp->P = G, mp->Q = Q;
+					mp->P = G, mp->Q = Qm;
 					*rest = sym_expr_sub(ctx, S, sym__scale(ctx, &v.t[j].coef, G));
 					sym__num_clear(&mq);
 					return *rest != NULL;

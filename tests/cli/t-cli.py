@@ -413,6 +413,8 @@ def test_hostile_sizes():
     expect_quick_user_error("modulo_by_a_power_of_a_sum_is_measured_quickly",
                             ["simplify", "(s + sor4) % (s1 - ss01 % b1)**66"], mentions=("text too long",),
                             seconds=1.0)
+    expect_quick_user_error("power_of_a_sum_of_modulos_is_measured_quickly",
+                            ["simplify", "(s + a % b % c % d)**26"], mentions=("text too long",), seconds=1.0)
     expect_quick_user_error("constant_past_the_number_limit_is_a_quick_error",
                             ["simplify", "10**2**20"], mentions=("number too large",), seconds=1.0)
 
