@@ -522,6 +522,34 @@ static int terms_within(const sym_expr *x, const sym_expr *y)
 	return 1;
 }
 
+/* A modulo is looked for only in floors whose argument divides by small
+ * sums: P % Q with a divisor of more terms than this prints longer than
+ * its expansion, and finding the quotient form of such a floor costs a
+ * pass over the divisor each time a sum holding it is printed. */
+#define MOD_MAX_DIVISOR_TERMS 64
+
+/* Whether the floor argument a has a reciprocal of a sum of more than
+ * MOD_MAX_DIVISOR_TERMS terms among the factors of its first term. */
+static int divides_by_a_large_sum(const sym_expr *a)
+{
+	sym_lin v;
+	sym_factor one;
+	const sym_factor *f;
+	size_t j, n;
+	sym__lin_view(a, &v);
+	if (!v.n)
+		return 0;
+	f = mono_view(v.t[0].m, &one, &n);
+	for (j = 0; j < n; j++)
+		if (f[j].exp < 0 && f[j].base->kind == SYM_KIND_ADD) {
+			sym_lin bv;
+			sym__lin_view(f[j].base, &bv);
+			if (bv.n > MOD_MAX_DIVISOR_TERMS)
+				return 1;
+		}
+	return 0;
+}
+
 /* Finds k*(P % Q) == k*P - k*Q*floor(P/Q) inside the sum e; on success
  * stores it and the rest of e in *rest.  P is read from the floor's
  * argument (P/Q), or is another floor G with floor(G/Q) canonically equal
@@ -558,7 +586,8 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 		if (F != lastF) {
 			sym_lin qv;
 			lastF = F;
-			q_ok = sym__quotient_form(ctx, node_kid(F), &P, &Q);
+			q_ok = !divides_by_a_large_sum(node_kid(F)) &&
+			       sym__quotient_form(ctx, node_kid(F), &P, &Q);
 			if (q_ok) {
 				sym__lin_view(Q, &qv);
 				q_ok = qv.n == 0 || (qv.n == 1 && sym__num_sgn(qv.c) == 0);

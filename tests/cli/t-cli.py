@@ -415,6 +415,9 @@ def test_hostile_sizes():
                             seconds=1.0)
     expect_quick_user_error("power_of_a_sum_of_modulos_is_measured_quickly",
                             ["simplify", "(s + a % b % c % d)**26"], mentions=("text too long",), seconds=1.0)
+    expect_quick_user_error("modulo_by_a_large_power_of_a_sum_is_measured_quickly",
+                            ["simplify", "(s + ceiyyyy+ sor4) % ( + sor4) % (s1 - ssyy_h0 % -cesy% yOr2 % s1d)**26"],
+                            mentions=("text too long",), seconds=1.5)
     expect_quick_user_error("constant_past_the_number_limit_is_a_quick_error",
                             ["simplify", "10**2**20"], mentions=("number too large",), seconds=1.0)
 
