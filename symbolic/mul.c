@@ -265,6 +265,11 @@ static int polynomial_terms(const sym_expr *s)
 }
 
 #define MAX_DIV_STEPS 2000
+/* Term visits one exact division may make (the sum of the remainders'
+ * sizes): past it the division gives up, so the sum factors are not
+ * cancelled, which is sound and keeps a short text from dividing a long
+ * expansion step by step (1 % (a + b)**-700 took 90 s). */
+#define MAX_DIV_WORK 100000
 
 /* Exact division of the polynomial a by the polynomial s: returns the
  * quotient, or NULL when s does not divide a (or the division is too
@@ -274,6 +279,7 @@ static const sym_expr *poly_div_exact(sym_ctx *ctx, const sym_expr *a, const sym
 	const sym_expr *r = a, *q = ctx->zero;
 	sym_lin vs, vr;
 	int step;
+	size_t work = 0;
 	sym__lin_view(s, &vs);
 	if (!vs.n || !polynomial_terms(a) || !polynomial_terms(s))
 		return NULL;
@@ -287,7 +293,7 @@ static const sym_expr *poly_div_exact(sym_ctx *ctx, const sym_expr *a, const sym
 		if (r == ctx->zero)
 			return q;
 		sym__lin_view(r, &vr);
-		if (!vr.n)
+		if (!vr.n || (work += vr.n + vs.n) > MAX_DIV_WORK)
 			return NULL;
 		/* lt(r) / lt(s) must be a monomial */
 		prod_init(&t, ctx);
