@@ -804,13 +804,32 @@ static const char *relop_text(sym_kind k, int flip)
 	}
 }
 
+/* Starts pos and neg as the terms of v with a positive coefficient and
+ * the negated terms with a negative one (each side of a relation). */
+static void split_by_sign(sym_ctx *ctx, const sym_lin *v, sym_sumb *pos, sym_sumb *neg)
+{
+	sym_num t;
+	size_t i;
+	sym__num_init(&t);
+	sym__sumb_init(pos, ctx);
+	sym__sumb_init(neg, ctx);
+	for (i = 0; i < v->n; i++) {
+		if (sym__num_sgn(&v->t[i].coef) > 0) {
+			sym__sumb_add_term(pos, &v->t[i].coef, v->t[i].m);
+		} else {
+			sym__num_neg(&t, &v->t[i].coef);
+			sym__sumb_add_term(neg, &t, v->t[i].m);
+		}
+	}
+	sym__num_clear(&t);
+}
+
 static int print_rel(pr *p, const sym_expr *e)
 {
 	const sym_expr *d = node_kid(e), *rest;
 	modpart mp;
 	sym_lin v;
 	sym_sumb pos, neg;
-	size_t i;
 	const sym_expr *L, *R;
 	sym_num c;
 	sym__num_init(&mp.k);
@@ -833,16 +852,7 @@ static int print_rel(pr *p, const sym_expr *e)
 		sym__sbuf_num(p->b, &c);
 		goto done;
 	}
-	sym__sumb_init(&pos, p->ctx);
-	sym__sumb_init(&neg, p->ctx);
-	for (i = 0; i < v.n; i++) {
-		if (sym__num_sgn(&v.t[i].coef) > 0) {
-			sym__sumb_add_term(&pos, &v.t[i].coef, v.t[i].m);
-		} else {
-			sym__num_neg(&c, &v.t[i].coef);
-			sym__sumb_add_term(&neg, &c, v.t[i].m);
-		}
-	}
+	split_by_sign(p->ctx, &v, &pos, &neg);
 	L = sym__sumb_finish(&pos);
 	R = sym__sumb_finish(&neg);
 	if (!L || !R) {
@@ -1475,16 +1485,7 @@ static void alt_rel(pr *p, best *bt, const sym_expr *e)
 	sym__lin_view(rest, &v);
 	if (v.n + nm > ALT_MAX_TERMS)
 		goto done;
-	sym__sumb_init(&pos, p->ctx);
-	sym__sumb_init(&neg, p->ctx);
-	for (i = 0; i < v.n; i++) {
-		if (sym__num_sgn(&v.t[i].coef) > 0) {
-			sym__sumb_add_term(&pos, &v.t[i].coef, v.t[i].m);
-		} else {
-			sym__num_neg(&t, &v.t[i].coef);
-			sym__sumb_add_term(&neg, &t, v.t[i].m);
-		}
-	}
+	split_by_sign(p->ctx, &v, &pos, &neg);
 	for (i = 0; i < nm; i++) {
 		const sym_expr *md = sym_expr_mod(p->ctx, mods[i].P, mods[i].Q);
 		if (sym__num_sgn(&mods[i].k) > 0) {
