@@ -69,11 +69,14 @@ int sym__expr_is_int(const sym_expr *e);
 
 /* ---- the string builder ------------------------------------------------------ */
 
-/* A growable string allocated through the context: the one string builder
- * of the library.  Errors stick: after a failure every append is a no-op
- * and fail says why. */
+/* A growable string allocated through the context, or, without one,
+ * through a copy of an allocator hook (what a compiled program keeps): the
+ * one string builder of the library.  Errors stick: after a failure every
+ * append is a no-op and fail says why; with a context, out of memory is
+ * also recorded there. */
 typedef struct sym_sbuf {
-	sym_ctx *ctx;
+	sym_ctx *ctx;       /* NULL: allocate through hook */
+	sym_allocator hook; /* used when ctx is NULL */
 	char *s;
 	size_t n, cap;
 	int fail;  /* 1 out of memory, 2 longer than SYM_MAX_TEXT_BYTES (count) */
@@ -81,7 +84,15 @@ typedef struct sym_sbuf {
 } sym_sbuf;
 
 void sym__sbuf_init(sym_sbuf *b, sym_ctx *ctx);
+/* Starts a builder that allocates through (a copy of) the hook a, without
+ * a context; sym__print needs a context and fails on such a builder. */
+void sym__sbuf_init_hook(sym_sbuf *b, const sym_allocator *a);
 void sym__sbuf_clear(sym_sbuf *b);
+/* Hands the text over: a block of exactly strlen + 1 bytes from the
+ * builder's allocator (so it is freed with that size), "" when nothing was
+ * written; NULL (and the builder cleared) after a failure or when the
+ * final block cannot be had.  The builder is empty afterwards. */
+SYM_GIVE char *sym__sbuf_take(sym_sbuf *b);
 void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len);
 void sym__sbuf_puts(sym_sbuf *b, const char *s);
 /* Appends printf-formatted text of any length. */
