@@ -7,10 +7,9 @@
  * expressions, and the few facts services rules and inference need.
  * docs/architecture.md ("The seam") lists what is here and why.
  *
- * A file that lowers expressions into runtime code (src/program.c and the
- * model programs) still walks nodes: it defines SYM_SEAM_LOWERING before
- * including this header and gets the node layout and exact numbers too;
- * that section is to shrink as the runtime program is redesigned. */
+ * Lowering into runtime code (src/runtime/lower.c) and the model bindings
+ * (src/runtime/bind.c) read nodes and fact stores through the functions of
+ * the last section, never through a layout. */
 #ifndef SYM_SEAM_H
 #define SYM_SEAM_H
 
@@ -120,9 +119,44 @@ sym_status sym__facts_exempt_default(sym_facts *f, const sym_expr *s);
 /* The default minimum of f in *lo; returns 0 when f has none. */
 int sym__facts_default_min(const sym_facts *f, int64_t *lo);
 
-#ifdef SYM_SEAM_LOWERING
-/* ---- lowering: the node walk of the runtime program --------------------------- */
-#include "facts_private.h"
-#endif
+/* ---- reading nodes: what lowering into runtime code needs ------------------ */
+
+/* Lowering walks nodes through these functions, never through the node
+ * layout: sym_expr_kind, sym_expr_hash and sym_expr_symbol_name (public)
+ * plus the operands below.  A boolean is sym__true or sym__false. */
+
+/* The number of operands of e: the terms of a sum, the factors of a
+ * product, the children of min, max, && and ||; 1 for floor, abs and a
+ * relation (which compares its child with 0); 0 for a number, a symbol and
+ * a boolean. */
+size_t sym__expr_nargs(const sym_expr *e);
+/* Operand i < sym__expr_nargs(e) of e: the monomial of term i of a sum,
+ * the base of factor i of a product, child i otherwise. */
+const sym_expr *sym__expr_arg(const sym_expr *e, size_t i);
+/* The exponent (a nonzero integer) of factor i of the product e. */
+int64_t sym__expr_factor_exp(const sym_expr *e, size_t i);
+/* The number e as numerator *p and positive denominator *q; returns 1, or
+ * 0 with SYM_EOVERFLOW ("constant V does not fit int64") recorded. */
+int sym__expr_num_si(sym_ctx *ctx, const sym_expr *e, int64_t *p, int64_t *q);
+/* The least common denominator of the constant and the coefficients of
+ * the sum e in *L; returns 1, or 0 with SYM_EOVERFLOW recorded when it does
+ * not fit int64. */
+int sym__sum_denom_si(sym_ctx *ctx, const sym_expr *e, int64_t *L);
+/* L times coefficient i of the sum e (0: its constant; i >= 1: the
+ * coefficient of term i - 1), L a multiple of its denominator, in *k;
+ * returns 1, or 0 with SYM_EOVERFLOW recorded when it does not fit int64. */
+int sym__sum_coef_si(sym_ctx *ctx, const sym_expr *e, size_t i, int64_t L, int64_t *k);
+/* The coefficient c of the symbol s where e = c*s + (terms without that
+ * monomial) as a constant node in *coef: returns 1, 0 when s is no linear
+ * term of e (*coef NULL), -1 on error (recorded). */
+int sym__linear_coef(sym_ctx *ctx, const sym_expr *e, const sym_expr *s, const sym_expr **coef);
+/* The range of the symbol s under f (its bounds and the default minimum)
+ * as constant nodes (*lo or *hi NULL: unbounded that way); returns 0 on
+ * error (recorded in ctx). */
+int sym__facts_symbol_range(sym_ctx *ctx, const sym_facts *f, const sym_expr *s, const sym_expr **lo,
+                            const sym_expr **hi);
+/* The allocator hook of ctx, as a value to keep (a compiled program keeps
+ * a copy to free its blocks and to emit). */
+sym_allocator sym__ctx_allocator(const sym_ctx *ctx);
 
 #endif

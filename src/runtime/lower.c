@@ -1,7 +1,7 @@
 /* The runtime program's lowering: expressions and predicates to flat int64
  * code with constants folded and common subexpressions shared.
- * program_private.h describes the instruction format. */
-#define SYM_SEAM_LOWERING /* walks nodes to lower them (seam.h) */
+ * program_private.h describes the instruction format; nodes are read
+ * through the seam's functions (seam.h), never their layout. */
 #include "seam.h"
 #include "program_private.h"
 
@@ -283,7 +283,7 @@ static int memo_get(const comp *c, const sym_expr *e, vpair *out)
 	size_t j;
 	if (!c->mcap)
 		return 0;
-	for (j = mix(e->hash) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
+	for (j = mix(sym_expr_hash(e)) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
 		if (c->mkeys[j] == e) {
 			if (!visible(c, c->mvals[j].n) || !visible(c, c->mvals[j].d))
 				return 0; /* lowered in another segment */
@@ -308,7 +308,7 @@ static int memo_put(comp *c, const sym_expr *e, vpair v)
 		for (i = 0; i < c->mcap; i++) {
 			if (!c->mkeys[i])
 				continue;
-			for (j = mix(c->mkeys[i]->hash) & (nc - 1); nk[j]; j = (j + 1) & (nc - 1))
+			for (j = mix(sym_expr_hash(c->mkeys[i])) & (nc - 1); nk[j]; j = (j + 1) & (nc - 1))
 				;
 			nk[j] = c->mkeys[i];
 			nv[j] = c->mvals[i];
@@ -317,7 +317,7 @@ static int memo_put(comp *c, const sym_expr *e, vpair v)
 		sym__free(c->ctx, c->mvals, c->mcap * sizeof(*c->mvals));
 		c->mkeys = nk, c->mvals = nv, c->mcap = nc;
 	}
-	for (j = mix(e->hash) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
+	for (j = mix(sym_expr_hash(e)) & (c->mcap - 1); c->mkeys[j]; j = (j + 1) & (c->mcap - 1))
 		if (c->mkeys[j] == e) {
 			/* the first binding wins, unless it is out of scope */
 			if (!visible(c, c->mvals[j].n) || !visible(c, c->mvals[j].d))
@@ -331,34 +331,6 @@ static int memo_put(comp *c, const sym_expr *e, vpair v)
 }
 
 /* ---- lowering ---------------------------------------------------------- */
-
-/* Stores the numerator and denominator of a when both fit int64. */
-static int num_parts(const sym_num *a, int64_t *p, int64_t *q)
-{
-	sym_num n, d;
-	int ok;
-	if (!SYM_NUM_IS_BIG(a)) {
-		*p = a->p, *q = a->q;
-		return 1;
-	}
-	sym__num_init(&n);
-	sym__num_init(&d);
-	sym__num_numer(&n, a);
-	sym__num_denom(&d, a);
-	ok = sym__num_get_si(&n, p) && sym__num_get_si(&d, q);
-	sym__num_clear(&n);
-	sym__num_clear(&d);
-	return ok;
-}
-
-static int const_error(comp *c, const sym_num *v)
-{
-	char *s = sym__num_to_str(v);
-	sym__error(c->ctx, SYM_EOVERFLOW, -1, "constant %s does not fit int64", s ? s : "?");
-	if (s)
-		sym__num_str_free(s);
-	return 0;
-}
 
 static int lower(comp *c, const sym_expr *e, vpair *out);
 
@@ -381,43 +353,25 @@ static int64_t power(comp *c, int64_t x, int64_t k)
  * numerators, distinct denominators are cross-multiplied. */
 static int lower_add(comp *c, const sym_expr *e, vpair *out)
 {
-	const sym_term *t = node_terms(e);
-	sym_num L, k, u;
-	int64_t *gn = NULL, *gd = NULL, lv = 1, kv, qv, N, D;
-	size_t i, j, ng = 0, cap = (size_t)e->n + 1;
+	int64_t *gn = NULL, *gd = NULL, lv = 1, kv, N, D;
+	size_t i, j, ng = 0, nt = sym__expr_nargs(e), cap = nt + 1;
 	int ok = 1;
-	sym__num_init(&L);
-	sym__num_init(&k);
-	sym__num_init(&u);
 	gn = sym__alloc(c->ctx, cap * sizeof(*gn));
 	gd = gn ? sym__alloc(c->ctx, cap * sizeof(*gd)) : NULL;
-	if (!gd)
+	if (!gd || !sym__sum_denom_si(c->ctx, e, &lv))
 		goto error;
-	sym__num_denom(&L, node_add_const(e));
-	for (i = 0; i < e->n; i++) {
-		sym__num_denom(&k, &t[i].coef);
-		sym__num_lcm(&L, &L, &k);
-	}
-	if (!sym__num_get_si(&L, &lv)) {
-		const_error(c, &L);
-		goto error;
-	}
 	/* the constant first: 1 - x is then one subtraction */
-	for (i = 0; i <= e->n; i++) {
+	for (i = 0; i <= nt; i++) {
 		vpair p;
 		int64_t v;
 		if (i == 0) {
-			sym__num_mul(&u, node_add_const(e), &L);
-			if (sym__num_is_zero(&u))
+			if (!sym__sum_coef_si(c->ctx, e, 0, lv, &kv))
+				goto error;
+			if (kv == 0)
 				continue;
 			p.n = c->one, p.d = c->one;
-		} else {
-			sym__num_mul(&u, &t[i - 1].coef, &L);
-			if (!lower(c, t[i - 1].m, &p))
-				goto error;
-		}
-		if (!num_parts(&u, &kv, &qv)) {
-			const_error(c, &u);
+		} else if (!lower(c, sym__expr_arg(e, i - 1), &p) ||
+		           !sym__sum_coef_si(c->ctx, e, i, lv, &kv)) {
 			goto error;
 		}
 		for (j = 0; j < ng && gd[j] != p.d; j++)
@@ -450,9 +404,6 @@ error:
 done:
 	sym__free(c->ctx, gn, gn ? cap * sizeof(*gn) : 0);
 	sym__free(c->ctx, gd, gd ? cap * sizeof(*gd) : 0);
-	sym__num_clear(&L);
-	sym__num_clear(&k);
-	sym__num_clear(&u);
 	return ok;
 }
 
@@ -461,14 +412,13 @@ done:
  * moved to the numerator (DENOM reports a zero denominator). */
 static int lower_mul(comp *c, const sym_expr *e, vpair *out)
 {
-	const sym_factor *f = node_factors(e);
 	int64_t N = c->one, D = c->one;
 	int neg = 0;
-	size_t i;
-	for (i = 0; i < e->n; i++) {
+	size_t i, nf = sym__expr_nargs(e);
+	for (i = 0; i < nf; i++) {
 		vpair p;
-		int64_t k = f[i].exp;
-		if (!lower(c, f[i].base, &p))
+		int64_t k = sym__expr_factor_exp(e, i);
+		if (!lower(c, sym__expr_arg(e, i), &p))
 			return 0;
 		if (k < 0) {
 			int64_t t = p.n;
@@ -496,15 +446,14 @@ static int lower_mul(comp *c, const sym_expr *e, vpair *out)
  * cross-multiplication (denominators are positive). */
 static int lower_minmax(comp *c, const sym_expr *e, vpair *out)
 {
-	const sym_expr *const *k = node_kids(e);
-	int op = e->kind == SYM_KIND_MIN ? SYM_OP_MIN : SYM_OP_MAX;
+	int op = sym_expr_kind(e) == SYM_KIND_MIN ? SYM_OP_MIN : SYM_OP_MAX;
 	vpair acc, p;
-	size_t i;
-	if (!lower(c, k[0], &acc))
+	size_t i, n = sym__expr_nargs(e);
+	if (!lower(c, sym__expr_arg(e, 0), &acc))
 		return 0;
-	for (i = 1; i < e->n; i++) {
+	for (i = 1; i < n; i++) {
 		int64_t lhs, rhs, cond;
-		if (!lower(c, k[i], &p))
+		if (!lower(c, sym__expr_arg(e, i), &p))
 			return 0;
 		if (p.d == acc.d) {
 			acc.n = emit2(c, op, acc.n, p.n);
@@ -527,25 +476,26 @@ static int lower_minmax(comp *c, const sym_expr *e, vpair *out)
 static int lower(comp *c, const sym_expr *e, vpair *out)
 {
 	vpair r, p;
-	size_t i;
+	size_t i, n;
 	int64_t q;
+	sym_kind kind;
 	if (memo_get(c, e, out))
 		return 1;
 	r.n = -1;
 	r.d = c->one;
-	switch (e->kind) {
+	switch ((kind = sym_expr_kind(e))) {
 	case SYM_KIND_NUM:
-		if (!num_parts(node_num(e), &r.n, &q))
-			return const_error(c, node_num(e));
+		if (!sym__expr_num_si(c->ctx, e, &r.n, &q))
+			return 0;
 		r.n = konst(c, r.n);
 		r.d = konst(c, q);
 		break;
 	case SYM_KIND_SYM:
 		sym__error(c->ctx, SYM_EUNBOUND, -1, "symbol '%s' is not an input of the program",
-		           node_name(e));
+		           sym_expr_symbol_name(e));
 		return 0;
 	case SYM_KIND_BOOL:
-		r.n = konst(c, *(const int64_t *)NODE_PAYLOAD(e) != 0);
+		r.n = konst(c, e == sym__true(c->ctx));
 		break;
 	case SYM_KIND_ADD:
 		if (!lower_add(c, e, &r))
@@ -556,12 +506,12 @@ static int lower(comp *c, const sym_expr *e, vpair *out)
 			return 0;
 		break;
 	case SYM_KIND_FLOOR:
-		if (!lower(c, node_kid(e), &p))
+		if (!lower(c, sym__expr_arg(e, 0), &p))
 			return 0;
 		r.n = emit2(c, SYM_OP_FLOORDIV, p.n, p.d);
 		break;
 	case SYM_KIND_ABS:
-		if (!lower(c, node_kid(e), &p))
+		if (!lower(c, sym__expr_arg(e, 0), &p))
 			return 0;
 		r.n = emit(c, SYM_OP_ABS, p.n, 0, 0);
 		r.d = p.d;
@@ -576,25 +526,25 @@ static int lower(comp *c, const sym_expr *e, vpair *out)
 	case SYM_KIND_LE:
 	case SYM_KIND_LT: {
 		static const int ops[] = {SYM_OP_EQ, SYM_OP_NE, SYM_OP_LE, SYM_OP_LT};
-		if (!lower(c, node_kid(e), &p))
+		if (!lower(c, sym__expr_arg(e, 0), &p))
 			return 0;
-		r.n = emit2(c, ops[e->kind - SYM_KIND_EQ], p.n, c->zero);
+		r.n = emit2(c, ops[kind - SYM_KIND_EQ], p.n, c->zero);
 		break;
 	}
 	case SYM_KIND_AND:
 	case SYM_KIND_OR:
 		/* every operand is evaluated, as in exact evaluation */
-		r.n = konst(c, e->kind == SYM_KIND_AND);
-		for (i = 0; i < e->n; i++) {
-			if (!lower(c, node_kids(e)[i], &p))
+		r.n = konst(c, kind == SYM_KIND_AND);
+		for (i = 0, n = sym__expr_nargs(e); i < n; i++) {
+			if (!lower(c, sym__expr_arg(e, i), &p))
 				return 0;
 			/* predicates are 0 or 1 already */
-			r.n = i == 0 ? p.n
-			             : emit2(c, e->kind == SYM_KIND_AND ? SYM_OP_AND : SYM_OP_OR, r.n, p.n);
+			r.n =
+			    i == 0 ? p.n : emit2(c, kind == SYM_KIND_AND ? SYM_OP_AND : SYM_OP_OR, r.n, p.n);
 		}
 		break;
 	default:
-		sym__error(c->ctx, SYM_EMISUSE, -1, "cannot compile node kind %d", e->kind);
+		sym__error(c->ctx, SYM_EMISUSE, -1, "cannot compile node kind %d", (int)kind);
 		return 0;
 	}
 	if (r.n < 0 || r.d < 0 || sym__failed(c->ctx))
@@ -682,7 +632,7 @@ sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *co
 	c.prefix_temps = (size_t)-1;
 	for (i = 0; i < nsyms; i++) {
 		vpair v;
-		if (!syms[i] || syms[i]->kind != SYM_KIND_SYM) {
+		if (!syms[i] || sym_expr_kind(syms[i]) != SYM_KIND_SYM) {
 			sym__error(ctx, SYM_EMISUSE, -1, "program input %zu is not a symbol", i);
 			goto error;
 		}
@@ -717,6 +667,7 @@ sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *co
 	}
 	{
 		size_t check_end = c.ninsns;
+		sym_allocator hook = sym__ctx_allocator(ctx);
 		c.prefix_temps = c.ntemps;
 		for (s = 0, i = 0; s < nsegs; s++) {
 			size_t end = i + seg_nouts[s];
@@ -738,7 +689,7 @@ sym_program *sym__program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *co
 		}
 		if (!compact_consts(&c, outv, nouts))
 			goto error;
-		p = sym__program_alloc(&ctx->alloc, c.nkused, c.ninsns, nouts, nsegs);
+		p = sym__program_alloc(&hook, c.nkused, c.ninsns, nouts, nsegs);
 		if (!p) {
 			sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 			goto error;
@@ -774,13 +725,6 @@ error:
 	if (!sym__failed(ctx))
 		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 	return NULL;
-}
-
-/* Here, not in program.c: the lowering sees the context's layout (seam.h,
- * SYM_SEAM_LOWERING). */
-sym_allocator sym__ctx_allocator(const sym_ctx *ctx)
-{
-	return ctx->alloc;
 }
 
 sym_program *sym_program_compile(sym_ctx *ctx, size_t nsyms, const sym_expr *const *syms, size_t nguards,

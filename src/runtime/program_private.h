@@ -123,8 +123,7 @@ int sym__op_arity(int64_t op);
  * not be thread-safe): a model run's scratch past its stack slots and the
  * serialised bytes are plain malloc.  docs/memory-and-errors.md. */
 
-/* The allocator hook of ctx, as a value to keep. */
-sym_allocator sym__ctx_allocator(const sym_ctx *ctx);
+/* sym__ctx_allocator (seam.h) gives the hook of a context as a value. */
 /* The C library's realloc and free as a hook (programs read from bytes). */
 extern const sym_allocator sym__libc_allocator;
 /* Gives the block p of n bytes back to the hook a (nothing for NULL). */
