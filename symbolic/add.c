@@ -156,7 +156,8 @@ static const sym_expr *sum_node(sym_ctx *ctx, const sym_num *c, const sym_term *
 	if (n == 1 && sym__num_is_zero(c) && sym__num_is_one(&t[0].coef))
 		return t[0].m;
 	size = sizeof(sym_num) + n * sizeof(sym_term);
-	if (sym__grow(ctx, &ctx->scratch, &ctx->scratch_cap, size, 1, size * 2) < 0)
+	if (size > ctx->scratch_cap &&
+	    sym__grow(ctx, &ctx->scratch, &ctx->scratch_cap, size, 1, size * 2) < 0)
 		return NULL;
 	buf = ctx->scratch;
 	memcpy(buf, c, sizeof(sym_num));

@@ -115,6 +115,20 @@ void sym__sbuf_vprintf(sym_sbuf *b, const char *fmt, va_list ap0)
 	char small[256], *big = NULL;
 	va_list ap;
 	int k;
+	if (b->fail)
+		return;
+	if (!b->count && b->s && b->cap - b->n > 1) {
+		/* straight into the room left, when it fits */
+		size_t room = b->cap - b->n;
+		va_copy(ap, ap0);
+		k = vsnprintf(b->s + b->n, room, fmt, ap);
+		va_end(ap);
+		if (k >= 0 && (size_t)k < room) {
+			b->n += (size_t)k;
+			return;
+		}
+		b->s[b->n] = 0; /* what was cut off is written again below */
+	}
 	va_copy(ap, ap0);
 	k = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);

@@ -76,12 +76,33 @@ int sym__expr_num_si(sym_ctx *ctx, const sym_expr *e, int64_t *p, int64_t *q)
 	return num_parts(node_num(e), p, q) || const_error(ctx, node_num(e));
 }
 
+/* The lcm of the small positive a and b in *r, 0 when it leaves int64. */
+static int lcm_si(int64_t a, int64_t b, int64_t *r)
+{
+	int64_t x = a, y = b;
+	while (y) {
+		int64_t t = x % y;
+		x = y, y = t;
+	}
+	return !__builtin_mul_overflow(a / x, b, r);
+}
+
 int sym__sum_denom_si(sym_ctx *ctx, const sym_expr *e, int64_t *L)
 {
 	const sym_term *t = node_terms(e);
 	sym_num l, k;
 	size_t i;
 	int ok;
+	/* small numbers first: the common case, without GMP */
+	if (!SYM_NUM_IS_BIG(node_add_const(e))) {
+		int64_t d = node_add_const(e)->q;
+		for (i = 0; i < e->n && !SYM_NUM_IS_BIG(&t[i].coef) && lcm_si(d, t[i].coef.q, &d); i++)
+			;
+		if (i == e->n) {
+			*L = d;
+			return 1;
+		}
+	}
 	sym__num_init(&l);
 	sym__num_init(&k);
 	sym__num_denom(&l, node_add_const(e));
@@ -101,6 +122,8 @@ int sym__sum_coef_si(sym_ctx *ctx, const sym_expr *e, size_t i, int64_t L, int64
 	sym_num l, u;
 	int64_t q;
 	int ok;
+	if (!SYM_NUM_IS_BIG(c) && !__builtin_mul_overflow(c->p, L / c->q, k))
+		return 1; /* L is a multiple of c's denominator */
 	sym__num_init(&l);
 	sym__num_init(&u);
 	sym__num_set_si(&l, L);

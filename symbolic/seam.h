@@ -34,9 +34,11 @@ void sym__free(sym_ctx *ctx, void *p, size_t n);
  * *p, *cap untouched) when memory runs out or the size overflows. */
 int sym__grow(sym_ctx *ctx, void *p, size_t *cap, size_t need, size_t elem, size_t min);
 /* sym__grow for an array variable: SYM_GROW(ctx, r->tensors, r->ntensors + 1,
- * r->captensors, 64). */
+ * r->captensors, 64).  The common case, room enough, costs no call (need
+ * and cap are read twice: no side effects in them). */
 #define SYM_GROW(ctx, arr, need, cap, min)                                                                   \
-	sym__grow((ctx), (void *)&(arr), &(cap), (need), sizeof(*(arr)), (min))
+	((size_t)(need) <= (cap) ? 0                                                                         \
+	                         : sym__grow((ctx), (void *)&(arr), &(cap), (need), sizeof(*(arr)), (min)))
 
 /* ---- errors ------------------------------------------------------------------ */
 
