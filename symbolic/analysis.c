@@ -498,30 +498,102 @@ static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival 
 
 /* Residue of an integer-valued expression: e == r (mod m), m >= 0 (m == 0
  * means e == r exactly).  Returns 0 when e is not integer-valued. */
+/* The residue of an integer atom: a symbol's residue fact, else any
+ * integer (0 mod 1). */
+static void atom_residue(const sym_facts *f, const sym_expr *a, sym_num *m, sym_num *r)
+{
+	const sym_syminfo *si = a->kind == SYM_KIND_SYM ? sym__facts_get(f, a) : NULL;
+	if (si && !sym__num_is_zero(&si->mod)) {
+		sym__num_set(m, &si->mod);
+		sym__num_set(r, &si->res);
+	} else {
+		sym__num_set_si(m, 1);
+		sym__num_set_si(r, 0);
+	}
+}
+
+/* (m, r) := the residue of x*y for x == r (mod m) and y == r2 (mod m2):
+ * with x = r + m*a and y = r2 + m2*b, x*y - r*r2 = r*m2*b + r2*m*a +
+ * m*m2*a*b, so x*y == r*r2 modulo gcd(r*m2, r2*m, m*m2). */
+static void residue_mul(sym_num *m, sym_num *r, const sym_num *m2, const sym_num *r2, sym_num *t)
+{
+	sym_num g;
+	sym__num_init(&g);
+	sym__num_mul(&g, m, m2);
+	sym__num_mul(t, r, m2);
+	sym__num_gcd(&g, &g, t);
+	sym__num_mul(t, r2, m);
+	sym__num_gcd(m, &g, t);
+	sym__num_mul(r, r, r2);
+	sym__num_clear(&g);
+}
+
+/* The residue of a monomial of integer atoms with positive exponents:
+ * combined factor by factor; a power past a few factors keeps only
+ * divisibility (x == 0 mod m gives x**k == 0 mod m), else any integer. */
+static void mono_residue(const sym_facts *f, const sym_expr *mono, sym_num *m, sym_num *r)
+{
+	sym_num fm, fr, t;
+	size_t i;
+	int64_t k;
+	sym__num_set_si(m, 0); /* exactly 1, the empty product */
+	sym__num_set_si(r, 1);
+	if (mono->kind != SYM_KIND_MUL) {
+		atom_residue(f, mono, m, r);
+		return;
+	}
+	sym__num_init(&fm);
+	sym__num_init(&fr);
+	sym__num_init(&t);
+	for (i = 0; i < mono->n; i++) {
+		const sym_factor *fc = &node_factors(mono)[i];
+		atom_residue(f, fc->base, &fm, &fr);
+		if (fc->exp < 0) {
+			/* not an integer monomial: the caller's integer check
+			 * covers the whole sum only, so claim nothing */
+			sym__num_set_si(m, 1);
+			sym__num_set_si(r, 0);
+			break;
+		}
+		if (fc->exp > 8) {
+			if (!sym__num_is_zero(&fr))
+				sym__num_set_si(&fm, 1);
+			sym__num_set_si(&fr, 0);
+			residue_mul(m, r, &fm, &fr, &t);
+			continue;
+		}
+		for (k = 0; k < fc->exp; k++)
+			residue_mul(m, r, &fm, &fr, &t);
+	}
+	sym__num_clear(&fm);
+	sym__num_clear(&fr);
+	sym__num_clear(&t);
+}
+
 int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r)
 {
 	sym_lin v;
 	size_t i;
-	sym_num t;
+	sym_num t, mm, mr;
 	if (!sym__is_int(e))
 		return 0;
 	sym__lin_view(e, &v);
 	sym__num_set(r, v.c);
 	sym__num_set_si(m, 0);
 	sym__num_init(&t);
+	sym__num_init(&mm);
+	sym__num_init(&mr);
 	for (i = 0; i < v.n; i++) {
 		const sym_term *tm = &v.t[i];
-		const sym_syminfo *si = tm->m->kind == SYM_KIND_SYM ? sym__facts_get(f, tm->m) : NULL;
-		if (si && !sym__num_is_zero(&si->mod)) {
-			sym__num_mul(&t, &tm->coef, &si->res);
-			sym__num_add(r, r, &t);
-			sym__num_mul(&t, &tm->coef, &si->mod);
-			sym__num_gcd(m, m, &t);
-		} else {
-			sym__num_gcd(m, m, &tm->coef);
-		}
+		mono_residue(f, tm->m, &mm, &mr);
+		sym__num_mul(&t, &tm->coef, &mr);
+		sym__num_add(r, r, &t);
+		sym__num_mul(&t, &tm->coef, &mm);
+		sym__num_gcd(m, m, &t);
 	}
 	sym__num_clear(&t);
+	sym__num_clear(&mm);
+	sym__num_clear(&mr);
 	return 1;
 }
 

@@ -269,7 +269,7 @@ sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_in
 	r0 = infer_without_hints(r, opt);
 	st = sym__guards_prune(r, r0);
 	sym_graph_result_free(r0);
-	if (st < 0 || sym__merge_keys(r) < 0 || sym__ranges_of_symbols(r) < 0 ||
+	if (st < 0 || sym__final_shapes(r) < 0 || sym__merge_keys(r) < 0 || sym__ranges_of_symbols(r) < 0 ||
 	    sym__graph_storage(r, opt) < 0)
 		goto fail;
 	return r;

@@ -405,6 +405,26 @@ static void residue_facts_fix_remainders_and_make_quotients_exact(void **state)
 	    {{"x % 4 == 3"}, 0, "x % 8", "x % 8"},
 	    {{"x % 2 == 1", "x % 3 == 2"}, 0, "x % 6", "5"},
 	    {NONE, 0, "s1 % 8", "s1 % 8"},
+	    {NONE, 0, "(x*y) % 2", "x*y % 2"},
+	};
+	(void)state;
+	CHECK(check_simplify, v);
+}
+
+/* x == r (mod m) and y == r2 (mod m2) give x*y == r*r2 modulo
+ * gcd(r*m2, r2*m, m*m2); one factor divisible by m makes the product so. */
+static void residue_facts_carry_through_products(void **state)
+{
+	static const svec v[] = {
+	    {{"s % 2 == 0"}, 0, "(b*s + 1)//2", "b*s/2"},
+	    {{"s % 8 == 0"}, 0, "(b*c*s) % 4", "0"},
+	    {{"x % 2 == 1", "y % 2 == 1"}, 0, "(x*y) % 2", "1"},
+	    {{"x % 4 == 3", "y % 6 == 5"}, 0, "(x*y) % 2", "1"},
+	    {{"x % 3 == 2", "y % 3 == 2"}, 0, "(x*y + 2) % 3", "0"},
+	    {{"x % 4 == 3"}, 0, "(x*x) % 4", "1"},
+	    {{"x % 4 == 2"}, 0, "(x**3) % 8", "0"},
+	    {{"x % 4 == 3"}, 0, "(x*x) % 8", "x**2 % 8"},
+	    {{"x % 2 == 1"}, 0, "(x*y) % 2", "x*y % 2"},
 	};
 	(void)state;
 	CHECK(check_simplify, v);
@@ -1082,6 +1102,7 @@ int main(void)
 	    cmocka_unit_test(modulo_and_division_vanish_only_inside_the_divisor_range),
 	    cmocka_unit_test(floor_of_an_argument_within_one_step_is_a_constant),
 	    cmocka_unit_test(residue_facts_fix_remainders_and_make_quotients_exact),
+	    cmocka_unit_test(residue_facts_carry_through_products),
 	    cmocka_unit_test(nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive),
 	    cmocka_unit_test(floor_range_elimination_with_a_symbolic_divisor_needs_both_bounds),
 	    cmocka_unit_test(a_part_below_a_common_factor_of_the_divisor_cannot_carry),
