@@ -343,14 +343,16 @@ static int r_trilu(sym_rule_ctx *rc)
 	return sym__rc_copy_shape(rc, 0, x);
 }
 
-/* Dropout(data[, ratio[, training_mode]]): output and the optional bool
- * mask have the data's shape. */
+/* Dropout(data[, ratio[, training_mode]]): output and the optional mask
+ * have the data's shape. */
 static int r_dropout(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0);
 	if (!x || sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
-	if (rc->nout > 1 && (sym__rc_copy_shape(rc, 1, x) < 0 || sym__rc_set_dtype(rc, 1, SYM_DT_BOOL) < 0))
+	/* the mask is bool from opset 10, of the input's type before */
+	if (rc->nout > 1 && (sym__rc_copy_shape(rc, 1, x) < 0 ||
+	                     sym__rc_set_dtype(rc, 1, rc->opset >= 10 ? SYM_DT_BOOL : x->dtype) < 0))
 		return -1;
 	return 0;
 }

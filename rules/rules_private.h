@@ -41,6 +41,9 @@ enum {
 const sym_rule_entry *sym__rule_find(const char *domain, const char *name);
 /* Iterates the registry: returns entry i, or NULL past the end. */
 const sym_rule_entry *sym__rule_at(size_t i);
+/* The oldest opset whose version of the ONNX operator name its rule reads
+ * (1 for other domains); older opsets are an error. */
+int sym__rule_since(const char *domain, const char *name);
 
 /* ---- helpers for rule authors (rules/context.c) --------------------------
  * Every function returning int gives 0 on success and -1 on error, with a

@@ -313,6 +313,12 @@ static void same_shape_operators_keep_the_shape(void **state)
 	assert_string_equal(rt_shape(&t, &out[0]), "[b, n, n]");
 	assert_string_equal(rt_shape(&t, &out[1]), "[b, n, n]");
 	assert_int_equal(out[1].dtype, SYM_DT_BOOL);
+	/* before opset 10 the mask has the data's type */
+	t.opset = 9;
+	assert_int_equal(rt_run(&t, "Dropout", NULL, 1, in, 0, NULL, 2, out), 0);
+	assert_string_equal(rt_shape(&t, &out[1]), "[b, n, n]");
+	assert_int_equal(out[1].dtype, SYM_DT_FLOAT32);
+	t.opset = 18;
 	in[0] = rt_t(&t, "[n]", NULL, NULL);
 	expect_error(&t, rt_run(&t, "Trilu", NULL, 1, in, 0, NULL, 1, out), "rank >= 2");
 	rt_property(&t, "Dropout", NULL, 1, in, 0, NULL, 2, 20, 1, 5);
