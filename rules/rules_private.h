@@ -161,7 +161,13 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	X(misc)                                                                                              \
 	X(matmul)                                                                                            \
 	X(norm)                                                                                              \
-	X(conv)
+	X(conv)                                                                                              \
+	X(recurrent)                                                                                         \
+	X(loss)                                                                                              \
+	X(spatial)                                                                                           \
+	X(signal)                                                                                            \
+	X(quantize)                                                                                          \
+	X(random)
 
 #define SYM__FAMILY_DECL(fam)                                                                                \
 	extern const sym_rule_entry sym__rules_##fam[];                                                      \
