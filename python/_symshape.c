@@ -404,7 +404,14 @@ int sympy_make_facts(SymContext *c, PyObject *assume, int dims, sym_facts **fact
 		if (PyUnicode_Check(item)) {
 			ex = context_parse(c, item);
 			p = ex ? ((SymExpr *)ex)->e : NULL;
-		} else if (PyObject_TypeCheck(item, &SymExpr_Type) || PyBool_Check(item))
+		} else if (PyBool_Check(item)) {
+			/* x % 8 == 0 in Python compares canonical identity */
+			PyErr_Format(PyExc_TypeError,
+			             "an assumption is the bool %s: == and != compare canonical identity; "
+			             "write symshape.eq(a, b) or the text 'a == b'",
+			             item == Py_True ? "True" : "False");
+			p = NULL;
+		} else if (PyObject_TypeCheck(item, &SymExpr_Type))
 			p = sympy_to_expr(c, item);
 		else {
 			PyErr_Format(PyExc_TypeError,

@@ -677,8 +677,16 @@ static PyObject *f_ne(PyObject *self, PyObject *const *args, Py_ssize_t n)
  * context. */
 static PyObject *expr_arg(PyObject *o, PyObject *cobj)
 {
-	PyObject *args = Py_BuildValue("(O)", o), *kw = NULL, *r;
-	if (!args)
+	PyObject *args, *kw = NULL, *r;
+	if (PyBool_Check(o)) {
+		/* prove(x % 4 == 3) got the identity comparison's answer */
+		PyErr_Format(PyExc_TypeError,
+		             "got the bool %s: == and != compare canonical identity; write symshape.eq(a, b) or "
+		             "the text 'a == b'",
+		             o == Py_True ? "True" : "False");
+		return NULL;
+	}
+	if (!(args = Py_BuildValue("(O)", o)))
 		return NULL;
 	if (cobj && cobj != Py_None && !(kw = Py_BuildValue("{s:O}", "ctx", cobj))) {
 		Py_DECREF(args);

@@ -162,31 +162,17 @@ class InferResult:
         self.total_bytes = graph.total_bytes()
         self.inputs = [name for name, _ in graph.inputs()]
         self.outputs = graph.outputs()
-
-    @property
-    def shapes(self):
-        """{tensor: tuple of Exprs} (None for an unknown rank)."""
-        return {n: t.shape for n, t in self.tensors.items()}
-
-    @property
-    def dtypes(self):
-        """{tensor: element type name}."""
-        return {n: t.dtype for n, t in self.tensors.items()}
-
-    @property
-    def ranges(self):
-        """{tensor: ((lo, hi), ...)}, the exact range of every dim."""
-        return {n: t.range for n, t in self.tensors.items() if t.range is not None}
-
-    @property
-    def storage_shapes(self):
-        """{tensor: tuple of Exprs} for the tensors the model names a storage format for."""
-        return {n: t.storage_shape for n, t in self.tensors.items() if t.format is not None}
-
-    @property
-    def byte_sizes(self):
-        """{tensor: Expr} (None where the size is unknown)."""
-        return {n: t.bytes for n, t in self.tensors.items()}
+        t = self.tensors.values()
+        #: {tensor: tuple of Exprs} (None for an unknown rank)
+        self.shapes = {x.name: x.shape for x in t}
+        #: {tensor: element type name}
+        self.dtypes = {x.name: x.dtype for x in t}
+        #: {tensor: ((lo, hi), ...)}: the exact range of every dim
+        self.ranges = {x.name: x.range for x in t if x.range is not None}
+        #: {tensor: tuple of Exprs} for the tensors the model names a storage format for
+        self.storage_shapes = {x.name: x.storage_shape for x in t if x.format is not None}
+        #: {tensor: Expr} (None where the size is unknown)
+        self.byte_sizes = {x.name: x.bytes for x in t}
 
     def symbol(self, name):
         """Returns the Expr of the result's symbol name (KeyError when there is none)."""
