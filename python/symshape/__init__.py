@@ -80,13 +80,13 @@ def symbols(names, ctx=None):
 
 Symbol = collections.namedtuple("Symbol", "expr name source min max max_expr")
 Symbol.__doc__ = """A symbol of an inference result: its Expr and name, where it comes from
-("x.shape[0]"), its range (Exprs, None for an open end) and, for a
+("x.shape[0]"), its range (ints, None for an open end) and, for a
 data-dependent symbol, the expression that bounds it (max_expr)."""
 Tensor = collections.namedtuple(
     "Tensor", "name shape dtype inferred range format storage_format storage_shape bytes")
 Tensor.__doc__ = """A tensor of an inference result: shape (a tuple of Exprs, None for an
 unknown rank or a tensor inference did not reach: see .inferred), dtype, the
-range (lo, hi) of each dim, its formats and storage shape (None when the
+range (lo, hi) of each dim (ints, None for an open end), its formats and storage shape (None when the
 model names no format), its byte size (an Expr, None when unknown)."""
 Guard = collections.namedtuple("Guard", "expr kind node reason")
 Guard.__doc__ = """A guard: the predicate, "assert" or "expect", the node, the reason."""
@@ -145,6 +145,13 @@ def infer(model, hints=None, ranges=None, allow_empty=False, align=None, ctx=Non
     return InferResult(g)
 
 
+def _end(e):
+    """A range end: None (open), the constant's value, or the Expr."""
+    if e is None:
+        return None
+    return e.value if e.is_constant else e
+
+
 class InferResult:
     """The result of infer(): symbols, tensors (shapes, dtypes, ranges,
     storage shapes, byte sizes), guards, merge keys and diagnostics."""
@@ -152,9 +159,12 @@ class InferResult:
     def __init__(self, graph):
         self._g = graph
         self.context = graph.context
-        self.symbols = [Symbol(e, e.name, src, lo, hi, b) for e, src, lo, hi, b in graph.symbols()]
+        self.symbols = [Symbol(e, e.name, src, _end(lo), _end(hi), b)
+                        for e, src, lo, hi, b in graph.symbols()]
         self.tensors = {}
         for name, rank, dims, dtype, rng, fmt, sfmt, sdims, nbytes in graph.tensors():
+            if rng is not None:
+                rng = tuple((_end(lo), _end(hi)) for lo, hi in rng)
             self.tensors[name] = Tensor(name, dims, dtype, rank != -2, rng, fmt, sfmt, sdims, nbytes)
         self.guards = [Guard(*g) for g in graph.guards()]
         self.merge_keys = {key: list(nodes) for key, nodes in graph.merge_keys()}
@@ -193,11 +203,8 @@ class InferResult:
 
     def as_json(self):
         """The result as `symshape infer --json` prints it (a dict)."""
-        def num(e):
-            if e is None:
-                return None
-            v = e.value
-            return v if isinstance(v, int) else str(e)
+        def num(v):
+            return v if v is None or isinstance(v, int) else str(v)
 
         syms = []
         for s in self.symbols:
