@@ -680,10 +680,11 @@ static PyObject *expr_arg(PyObject *o, PyObject *cobj)
 	PyObject *args, *kw = NULL, *r;
 	if (PyBool_Check(o)) {
 		/* prove(x % 4 == 3) got the identity comparison's answer */
-		PyErr_Format(PyExc_TypeError,
-		             "got the bool %s: == and != compare canonical identity; write symshape.eq(a, b) or "
-		             "the text 'a == b'",
-		             o == Py_True ? "True" : "False");
+		PyErr_Format(
+		    PyExc_TypeError,
+		    "got the bool %s: == and != compare canonical identity; write symshape.eq(a, b) or "
+		    "the text 'a == b'",
+		    o == Py_True ? "True" : "False");
 		return NULL;
 	}
 	if (!(args = Py_BuildValue("(O)", o)))

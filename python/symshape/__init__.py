@@ -382,7 +382,11 @@ class Program:
         res = self._run(dims, bind, "shapes")
         if not res:
             cls = GuardError if res.status in (Status.GUARD, Status.INPUT) else Error
-            e = cls(res.message)
+            msg = res.message
+            if res.guard is not None:
+                msg = "%s guard %s failed (node %s: %s)" % (res.kind, res.guard.expr, res.node,
+                                                          res.guard.reason)
+            e = cls(msg)
             e.status, e.position, e.result = res.status, None, res
             raise e
         return res.shapes
