@@ -254,8 +254,9 @@ static const sym_expr *int_expr(SymContext *c, PyObject *o)
 	if (!overflow)
 		e = sym_expr_from_si(c->ctx, v);
 	else {
-		/* beyond 64 bits: the exact decimal digits */
-		s = PyObject_Str(o);
+		/* beyond 64 bits: the exact decimal digits (int's own repr: a
+		 * subclass may print otherwise) */
+		s = PyLong_Type.tp_repr(o);
 		if (!s)
 			return NULL;
 		d = PyUnicode_AsUTF8(s);
@@ -351,18 +352,23 @@ int64_t *sympy_int64_array(PyObject *seq, size_t n, const char *what)
 		return NULL;
 	}
 	for (i = 0; i < n; i++) {
-		PyObject *v = PySequence_GetItem(seq, (Py_ssize_t)i);
+		PyObject *v = PySequence_GetItem(seq, (Py_ssize_t)i), *iv;
 		long long x;
 		if (!v)
 			goto error;
-		if (!PyLong_Check(v) || PyBool_Check(v)) {
+		/* ints and what converts to one exactly (numpy integers) */
+		if (PyBool_Check(v) || !PyIndex_Check(v)) {
 			PyErr_Format(PyExc_TypeError, "%s: a dim must be an int, not %.100s", what,
 			             Py_TYPE(v)->tp_name);
 			Py_DECREF(v);
 			goto error;
 		}
-		x = PyLong_AsLongLong(v);
+		iv = PyNumber_Index(v);
 		Py_DECREF(v);
+		if (!iv)
+			goto error;
+		x = PyLong_AsLongLong(iv);
+		Py_DECREF(iv);
 		if (x == -1 && PyErr_Occurred()) {
 			PyErr_Clear();
 			PyErr_Format(PyExc_OverflowError, "%s: a dim does not fit int64", what);

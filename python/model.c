@@ -41,13 +41,15 @@ static int set_hints(PyObject *hints, sym_infer_options *opt, const char ***name
 		return -1;
 	}
 	while (PyDict_Next(hints, &pos, &k, &v)) {
-		if (!PyUnicode_Check(k) || !PyLong_Check(v) || PyBool_Check(v)) {
+		PyObject *iv;
+		if (!PyUnicode_Check(k) || !PyIndex_Check(v) || PyBool_Check(v)) {
 			PyErr_SetString(PyExc_TypeError, "hints must be a dict {symbol name: int}");
 			return -1;
 		}
-		if (!((*names)[i] = PyUnicode_AsUTF8(k)))
+		if (!((*names)[i] = PyUnicode_AsUTF8(k)) || !(iv = PyNumber_Index(v)))
 			return -1;
-		(*vals)[i] = PyLong_AsLongLong(v);
+		(*vals)[i] = PyLong_AsLongLong(iv);
+		Py_DECREF(iv);
 		if ((*vals)[i] == -1 && PyErr_Occurred())
 			return -1;
 		i++;

@@ -51,3 +51,30 @@ def test_contexts_results_and_programs_are_freed_with_their_objects():
         once()
     # keeping each context alive costs about 130 KiB per round (26 MB here)
     assert rss_kib() - before < 6 * 1024
+
+
+def test_threads_share_the_default_context_safely():
+    import threading
+    x, y = symshape.symbols("x y")
+    formulas = [(x + i) // 2 * y - i for i in range(40)]
+    want = [str(symshape.simplify(f, dims=True)) for f in formulas]
+    got, errors = {}, []
+
+    def worker(k):
+        try:
+            for _ in range(20):
+                for i, f in enumerate(formulas):
+                    s = symshape.simplify(f, dims=True)
+                    assert s.eval(x=k + 1, y=3) == f.eval(x=k + 1, y=3)
+                    got.setdefault(k, {})[i] = str(s)
+        except Exception as e:  # reported below: an assertion in a thread is lost
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for k in range(4):
+        assert [got[k][i] for i in range(len(formulas))] == want

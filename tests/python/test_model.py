@@ -213,3 +213,15 @@ def test_results_keep_their_context_and_free_it_with_them():
     shape = r.shapes["logits"]
     del r
     assert str(shape[0]) == "N"
+
+
+def test_dims_and_hints_take_numpy_integers():
+    np = pytest.importorskip("numpy")
+    path = os.path.join(ROOT, "examples", "transformer.json")
+    r = symshape.infer(path, hints={"batch": np.int64(2), "mbatch": np.int32(2)})
+    assert r.as_json() == symshape.infer(path, hints={"batch": 2, "mbatch": 2}).as_json()
+    p = r.compile()
+    dims = {"x": np.array([2, 128, 768]), "mask": (np.int64(2), 1, 1, 128)}
+    assert p.shapes(dims) == p.shapes({"x": (2, 128, 768), "mask": (2, 1, 1, 128)})
+    with pytest.raises(TypeError):
+        p.check({"x": (2.0, 128, 768), "mask": (2, 1, 1, 128)})
