@@ -104,6 +104,15 @@ static int r_cast(sym_rule_ctx *rc)
 	return sym__rc_set_dtype(rc, 0, (int)to);
 }
 
+/* CastLike(x, like): the shape of x, the element type of like. */
+static int r_cast_like(sym_rule_ctx *rc)
+{
+	const sym_tval *x = sym__rc_need(rc, 0), *like = sym__rc_need(rc, 1);
+	if (!x || !like || sym__rc_copy_shape(rc, 0, x) < 0)
+		return -1;
+	return sym__rc_set_dtype(rc, 0, like->dtype);
+}
+
 /* Softmax-like operators with an axis attribute check it when the rank is
  * known. */
 static int r_axis_unary(sym_rule_ctx *rc)
@@ -403,6 +412,19 @@ const sym_rule_entry sym__rules_elementwise[] = {
     {"Sign", "", r_unary, 0},
     {"Sin", "", r_unary, 0},
     {"Cos", "", r_unary, 0},
+    {"Tan", "", r_unary, 0},
+    {"Asin", "", r_unary, 0},
+    {"Acos", "", r_unary, 0},
+    {"Atan", "", r_unary, 0},
+    {"Sinh", "", r_unary, 0},
+    {"Cosh", "", r_unary, 0},
+    {"Asinh", "", r_unary, 0},
+    {"Acosh", "", r_unary, 0},
+    {"Atanh", "", r_unary, 0},
+    {"Celu", "", r_unary, 0},
+    {"ThresholdedRelu", "", r_unary, 0},
+    {"Shrink", "", r_unary, 0},
+    {"CastLike", "", r_cast_like, 0},
     {"Erf", "", r_unary, 0},
     {"Gelu", "", r_unary, SYM_RULE_ANY_DOMAIN},
     {"FastGelu", "cann", r_unary, SYM_RULE_ANY_DOMAIN},

@@ -419,12 +419,16 @@ static const sym_expr *prod_finish(prod *p)
 	sym__free(ctx, rest, p->n * sizeof(*rest));
 	acc = sym__scale(ctx, &p->coef, mono);
 	for (i = 0; i < p->n && acc; i++) {
-		int64_t e;
 		const sym_expr *s = p->f[i].base;
 		if (!(p->f[i].exp > 0 && s->kind == SYM_KIND_ADD))
 			continue;
-		for (e = 0; e < p->f[i].exp && acc; e++)
-			acc = distribute(ctx, acc, s); /* NULL (error recorded) stops */
+		/* a power of a sum expands once, under the multinomial's cost
+		 * limit: distributing it factor by factor costs the square of
+		 * its terms, and (x + y)**-7 // (x + y)**-700 reaches here with
+		 * the sum to the power 693 */
+		if (p->f[i].exp > 1)
+			s = sym_expr_pow_si(ctx, s, p->f[i].exp);
+		acc = s ? distribute(ctx, acc, s) : NULL; /* NULL: error recorded */
 	}
 	return acc;
 }

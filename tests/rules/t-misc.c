@@ -313,6 +313,12 @@ static void same_shape_operators_keep_the_shape(void **state)
 	assert_string_equal(rt_shape(&t, &out[0]), "[b, n, n]");
 	assert_string_equal(rt_shape(&t, &out[1]), "[b, n, n]");
 	assert_int_equal(out[1].dtype, SYM_DT_BOOL);
+	/* before opset 10 the mask has the data's type */
+	t.opset = 9;
+	assert_int_equal(rt_run(&t, "Dropout", NULL, 1, in, 0, NULL, 2, out), 0);
+	assert_string_equal(rt_shape(&t, &out[1]), "[b, n, n]");
+	assert_int_equal(out[1].dtype, SYM_DT_FLOAT32);
+	t.opset = 18;
 	in[0] = rt_t(&t, "[n]", NULL, NULL);
 	expect_error(&t, rt_run(&t, "Trilu", NULL, 1, in, 0, NULL, 1, out), "rank >= 2");
 	rt_property(&t, "Dropout", NULL, 1, in, 0, NULL, 2, 20, 1, 5);
@@ -649,9 +655,34 @@ static void every_rule_without_inputs_fails_cleanly(void **state)
 	}
 }
 
+static void reverse_sequence_keeps_the_shape_with_one_length_per_batch_entry(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	sym_attr a[2];
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[b, s, 4]", NULL, NULL);
+	in[1] = rt_t(&t, "[n]", "int64", NULL);
+	a[0] = rt_i(&t, "batch_axis", 0);
+	a[1] = rt_i(&t, "time_axis", 1);
+	assert_int_equal(rt_run(&t, "ReverseSequence", NULL, 2, in, 2, a, 1, out), 0);
+	assert_string_equal(rt_guards(&t), "assert b == n");
+	expect_error(&t, rt_run(&t, "ReverseSequence", NULL, 2, in, 1, a, 1, out), "0 and 1 in some order");
+	rt_free(&t);
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[b, s, 4]", NULL, NULL);
+	in[1] = rt_t(&t, "[n]", "int64", NULL);
+	a[0] = rt_i(&t, "batch_axis", 0);
+	a[1] = rt_i(&t, "time_axis", 1);
+	rt_property(&t, "ReverseSequence", NULL, 2, in, 2, a, 1, 100, 1, 3);
+	rt_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(reverse_sequence_keeps_the_shape_with_one_length_per_batch_entry),
 	    cmocka_unit_test(pad_adds_begin_and_end_pads),
 	    cmocka_unit_test(pad_bad_attributes_are_errors),
 	    cmocka_unit_test(pad_property_holds_at_random_dims),
