@@ -161,7 +161,7 @@ static PyObject *program_emit_c(SymProgram *p, PyObject *args, PyObject *kw)
 	if (!src)
 		return PyErr_NoMemory();
 	r = PyUnicode_FromString(src);
-	free(src);
+	sym_model_program_str_free(p->mp, src);
 	return r;
 }
 
