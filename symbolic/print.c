@@ -958,7 +958,12 @@ static int print_node(pr *p, const sym_expr *e)
 		return print_term(p, &num_one, e);
 	case SYM_KIND_FLOOR: {
 		const sym_expr *P, *Q;
-		if (sym__quotient_form(p->ctx, node_kid(e), &P, &Q)) {
+		/* P//Q parses to floor(P/Q): printed only when P/Q is the
+		 * argument itself (a sum over a reciprocal that the constructors
+		 * left uncancelled, x*F/S - 1/S with S == x*F - 1, would parse
+		 * back to floor(1)) */
+		if (sym__quotient_form(p->ctx, node_kid(e), &P, &Q) &&
+		    sym_expr_div(p->ctx, P, Q) == node_kid(e)) {
 			print_at_safe(p, P, P_MUL, 2);
 			sym__sbuf_puts(p->b, "//");
 			print_at(p, Q, P_UNARY);

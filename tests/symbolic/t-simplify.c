@@ -430,6 +430,31 @@ static void residue_facts_carry_through_products(void **state)
 	CHECK(check_simplify, v);
 }
 
+/* A simplified form can hold a floor of a sum over a reciprocal that the
+ * constructors left uncancelled: floor(xn*F/S - 1/S) with S == xn*F - 1.
+ * Its P//Q spelling (S)//(S) would parse back to 1, so it prints another
+ * way, and every printed form parses back to its node. */
+static void printed_floor_of_an_uncancelled_quotient_parses_back(void **state)
+{
+	static const char *const as[] = {"1 % xn % 4 == y", NULL};
+	sym_ctx *ctx = sym_ctx_new();
+	sym_facts *f;
+	const sym_expr *e, *r;
+	char *t;
+	(void)state;
+	f = facts_for(ctx, as, 1);
+	e = parse(ctx, "1 % xn % y");
+	r = sym_simplify(ctx, f, e);
+	assert_non_null(r);
+	t = sym_expr_to_str(ctx, r);
+	assert_non_null(t);
+	if (sym_expr_from_str(ctx, t) != r)
+		fail_msg("'%s' does not parse back to its node", t);
+	sym_str_free(ctx, t);
+	sym_facts_free(f);
+	sym_ctx_free(ctx);
+}
+
 static void nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive(void **state)
 {
 	static const svec v[] = {
@@ -1126,6 +1151,7 @@ int main(void)
 	    cmocka_unit_test(floor_of_an_argument_within_one_step_is_a_constant),
 	    cmocka_unit_test(residue_facts_fix_remainders_and_make_quotients_exact),
 	    cmocka_unit_test(residue_facts_carry_through_products),
+	    cmocka_unit_test(printed_floor_of_an_uncancelled_quotient_parses_back),
 	    cmocka_unit_test(nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive),
 	    cmocka_unit_test(floor_range_elimination_with_a_symbolic_divisor_needs_both_bounds),
 	    cmocka_unit_test(a_part_below_a_common_factor_of_the_divisor_cannot_carry),
