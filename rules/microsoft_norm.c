@@ -1,10 +1,10 @@
 /* Normalizations of ONNX Runtime's transformer optimizer:
  * SkipLayerNormalization, SkipSimplifiedLayerNormalization and
- * EmbedLayerNormalization (com.microsoft), SimplifiedLayerNormalization
- * (ONNX Runtime registers it in the ONNX domain; also read under
- * com.microsoft) and LayerNormalization under com.microsoft.  The
- * statistics outputs have the shapes ONNX Runtime's kernels write: the dims
- * before the normalized ones, then 1s. */
+ * EmbedLayerNormalization (com.microsoft) and SimplifiedLayerNormalization
+ * (which ONNX Runtime registers in the ONNX domain only, as it does its
+ * LayerNormalization before opset 17: rules/norm.c).  The statistics
+ * output has the shape ONNX Runtime's kernel writes: the dims before the
+ * normalized ones, then 1s. */
 #include "rules_private.h"
 
 #define MS "com.microsoft"
@@ -90,42 +90,24 @@ static int norm_attrs(sym_rule_ctx *rc, const sym_tval *x, int *axis, int *dtype
 	return sym__rc_axis(rc, a, x->rank, "axis", axis);
 }
 
-/* LayerNormalization(X, Scale, B) -> Y, Mean, InvStdDev, and
- * SimplifiedLayerNormalization(X, scale) -> Y, inv_std_var. */
-static int layer_norm(sym_rule_ctx *rc, int simplified)
+/* SimplifiedLayerNormalization(X, scale) -> Y, inv_std_var. */
+static int r_simplified_layer_norm(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0);
 	int axis, dt = SYM_DT_FLOAT32;
-	size_t i;
-	if (!x || !sym__rc_need(rc, 1) || norm_attrs(rc, x, &axis, &dt) < 0)
+	if (!x || !sym__rc_need(rc, 1) || norm_attrs(rc, x, &axis, &dt) < 0 ||
+	    param_size(rc, sym__rc_in(rc, 1), x, axis, "scale") < 0 || sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
-	if (param_size(rc, sym__rc_in(rc, 1), x, axis, "scale") < 0 ||
-	    (!simplified && param_size(rc, sym__rc_in(rc, 2), x, axis, "bias") < 0))
-		return -1;
-	if (sym__rc_copy_shape(rc, 0, x) < 0)
-		return -1;
-	for (i = 1; i < rc->nout; i++)
-		if (stats_shape(rc, i, x, axis, dt) < 0)
-			return -1;
-	return 0;
-}
-
-static int r_layer_norm(sym_rule_ctx *rc)
-{
-	return layer_norm(rc, 0);
-}
-
-static int r_simplified_layer_norm(sym_rule_ctx *rc)
-{
-	return layer_norm(rc, 1);
+	return stats_shape(rc, 1, x, axis, dt);
 }
 
 /* SkipLayerNormalization(input, skip, gamma, beta, bias) and
  * SkipSimplifiedLayerNormalization(input, skip, gamma, bias): output 0 and
  * input_skip_bias_sum (output 3) have the shape of input ([B, S, H] or
  * [T, H]); skip is [B, S, H], [1, S, H] or [S, H] (aligned right with the
- * input); the parameters are [H].  Outputs 1 and 2 (mean, inv_std_var,
- * float32) have no shape ONNX Runtime defines: their rank stays unknown. */
+ * input); the parameters are [H].  Outputs 1 and 2 (mean, inv_std_var)
+ * are float32 with the input's dims and 1 for H, as ONNX Runtime's kernels
+ * write them (its schema gives them no shape). */
 static int skip_layer_norm(sym_rule_ctx *rc, int simplified)
 {
 	const sym_tval *x = sym__rc_need_rank(rc, 0), *skip, *gamma;
@@ -162,8 +144,8 @@ static int skip_layer_norm(sym_rule_ctx *rc, int simplified)
 	}
 	if (sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
-	for (k = 1; k < 3 && (size_t)k < rc->nout; k++)
-		if (sym__rc_set_dtype(rc, (size_t)k, SYM_DT_FLOAT32) < 0)
+	for (k = 1; k < 3; k++)
+		if (stats_shape(rc, (size_t)k, x, x->rank - 1, SYM_DT_FLOAT32) < 0)
 			return -1;
 	if (rc->nout > 3)
 		return sym__rc_copy_shape(rc, 3, x);
@@ -255,8 +237,6 @@ const sym_rule_entry sym__rules_microsoft_norm[] = {
     {"SkipSimplifiedLayerNormalization", MS, r_skip_simplified_layer_norm, 0},
     {"EmbedLayerNormalization", MS, r_embed_layer_norm, 0},
     {"SimplifiedLayerNormalization", "", r_simplified_layer_norm, 0},
-    {"SimplifiedLayerNormalization", MS, r_simplified_layer_norm, 0},
-    {"LayerNormalization", MS, r_layer_norm, 0},
 };
 const size_t sym__rules_microsoft_norm_count =
     sizeof(sym__rules_microsoft_norm) / sizeof(sym__rules_microsoft_norm[0]);
