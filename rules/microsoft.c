@@ -151,7 +151,8 @@ static int batch_transposed(sym_rule_ctx *rc, const sym_tval *x, int tbatch, sym
 }
 
 /* FusedMatMul(A, B): MatMul of op(A) and op(B), op being transBatch then
- * trans of the last two dims. */
+ * trans of the last two dims; with a transBatch flag ONNX Runtime's kernel
+ * takes operands of one rank, at least 3, only. */
 static int r_fused_matmul(sym_rule_ctx *rc)
 {
 	const sym_tval *a = sym__rc_need(rc, 0), *b;
@@ -162,6 +163,10 @@ static int r_fused_matmul(sym_rule_ctx *rc)
 	    flag_attr(rc, "transB", &tb) < 0 || flag_attr(rc, "transBatchA", &tba) < 0 ||
 	    flag_attr(rc, "transBatchB", &tbb) < 0 || sym__rc_attr_float(rc, "alpha", 1.0, &alpha) < 0)
 		return -1;
+	if ((tba || tbb) && a->rank >= 0 && b->rank >= 0 && (a->rank != b->rank || a->rank < 3))
+		return sym__rc_error(
+		    rc, "transBatchA and transBatchB need operands of one rank, at least 3 (not %d and %d)",
+		    a->rank, b->rank);
 	if (batch_transposed(rc, a, tba, &a2) < 0 || batch_transposed(rc, b, tbb, &b2) < 0)
 		return -1;
 	return sym__rc_matmul(rc, &a2, &b2, ta, tb, a->dtype);
