@@ -1,9 +1,13 @@
 /* com.microsoft activations and matrix products that ONNX Runtime's
  * transformer optimizer writes: Gelu, BiasGelu, FastGelu, QuickGelu,
- * BiasAdd, BiasSplitGelu, FusedMatMul, GemmFastGelu and MatMulNBits.  The
+ * BiasAdd, BiasSplitGelu, BiasSoftmax, FusedMatMul, GemmFastGelu,
+ * MatMulNBits, DynamicQuantizeMatMul, MatMulIntegerToFloat, FusedGemm,
+ * Inverse and Trilu.  The
  * shapes follow ONNX Runtime's contrib operator schemas (docs/rules.md,
  * "com.microsoft"); the guards are the checks its kernels make. */
 #include "rules_private.h"
+
+#include <string.h>
 
 #define MS "com.microsoft"
 
@@ -230,6 +234,81 @@ static int r_matmul_nbits(sym_rule_ctx *rc)
 	return sym__rc_set_dtype(rc, 0, a->dtype);
 }
 
+/* BiasSoftmax(data, bias): the shape of data. */
+static int r_bias_softmax(sym_rule_ctx *rc)
+{
+	if (!sym__rc_need(rc, 1))
+		return -1;
+	return r_gelu(rc);
+}
+
+/* Inverse(X [*, M, M]) and Trilu(X [*, N, M], k): the shape of X. */
+static int r_matrix_same(sym_rule_ctx *rc)
+{
+	const sym_tval *x = sym__rc_need(rc, 0);
+	if (!x)
+		return -1;
+	if (x->rank >= 0 && x->rank < 2)
+		return sym__rc_error(rc, "input must have rank at least 2, not %d", x->rank);
+	if (!strcmp(rc->op, "Inverse") && x->rank >= 2 &&
+	    sym__rc_require(rc, eq(rc, x->dims[x->rank - 2], x->dims[x->rank - 1]), SYM_GUARD_ASSERT,
+	                    "Inverse needs square matrices") < 0)
+		return -1;
+	return sym__rc_copy_shape(rc, 0, x);
+}
+
+/* DynamicQuantizeMatMul(A, B, b_scale, b_zero_point, bias) and
+ * MatMulIntegerToFloat(A, B, a_scale, b_scale, ..., bias): MatMul's shape,
+ * of the float type of scale input s; the bias (input bias_in) is 1-D with
+ * the product's last dim. */
+static int quantized_matmul(sym_rule_ctx *rc, size_t s, size_t bias_in)
+{
+	const sym_tval *a = sym__rc_need(rc, 0), *b, *scale;
+	sym_tval y;
+	if (!a || !(b = sym__rc_need(rc, 1)) || !(scale = sym__rc_need(rc, s)))
+		return -1;
+	if (sym__rc_matmul(rc, a, b, 0, 0, scale->dtype ? scale->dtype : SYM_DT_FLOAT32) < 0)
+		return -1;
+	y = rc->out[0];
+	return last_dim_bias(rc, &y, sym__rc_in(rc, bias_in), "bias");
+}
+
+static int r_dynamic_quantize_matmul(sym_rule_ctx *rc)
+{
+	return quantized_matmul(rc, 2, 4);
+}
+
+static int r_matmul_integer_to_float(sym_rule_ctx *rc)
+{
+	return quantized_matmul(rc, 2, 6);
+}
+
+/* FusedGemm(A, B, C): Gemm's [M, N] (transA, transB); C broadcasts
+ * unidirectionally to it. */
+static int r_fused_gemm(sym_rule_ctx *rc)
+{
+	const sym_tval *a = sym__rc_need_rank(rc, 0), *b, *c;
+	const sym_expr *mn[2];
+	int ta, tb;
+	if (!a || !(b = sym__rc_need_rank(rc, 1)) || flag_attr(rc, "transA", &ta) < 0 ||
+	    flag_attr(rc, "transB", &tb) < 0)
+		return -1;
+	if (a->rank != 2 || b->rank != 2)
+		return sym__rc_error(rc, "inputs A and B must have rank 2, not %d and %d", a->rank, b->rank);
+	if (sym__rc_matmul(rc, a, b, ta, tb, a->dtype) < 0)
+		return -1;
+	mn[0] = rc->out[0].dims[0], mn[1] = rc->out[0].dims[1];
+	c = sym__rc_in(rc, 2);
+	if (c && c->rank >= 0) {
+		if (c->rank > 2)
+			return sym__rc_error(rc, "input C has rank %d and cannot broadcast to rank 2",
+			                     c->rank);
+		return sym__rc_unibroadcast(rc, c->rank, c->dims, 2, mn,
+		                            "C dims must be 1 or equal to the output dims");
+	}
+	return 0;
+}
+
 const sym_rule_entry sym__rules_microsoft[] = {
     {"Gelu", MS, r_gelu, 0},
     {"QuickGelu", MS, r_quick_gelu, 0},
@@ -240,5 +319,11 @@ const sym_rule_entry sym__rules_microsoft[] = {
     {"FusedMatMul", MS, r_fused_matmul, 0},
     {"GemmFastGelu", MS, r_gemm_fast_gelu, 0},
     {"MatMulNBits", MS, r_matmul_nbits, 0},
+    {"BiasSoftmax", MS, r_bias_softmax, 0},
+    {"Inverse", MS, r_matrix_same, 0},
+    {"Trilu", MS, r_matrix_same, 0},
+    {"DynamicQuantizeMatMul", MS, r_dynamic_quantize_matmul, 0},
+    {"MatMulIntegerToFloat", MS, r_matmul_integer_to_float, 0},
+    {"FusedGemm", MS, r_fused_gemm, 0},
 };
 const size_t sym__rules_microsoft_count = sizeof(sym__rules_microsoft) / sizeof(sym__rules_microsoft[0]);

@@ -1,9 +1,10 @@
 /* com.microsoft attention operators of ONNX Runtime's transformer
  * optimizer: Attention, MultiHeadAttention, DecoderMaskedMultiHeadAttention,
- * GroupQueryAttention, PackedAttention, PackedMultiHeadAttention and
- * RotaryEmbedding.  The shapes follow ONNX Runtime's contrib schemas and
- * the shapes its kernels write (docs/rules.md, "com.microsoft"); a present
- * (KV cache) output whose shape neither defines keeps an unknown rank. */
+ * GroupQueryAttention, PackedAttention, PackedMultiHeadAttention,
+ * QAttention, DecoderMaskedSelfAttention, RotaryEmbedding,
+ * RelativePositionBias, RemovePadding and RestorePadding.  The shapes follow ONNX Runtime's contrib schemas
+ * and the shapes its kernels write (docs/rules.md, "com.microsoft"); a present (KV cache) output whose shape
+ * neither defines keeps an unknown rank. */
 #include "rules_private.h"
 
 #define MS "com.microsoft"
@@ -120,8 +121,10 @@ static int qkv_sizes(sym_rule_ctx *rc, const sym_expr *total, int64_t heads, con
 
 /* Attention(input [B, S, Hin], weights [Hin, W], bias [W], mask_index,
  * past [2, B, N, P, h], ...) -> output [B, S, Hv], present [2, B, N, P + S,
- * h] (h = Hq / N; the past's shape itself when past_present_share_buffer). */
-static int r_attention(sym_rule_ctx *rc)
+ * h] (h = Hq / N; the past's shape itself when past_present_share_buffer).
+ * The past is input past_in (QAttention's quantization parameters come
+ * first); the output has type dtype (-1: the input's). */
+static int attention(sym_rule_ctx *rc, size_t past_in, int dtype)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_tval *x = need_ranks(rc, 0, "input", 3, 3), *w, *bias, *past;
@@ -135,9 +138,11 @@ static int r_attention(sym_rule_ctx *rc)
 	if (!(w = need_ranks(rc, 1, "weights", 2, 2)))
 		return -1;
 	bias = opt_ranks(rc, 2, "bias", 1, 1, &bad);
-	past = opt_ranks(rc, 4, "past", 5, 5, &bad);
+	past = opt_ranks(rc, past_in, "past", 5, 5, &bad);
 	if (bad)
 		return -1;
+	if (dtype < 0)
+		dtype = x->dtype;
 	if (require_eq(rc, w->dims[0], x->dims[2], "weights rows must equal the input hidden size") < 0)
 		return -1;
 	total = w->dims[1];
@@ -146,7 +151,7 @@ static int r_attention(sym_rule_ctx *rc)
 	if (qkv_sizes(rc, total, heads, &q, &v, &distinct_v) < 0)
 		return -1;
 	d[0] = x->dims[0], d[1] = x->dims[1], d[2] = v;
-	if (set_out(rc, 0, 3, d, x->dtype) < 0)
+	if (set_out(rc, 0, 3, d, dtype) < 0)
 		return -1;
 	if (rc->nout < 2)
 		return 0;
@@ -163,13 +168,27 @@ static int r_attention(sym_rule_ctx *rc)
 			d[k] = past->dims[k];
 		if (!share)
 			d[3] = sym_expr_add(ctx, past->dims[3], x->dims[1]);
-		return set_out(rc, 1, 5, d, x->dtype);
+		return set_out(rc, 1, 5, d, dtype);
 	}
 	if (share || distinct_v)
 		return 0; /* no past to take the buffer from; mixed head sizes */
 	d[0] = sym__rc_num(rc, 2), d[1] = x->dims[0], d[2] = sym__rc_num(rc, heads), d[3] = x->dims[1];
 	d[4] = sym_expr_floordiv(ctx, q, sym__rc_num(rc, heads));
-	return set_out(rc, 1, 5, d, x->dtype);
+	return set_out(rc, 1, 5, d, dtype);
+}
+
+static int r_attention(sym_rule_ctx *rc)
+{
+	return attention(rc, 4, -1);
+}
+
+/* QAttention(input, weight, bias, input_scale, weight_scale, mask_index,
+ * input_zero_point, weight_zero_point, past): Attention's shapes with the
+ * past at input 8, of the float type of bias (float32 without). */
+static int r_qattention(sym_rule_ctx *rc)
+{
+	const sym_tval *bias = sym__rc_in(rc, 2);
+	return attention(rc, 8, bias ? bias->dtype : SYM_DT_FLOAT32);
 }
 
 /* Presents [B, N, P + L, hk] and [B, N, P + L, hv] of self attention with
@@ -458,14 +477,85 @@ static int r_rotary_embedding(sym_rule_ctx *rc)
 	return sym__rc_copy_shape(rc, 0, x);
 }
 
+/* The value of the scalar input i as a dim: its known value, else an
+ * error naming it. */
+static const sym_expr *length_value(sym_rule_ctx *rc, size_t i, const char *what)
+{
+	const sym_expr *v = scalar_value(sym__rc_in(rc, i));
+	if (!v)
+		sym__rc_error(rc,
+		              "the value of input %zu (%s) must be known (a constant or a shape computation)",
+		              i, what);
+	return v;
+}
+
+/* RelativePositionBias(bias_table [buckets, N], query_length, key_length)
+ * -> [1, N, query_length, key_length]. */
+static int r_relative_position_bias(sym_rule_ctx *rc)
+{
+	const sym_tval *t = need_ranks(rc, 0, "bias_table", 2, 2);
+	const sym_expr *d[4];
+	int64_t maxd;
+	if (!t || !sym__rc_need(rc, 1) || !sym__rc_need(rc, 2))
+		return -1;
+	if (!sym__rc_attr(rc, "max_distance"))
+		return sym__rc_error(rc, "attribute 'max_distance' is required");
+	if (sym__rc_attr_int(rc, "max_distance", 1, &maxd) < 0)
+		return -1;
+	d[0] = sym__one(sym__rc_ctx(rc)), d[1] = t->dims[1];
+	if (!(d[2] = length_value(rc, 1, "query_length")) || !(d[3] = length_value(rc, 2, "key_length")))
+		return -1;
+	return set_out(rc, 0, 4, d, t->dtype);
+}
+
+/* RemovePadding(input [B, S, H], sequence_token_count [B]) -> output [T, H]
+ * with T the tokens kept (data-dependent, 0 <= T <= B*S), token_offset
+ * [B, S], cumulated_seq_len [B + 1], max_seq_len [1]. */
+static int r_remove_padding(sym_rule_ctx *rc)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_tval *x = need_ranks(rc, 0, "input", 3, 3), *count;
+	const sym_expr *d[2], *one = sym__one(ctx);
+	int dt;
+	if (!x || !(count = sym__rc_need(rc, 1)))
+		return -1;
+	dt = count->dtype ? count->dtype : SYM_DT_INT32;
+	if (!(d[0] =
+	          sym__rc_fresh_dim(rc, sym__zero(ctx), sym_expr_mul(ctx, x->dims[0], x->dims[1]), "tokens")))
+		return -1;
+	d[1] = x->dims[2];
+	if (set_out(rc, 0, 2, d, x->dtype) < 0 || set_out(rc, 1, 2, x->dims, dt) < 0)
+		return -1;
+	d[0] = sym_expr_add(ctx, x->dims[0], one);
+	if (set_out(rc, 2, 1, d, dt) < 0)
+		return -1;
+	return set_out(rc, 3, 1, &one, dt);
+}
+
+/* RestorePadding(input [T, H], token_offset [B, S]) -> [B, S, H]. */
+static int r_restore_padding(sym_rule_ctx *rc)
+{
+	const sym_tval *x = need_ranks(rc, 0, "input", 2, 2), *off;
+	const sym_expr *d[3];
+	if (!x || !(off = need_ranks(rc, 1, "token_offset", 2, 2)))
+		return -1;
+	d[0] = off->dims[0], d[1] = off->dims[1], d[2] = x->dims[1];
+	return set_out(rc, 0, 3, d, x->dtype);
+}
+
 const sym_rule_entry sym__rules_microsoft_attention[] = {
     {"Attention", MS, r_attention, 0},
+    {"QAttention", MS, r_qattention, 0},
+    {"DecoderMaskedSelfAttention", MS, r_attention, 0},
     {"MultiHeadAttention", MS, r_multi_head_attention, 0},
     {"DecoderMaskedMultiHeadAttention", MS, r_decoder_masked_mha, 0},
     {"GroupQueryAttention", MS, r_group_query_attention, 0},
     {"PackedAttention", MS, r_packed_attention, 0},
     {"PackedMultiHeadAttention", MS, r_packed_mha, 0},
     {"RotaryEmbedding", MS, r_rotary_embedding, 0},
+    {"RelativePositionBias", MS, r_relative_position_bias, 0},
+    {"RemovePadding", MS, r_remove_padding, 0},
+    {"RestorePadding", MS, r_restore_padding, 0},
 };
 const size_t sym__rules_microsoft_attention_count =
     sizeof(sym__rules_microsoft_attention) / sizeof(sym__rules_microsoft_attention[0]);

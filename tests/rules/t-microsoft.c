@@ -156,6 +156,45 @@ static void gemm_fast_gelu_and_matmul_nbits(void **state)
 	rt_free(&t);
 }
 
+static void quantized_matmuls_fused_gemm_and_matrix_ops(void **state)
+{
+	rt t;
+	sym_attr a[2];
+	sym_tval in[7];
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[b, s, 16]", "uint8", NULL);
+	in[1] = rt_t(&t, "[16, 5]", "int8", NULL);
+	in[2] = rt_t(&t, "[]", "float32", NULL);
+	in[3] = rt_t(&t, "[]", "float32", NULL);
+	in[4] = rt_t(&t, "[]", "uint8", NULL);
+	in[5] = rt_t(&t, "[]", "int8", NULL);
+	in[6] = rt_t(&t, "[5]", "float32", NULL);
+	assert_int_equal(rt_run(&t, "MatMulIntegerToFloat", MS, 7, in, 0, a, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[b, s, 5]");
+	assert_int_equal(out[0].dtype, SYM_DT_FLOAT32);
+	in[0] = rt_t(&t, "[b, s, 16]", NULL, NULL);
+	in[3] = in[5];
+	in[4] = rt_t(&t, "[4]", NULL, NULL);
+	assert_int_equal(rt_run(&t, "DynamicQuantizeMatMul", MS, 5, in, 0, a, 1, out), -1);
+	assert_non_null(strstr(sym_ctx_last_message(t.ctx), "bias length"));
+	sym_ctx_clear_error(t.ctx);
+	assert_string_equal(run(&t, "DynamicQuantizeMatMul", SHAPES("[b, s, 16]", "[16, 5]", "[]"), 0, a, 1),
+	                    "[b, s, 5]");
+	a[0] = rt_i(&t, "transB", 1);
+	assert_string_equal(run(&t, "FusedGemm", SHAPES("[m, 8]", "[5, 8]", "[5]"), 1, a, 1), "[m, 5]");
+	assert_non_null(strstr(run(&t, "FusedGemm", SHAPES("[m, 8]", "[5, 8]", "[3]"), 1, a, 1), "C dims"));
+	assert_non_null(strstr(run(&t, "FusedGemm", SHAPES("[b, m, 8]", "[5, 8]"), 1, a, 1), "rank 2"));
+	assert_string_equal(run(&t, "Inverse", SHAPES("[b, n, n]"), 0, a, 1), "[b, n, n]");
+	assert_string_equal(run(&t, "Inverse", SHAPES("[b, n, k]"), 0, a, 1), "[b, k, k]");
+	assert_string_equal(rt_guards(&t), "assert k == n");
+	assert_non_null(strstr(run(&t, "Inverse", SHAPES("[4]"), 0, a, 1), "rank at least 2"));
+	assert_string_equal(run(&t, "Trilu", SHAPES("[b, s, l]"), 0, a, 1), "[b, s, l]");
+	assert_string_equal(run(&t, "BiasSoftmax", SHAPES("[b, h, s, s]", "[b, 1, 1, s]"), 0, a, 1),
+	                    "[b, h, s, s]");
+	rt_free(&t);
+}
+
 static void ms_rules_hold_at_random_dims(void **state)
 {
 	rt t;
@@ -202,6 +241,7 @@ int main(void)
 	    cmocka_unit_test(bias_add_and_split_gelu_follow_n_s_c),
 	    cmocka_unit_test(fused_matmul_transposes_then_multiplies),
 	    cmocka_unit_test(gemm_fast_gelu_and_matmul_nbits),
+	    cmocka_unit_test(quantized_matmuls_fused_gemm_and_matrix_ops),
 	    cmocka_unit_test(ms_rules_hold_at_random_dims),
 	    cmocka_unit_test(ms_ops_are_found_only_under_their_domain),
 	};

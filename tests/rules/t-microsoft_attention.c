@@ -241,6 +241,57 @@ static void packed_attention_and_rotary_embedding(void **state)
 	rt_free(&t);
 }
 
+static void quantized_and_decoder_attention_and_position_bias(void **state)
+{
+	rt t;
+	sym_attr a[2];
+	sym_tval in[9];
+	(void)state;
+	rt_init(&t, 1);
+	a[0] = rt_i(&t, "num_heads", 2);
+	in[0] = rt_t(&t, "[b, s, 16]", "uint8", NULL);
+	in[1] = rt_t(&t, "[16, 48]", "uint8", NULL);
+	in[2] = rt_t(&t, "[48]", "float32", NULL);
+	in[3] = in[4] = rt_t(&t, "[]", "float32", NULL);
+	in[5] = rt_absent();
+	in[6] = in[7] = rt_t(&t, "[]", "uint8", NULL);
+	in[8] = rt_t(&t, "[2, b, 2, p, 8]", "float32", NULL);
+	assert_int_equal(rt_run(&t, "QAttention", MS, 9, in, 1, a, 2, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[b, s, 16]");
+	assert_string_equal(rt_shape(&t, &out[1]), "[2, b, 2, p + s, 8]");
+	assert_int_equal(out[0].dtype, SYM_DT_FLOAT32);
+	a[1] = rt_i(&t, "past_present_share_buffer", 1);
+	assert_string_equal(run(&t, "DecoderMaskedSelfAttention",
+	                        SHAPES("[b, 1, 16]", "[16, 48]", "[48]", "", "[2, b, 2, m, 8]", "", "[1]"), 2,
+	                        a, 2),
+	                    "[b, 1, 16] [2, b, 2, m, 8]");
+	/* T5's bias: [1, N, query_length, key_length] from the lengths' values */
+	a[0] = rt_i(&t, "max_distance", 128);
+	in[0] = rt_t(&t, "[32, 8]", NULL, NULL);
+	in[1] = rt_t(&t, "[]", "int64", "[s]");
+	in[2] = rt_t(&t, "[]", "int64", "[p + s]");
+	assert_int_equal(rt_run(&t, "RelativePositionBias", MS, 3, in, 1, a, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[1, 8, s, p + s]");
+	in[2] = rt_t(&t, "[]", "int64", NULL);
+	assert_int_equal(rt_run(&t, "RelativePositionBias", MS, 3, in, 1, a, 1, out), -1);
+	assert_non_null(strstr(sym_ctx_last_message(t.ctx), "key_length"));
+	sym_ctx_clear_error(t.ctx);
+	assert_int_equal(rt_run(&t, "RelativePositionBias", MS, 3, in, 0, a, 1, out), -1);
+	assert_non_null(strstr(sym_ctx_last_message(t.ctx), "'max_distance' is required"));
+	sym_ctx_clear_error(t.ctx);
+	/* padding removal: the token count is bound at run time */
+	in[0] = rt_t(&t, "[b, s, 64]", NULL, NULL);
+	in[1] = rt_t(&t, "[b]", "int32", NULL);
+	assert_int_equal(rt_run(&t, "RemovePadding", MS, 2, in, 0, a, 4, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[u0, 64]");
+	assert_string_equal(rt_shape(&t, &out[1]), "[b, s]");
+	assert_string_equal(rt_shape(&t, &out[2]), "[b + 1]");
+	assert_string_equal(rt_shape(&t, &out[3]), "[1]");
+	assert_int_equal(out[1].dtype, SYM_DT_INT32);
+	assert_string_equal(run(&t, "RestorePadding", SHAPES("[u0, 64]", "[b, s]"), 0, a, 1), "[b, s, 64]");
+	rt_free(&t);
+}
+
 static void attention_rules_hold_at_random_dims(void **state)
 {
 	rt t;
@@ -268,6 +319,7 @@ int main(void)
 	    cmocka_unit_test(multi_head_attention_reads_every_layout),
 	    cmocka_unit_test(group_query_attention_present_is_the_total_length),
 	    cmocka_unit_test(packed_attention_and_rotary_embedding),
+	    cmocka_unit_test(quantized_and_decoder_attention_and_position_bias),
 	    cmocka_unit_test(attention_rules_hold_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
