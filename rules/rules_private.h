@@ -175,7 +175,8 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	X(random)                                                                                            \
 	X(microsoft)                                                                                         \
 	X(microsoft_attention)                                                                               \
-	X(microsoft_norm)
+	X(microsoft_norm)                                                                                    \
+	X(sequence)
 
 #define SYM__FAMILY_DECL(fam)                                                                                \
 	extern const sym_rule_entry sym__rules_##fam[];                                                      \
