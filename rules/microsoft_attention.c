@@ -2,7 +2,8 @@
  * optimizer: Attention, MultiHeadAttention, DecoderMaskedMultiHeadAttention,
  * GroupQueryAttention, PackedAttention, PackedMultiHeadAttention,
  * QAttention, DecoderMaskedSelfAttention, RotaryEmbedding,
- * RelativePositionBias, RemovePadding and RestorePadding.  The shapes follow ONNX Runtime's contrib schemas
+ * RelativePositionBias, GatedRelativePositionBias, RemovePadding,
+ * RestorePadding and LongformerAttention.  The shapes follow ONNX Runtime's contrib schemas
  * and the shapes its kernels write (docs/rules.md, "com.microsoft"); a present (KV cache) output whose shape
  * neither defines keeps an unknown rank. */
 #include "rules_private.h"
@@ -543,6 +544,38 @@ static int r_restore_padding(sym_rule_ctx *rc)
 	return set_out(rc, 0, 3, d, x->dtype);
 }
 
+/* LongformerAttention(input [B, S, H], weight, bias, mask, global_weight,
+ * global_bias, global) -> [B, S, H]. */
+static int r_longformer_attention(sym_rule_ctx *rc)
+{
+	const sym_tval *x = need_ranks(rc, 0, "input", 3, 3);
+	int64_t heads, window;
+	if (!x || heads_attr(rc, "num_heads", &heads) < 0 || heads_attr(rc, "window", &window) < 0)
+		return -1;
+	return sym__rc_copy_shape(rc, 0, x);
+}
+
+/* GatedRelativePositionBias(query_layer [B, S, N*h] or [T, N*h],
+ * query_bias, rel_pos, weight, bias, eco_a, token_offset [B, S]) ->
+ * [B, N, S, S]. */
+static int r_gated_relative_position_bias(sym_rule_ctx *rc)
+{
+	const sym_tval *q = need_ranks(rc, 0, "query_layer", 2, 3), *off;
+	const sym_expr *d[4];
+	int64_t heads;
+	int bad = 0;
+	if (!q || heads_attr(rc, "num_heads", &heads) < 0)
+		return -1;
+	off = opt_ranks(rc, 6, "token_offset", 2, 2, &bad);
+	if (bad)
+		return -1;
+	if (!off && q->rank != 3)
+		return sym__rc_error(rc, "a query_layer of [T, N*h] needs token_offset (input 6)");
+	off = off ? off : q;
+	d[0] = off->dims[0], d[1] = sym__rc_num(rc, heads), d[2] = d[3] = off->dims[1];
+	return set_out(rc, 0, 4, d, q->dtype);
+}
+
 const sym_rule_entry sym__rules_microsoft_attention[] = {
     {"Attention", MS, r_attention, 0},
     {"QAttention", MS, r_qattention, 0},
@@ -556,6 +589,8 @@ const sym_rule_entry sym__rules_microsoft_attention[] = {
     {"RelativePositionBias", MS, r_relative_position_bias, 0},
     {"RemovePadding", MS, r_remove_padding, 0},
     {"RestorePadding", MS, r_restore_padding, 0},
+    {"LongformerAttention", MS, r_longformer_attention, 0},
+    {"GatedRelativePositionBias", MS, r_gated_relative_position_bias, 0},
 };
 const size_t sym__rules_microsoft_attention_count =
     sizeof(sym__rules_microsoft_attention) / sizeof(sym__rules_microsoft_attention[0]);

@@ -1,6 +1,7 @@
 /* Normalizations of ONNX Runtime's transformer optimizer:
  * SkipLayerNormalization, SkipSimplifiedLayerNormalization and
- * EmbedLayerNormalization (com.microsoft) and SimplifiedLayerNormalization
+ * EmbedLayerNormalization, GroupNorm and SkipGroupNorm (com.microsoft) and
+ * SimplifiedLayerNormalization
  * (which ONNX Runtime registers in the ONNX domain only, as it does its
  * LayerNormalization before opset 17: rules/norm.c).  The statistics
  * output has the shape ONNX Runtime's kernel writes: the dims before the
@@ -232,11 +233,51 @@ static int r_embed_layer_norm(sym_rule_ctx *rc)
 	return 0;
 }
 
+/* GroupNorm(X, gamma, beta) and SkipGroupNorm(X, gamma, beta, skip, bias)
+ * of diffusion models: Y (and SkipGroupNorm's sum S) have the shape of X,
+ * channels last ([N, H, W, C]) unless channels_last is 0; gamma and beta
+ * have C elements, C a multiple of groups. */
+static int group_norm(sym_rule_ctx *rc)
+{
+	const sym_tval *x = sym__rc_need(rc, 0);
+	const sym_expr *c;
+	int64_t groups, last, act;
+	if (!x || !sym__rc_need(rc, 1) || !sym__rc_need(rc, 2))
+		return -1;
+	if (!sym__rc_attr(rc, "groups") || !sym__rc_attr(rc, "activation"))
+		return sym__rc_error(rc, "attribute '%s' is required",
+		                     sym__rc_attr(rc, "groups") ? "activation" : "groups");
+	if (sym__rc_attr_int(rc, "groups", 1, &groups) < 0 ||
+	    sym__rc_attr_int(rc, "channels_last", 1, &last) < 0 ||
+	    sym__rc_attr_int(rc, "activation", 0, &act) < 0)
+		return -1;
+	if (groups < 1)
+		return sym__rc_error(rc, "attribute 'groups' must be at least 1, not %lld",
+		                     (long long)groups);
+	if (act != 0 && act != 1)
+		return sym__rc_error(rc, "attribute 'activation' must be 0 or 1, not %lld", (long long)act);
+	if (x->rank >= 0) {
+		if (x->rank < 2)
+			return sym__rc_error(rc, "input X must have rank at least 2, not %d", x->rank);
+		c = last ? x->dims[x->rank - 1] : x->dims[1];
+		if (sym__rc_require_divisible(rc, c, sym__rc_num(rc, groups),
+		                              "channels must be a multiple of groups") < 0 ||
+		    vector_of(rc, sym__rc_in(rc, 1), c, "gamma") < 0 ||
+		    vector_of(rc, sym__rc_in(rc, 2), c, "beta") < 0)
+			return -1;
+	}
+	if (sym__rc_copy_shape(rc, 0, x) < 0)
+		return -1;
+	return rc->nout > 1 ? sym__rc_copy_shape(rc, 1, x) : 0;
+}
+
 const sym_rule_entry sym__rules_microsoft_norm[] = {
     {"SkipLayerNormalization", MS, r_skip_layer_norm, 0},
     {"SkipSimplifiedLayerNormalization", MS, r_skip_simplified_layer_norm, 0},
     {"EmbedLayerNormalization", MS, r_embed_layer_norm, 0},
     {"SimplifiedLayerNormalization", "", r_simplified_layer_norm, 0},
+    {"GroupNorm", MS, group_norm, 0},
+    {"SkipGroupNorm", MS, group_norm, 0},
 };
 const size_t sym__rules_microsoft_norm_count =
     sizeof(sym__rules_microsoft_norm) / sizeof(sym__rules_microsoft_norm[0]);

@@ -292,6 +292,38 @@ static void quantized_and_decoder_attention_and_position_bias(void **state)
 	rt_free(&t);
 }
 
+static void longformer_and_gated_position_bias(void **state)
+{
+	rt t;
+	sym_attr a[2];
+	(void)state;
+	rt_init(&t, 1);
+	a[0] = rt_i(&t, "num_heads", 12);
+	a[1] = rt_i(&t, "window", 256);
+	assert_string_equal(
+	    run(&t, "LongformerAttention",
+	        SHAPES("[b, s, 768]", "[768, 2304]", "[2304]", "[b, s]", "[768, 2304]", "[2304]", "[b, s]"),
+	        2, a, 1),
+	    "[b, s, 768]");
+	assert_non_null(
+	    strstr(run(&t, "LongformerAttention", SHAPES("[b, s, 768]"), 1, a, 1), "'window' is required"));
+	assert_string_equal(
+	    run(&t, "GatedRelativePositionBias",
+	        SHAPES("[b, s, 768]", "[768]", "[1, 12, s, s]", "[64, 16]", "[16]", "[1, 12, 1, 1]"), 1, a,
+	        1),
+	    "[b, 12, s, s]");
+	assert_string_equal(
+	    run(&t, "GatedRelativePositionBias",
+	        SHAPES("[t0, 768]", "[768]", "[1, 12, s, s]", "[64, 16]", "[16]", "[1, 12, 1, 1]", "[b, s]"),
+	        1, a, 1),
+	    "[b, 12, s, s]");
+	assert_non_null(strstr(
+	    run(&t, "GatedRelativePositionBias",
+	        SHAPES("[t0, 768]", "[768]", "[1, 12, s, s]", "[64, 16]", "[16]", "[1, 12, 1, 1]"), 1, a, 1),
+	    "needs token_offset"));
+	rt_free(&t);
+}
+
 static void attention_rules_hold_at_random_dims(void **state)
 {
 	rt t;
@@ -320,6 +352,7 @@ int main(void)
 	    cmocka_unit_test(group_query_attention_present_is_the_total_length),
 	    cmocka_unit_test(packed_attention_and_rotary_embedding),
 	    cmocka_unit_test(quantized_and_decoder_attention_and_position_bias),
+	    cmocka_unit_test(longformer_and_gated_position_bias),
 	    cmocka_unit_test(attention_rules_hold_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

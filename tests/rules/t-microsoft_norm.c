@@ -176,6 +176,38 @@ static void embed_layer_norm_embeds_ids(void **state)
 	rt_free(&t);
 }
 
+static void group_norms_keep_the_shape_and_check_channels(void **state)
+{
+	rt t;
+	sym_attr a[3];
+	(void)state;
+	rt_init(&t, 1);
+	a[0] = rt_i(&t, "groups", 32);
+	a[1] = rt_i(&t, "activation", 1);
+	assert_string_equal(run(&t, "GroupNorm", SHAPES("[n, h, w, 320]", "[320]", "[320]"), 2, a, 1),
+	                    "[n, h, w, 320]");
+	assert_string_equal(run(&t, "SkipGroupNorm",
+	                        SHAPES("[n, h, w, 320]", "[320]", "[320]", "[n, 1, 1, 320]", "[320]"), 2, a,
+	                        2),
+	                    "[n, h, w, 320] [n, h, w, 320]");
+	assert_string_equal(run(&t, "GroupNorm", SHAPES("[n, h, w, c]", "[c]", "[c]"), 2, a, 1),
+	                    "[n, h, w, c]");
+	assert_string_equal(rt_guards(&t), "assert c % 32 == 0");
+	a[2] = rt_i(&t, "channels_last", 0);
+	assert_non_null(
+	    strstr(run(&t, "GroupNorm", SHAPES("[n, 320, h, w]", "[320]", "[32]"), 3, a, 1), "beta length"));
+	assert_non_null(strstr(run(&t, "GroupNorm", SHAPES("[n, 48, h, w]", "[48]", "[48]"), 3, a, 1),
+	                       "multiple of groups"));
+	assert_non_null(strstr(run(&t, "GroupNorm", SHAPES("[n, h, w, 64]", "[64]", "[64]"), 1, a, 1),
+	                       "'activation' is required"));
+	a[1] = rt_i(&t, "activation", 2);
+	assert_non_null(strstr(run(&t, "GroupNorm", SHAPES("[n, h, w, 64]", "[64]", "[64]"), 2, a, 1),
+	                       "'activation' must be 0 or 1"));
+	assert_non_null(strstr(run(&t, "GroupNorm", SHAPES("[n, h, w, 64]", "[64]", "[64]"), 0, a, 1),
+	                       "'groups' is required"));
+	rt_free(&t);
+}
+
 static void ms_norm_rules_hold_at_random_dims(void **state)
 {
 	rt t;
@@ -207,6 +239,7 @@ int main(void)
 	    cmocka_unit_test(skip_layer_norm_bad_inputs_are_errors),
 	    cmocka_unit_test(simplified_layer_norm_statistics_drop_the_normalized_dims),
 	    cmocka_unit_test(embed_layer_norm_embeds_ids),
+	    cmocka_unit_test(group_norms_keep_the_shape_and_check_channels),
 	    cmocka_unit_test(ms_norm_rules_hold_at_random_dims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
