@@ -30,9 +30,7 @@ static int unibroadcast(sym_rule_ctx *rc, const sym_tval *c, int n, const sym_ex
 	return sym__rc_unibroadcast(rc, c->rank, c->dims, n, target, reason);
 }
 
-/* numpy matmul of a and b, with the last two dims of an operand of rank
- * >= 2 swapped when ta (tb) is set. */
-static int matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int ta, int tb, int dtype)
+int sym__rc_matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int ta, int tb, int dtype)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_expr *ad[2], *bd[2], **dims;
@@ -89,7 +87,7 @@ static int r_matmul(sym_rule_ctx *rc)
 	const sym_tval *a = sym__rc_need(rc, 0), *b;
 	if (!a || !(b = sym__rc_need(rc, 1)))
 		return -1;
-	return matmul(rc, a, b, 0, 0, a->dtype);
+	return sym__rc_matmul(rc, a, b, 0, 0, a->dtype);
 }
 
 /* QLinearMatMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point,
@@ -99,7 +97,7 @@ static int r_qlinear_matmul(sym_rule_ctx *rc)
 	const sym_tval *a = sym__rc_need(rc, 0), *b, *yz;
 	if (!a || !(b = sym__rc_need(rc, 3)) || !(yz = sym__rc_need(rc, 7)))
 		return -1;
-	return matmul(rc, a, b, 0, 0, yz->dtype);
+	return sym__rc_matmul(rc, a, b, 0, 0, yz->dtype);
 }
 
 /* Det(X [*, M, M]): [*]. */
@@ -124,7 +122,7 @@ static int r_matmul_integer(sym_rule_ctx *rc)
 	const sym_tval *a = sym__rc_need(rc, 0), *b;
 	if (!a || !(b = sym__rc_need(rc, 1)))
 		return -1;
-	return matmul(rc, a, b, 0, 0, SYM_DT_INT32);
+	return sym__rc_matmul(rc, a, b, 0, 0, SYM_DT_INT32);
 }
 
 static int flag_attr(sym_rule_ctx *rc, const char *name, int *out)
@@ -148,7 +146,7 @@ static int cann_matmul(sym_rule_ctx *rc, const char *n1, const char *n2)
 	int ta = 0, tb = 0;
 	if (!a || !(b = sym__rc_need(rc, 1)) || flag_attr(rc, n1, &ta) < 0 || flag_attr(rc, n2, &tb) < 0)
 		return -1;
-	if (matmul(rc, a, b, ta, tb, a->dtype) < 0)
+	if (sym__rc_matmul(rc, a, b, ta, tb, a->dtype) < 0)
 		return -1;
 	bias = sym__rc_in(rc, 2);
 	if (bias && rc->out[0].rank >= 0)

@@ -24,6 +24,13 @@ const sym_rule_entry *sym__rule_at(size_t i)
 	return NULL;
 }
 
+/* SYM_RULE_ANY_DOMAIN lets ONNX and CANN find each other's rules; other
+ * domains (com.microsoft) find only their own, whose semantics differ. */
+static int onnx_or_cann(const char *domain)
+{
+	return !*domain || !strcmp(domain, "cann");
+}
+
 const sym_rule_entry *sym__rule_find(const char *domain, const char *name)
 {
 	const sym_rule_entry *any = NULL;
@@ -37,7 +44,7 @@ const sym_rule_entry *sym__rule_find(const char *domain, const char *name)
 				continue;
 			if (!strcmp(e->domain, domain))
 				return e;
-			if (e->flags & SYM_RULE_ANY_DOMAIN)
+			if ((e->flags & SYM_RULE_ANY_DOMAIN) && onnx_or_cann(domain))
 				any = e;
 		}
 	}
@@ -115,6 +122,7 @@ static const struct {
     {"Selu", 1},
     {"Shape", 1},
     {"Sigmoid", 1},
+    {"SimplifiedLayerNormalization", 1},
     {"Size", 1},
     {"Slice", 1},
     {"Softmax", 1},

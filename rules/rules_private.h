@@ -25,7 +25,8 @@ typedef struct sym_rule_ctx {
 
 typedef int (*sym_rule_fn)(sym_rule_ctx *rc);
 
-/* One registry entry: operator name, domain ("" for ONNX, "cann"), rule. */
+/* One registry entry: operator name, domain ("" for ONNX, "cann",
+ * "com.microsoft"), rule. */
 typedef struct sym_rule_entry {
 	const char *name;
 	const char *domain;
@@ -34,7 +35,7 @@ typedef struct sym_rule_entry {
 } sym_rule_entry;
 
 enum {
-	SYM_RULE_ANY_DOMAIN = 1 /* also found under the other domain */
+	SYM_RULE_ANY_DOMAIN = 1 /* an ONNX or CANN rule also found under the other of the two */
 };
 
 /* Registry lookup; NULL when unknown. */
@@ -143,6 +144,10 @@ const sym_expr *sym__rc_num(sym_rule_ctx *rc, int64_t v);
  * guard a == b || a == 1 || b == 1, or the branch the hints select as an
  * expect guard.  Unknown rank anywhere gives unknown rank. */
 int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, size_t out);
+/* numpy matmul of a and b into output 0 with dtype (rules/matmul.c): 1-D
+ * promotion, batch broadcasting, the contracted dims guarded equal; the
+ * last two dims of an operand of rank >= 2 swapped when ta (tb) is set. */
+int sym__rc_matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int ta, int tb, int dtype);
 /* Broadcasts two dims; stores the result dim. */
 int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out);
 
@@ -167,7 +172,11 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	X(spatial)                                                                                           \
 	X(signal)                                                                                            \
 	X(quantize)                                                                                          \
-	X(random)
+	X(random)                                                                                            \
+	X(microsoft)                                                                                         \
+	X(microsoft_attention)                                                                               \
+	X(microsoft_norm)                                                                                    \
+	X(sequence)
 
 #define SYM__FAMILY_DECL(fam)                                                                                \
 	extern const sym_rule_entry sym__rules_##fam[];                                                      \

@@ -49,6 +49,13 @@ int sym__dtype_size(int dt);
 int sym__dtype_from_name(const char *name);
 int sym__dtype_is_int(int dt);
 
+/* The elements of a sequence value (the sequence operators, rules/sequence.c),
+ * in order. */
+typedef struct sym_tseq {
+	size_t n;
+	const struct sym_tval *elems;
+} sym_tseq;
+
 /* A tensor as rules see it: its shape (or unknown rank) and, for small
  * integer tensors that hold shapes, indices or axes, its symbolic value. */
 typedef struct sym_tval {
@@ -59,6 +66,7 @@ typedef struct sym_tval {
 	int has_value;         /* value known (row-major elements) */
 	size_t nvalue;
 	const sym_expr **value;
+	const sym_tseq *seq; /* a sequence of known length (rank -1, the elements' dtype); NULL otherwise */
 } sym_tval;
 
 typedef enum sym_attr_type {

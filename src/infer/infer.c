@@ -77,12 +77,12 @@ static int order_nodes(sym_graph_result *r)
 
 /* ONNX models are read for opsets 1 to 21 (each rule names the oldest
  * opset of its operator that it reads, rules/registry.c); other domains
- * than ONNX and CANN have no rules.  Returns 1 with an error entry for the node, 0 when
+ * than ONNX, CANN and com.microsoft have no rules.  Returns 1 with an error entry for the node, 0 when
  * the node can be run, -1 on a fatal error. */
 static int unsupported_domain_or_opset(sym_graph_result *r, const sym_mnode *nd)
 {
 	int opset = r->model->opset, st;
-	if (*nd->domain && strcmp(nd->domain, "cann"))
+	if (*nd->domain && strcmp(nd->domain, "cann") && strcmp(nd->domain, "com.microsoft"))
 		st =
 		    sym__result_add_diag(r, nd->name, nd->op, NULL, "node '%s' (%s): unsupported domain '%s'",
 		                         nd->name, nd->op, nd->domain);

@@ -565,8 +565,8 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 		return -1;
 	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") &&
-	    strcmp(x->valuestring, "ai.onnx"))
-		return lerr(l, "node '%s': unsupported domain '%s' (\"\" or \"cann\")", nd->name,
+	    strcmp(x->valuestring, "ai.onnx") && strcmp(x->valuestring, "com.microsoft"))
+		return lerr(l, "node '%s': unsupported domain '%s' (\"\", \"cann\" or \"com.microsoft\")", nd->name,
 		            x->valuestring);
 	if (x && !strcmp(x->valuestring, "ai.onnx"))
 		nd->domain[0] = 0;
