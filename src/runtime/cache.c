@@ -95,7 +95,8 @@ static int reserve_out(sym_guard_cache *c, const sym_model_program *mp)
 	if (need > c->outcap) {
 		int64_t *no;
 		if (need > SIZE_MAX / sizeof(*no) ||
-		    !(no = c->alloc.realloc_fn(c->alloc.ud, c->out, c->outcap * sizeof(*no), need * sizeof(*no))))
+		    !(no = c->alloc.realloc_fn(c->alloc.ud, c->out, c->outcap * sizeof(*no),
+		                               need * sizeof(*no))))
 			return -1;
 		c->out = no, c->outcap = need;
 	}
@@ -152,6 +153,11 @@ int sym_guard_cache_set_validity(sym_guard_cache *c, sym_model_program *mp)
 	c->vdv = dv;
 	compact(c);
 	return 0;
+}
+
+const sym__dispatch *sym__guard_cache_dispatch(const sym_guard_cache *c)
+{
+	return &c->d;
 }
 
 size_t sym_guard_cache_size(const sym_guard_cache *c)

@@ -288,7 +288,7 @@ static int join_entry(sym__dispatch *d, sym__dvariant *dv, size_t reg, int cls)
 	if (d->nent == d->ebcap) {
 		size_t nc = d->ebcap ? d->ebcap * 2 : 16;
 		uint64_t *nb = d->alloc.realloc_fn(d->alloc.ud, d->ebits, d->ebcap * d->nwords * sizeof(*nb),
-		                                    nc * d->nwords * sizeof(*nb));
+		                                   nc * d->nwords * sizeof(*nb));
 		if (!nb)
 			return 0;
 		memset(nb + d->ebcap * d->nwords, 0, (nc - d->ebcap) * d->nwords * sizeof(*nb));
@@ -407,7 +407,8 @@ int sym__dispatch_add(sym__dispatch *d, const sym_model_program *mp, sym__dvaria
 		if (find_insn(d, w, &slot, &reg)) {
 			hold(d, dv, reg);
 		} else {
-			if (!grow(d, &d->seg, &d->segcap, d->nseg + 1, SYM_INSN_WORDS * sizeof(*d->seg), 64) ||
+			if (!grow(d, &d->seg, &d->segcap, d->nseg + 1, SYM_INSN_WORDS * sizeof(*d->seg),
+			          64) ||
 			    !reserve_regs(d, d->nregs + 1))
 				goto fail;
 			reg = d->nregs++;

@@ -120,6 +120,8 @@ int sym__dispatch_segment(sym__dispatch *d, const sym__dvariant *dv);
 /* The guard cache with a's blocks (copied; for the tests' failing
  * allocators): as sym_guard_cache_new otherwise. */
 sym_guard_cache *sym__guard_cache_new_with_allocator(size_t capacity, const sym_allocator *a);
+/* The dispatch program of c (for the tests). */
+const sym__dispatch *sym__guard_cache_dispatch(const sym_guard_cache *c);
 /* The lookup that runs each variant's whole program in turn, the
  * validity program last: the semantics the dispatch program reproduces,
  * which the cache falls back to when a pass fails (for the benchmark). */
