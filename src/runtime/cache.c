@@ -24,6 +24,7 @@ struct sym_guard_cache {
 	sym_model_program *validity; /* compiled without hints, or NULL */
 	sym__dvariant vdv;           /* the validity program's part in d */
 	size_t n, vcap, cap;         /* cap: the most variants held */
+	size_t nown;                 /* variants outside the dispatch program */
 	long next_id;
 	sym__dispatch d;
 	int64_t *out; /* output buffer of the runs */
@@ -69,6 +70,7 @@ static int reserve_variant(sym_guard_cache *c)
 /* Frees a variant: its part in the dispatch, its program and label. */
 static void drop_variant(sym_guard_cache *c, variant *v)
 {
+	c->nown -= v->dv.own;
 	sym__dispatch_remove(&c->d, &v->dv);
 	sym_model_program_free(v->mp);
 	sym__hook_free_str(&c->alloc, v->label);
@@ -122,9 +124,11 @@ static void compact(sym_guard_cache *c)
 	for (k = 0; k < c->n; k++)
 		if (sym__dispatch_add(&nd, c->v[k].mp, &ndv[k]) < 0)
 			goto undo;
+	c->nown = 0;
 	for (i = 0; i < c->n; i++) {
 		sym__dispatch_remove(&c->d, &c->v[i].dv);
 		c->v[i].dv = ndv[i];
+		c->nown += ndv[i].own;
 	}
 	sym__dispatch_remove(&c->d, &c->vdv);
 	c->vdv = nvdv;
@@ -209,6 +213,7 @@ long sym_guard_cache_add(sym_guard_cache *c, sym_model_program *mp, const char *
 		return -1;
 	}
 	nv.id = c->next_id++;
+	c->nown += nv.dv.own;
 	if (c->n == c->cap) {
 		/* evict the least recently used */
 		drop_variant(c, &c->v[c->n - 1]);
@@ -301,7 +306,8 @@ sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims,
 		*reason = NULL;
 	if (sym__dispatch_pass(&c->d, dims, !c->validity) < 0)
 		return sym__guard_cache_lookup_sequential(c, dims, id, reason);
-	for (i = 0; i < c->n; i++) {
+	/* the walk finds the first variant the lookup stops at: none, often */
+	for (i = c->nown || sym__dispatch_any_stops(&c->d, &c->vdv) ? 0 : c->n; i < c->n; i++) {
 		const variant *v = &c->v[i];
 		int cls;
 		if (v->dv.own) {

@@ -60,7 +60,7 @@ void sym__dispatch_clear(sym__dispatch *d)
 	give(d, d->ebits, d->ebcap * d->nwords * sizeof(*d->ebits));
 	give(d, d->free_slots, d->freecap * sizeof(*d->free_slots));
 	give(d, d->seg, d->segcap * SYM_INSN_WORDS * sizeof(*d->seg));
-	give(d, d->fail, (SYM__DC_COUNT + 1) * d->nwords * sizeof(*d->fail));
+	give(d, d->fail, (SYM__DC_COUNT + 2) * d->nwords * sizeof(*d->fail));
 	sym__dispatch_init(d, &a);
 }
 
@@ -238,7 +238,7 @@ static int widen(sym__dispatch *d, size_t nw)
 	size_t i;
 	if (d->ebcap && !(nb = d->alloc.realloc_fn(d->alloc.ud, NULL, 0, d->ebcap * nw * sizeof(*nb))))
 		return 0;
-	if (!(nf = d->alloc.realloc_fn(d->alloc.ud, NULL, 0, (SYM__DC_COUNT + 1) * nw * sizeof(*nf)))) {
+	if (!(nf = d->alloc.realloc_fn(d->alloc.ud, NULL, 0, (SYM__DC_COUNT + 2) * nw * sizeof(*nf)))) {
 		give(d, nb, d->ebcap * nw * sizeof(*nb));
 		return 0;
 	}
@@ -247,9 +247,12 @@ static int widen(sym__dispatch *d, size_t nw)
 		for (i = 0; i < d->nent; i++)
 			memcpy(nb + i * nw, d->ebits + i * d->nwords, d->nwords * sizeof(*nb));
 	}
-	memset(nf, 0, (SYM__DC_COUNT + 1) * nw * sizeof(*nf));
+	memset(nf, 0, (SYM__DC_COUNT + 2) * nw * sizeof(*nf));
+	/* the slots in use (the last row) */
+	for (i = 0; i < d->nwords; i++)
+		nf[(SYM__DC_COUNT + 1) * nw + i] = d->fail[(SYM__DC_COUNT + 1) * d->nwords + i];
 	give(d, d->ebits, d->ebcap * d->nwords * sizeof(*d->ebits));
-	give(d, d->fail, (SYM__DC_COUNT + 1) * d->nwords * sizeof(*d->fail));
+	give(d, d->fail, (SYM__DC_COUNT + 2) * d->nwords * sizeof(*d->fail));
 	d->ebits = nb, d->fail = nf, d->nwords = nw;
 	return 1;
 }
@@ -268,6 +271,12 @@ static int take_slot(sym__dispatch *d, size_t *slot)
 		return 0;
 	*slot = d->nslots++;
 	return 1;
+}
+
+/* The row of the slots in use. */
+static uint64_t *slots_row(const sym__dispatch *d)
+{
+	return d->fail + (SYM__DC_COUNT + 1) * d->nwords;
 }
 
 /* Makes dv's slot a member of the entry (reg, cls), a new entry when d has
@@ -371,6 +380,7 @@ int sym__dispatch_add(sym__dispatch *d, const sym_model_program *mp, sym__dvaria
 		return -1;
 	}
 	dv->seg_start = dv->seg_end = d->nseg;
+	slots_row(d)[dv->slot / 64] |= (uint64_t)1 << (dv->slot % 64);
 	if (!d->have_dims) {
 		if (!reserve_regs(d, p->ninputs + 1))
 			goto fail;
@@ -442,6 +452,7 @@ void sym__dispatch_remove(sym__dispatch *d, sym__dvariant *dv)
 		}
 		d->dead_seg += dv->seg_end - dv->seg_start;
 		d->free_slots[d->nfree++] = dv->slot;
+		slots_row(d)[w] &= ~bit;
 		give(d, dv->refs, dv->rcap * sizeof(*dv->refs));
 		give(d, dv->ents, dv->ecap * sizeof(*dv->ents));
 	}
@@ -489,6 +500,20 @@ int sym__dispatch_pass(sym__dispatch *d, const int64_t *dims, int asserts_stop)
 		}
 	for (k = 0; k < nw; k++)
 		stop[k] = asserts_stop ? ~(f2[k] & ~f0[k] & ~f1[k]) : f0[k] | ~(f1[k] | f2[k]);
+	return 0;
+}
+
+int sym__dispatch_any_stops(const sym__dispatch *d, const sym__dvariant *except)
+{
+	const uint64_t *stop = d->fail + SYM__DC_COUNT * d->nwords, *used = slots_row(d);
+	size_t k;
+	for (k = 0; k < d->nwords; k++) {
+		uint64_t m = stop[k] & used[k];
+		if (except && !except->own && except->refs && except->slot / 64 == k)
+			m &= ~((uint64_t)1 << (except->slot % 64));
+		if (m)
+			return 1;
+	}
 	return 0;
 }
 

@@ -85,7 +85,7 @@ typedef struct sym__dispatch {
 	/* what the variants removed left behind */
 	size_t dead_insns, dead_seg, dead_ents;
 	/* the failing entries' sets by class, then the variants a lookup
-	 * stops at (cache.c), written by a pass */
+	 * stops at, written by a pass; then the slots in use */
 	uint64_t *fail;
 } sym__dispatch;
 
@@ -109,6 +109,9 @@ int sym__dispatch_is_stale(const sym__dispatch *d);
  * (overflow, division by zero): the pass then says nothing and the caller
  * runs the programs themselves. */
 int sym__dispatch_pass(sym__dispatch *d, const int64_t *dims, int asserts_stop);
+/* After a pass: whether a lookup stops at any variant but except (NULL:
+ * none). */
+int sym__dispatch_any_stops(const sym__dispatch *d, const sym__dvariant *except);
 /* After a pass: whether a lookup stops at dv. */
 int sym__dispatch_stops(const sym__dispatch *d, const sym__dvariant *dv);
 /* After a pass: SYM__DV_OK when every check and guard of dv holds, else
