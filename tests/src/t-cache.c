@@ -344,6 +344,48 @@ static void add_and_evict_sequences_answer_as_the_sequential_lookup(void **state
 	            counts[SYM_CACHE_INVALID] > 0);
 }
 
+/* A validity program over the first two dims only: the dispatch program
+ * takes it first, so the variants (four dims) are run on their own. */
+static const char two_dims_json[] =
+    "{\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [\"a\", \"b\"]}],"
+    " \"nodes\": [{\"name\": \"r\", \"op\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]}],"
+    " \"outputs\": [\"y\"]}";
+
+static void programs_outside_the_dispatch_answer_as_the_sequential_lookup(void **state)
+{
+	model_fx fx, two;
+	sym_guard_cache *c = sym_guard_cache_new(8);
+	ref_cache *rc = malloc(sizeof(*rc));
+	int64_t dims[8];
+	size_t i, k, counts[3] = {0, 0, 0};
+	(void)state;
+	assert_non_null(rc);
+	rng_seed(seed_from_env() + 4);
+	open_model(&fx, 0);
+	two.ctx = sym_ctx_new();
+	two.m = sym_model_from_json(two.ctx, two_dims_json, strlen(two_dims_json));
+	assert_non_null(two.m);
+	two.names = bc_names, two.nnames = 0, two.ndims = 2;
+	ref_init(rc, 8);
+	assert_int_equal(sym_guard_cache_set_validity(c, compile(&two, 0, NULL)), 0);
+	rc->validity = compile(&two, 0, NULL);
+	for (i = 0; i < 12; i++) {
+		add_both(&fx, c, rc);
+		for (k = 0; k < 20; k++) {
+			random_dims(&fx, dims);
+			counts[lookup_both(c, rc, dims)]++;
+		}
+	}
+	assert_int_equal(sym__guard_cache_dispatch(c)->ndims, 2);
+	assert_true(counts[SYM_CACHE_HIT] > 0 && counts[SYM_CACHE_RECOMPILE] > 0 &&
+	            counts[SYM_CACHE_INVALID] > 0);
+	sym_guard_cache_free(c);
+	ref_free(rc);
+	free(rc);
+	close_model(&two);
+	close_model(&fx);
+}
+
 /* ---- the dispatch program -------------------------------------------------- */
 
 static const sym__dispatch *dispatch_of(sym_guard_cache *c)
@@ -599,6 +641,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(lookup_answers_as_the_sequential_lookup_at_random_dims),
 	    cmocka_unit_test(add_and_evict_sequences_answer_as_the_sequential_lookup),
+	    cmocka_unit_test(programs_outside_the_dispatch_answer_as_the_sequential_lookup),
 	    cmocka_unit_test(identical_variants_share_every_instruction_and_guard),
 	    cmocka_unit_test(variants_of_other_hints_add_only_their_own_guards),
 	    cmocka_unit_test(evictions_leave_a_bounded_dispatch_program),
