@@ -19,6 +19,9 @@
  * repetitions of PASSES passes over the stream, the two lookups
  * interleaved round by round.
  *
+ * Then the add of a variant to a full cache of 1, 8, 64 (each add evicts
+ * the least recently used), ns per add with the dispatch program's upkeep.
+ *
  * Prints `cache STREAM N METRIC VALUE` lines, the ratios, and `check`
  * lines; exits 1 when a step or a check fails.
  *
@@ -217,6 +220,33 @@ static void run_stream(sym_ctx *ctx, const sym_model *m, int miss, const int *si
 	}
 }
 
+#define NCHURN 192
+
+/* Add and evict: a full cache of n variants of the mixed stream takes
+ * NCHURN more (compiled before timing), each evicting the least recently
+ * used; ns per add, the rebuilds included (amortised). */
+static double time_churn(sym_ctx *ctx, const sym_model *m, int n)
+{
+	static sym_model_program *mps[NCHURN];
+	sym_guard_cache *c = build(ctx, m, 0, n);
+	mt19937 g;
+	double t0, t1;
+	int k;
+	mt_init(&g, 7);
+	for (k = 0; k < NCHURN; k++) {
+		long long vals[4];
+		variant_hints(&g, 0, k, vals);
+		mps[k] = compile(ctx, m, vals);
+	}
+	t0 = now_sec();
+	for (k = 0; k < NCHURN; k++)
+		if (sym_guard_cache_add(c, mps[k], "churn") < 0)
+			die("cache", "add failed");
+	t1 = now_sec();
+	sym_guard_cache_free(c);
+	return (t1 - t0) * 1e9 / NCHURN;
+}
+
 int main(int argc, char **argv)
 {
 	static const int sizes[] = {1, 8, 64};
@@ -258,6 +288,14 @@ int main(int argc, char **argv)
 		       disp[2] / disp[0], seq[2] / seq[0]);
 		printf("check cache %s 64 variants <= 4x one: %s\n", miss ? "miss" : "mixed",
 		       disp[2] <= 4 * disp[0] ? "ok" : "MISSED");
+	}
+	for (i = 0; i < 3; i++) {
+		double t[MAX_REPS];
+		int r;
+		for (r = 0; r < reps; r++)
+			t[r] = time_churn(ctx, m, sizes[i]);
+		qsort(t, (size_t)reps, sizeof(double), cmp_double);
+		printf("cache add_evict %d add_ns %.1f\n", sizes[i], t[reps / 2]);
 	}
 	sym_model_free(m);
 	sym_ctx_free(ctx);
