@@ -25,6 +25,7 @@ struct sym_guard_cache {
 	sym__dvariant vdv;           /* the validity program's part in d */
 	size_t n, vcap, cap;         /* cap: the most variants held */
 	size_t nown;                 /* variants outside the dispatch program */
+	int eager;                   /* rebuild at any garbage (the tests) */
 	long next_id;
 	sym__dispatch d;
 	int64_t *out; /* output buffer of the runs */
@@ -114,8 +115,10 @@ static void compact(sym_guard_cache *c)
 {
 	sym__dispatch nd;
 	sym__dvariant *ndv, nvdv;
-	size_t i, k = 0, bytes = (c->n + 1) * sizeof(*ndv);
-	if (!sym__dispatch_is_stale(&c->d) || !(ndv = c->alloc.realloc_fn(c->alloc.ud, NULL, 0, bytes)))
+	size_t i, k = 0, bytes = (c->n + 1) * sizeof(*ndv), garbage = sym__dispatch_garbage(&c->d);
+	int due = c->eager ? garbage > 0
+	                   : garbage > SYM__CACHE_REBUILD_FLOOR && garbage > sym__dispatch_live(&c->d);
+	if (!due || !(ndv = c->alloc.realloc_fn(c->alloc.ud, NULL, 0, bytes)))
 		return;
 	sym__dispatch_init(&nd, &c->alloc);
 	memset(&nvdv, 0, sizeof(nvdv));
@@ -157,6 +160,11 @@ int sym_guard_cache_set_validity(sym_guard_cache *c, sym_model_program *mp)
 	c->vdv = dv;
 	compact(c);
 	return 0;
+}
+
+void sym__guard_cache_set_eager_rebuild(sym_guard_cache *c, int eager)
+{
+	c->eager = eager;
 }
 
 const sym__dispatch *sym__guard_cache_dispatch(const sym_guard_cache *c)

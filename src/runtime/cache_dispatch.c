@@ -459,11 +459,14 @@ void sym__dispatch_remove(sym__dispatch *d, sym__dvariant *dv)
 	memset(dv, 0, sizeof(*dv));
 }
 
-int sym__dispatch_is_stale(const sym__dispatch *d)
+size_t sym__dispatch_garbage(const sym__dispatch *d)
 {
-	size_t dead = d->dead_insns + d->dead_seg + d->dead_ents;
-	size_t live = (d->ninsns - d->dead_insns) + (d->nseg - d->dead_seg) + (d->nent - d->dead_ents);
-	return dead > 64 && dead > live;
+	return d->dead_insns + d->dead_seg + d->dead_ents;
+}
+
+size_t sym__dispatch_live(const sym__dispatch *d)
+{
+	return d->ninsns + d->nseg + d->nent - sym__dispatch_garbage(d);
 }
 
 /* ---- a pass ------------------------------------------------------------------- */

@@ -99,9 +99,10 @@ void sym__dispatch_clear(sym__dispatch *d);
 int sym__dispatch_add(sym__dispatch *d, const sym_model_program *mp, sym__dvariant *dv);
 /* Gives back the part dv (which then holds nothing).  Never fails. */
 void sym__dispatch_remove(sym__dispatch *d, sym__dvariant *dv);
-/* Whether what removed variants left behind outnumbers the live code, so
- * that a rebuild is due. */
-int sym__dispatch_is_stale(const sym__dispatch *d);
+/* What removed variants left behind (instructions, segment instructions,
+ * entries no variant holds), and what variants hold. */
+size_t sym__dispatch_garbage(const sym__dispatch *d);
+size_t sym__dispatch_live(const sym__dispatch *d);
 /* Runs the shared code on dims and marks the failing entries and the
  * variants a lookup stops at: those whose guards all hold, those failing a
  * binding check, and with asserts_stop (no validity program) those
@@ -123,6 +124,12 @@ int sym__dispatch_segment(sym__dispatch *d, const sym__dvariant *dv);
 /* The guard cache with a's blocks (copied; for the tests' failing
  * allocators): as sym_guard_cache_new otherwise. */
 sym_guard_cache *sym__guard_cache_new_with_allocator(size_t capacity, const sym_allocator *a);
+/* The garbage below which a cache never rebuilds its dispatch program;
+ * past it, a rebuild is due once the garbage outweighs the live code. */
+#define SYM__CACHE_REBUILD_FLOOR 64
+/* With eager set, c rebuilds its dispatch program at any garbage (the
+ * tests: rebuilds often, and failing ones). */
+void sym__guard_cache_set_eager_rebuild(sym_guard_cache *c, int eager);
 /* The dispatch program of c (for the tests). */
 const sym__dispatch *sym__guard_cache_dispatch(const sym_guard_cache *c);
 /* The lookup that runs each variant's whole program in turn, the
