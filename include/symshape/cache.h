@@ -30,9 +30,10 @@ SYM_API SYM_GIVE sym_guard_cache *sym_guard_cache_new(size_t capacity);
 /* Frees the cache and every program it holds. */
 SYM_API void sym_guard_cache_free(SYM_TAKE sym_guard_cache *c);
 /* Adds a variant (the cache takes the program, even on failure) with a
- * label (copied; e.g. its hints).  Returns its id (ids grow from 0), or -1
- * when memory runs out or the program's input count differs from the
- * variants already held. */
+ * label (copied; e.g. its hints), and its checks to the cache's dispatch
+ * program, in time linear in the program.  Returns its id (ids grow from
+ * 0), or -1 when memory runs out or the program's input count differs
+ * from the variants already held. */
 SYM_API long sym_guard_cache_add(sym_guard_cache *c, SYM_TAKE sym_model_program *mp, const char *label);
 SYM_API size_t sym_guard_cache_size(const sym_guard_cache *c);
 /* The label of a held variant, or NULL when it was evicted. */
@@ -43,9 +44,11 @@ SYM_API const char *sym_guard_cache_label(const sym_guard_cache *c, long id);
 SYM_API int sym_guard_cache_set_validity(sym_guard_cache *c, SYM_TAKE sym_model_program *mp);
 /* Looks up the variant for dims (the concrete dims of every model input,
  * concatenated).  On a hit stores its id in *id; on invalid input stores a
- * reason (valid until the next call on c).  Variants are tried in most
- * recently used order.  Not for concurrent use (lookups reorder); the
- * programs themselves may be shared. */
+ * reason (valid until the next call on c).  The answer is that of trying
+ * the variants in most recently used order, got in one pass over their
+ * shared checks (docs/api/cache.md).  Allocation-free, as a model program
+ * run is.  Not for concurrent use (lookups reorder and write the cache's
+ * registers); the programs themselves may be shared. */
 SYM_API sym_cache_answer sym_guard_cache_lookup(sym_guard_cache *c, const int64_t *dims, long *id,
                                                 const char **reason);
 

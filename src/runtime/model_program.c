@@ -399,6 +399,11 @@ const sym_program *sym__model_program_code(const sym_model_program *mp)
 	return mp->prog;
 }
 
+int sym__model_program_guard_is_assert(const sym_model_program *mp, size_t k)
+{
+	return k < mp->nguards && mp->guard_kind[k] == SYM_GUARD_ASSERT;
+}
+
 /* ---- C emission ----------------------------------------------------------- */
 
 char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)

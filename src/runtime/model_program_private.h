@@ -11,5 +11,7 @@ void sym__model_program_run_counted(const sym_model_program *mp, const int64_t *
                                     sym_model_run *res, sym__run_count *count);
 /* The one runtime program of mp. */
 const sym_program *sym__model_program_code(const sym_model_program *mp);
+/* Whether guard k (after the checks) of mp is an assert (else an expect). */
+int sym__model_program_guard_is_assert(const sym_model_program *mp, size_t k);
 
 #endif
