@@ -396,6 +396,11 @@ def test_hinted_run_and_emit_c():
     check("run_hint_invalid_input_is_an_assert",
           run(["run", TRANSFORMER] + hints + ["--shape", "x=2,128,768", "--shape", "mask=3,1,1,128"]), 1,
           err="(assert")
+    # hints no input can satisfy: the broadcast is a diagnostic, and the
+    # unhinted model's asserts are all kept (this read past the guard list)
+    check("infer_hints_that_contradict_a_broadcast_keep_the_unhinted_asserts",
+          run(["infer", TRANSFORMER, "--hint", "batch=2,mbatch=3"]), 1,
+          out=["assert mbatch <= batch", "assert mseq <= seq"], err="dims 2 and 3 (hinted) cannot be broadcast")
     check("run_without_hint_takes_a_broadcast_mask",
           run(["run", TRANSFORMER, "--shape", "x=2,128,768", "--shape", "mask=2,1,1,1"]), 0, out="ok")
     check("run_hint_of_no_symbol_is_an_error", run(["run", TRANSFORMER, "--hint", "nosuch=2"] + ok), 1,
