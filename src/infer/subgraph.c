@@ -728,7 +728,7 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	bout *o;
 	size_t N, K, i;
 	long long cv = 1;
-	int st, k, exact;
+	int st, k, exact, cond_known;
 	guard_mode mode;
 	if (!g)
 		return not_inferred(r, why, "needs the graph attribute body");
@@ -746,7 +746,8 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 		if (!(m = sym_expr_max(ctx, 2, z)) || !(m = sym_simplify(ctx, r->inf.facts, m)))
 			return -1;
 	}
-	if (cond && const_scalar(r, cond, &cv) && !cv)
+	cond_known = cond && const_scalar(r, cond, &cv);
+	if (cond_known && !cv)
 		m = sym__zero(ctx); /* never runs */
 	memset(pre, 0, sizeof(pre));
 	pre[0].present = pre[1].present = 1;
@@ -770,11 +771,13 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	}
 	if (!(o = sym__infer_alloc(&r->inf, (g->noutputs + 1) * sizeof(*o))))
 		return -1;
-	if (cond && !const_scalar(r, cond, &cv))
+	if (cond && !cond_known)
 		mode = GUARDS_DROP;
 	if ((st = run_loop_body(r, s, g, &L, mode, run1, cond != NULL, o, why)) != 0)
 		return st < 0 ? -1 : not_inferred(r, why, "body: %s", *why);
-	exact = m && (!cond || (cv && L.cond_true) || m == sym__zero(ctx));
+	/* the count is exact without cond, or with cond constant true at
+	 * the start and after every iteration */
+	exact = m && (!cond || (cond_known && cv && L.cond_true) || m == sym__zero(ctx));
 	if (exact)
 		trip = m;
 	else if (!(trip = fresh_dim(r, nd, N, 0, sym__zero(ctx), m)))
