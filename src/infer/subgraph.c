@@ -93,8 +93,13 @@ static int frame_enter(sym_graph_result *r, frame *f)
 	if (!(f->body = sym__graph_range_facts(r)))
 		return -1;
 	for (i = 0; i < inf->nguards; i++)
-		if (sym_facts_assume(f->body, inf->guards[i].pred) != SYM_EOK)
+		if (sym_facts_assume(f->body, inf->guards[i].pred) != SYM_EOK) {
+			if (sym_ctx_last_error(r->ctx) == SYM_ENOMEM) {
+				sym_facts_free(f->body);
+				return -1;
+			}
 			sym_ctx_clear_error(r->ctx);
+		}
 	inf->facts = f->body;
 	inf->nhints = 0;
 	return 0;
@@ -405,13 +410,16 @@ static const sym_mgraph *graph_attr(const sym_mnode *nd, const char *name)
 	return NULL;
 }
 
-/* The scalar constant value of t in *v; 0 when it has none. */
+/* The scalar constant value of t in *v: 1, or 0 when it has none, -1 when
+ * memory runs out. */
 static int const_scalar(sym_graph_result *r, const sym_tval *t, long long *v)
 {
 	const sym_expr *e;
 	if (!t || !t->present || !t->has_value || t->nvalue != 1)
 		return 0;
 	if (!(e = sym_simplify(r->ctx, r->inf.facts, t->value[0]))) {
+		if (sym_ctx_last_error(r->ctx) == SYM_ENOMEM)
+			return -1;
 		sym_ctx_clear_error(r->ctx);
 		return 0;
 	}
@@ -437,6 +445,55 @@ static int proven_equal(sym_graph_result *r, const sym_expr *a, const sym_expr *
 }
 
 /* ---- If ---------------------------------------------------------------------- */
+
+/* With hints that decide the condition pred of If node nd: the branch
+ * they select in *b (0 then, 1 else) with the expect guard that states
+ * the choice; returns 1, or 0 when the hints do not decide it (or the
+ * choice contradicts the guards so far), -1 on error. */
+static int hinted_branch(sym_graph_result *r, const sym_mnode *nd, const sym_expr *pred, size_t *b)
+{
+	sym_infer *inf = &r->inf;
+	sym_ctx *ctx = r->ctx;
+	const sym_expr *hv, *p;
+	sym_guard *g;
+	size_t i;
+	if (!inf->nhints)
+		return 0;
+	if (!(hv = sym_expr_eval_si(ctx, pred, inf->nhints, inf->hint_syms, inf->hint_vals))) {
+		if (sym_ctx_last_error(ctx) == SYM_ENOMEM)
+			return -1;
+		sym_ctx_clear_error(ctx);
+		return 0;
+	}
+	if (hv != sym__true(ctx) && hv != sym__false(ctx))
+		return 0;
+	*b = hv == sym__true(ctx) ? 0 : 1;
+	if (!(p = sym_simplify(ctx, inf->facts, *b ? sym_expr_not(ctx, pred) : pred)))
+		return -1;
+	if (p == sym__false(ctx))
+		return 0;
+	if (p == sym__true(ctx))
+		return 1;
+	for (i = 0; i < inf->nguards; i++)
+		if (inf->guards[i].pred == p)
+			return 1;
+	if (SYM_GROW(ctx, inf->guards, inf->nguards + 1, inf->capguards, 16) < 0)
+		return -1;
+	g = &inf->guards[inf->nguards];
+	g->pred = p;
+	g->kind = SYM_GUARD_EXPECT;
+	g->node = sym__infer_strdup(inf, nd->name);
+	g->reason = sym__infer_printf(inf, "the hints take %s", *b ? "else_branch" : "then_branch");
+	if (!g->node || !g->reason)
+		return -1;
+	inf->nguards++;
+	if (sym_facts_assume(inf->facts, p) != SYM_EOK) {
+		if (sym_ctx_last_error(ctx) == SYM_ENOMEM)
+			return -1;
+		sym_ctx_clear_error(ctx);
+	}
+	return 1;
+}
 
 static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, const sym_tval *ins,
                   sym_tval *outs, const char **why)
@@ -465,7 +522,9 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 	if (!(o[0] = sym__infer_alloc(&r->inf, (nd->nout + 1) * sizeof(*o[0]))) ||
 	    !(o[1] = sym__infer_alloc(&r->inf, (nd->nout + 1) * sizeof(*o[1]))))
 		return -1;
-	if (const_scalar(r, &ins[0], &c)) {
+	if ((st = const_scalar(r, &ins[0], &c)) < 0)
+		return -1;
+	if (st) {
 		/* the branch that runs */
 		b = c ? 0 : 1;
 		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_KEEP, NULL, o[b], why)) != 0)
@@ -480,6 +539,18 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 		pred = sym_expr_is_pred(e) ? e : sym_expr_rel(ctx, SYM_REL_NE, e, sym__zero(ctx));
 		if (!pred)
 			return -1;
+	}
+	if (pred && (st = hinted_branch(r, nd, pred, &b)) != 0) {
+		/* the branch the hints select, under an expect guard */
+		const sym_expr *cb = b ? sym_expr_not(ctx, pred) : pred;
+		if (st < 0 || !cb)
+			return -1;
+		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_COND, cb, o[b], why)) != 0)
+			return st < 0 ? -1 : not_inferred(r, why, "%s: %s", names[b], *why);
+		for (i = 0; i < nd->nout; i++)
+			if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
+				return -1;
+		return 0;
 	}
 	for (b = 0; b < 2; b++) {
 		const sym_expr *cb = pred && b ? sym_expr_not(ctx, pred) : pred;
@@ -696,7 +767,10 @@ static int run_loop_body(sym_graph_result *r, const scope *s, const sym_mgraph *
 		if (st == 0 && (ch = carried_check(r, &L->c, in + L->npre, outs + L->coff)) < 0)
 			st = -1;
 		if (st == 0 && !ch) {
-			L->cond_true = cond_mode && const_scalar(r, &outs[0], &v) && v;
+			int cs = cond_mode ? const_scalar(r, &outs[0], &v) : 0;
+			if (cs < 0)
+				st = -1;
+			L->cond_true = cs > 0 && v;
 			for (i = 0; i < g->noutputs && st == 0; i++)
 				if (export_out(r, &f, &outs[i], &o[i]) < 0)
 					st = -1;
@@ -746,7 +820,8 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 		if (!(m = sym_expr_max(ctx, 2, z)) || !(m = sym_simplify(ctx, r->inf.facts, m)))
 			return -1;
 	}
-	cond_known = cond && const_scalar(r, cond, &cv);
+	if ((cond_known = cond ? const_scalar(r, cond, &cv) : 0) < 0)
+		return -1;
 	if (cond_known && !cv)
 		m = sym__zero(ctx); /* never runs */
 	memset(pre, 0, sizeof(pre));
