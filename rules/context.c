@@ -202,10 +202,11 @@ const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix)
 	return sym_expr_symbol(inf->ctx, name);
 }
 
-const sym_expr *sym__infer_fresh_dim(sym_infer *inf, const sym_expr *lo, const sym_expr *hi, const char *src)
+const sym_expr *sym__infer_fresh_dim(sym_infer *inf, const char *prefix, const sym_expr *lo,
+                                     const sym_expr *hi, const char *src)
 {
 	sym_ctx *ctx = inf->ctx;
-	const sym_expr *u = sym__infer_fresh(inf, "u"), *p;
+	const sym_expr *u = sym__infer_fresh(inf, prefix), *p;
 	char *s;
 	if (!u || !lo)
 		return NULL;
@@ -243,7 +244,7 @@ const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sy
 	const sym_expr *u;
 	if (!lo || !(src = sym__infer_printf(inf, "%s of node '%s' (%s)", what, rc->node, rc->op)))
 		return NULL;
-	if (!(u = sym__infer_fresh_dim(inf, lo, hi, src)) && !sym__failed(inf->ctx))
+	if (!(u = sym__infer_fresh_dim(inf, "u", lo, hi, src)) && !sym__failed(inf->ctx))
 		sym__rc_error(rc, "cannot record the range of a data-dependent dim");
 	return u;
 }

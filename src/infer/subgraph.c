@@ -81,6 +81,7 @@ typedef enum guard_mode {
 typedef struct frame {
 	sym_facts *outer, *body;
 	size_t nhints, nguards, nfresh;
+	unsigned counter; /* the session's fresh-name counter */
 	int fatal;
 } frame;
 
@@ -90,6 +91,7 @@ static int frame_enter(sym_graph_result *r, frame *f)
 	size_t i;
 	f->outer = inf->facts;
 	f->nhints = inf->nhints, f->nguards = inf->nguards, f->nfresh = inf->nfresh, f->fatal = inf->fatal;
+	f->counter = inf->fresh;
 	if (!(f->body = sym__graph_range_facts(r)))
 		return -1;
 	for (i = 0; i < inf->nguards; i++)
@@ -160,6 +162,7 @@ static int frame_exit(sym_graph_result *r, frame *f, guard_mode mode, const sym_
 	}
 	inf->nguards = k;
 	inf->nfresh = f->nfresh;
+	inf->fresh = f->counter; /* names the body used stay taken */
 	inf->fatal = f->fatal;
 	sym_facts_free(f->body);
 	f->body = NULL;
@@ -360,7 +363,7 @@ static const sym_expr *fresh_dim(sym_graph_result *r, const sym_mnode *nd, size_
 	const sym_expr *u;
 	if (!src)
 		return NULL;
-	if (!(u = sym__infer_fresh_dim(&r->inf, lo, hi, src)) && !sym__failed(r->ctx))
+	if (!(u = sym__infer_fresh_dim(&r->inf, "u", lo, hi, src)) && !sym__failed(r->ctx))
 		sym__error(r->ctx, SYM_EDOMAIN, -1,
 		           "node '%s' (%s): cannot record the range of a runtime-bound dim", nd->name,
 		           nd->op);
@@ -657,8 +660,8 @@ static int carried_inputs(sym_graph_result *r, const carried *c, sym_tval *in)
 		for (k = 0; k < in[i].rank; k++) {
 			in[i].dims[k] = c->init[i].dims[k];
 			if (c->variant[i][k] &&
-			    !(in[i].dims[k] = sym__infer_fresh_dim(&r->inf, sym__zero(r->ctx), NULL,
-			                                           "a loop-carried dim")))
+			    !(in[i].dims[k] = sym__infer_fresh_dim(&r->inf, "carried", sym__zero(r->ctx),
+			                                           NULL, "a loop-carried dim")))
 				return -1;
 		}
 	}
