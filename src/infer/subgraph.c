@@ -281,14 +281,12 @@ static int run_graph(sym_graph_result *r, const scope *parent, const sym_mgraph 
 					st = -1;
 		}
 		if (st == 0 && !ran) {
+			/* every name a body reads is defined somewhere (the
+			 * driver checked the outer references): a cycle */
 			for (i = 0; i < g->nnodes && done[i]; i++)
 				;
-			for (j = 0; j < g->nodes[i].nin; j++)
-				if (*g->nodes[i].in[j] && !scope_find(r, &s, g->nodes[i].in[j]))
-					break;
-			st = not_inferred(r, why, "node '%s' (%s) reads tensor '%s', which nothing defines",
-			                  g->nodes[i].name, g->nodes[i].op,
-			                  j < g->nodes[i].nin ? g->nodes[i].in[j] : g->nodes[i].outer[0]);
+			st =
+			    not_inferred(r, why, "the graph has a cycle through node '%s'", g->nodes[i].name);
 		}
 	}
 	for (i = 0; i < g->noutputs && st == 0; i++) {

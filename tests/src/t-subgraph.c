@@ -341,6 +341,31 @@ static void a_body_reading_a_tensor_nothing_defines_is_an_error(void **state)
 	sym_ctx_free(ctx);
 }
 
+static void a_body_with_a_cycle_leaves_the_node_uninferred(void **state)
+{
+	fixture fx;
+	const char *node;
+	(void)state;
+	open_text(
+	    &fx, "cycle",
+	    dup_text(
+	        "{\"inputs\": [{\"name\": \"x\", \"shape\": [\"n\"]}, {\"name\": \"c\", \"dtype\": \"bool\", "
+	        "\"shape\": []}],"
+	        " \"nodes\": [{\"name\": \"sel\", \"op\": \"If\", \"inputs\": [\"c\"], \"outputs\": [\"o\"],"
+	        "   \"attrs\": {\"then_branch\": {\"nodes\": ["
+	        "      {\"name\": \"a\", \"op\": \"Add\", \"inputs\": [\"x\", \"q\"], \"outputs\": [\"p\"]},"
+	        "      {\"name\": \"b\", \"op\": \"Relu\", \"inputs\": [\"p\"], \"outputs\": [\"q\"]}],"
+	        "     \"outputs\": [\"q\"]}, \"else_branch\": {\"nodes\": [], \"outputs\": [\"x\"]}}}],"
+	        " \"outputs\": [\"o\"]}"),
+	    0, NULL, NULL);
+	assert_int_equal(sym_graph_num_errors(fx.r), 1);
+	assert_string_equal(
+	    sym_graph_error(fx.r, 0, &node),
+	    "node 'sel' (If): not inferred: then_branch: the graph has a cycle through node 'a'");
+	expect_shape(&fx, "o", "(not inferred)");
+	close_model(&fx);
+}
+
 /* JSON of levels Ifs nested in each other's then_branch, the innermost
  * one a Relu of x. */
 static char *nested_ifs(int levels)
@@ -511,6 +536,7 @@ int main(void)
 	    cmocka_unit_test(a_branch_whose_guard_never_holds_leaves_the_node_uninferred),
 	    cmocka_unit_test(bodies_read_tensors_of_every_enclosing_graph),
 	    cmocka_unit_test(a_body_reading_a_tensor_nothing_defines_is_an_error),
+	    cmocka_unit_test(a_body_with_a_cycle_leaves_the_node_uninferred),
 	    cmocka_unit_test(subgraphs_nest_sixteen_levels_and_no_deeper),
 	    cmocka_unit_test(loop_with_a_trip_count_keeps_invariant_carried_dims),
 	    cmocka_unit_test(loop_carried_dims_that_change_are_runtime_bound),
