@@ -829,6 +829,15 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	pre[0].present = pre[1].present = 1;
 	pre[0].rank = pre[1].rank = 0;
 	pre[0].dtype = SYM_DT_INT64, pre[1].dtype = SYM_DT_BOOL;
+	if (cond) {
+		/* an iteration runs only while cond is true: the body's cond
+		 * input is true whenever the body runs */
+		const sym_expr **one = sym__infer_alloc(&r->inf, sizeof(*one));
+		if (!one)
+			return -1;
+		one[0] = sym__one(ctx);
+		pre[1].has_value = 1, pre[1].nvalue = 1, pre[1].value = one;
+	}
 	memset(&L, 0, sizeof(L));
 	L.npre = 2, L.pre = pre, L.coff = 1;
 	if (carried_init(r, &L.c, N, ins + 2) < 0)
@@ -856,7 +865,7 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	exact = m && (!cond || (cond_known && cv && L.cond_true) || m == sym__zero(ctx));
 	if (exact)
 		trip = m;
-	else if (!(trip = fresh_dim(r, nd, N, 0, sym__zero(ctx), m)))
+	else if (K && !(trip = fresh_dim(r, nd, N, 0, sym__zero(ctx), m)))
 		return -1;
 	for (i = 0; i < N; i++)
 		if (carried_final(r, nd, &L.c, i, &outs[i]) < 0)

@@ -453,6 +453,45 @@ static void while_loop_scan_outputs_lead_with_a_runtime_bound_trip_count(void **
 	close_model(&fx);
 }
 
+static void loop_with_cond_runs_m_times_while_the_body_keeps_cond_true(void **state)
+{
+	fixture fx;
+	(void)state;
+	/* cond true at the start; "keep" passes the body's cond on, "stop"
+	 * gives the outer go, which may turn false */
+	open_text(
+	    &fx, "loop cond",
+	    dup_text(
+	        "{\"inputs\": [{\"name\": \"x\", \"shape\": [\"n\", 8]},"
+	        "            {\"name\": \"go\", \"dtype\": \"bool\", \"shape\": []}],"
+	        " \"initializers\": [{\"name\": \"five\", \"dtype\": \"int64\", \"shape\": [], \"data\": "
+	        "[5]},"
+	        "                  {\"name\": \"yes\", \"dtype\": \"bool\", \"shape\": [], \"data\": [1]}],"
+	        " \"nodes\": [{\"name\": \"keep\", \"op\": \"Loop\", \"inputs\": [\"five\", \"yes\"],"
+	        "   \"outputs\": [\"ks\"], \"attrs\": {\"body\": {\"inputs\": [{\"name\": \"i\", \"dtype\": "
+	        "\"int64\"},"
+	        "     {\"name\": \"c\", \"dtype\": \"bool\"}],"
+	        "     \"nodes\": [{\"name\": \"kc\", \"op\": \"Identity\", \"inputs\": [\"c\"], \"outputs\": "
+	        "[\"c2\"]},"
+	        "                 {\"name\": \"kx\", \"op\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": "
+	        "[\"y\"]}],"
+	        "     \"outputs\": [\"c2\", \"y\"]}}},"
+	        "  {\"name\": \"stop\", \"op\": \"Loop\", \"inputs\": [\"five\", \"yes\"],"
+	        "   \"outputs\": [\"ss\"], \"attrs\": {\"body\": {\"inputs\": [{\"name\": \"si\", \"dtype\": "
+	        "\"int64\"},"
+	        "     {\"name\": \"sc\", \"dtype\": \"bool\"}],"
+	        "     \"nodes\": [{\"name\": \"sx\", \"op\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": "
+	        "[\"sy\"]}],"
+	        "     \"outputs\": [\"go\", \"sy\"]}}}],"
+	        " \"outputs\": [\"ks\", \"ss\"]}"),
+	    0, NULL, NULL);
+	assert_int_equal(sym_graph_num_errors(fx.r), 0);
+	expect_shape(&fx, "ks", "[5, n, 8]");
+	expect_bound_symbol(&fx, "ss", 0, "dim 0 of output 'ss' of node 'stop' (Loop)");
+	expect_dim_range(&fx, "ss", 0, "0..5");
+	close_model(&fx);
+}
+
 static void scan_outputs_get_the_sequence_length_at_their_axis(void **state)
 {
 	fixture fx;
@@ -541,6 +580,7 @@ int main(void)
 	    cmocka_unit_test(loop_with_a_trip_count_keeps_invariant_carried_dims),
 	    cmocka_unit_test(loop_carried_dims_that_change_are_runtime_bound),
 	    cmocka_unit_test(while_loop_scan_outputs_lead_with_a_runtime_bound_trip_count),
+	    cmocka_unit_test(loop_with_cond_runs_m_times_while_the_body_keeps_cond_true),
 	    cmocka_unit_test(scan_outputs_get_the_sequence_length_at_their_axis),
 	    cmocka_unit_test(loop_body_guards_hold_when_the_body_runs),
 	    cmocka_unit_test(loop_bodies_run_nested_ifs_and_scan_outputs_stack_at_their_axis),
