@@ -20,9 +20,11 @@
 
 /* ---- scopes ------------------------------------------------------------------ */
 
-/* The tensors of one body; parent NULL: the main graph's (r->tensors). */
+/* The tensors of one body; parent NULL: the main graph's (r->tensors).
+ * cond: the predicate under which the body runs, NULL when none is known. */
 typedef struct scope {
 	const struct scope *parent;
+	const sym_expr *cond;
 	size_t n, cap;
 	const char **names;
 	sym_tval *tv;
@@ -85,7 +87,10 @@ typedef struct frame {
 	int fatal;
 } frame;
 
-static int frame_enter(sym_graph_result *r, frame *f)
+/* Opens a frame for a body that runs under cond (NULL: none known) inside
+ * the scope s: its facts hold what is known there (the ranges, the guards
+ * so far, cond and the conditions of the enclosing bodies). */
+static int frame_enter(sym_graph_result *r, frame *f, const scope *s, const sym_expr *cond)
 {
 	sym_infer *inf = &r->inf;
 	size_t i;
@@ -101,6 +106,14 @@ static int frame_enter(sym_graph_result *r, frame *f)
 				return -1;
 			}
 			sym_ctx_clear_error(r->ctx);
+		}
+	for (; cond || s; cond = s ? s->cond : NULL, s = s ? s->parent : NULL)
+		if (cond && sym_facts_assume(f->body, cond) != SYM_EOK) {
+			if (sym_ctx_last_error(r->ctx) == SYM_ENOMEM) {
+				sym_facts_free(f->body);
+				return -1;
+			}
+			sym_ctx_clear_error(r->ctx); /* a body that never runs */
 		}
 	inf->facts = f->body;
 	inf->nhints = 0;
@@ -148,6 +161,20 @@ static int frame_exit(sym_graph_result *r, frame *f, guard_mode mode, const sym_
 		}
 		if (g.pred == sym__true(ctx))
 			continue;
+		/* implied by the facts ("!c || c" when the branch asserts
+		 * its own condition) */
+		{
+			sym_truth t = sym_prove(ctx, inf->facts, g.pred);
+			if (t == SYM_ERROR) {
+				if (sym_ctx_last_error(ctx) == SYM_ENOMEM) {
+					st = -1;
+					break;
+				}
+				sym_ctx_clear_error(ctx);
+			}
+			if (t == SYM_TRUE)
+				continue;
+		}
 		for (j = 0; j < k && inf->guards[j].pred != g.pred; j++)
 			;
 		if (j < k)
@@ -205,8 +232,8 @@ static int rule_failed(sym_graph_result *r, const char **why)
 /* Runs the nodes of graph g with its inputs bound to ins[0..nin) (fewer
  * than its inputs leave the rest unknown) in a scope below parent; fills
  * outs[0..g->noutputs).  Returns 0, 1 with *why set, or -1. */
-static int run_graph(sym_graph_result *r, const scope *parent, const sym_mgraph *g, size_t nin,
-                     const sym_tval *ins, sym_tval *outs, const char **why)
+static int run_graph(sym_graph_result *r, const scope *parent, const sym_expr *cond, const sym_mgraph *g,
+                     size_t nin, const sym_tval *ins, sym_tval *outs, const char **why)
 {
 	scope s;
 	size_t i, j, left = g->nnodes, cap = 0;
@@ -215,7 +242,7 @@ static int run_graph(sym_graph_result *r, const scope *parent, const sym_mgraph 
 	size_t capin = 0, capout = 0;
 	int st = 0;
 	memset(&s, 0, sizeof(s));
-	s.parent = parent;
+	s.parent = parent, s.cond = cond;
 	for (i = 0; i < g->ninputs && st == 0; i++) {
 		sym_tval u;
 		memset(&u, 0, sizeof(u));
@@ -388,12 +415,12 @@ static int run_body(sym_graph_result *r, const scope *s, const sym_mgraph *g, si
 	sym_tval *outs;
 	size_t i;
 	int st;
-	if (frame_enter(r, &f) < 0)
+	if (frame_enter(r, &f, s, mode == GUARDS_COND ? cond : NULL) < 0)
 		return -1;
 	if (!(outs = sym__infer_alloc(&r->inf, (g->noutputs + 1) * sizeof(*outs))))
 		st = -1;
 	else
-		st = run_graph(r, s, g, nin, ins, outs, why);
+		st = run_graph(r, s, mode == GUARDS_COND ? cond : NULL, g, nin, ins, outs, why);
 	for (i = 0; st == 0 && i < g->noutputs; i++)
 		if (export_out(r, &f, &outs[i], &o[i]) < 0)
 			st = -1;
@@ -756,7 +783,7 @@ static int run_loop_body(sym_graph_result *r, const scope *s, const sym_mgraph *
 		int st, ch = 0;
 		guard_mode m = GUARDS_DROP;
 		long long v;
-		if (frame_enter(r, &f) < 0)
+		if (frame_enter(r, &f, s, mode == GUARDS_COND ? cond : NULL) < 0)
 			return -1;
 		for (i = 0; i < L->npre; i++)
 			in[i] = L->pre[i];
@@ -764,7 +791,7 @@ static int run_loop_body(sym_graph_result *r, const scope *s, const sym_mgraph *
 			in[L->npre + L->c.n + i] = L->post[i];
 		st = carried_inputs(r, &L->c, in + L->npre);
 		if (st == 0)
-			st = run_graph(r, s, g, nin, in, outs, why);
+			st = run_graph(r, s, mode == GUARDS_COND ? cond : NULL, g, nin, in, outs, why);
 		if (st == 0 && (ch = carried_check(r, &L->c, in + L->npre, outs + L->coff)) < 0)
 			st = -1;
 		if (st == 0 && !ch) {

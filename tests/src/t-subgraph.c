@@ -241,6 +241,28 @@ static void branch_guards_are_dropped_when_the_condition_is_unknown(void **state
 	close_model(&fx);
 }
 
+static void a_branch_runs_knowing_its_condition(void **state)
+{
+	fixture fx;
+	static const char *const names[] = {"k"};
+	static const long long vals[] = {1};
+	(void)state;
+	/* x [n, k]: cond is k - 1 as a bool; else_branch squeezes axis 1,
+	 * which asserts k == 1, the condition under which it runs */
+	open_text(&fx, "if_squeeze.json", read_text("tests/models/if_squeeze.json", NULL), 0, NULL, NULL);
+	assert_int_equal(sym_graph_num_errors(fx.r), 0);
+	/* then [n, k], else [n]: the ranks differ */
+	expect_shape(&fx, "o", "(unknown rank)");
+	expect_guards(&fx, (const char *const[]){NULL});
+	close_model(&fx);
+	open_text(&fx, "if_squeeze.json with k=1", read_text("tests/models/if_squeeze.json", NULL), 1, names,
+	          vals);
+	assert_int_equal(sym_graph_num_errors(fx.r), 0);
+	expect_shape(&fx, "o", "[n]");
+	expect_guards(&fx, (const char *const[]){"k == 1 | expect | if", NULL});
+	close_model(&fx);
+}
+
 static void hints_take_a_branch_under_an_expect_guard(void **state)
 {
 	fixture fx;
@@ -572,6 +594,7 @@ int main(void)
 	    cmocka_unit_test(branch_guards_hold_only_under_the_condition),
 	    cmocka_unit_test(branch_guards_are_dropped_when_the_condition_is_unknown),
 	    cmocka_unit_test(hints_take_a_branch_under_an_expect_guard),
+	    cmocka_unit_test(a_branch_runs_knowing_its_condition),
 	    cmocka_unit_test(a_branch_whose_guard_never_holds_leaves_the_node_uninferred),
 	    cmocka_unit_test(bodies_read_tensors_of_every_enclosing_graph),
 	    cmocka_unit_test(a_body_reading_a_tensor_nothing_defines_is_an_error),
