@@ -409,7 +409,7 @@ static int finish_out(sym_graph_result *r, const sym_mnode *nd, size_t i, const 
 /* Runs body g in a frame on the inputs; fills o[0..g->noutputs).  Guards
  * by mode and cond.  Returns 0, 1 with *why, -1. */
 static int run_body(sym_graph_result *r, const scope *s, const sym_mgraph *g, size_t nin, const sym_tval *ins,
-                    guard_mode mode, const sym_expr *cond, bout *o, const char **why)
+                    guard_mode mode, const sym_expr *cond, bout *o, const char **why, int *never)
 {
 	frame f;
 	sym_tval *outs;
@@ -424,6 +424,9 @@ static int run_body(sym_graph_result *r, const scope *s, const sym_mgraph *g, si
 	for (i = 0; st == 0 && i < g->noutputs; i++)
 		if (export_out(r, &f, &outs[i], &o[i]) < 0)
 			st = -1;
+	/* a guard of the body proven false: it never runs on a valid input */
+	if (never)
+		*never = st == 1 && r->inf.fatal;
 	if (frame_exit(r, &f, st == 0 ? mode : GUARDS_DROP, cond) < 0)
 		return -1;
 	return st;
@@ -473,6 +476,46 @@ static int proven_equal(sym_graph_result *r, const sym_expr *a, const sym_expr *
 }
 
 /* ---- If ---------------------------------------------------------------------- */
+
+/* The assert guard p of If node nd: the branch name never runs on a valid
+ * input (why: the guard of it that never holds). */
+static int assert_branch(sym_graph_result *r, const sym_mnode *nd, const sym_expr *p, const char *name,
+                         const char *why)
+{
+	sym_infer *inf = &r->inf;
+	sym_ctx *ctx = r->ctx;
+	sym_guard *g;
+	size_t i;
+	if (!p || !(p = sym_simplify(ctx, inf->facts, p)))
+		return -1;
+	if (p == sym__true(ctx))
+		return 0;
+	if (p == sym__false(ctx)) {
+		inf->fatal = 1;
+		sym__error(ctx, SYM_EDOMAIN, -1, "node '%s' (If): neither branch runs on a valid input (%s)",
+		           nd->name, why);
+		return -1;
+	}
+	for (i = 0; i < inf->nguards; i++)
+		if (inf->guards[i].pred == p)
+			return 0;
+	if (SYM_GROW(ctx, inf->guards, inf->nguards + 1, inf->capguards, 16) < 0)
+		return -1;
+	g = &inf->guards[inf->nguards];
+	g->pred = p;
+	g->kind = SYM_GUARD_ASSERT;
+	g->node = sym__infer_strdup(inf, nd->name);
+	g->reason = sym__infer_printf(inf, "%s never runs on a valid input: %s", name, why);
+	if (!g->node || !g->reason)
+		return -1;
+	inf->nguards++;
+	if (sym_facts_assume(inf->facts, p) != SYM_EOK) {
+		if (sym_ctx_last_error(ctx) == SYM_ENOMEM)
+			return -1;
+		sym_ctx_clear_error(ctx);
+	}
+	return 0;
+}
 
 /* With hints that decide the condition pred of If node nd: the branch
  * they select in *b (0 then, 1 else) with the expect guard that states
@@ -555,7 +598,7 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 	if (st) {
 		/* the branch that runs */
 		b = c ? 0 : 1;
-		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_KEEP, NULL, o[b], why)) != 0)
+		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_KEEP, NULL, o[b], why, NULL)) != 0)
 			return st < 0 ? -1 : not_inferred(r, why, "%s: %s", names[b], *why);
 		for (i = 0; i < nd->nout; i++)
 			if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
@@ -573,20 +616,41 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 		const sym_expr *cb = b ? sym_expr_not(ctx, pred) : pred;
 		if (st < 0 || !cb)
 			return -1;
-		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_COND, cb, o[b], why)) != 0)
+		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_COND, cb, o[b], why, NULL)) != 0)
 			return st < 0 ? -1 : not_inferred(r, why, "%s: %s", names[b], *why);
 		for (i = 0; i < nd->nout; i++)
 			if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
 				return -1;
 		return 0;
 	}
-	for (b = 0; b < 2; b++) {
-		const sym_expr *cb = pred && b ? sym_expr_not(ctx, pred) : pred;
-		if (pred && !cb)
-			return -1;
-		if ((st = run_body(r, s, g[b], 0, NULL, pred ? GUARDS_COND : GUARDS_DROP, cb, o[b], why)) !=
-		    0)
-			return st < 0 ? -1 : not_inferred(r, why, "%s: %s", names[b], *why);
+	{
+		int never[2] = {0, 0};
+		const char *whyb[2] = {NULL, NULL};
+		for (b = 0; b < 2; b++) {
+			const sym_expr *cb = pred && b ? sym_expr_not(ctx, pred) : pred;
+			if (pred && !cb)
+				return -1;
+			st = run_body(r, s, g[b], 0, NULL, pred ? GUARDS_COND : GUARDS_DROP, cb, o[b],
+			              &whyb[b], &never[b]);
+			if (st < 0)
+				return -1;
+			if (st && !never[b])
+				return not_inferred(r, why, "%s: %s", names[b], whyb[b]);
+		}
+		if (never[0] && never[1])
+			return not_inferred(r, why, "%s: %s", names[0], whyb[0]);
+		if (never[0] || never[1]) {
+			/* one branch states a guard that never holds: a valid
+			 * input takes the other, which the condition asserts */
+			b = never[0] ? 1 : 0;
+			if (pred && assert_branch(r, nd, b ? sym_expr_not(ctx, pred) : pred, names[1 - b],
+			                          whyb[1 - b]) < 0)
+				return -1;
+			for (i = 0; i < nd->nout; i++)
+				if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
+					return -1;
+			return 0;
+		}
 	}
 	/* each dim: the branches' where they agree, else a fresh symbol
 	 * whose range is the union of theirs */
