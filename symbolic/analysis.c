@@ -630,7 +630,60 @@ static sym_truth decide_linear(sym_ctx *ctx, const sym_facts *f, sym_kind kind, 
 	}
 }
 
+static sym_truth decide_rel_at(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d, int depth);
+
+/* Deciding c*max(a_1, ..., a_n) + R <= 0 (or < 0) argument by argument:
+ * for c > 0 it holds exactly when every c*a_i + R <= 0 holds, so it is true
+ * when each is true and false when one is false; for c < 0 the sum is the
+ * minimum of the c*a_i + R, so it is true when one is and false when all
+ * are false.  min(...) is the same with the roles swapped.  The first max
+ * or min term is split, at most SPLIT_ARGS arguments and SPLIT_DEPTH
+ * levels, so that max(0, s - 10) <= s is true for s >= 1. */
+#define SPLIT_ARGS 4
+#define SPLIT_DEPTH 2
+
+static sym_truth decide_split(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d, int depth)
+{
+	sym_lin v;
+	size_t i, k;
+	const sym_term *tm = NULL;
+	const sym_expr *rest, *c;
+	int all, seen_unknown = 0;
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n && !tm; i++)
+		if ((v.t[i].m->kind == SYM_KIND_MAX || v.t[i].m->kind == SYM_KIND_MIN) &&
+		    v.t[i].m->n <= SPLIT_ARGS)
+			tm = &v.t[i];
+	if (!tm)
+		return SYM_UNKNOWN;
+	c = sym__num_node(ctx, &tm->coef);
+	rest = sym_expr_sub(ctx, d, sym_expr_mul(ctx, c, tm->m));
+	all = (tm->m->kind == SYM_KIND_MAX) == (sym__num_sgn(&tm->coef) > 0);
+	for (k = 0; k < tm->m->n && rest; k++) {
+		const sym_expr *di = sym_expr_add(ctx, sym_expr_mul(ctx, c, node_kids(tm->m)[k]), rest);
+		sym_truth t = di ? decide_rel_at(ctx, f, kind, di, depth + 1) : SYM_ERROR;
+		if (t == SYM_ERROR)
+			return SYM_ERROR;
+		if (all && t == SYM_FALSE)
+			return SYM_FALSE;
+		if (!all && t == SYM_TRUE)
+			return SYM_TRUE;
+		if (t == SYM_UNKNOWN)
+			seen_unknown = 1;
+	}
+	if (!rest)
+		return SYM_ERROR;
+	if (seen_unknown)
+		return SYM_UNKNOWN;
+	return all ? SYM_TRUE : SYM_FALSE;
+}
+
 sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d)
+{
+	return decide_rel_at(ctx, f, kind, d, 0);
+}
+
+static sym_truth decide_rel_at(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d, int depth)
 {
 	sym_ival iv;
 	int slo, shi;
@@ -675,6 +728,8 @@ sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const
 	sym__ival_clear(&iv);
 	if (res == SYM_UNKNOWN && sym__is_int(d))
 		res = decide_linear(ctx, f, kind, d);
+	if (res == SYM_UNKNOWN && depth < SPLIT_DEPTH && (kind == SYM_KIND_LE || kind == SYM_KIND_LT))
+		res = decide_split(ctx, f, kind, d, depth);
 	return res;
 }
 

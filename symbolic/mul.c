@@ -42,17 +42,16 @@ static void prod_clear(prod *p)
 
 static int prod_reserve(prod *p, size_t n)
 {
-	sym_factor *nf;
-	size_t nc;
+	sym_factor *nf = NULL;
+	size_t nc = 0;
 	if (n <= p->cap)
 		return 1;
-	nc = n * 2;
-	nf = sym__alloc(p->ctx, nc * sizeof(*nf));
-	if (!nf)
+	if (p->f != p->stack)
+		return SYM_GROW(p->ctx, p->f, n, p->cap, 16) == 0;
+	/* the first heap array, twice what is needed */
+	if (SYM_GROW(p->ctx, nf, n, nc, n * 2) < 0)
 		return 0;
 	memcpy(nf, p->f, p->n * sizeof(*nf));
-	if (p->f != p->stack)
-		sym__free(p->ctx, p->f, p->cap * sizeof(*p->f));
 	p->f = nf, p->cap = nc;
 	return 1;
 }
