@@ -195,10 +195,20 @@ int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v)
 const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix)
 {
 	char name[64];
-	/* never a name the context already has (the model's own symbols) */
-	do
+	/* never a name the context already has (the model's own symbols), or
+	 * with name_taken, one the session's owner has */
+	for (;;) {
 		snprintf(name, sizeof(name), "%s%u", prefix, inf->fresh++);
-	while (sym__symbol_exists(inf->ctx, name));
+		if (!sym__symbol_exists(inf->ctx, name))
+			break;
+		if (inf->name_taken) {
+			const sym_expr *s = sym_expr_symbol(inf->ctx, name);
+			if (!s)
+				return NULL;
+			if (!inf->name_taken(inf, s))
+				return s;
+		}
+	}
 	return sym_expr_symbol(inf->ctx, name);
 }
 

@@ -32,6 +32,11 @@ struct sym_infer {
 	char **fresh_src;
 	const sym_expr **fresh_lo, **fresh_hi; /* the range each was given (hi NULL: open) */
 	size_t nfresh, capfresh;
+	/* whether the existing symbol sym is taken for a fresh name: NULL, any
+	 * symbol of the context is; the driver takes only its model's, so a
+	 * model's fresh names do not depend on what the context saw before */
+	int (*name_taken)(const sym_infer *inf, const sym_expr *sym);
+	const void *name_owner;
 };
 
 int sym__infer_init(sym_infer *inf, sym_ctx *ctx, sym_facts *facts);

@@ -259,6 +259,18 @@ static sym_graph_result *infer_without_hints(sym_graph_result *r, const sym_infe
 	return r0;
 }
 
+/* A fresh name is taken when it is a symbol of the model's inputs or one
+ * made already in this inference. */
+static int name_taken(const sym_infer *inf, const sym_expr *sym)
+{
+	const sym_graph_result *r = inf->name_owner;
+	size_t i;
+	for (i = 0; i < inf->nfresh; i++)
+		if (inf->fresh_syms[i] == sym)
+			return 1;
+	return sym__graph_find_sym(r, sym) != NULL;
+}
+
 sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_infer_options *opt)
 {
 	sym_graph_result *r, *r0;
@@ -268,6 +280,7 @@ sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_in
 		return NULL;
 	if (!(r = sym__result_new(ctx, m, opt && opt->allow_empty)))
 		return NULL;
+	r->inf.name_taken = name_taken, r->inf.name_owner = r;
 	if (sym__symbolize(r) < 0)
 		goto fail;
 	for (i = 0; opt && i < opt->nhints; i++) {

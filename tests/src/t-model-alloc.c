@@ -292,9 +292,11 @@ static void every_failing_allocation_fails_cleanly_transformer(void **state)
 static void every_failing_allocation_fails_cleanly_subgraphs(void **state)
 {
 	(void)state;
-	/* If, Loop and Scan with a nested If, none with a runtime-bound dim
-	 * (whose fresh names a second run in the same context would change) */
+	/* If, Loop and Scan with a nested If; runtime-bound dims of If and
+	 * Loop, whose names a second run in the same context keeps */
 	every_failing_allocation_fails_cleanly_on("tests/models/control_flow.json", 1);
+	every_failing_allocation_fails_cleanly_on("tests/models/if_branches.json", 1);
+	every_failing_allocation_fails_cleanly_on("tests/models/loop_scan.json", 1);
 }
 
 static void every_failing_allocation_fails_cleanly_onnx_cnn(void **state)

@@ -204,6 +204,30 @@ static void if_dims_that_differ_are_runtime_bound_with_the_union_range(void **st
 	close_model(&fx);
 }
 
+static void runtime_bound_names_do_not_depend_on_earlier_models_of_the_context(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	char *text = read_text("tests/models/if_branches.json", NULL);
+	int k;
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		sym_model *m = sym_model_from_json(ctx, text, strlen(text));
+		sym_graph_result *r;
+		int rank;
+		const sym_expr *const *dims;
+		assert_non_null(m);
+		assert_non_null(r = sym_model_infer(ctx, m, NULL));
+		sym_graph_tensor(r, sym_graph_find_tensor(r, "d"), &rank, &dims, NULL);
+		assert_int_equal(rank, 2);
+		assert_string_equal(sym_expr_symbol_name(dims[0]), "u0");
+		assert_string_equal(sym_expr_symbol_name(dims[1]), "u1");
+		sym_graph_result_free(r);
+		sym_model_free(m);
+	}
+	free(text);
+	sym_ctx_free(ctx);
+}
+
 static void branch_guards_hold_only_under_the_condition(void **state)
 {
 	fixture fx;
@@ -609,6 +633,7 @@ int main(void)
 	    cmocka_unit_test(if_with_a_known_condition_takes_that_branch),
 	    cmocka_unit_test(if_branches_that_agree_keep_their_dims),
 	    cmocka_unit_test(if_dims_that_differ_are_runtime_bound_with_the_union_range),
+	    cmocka_unit_test(runtime_bound_names_do_not_depend_on_earlier_models_of_the_context),
 	    cmocka_unit_test(branch_guards_hold_only_under_the_condition),
 	    cmocka_unit_test(branch_guards_are_dropped_when_the_condition_is_unknown),
 	    cmocka_unit_test(hints_take_a_branch_under_an_expect_guard),
