@@ -195,19 +195,29 @@ int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v)
 const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix)
 {
 	char name[64];
-	/* never a name the context already has (the model's own symbols) */
-	do
+	/* never a name the context already has (the model's own symbols), or
+	 * with name_taken, one the session's owner has */
+	for (;;) {
 		snprintf(name, sizeof(name), "%s%u", prefix, inf->fresh++);
-	while (sym__symbol_exists(inf->ctx, name));
+		if (!sym__symbol_exists(inf->ctx, name))
+			break;
+		if (inf->name_taken) {
+			const sym_expr *s = sym_expr_symbol(inf->ctx, name);
+			if (!s)
+				return NULL;
+			if (!inf->name_taken(inf, s))
+				return s;
+		}
+	}
 	return sym_expr_symbol(inf->ctx, name);
 }
 
-const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sym_expr *hi, const char *what)
+const sym_expr *sym__infer_fresh_dim(sym_infer *inf, const char *prefix, const sym_expr *lo,
+                                     const sym_expr *hi, const char *src)
 {
-	sym_infer *inf = rc->inf;
 	sym_ctx *ctx = inf->ctx;
-	const sym_expr *u = sym__infer_fresh(inf, "u"), *p;
-	char *src;
+	const sym_expr *u = sym__infer_fresh(inf, prefix), *p;
+	char *s;
 	if (!u || !lo)
 		return NULL;
 	if (sym__facts_exempt_default(inf->facts, u) != SYM_EOK)
@@ -215,10 +225,8 @@ const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sy
 	p = sym_expr_rel(ctx, SYM_REL_GE, u, lo);
 	if (hi)
 		p = sym_expr_and(ctx, p, sym_expr_rel(ctx, SYM_REL_LE, u, hi));
-	if (!p || sym_facts_assume(inf->facts, p) != SYM_EOK) {
-		sym__rc_error(rc, "cannot record the range of a data-dependent dim");
+	if (!p || sym_facts_assume(inf->facts, p) != SYM_EOK)
 		return NULL;
-	}
 	if (inf->nfresh == inf->capfresh) {
 		size_t nc = inf->capfresh ? inf->capfresh * 2 : 8;
 		void **const arr[] = {(void **)&inf->fresh_syms, (void **)&inf->fresh_src,
@@ -229,13 +237,25 @@ const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sy
 			return NULL;
 		inf->capfresh = nc;
 	}
-	if (!(src = sym__infer_printf(inf, "%s of node '%s' (%s)", what, rc->node, rc->op)))
+	if (!(s = sym__infer_strdup(inf, src)))
 		return NULL;
 	inf->fresh_syms[inf->nfresh] = u;
 	inf->fresh_lo[inf->nfresh] = lo;
 	inf->fresh_hi[inf->nfresh] = hi;
-	inf->fresh_src[inf->nfresh] = src;
+	inf->fresh_src[inf->nfresh] = s;
 	inf->nfresh++;
+	return u;
+}
+
+const sym_expr *sym__rc_fresh_dim(sym_rule_ctx *rc, const sym_expr *lo, const sym_expr *hi, const char *what)
+{
+	sym_infer *inf = rc->inf;
+	const char *src;
+	const sym_expr *u;
+	if (!lo || !(src = sym__infer_printf(inf, "%s of node '%s' (%s)", what, rc->node, rc->op)))
+		return NULL;
+	if (!(u = sym__infer_fresh_dim(inf, "u", lo, hi, src)) && !sym__failed(inf->ctx))
+		sym__rc_error(rc, "cannot record the range of a data-dependent dim");
 	return u;
 }
 

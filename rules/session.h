@@ -32,6 +32,11 @@ struct sym_infer {
 	char **fresh_src;
 	const sym_expr **fresh_lo, **fresh_hi; /* the range each was given (hi NULL: open) */
 	size_t nfresh, capfresh;
+	/* whether the existing symbol sym is taken for a fresh name: NULL, any
+	 * symbol of the context is; the driver takes only its model's, so a
+	 * model's fresh names do not depend on what the context saw before */
+	int (*name_taken)(const sym_infer *inf, const sym_expr *sym);
+	const void *name_owner;
 };
 
 int sym__infer_init(sym_infer *inf, sym_ctx *ctx, sym_facts *facts);
@@ -50,6 +55,13 @@ char *sym__infer_vprintf(sym_infer *inf, const char *fmt, va_list ap);
 int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v);
 /* Returns a new symbol named prefix<k> not used before in the session. */
 const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix);
+
+/* A fresh data-dependent symbol named prefix<k> with lo <= u (<= hi when
+ * hi is given), exempt from the default minimum, recorded with the source
+ * text src; NULL on error (out of memory, or the range contradicts the
+ * facts, then with no error recorded). */
+const sym_expr *sym__infer_fresh_dim(sym_infer *inf, const char *prefix, const sym_expr *lo, const sym_expr *hi,
+                                     const char *src);
 
 /* Runs the rule of op (domain "" for ONNX) on the inputs and attributes;
  * fills out[0..nout).  Returns 0, or -1 with the error recorded (an unknown

@@ -23,12 +23,19 @@ static int order_nodes(sym_graph_result *r)
 				return sym__result_fail(
 				    r, "model: node '%s' reads tensor '%s', which nothing defines",
 				    m->nodes[i].name, m->nodes[i].in[j]);
+	for (i = 0; i < m->nnodes; i++)
+		for (j = 0; j < m->nodes[i].nouter; j++)
+			if (sym__graph_find(r, m->nodes[i].outer[j]) == (size_t)-1)
+				return sym__result_fail(
+				    r,
+				    "model: a subgraph of node '%s' reads tensor '%s', which nothing defines",
+				    m->nodes[i].name, m->nodes[i].outer[j]);
 	for (i = 0; i < m->noutputs; i++)
 		if (sym__graph_find(r, m->outputs[i]) == (size_t)-1)
 			return sym__result_fail(r, "model: output '%s' is not a tensor of the graph",
 			                        m->outputs[i]);
 	for (i = 0; i < m->nnodes; i++)
-		nedges += m->nodes[i].nin;
+		nedges += m->nodes[i].nin + m->nodes[i].nouter;
 	/* one scratch block: indeg, queue, first (a node each), next, dst (an
 	 * edge each); the order stays with the result */
 	nscratch = 3 * (m->nnodes + 1) + 2 * (nedges + 1);
@@ -41,13 +48,16 @@ static int order_nodes(sym_graph_result *r)
 	for (i = 0; i < m->nnodes; i++)
 		first[i] = (size_t)-1;
 	nedges = 0;
+	/* a node with subgraphs also runs after what its bodies read */
 	for (i = 0; i < m->nnodes; i++)
-		for (j = 0; j < m->nodes[i].nin; j++) {
+		for (j = 0; j < m->nodes[i].nin + m->nodes[i].nouter; j++) {
+			const char *name =
+			    j < m->nodes[i].nin ? m->nodes[i].in[j] : m->nodes[i].outer[j - m->nodes[i].nin];
 			size_t t;
 			long p;
-			if (!*m->nodes[i].in[j])
+			if (!*name)
 				continue;
-			t = sym__graph_find(r, m->nodes[i].in[j]);
+			t = sym__graph_find(r, name);
 			p = r->tensors[t].producer;
 			if (p < 0)
 				continue;
@@ -120,6 +130,9 @@ static int run_nodes(sym_graph_result *r)
 			if (ins[j].rank == -2)
 				blocked = nd->in[j];
 		}
+		for (j = 0; j < nd->nouter && !blocked; j++)
+			if (r->tensors[sym__graph_find(r, nd->outer[j])].tv.rank == -2)
+				blocked = nd->outer[j];
 		if (blocked) {
 			if (sym__result_add_diag(r, nd->name, nd->op, blocked,
 			                         "node '%s' (%s): not inferred: input '%s' is unknown",
@@ -131,8 +144,17 @@ static int run_nodes(sym_graph_result *r)
 			status = sym__failed(r->ctx) ? -1 : 0;
 			continue;
 		}
-		if (sym__rule_run(&r->inf, nd->domain, nd->op, nd->name, m->opset, nd->nin, ins, nd->nattr,
-		                  nd->attrs, nd->nout, outs) < 0) {
+		if (nd->ngraphs) {
+			/* control flow: the driver runs the bodies (subgraph.c) */
+			int st = sym__subgraph_node(r, nd, ins, outs);
+			if (st < 0) {
+				status = -1;
+				break;
+			}
+			if (st > 0)
+				continue;
+		} else if (sym__rule_run(&r->inf, nd->domain, nd->op, nd->name, m->opset, nd->nin, ins,
+		                         nd->nattr, nd->attrs, nd->nout, outs) < 0) {
 			sym_status st = sym_ctx_last_error(r->ctx);
 			if (st == SYM_ENOMEM || r->inf.fatal) {
 				status = -1;
@@ -237,6 +259,18 @@ static sym_graph_result *infer_without_hints(sym_graph_result *r, const sym_infe
 	return r0;
 }
 
+/* A fresh name is taken when it is a symbol of the model's inputs or one
+ * made already in this inference. */
+static int name_taken(const sym_infer *inf, const sym_expr *sym)
+{
+	const sym_graph_result *r = inf->name_owner;
+	size_t i;
+	for (i = 0; i < inf->nfresh; i++)
+		if (inf->fresh_syms[i] == sym)
+			return 1;
+	return sym__graph_find_sym(r, sym) != NULL;
+}
+
 sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_infer_options *opt)
 {
 	sym_graph_result *r, *r0;
@@ -246,6 +280,7 @@ sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_in
 		return NULL;
 	if (!(r = sym__result_new(ctx, m, opt && opt->allow_empty)))
 		return NULL;
+	r->inf.name_taken = name_taken, r->inf.name_owner = r;
 	if (sym__symbolize(r) < 0)
 		goto fail;
 	for (i = 0; opt && i < opt->nhints; i++) {

@@ -13,6 +13,18 @@
  * expression, a fresh symbol for an anonymous dim) and every initializer
  * its shape and value. */
 int sym__symbolize(sym_graph_result *r);
+/* The shape and (small) value of the initializer mt in tv; the subgraphs'
+ * initializers get theirs so too. */
+int sym__init_tval(sym_graph_result *r, const sym_mtensor *mt, sym_tval *tv);
+
+/* ---- subgraph.c ------------------------------------------------------------ */
+
+/* Runs the node nd of the main graph that carries subgraphs (If, Loop,
+ * Scan) on its inputs ins into outs (nd->nout, session memory), SPEC §6:
+ * the driver's own rule for control flow, which runs the bodies' nodes
+ * through the rules.  Returns 0, 1 when the node is not inferred (a
+ * diagnostic says why), -1 on a fatal error. */
+int sym__subgraph_node(sym_graph_result *r, const sym_mnode *nd, const sym_tval *ins, sym_tval *outs);
 
 /* ---- ranges.c -------------------------------------------------------------- */
 

@@ -120,43 +120,53 @@ static int symbolize_inputs(sym_graph_result *r)
 	return st;
 }
 
+int sym__init_tval(sym_graph_result *r, const sym_mtensor *mt, sym_tval *tv)
+{
+	size_t j;
+	int k;
+	memset(tv, 0, sizeof(*tv));
+	tv->present = 1;
+	tv->dtype = mt->dtype;
+	tv->rank = mt->rank;
+	tv->dims = sym__infer_alloc(&r->inf, (size_t)(mt->rank > 0 ? mt->rank : 1) * sizeof(*tv->dims));
+	if (!tv->dims)
+		return sym__result_nomem(r);
+	for (k = 0; k < mt->rank; k++)
+		tv->dims[k] = sym_expr_from_si(r->ctx, mt->dims[k].value);
+	if (mt->has_data && mt->ndata <= 65536) {
+		const sym_expr **v = sym__infer_alloc(&r->inf, (mt->ndata ? mt->ndata : 1) * sizeof(*v));
+		if (!v)
+			return sym__result_nomem(r);
+		for (j = 0; j < mt->ndata; j++)
+			v[j] = sym_expr_from_si(r->ctx, mt->data[j]);
+		tv->has_value = 1, tv->nvalue = mt->ndata, tv->value = v;
+	} else if (mt->fdata) {
+		/* small floating-point tensors (Resize scales) as exact rationals */
+		const sym_expr **v = sym__infer_alloc(&r->inf, (mt->nfdata ? mt->nfdata : 1) * sizeof(*v));
+		if (!v)
+			return sym__result_nomem(r);
+		for (j = 0; j < mt->nfdata; j++)
+			if (!(v[j] = sym__expr_from_double(r->ctx, mt->fdata[j])))
+				return -1;
+		tv->has_value = 1, tv->nvalue = mt->nfdata, tv->value = v;
+	}
+	return sym__failed(r->ctx) ? -1 : 0;
+}
+
 static int add_initializers(sym_graph_result *r)
 {
 	const sym_model *m = r->model;
-	size_t i, j;
+	size_t i;
 	for (i = 0; i < m->ninits; i++) {
 		const sym_mtensor *mt = &m->inits[i];
 		gtensor *t = sym__result_add_tensor(r, mt->name, -1, "an initializer");
-		int k;
+		int present;
 		if (!t)
 			return -1;
-		t->tv.dtype = mt->dtype;
-		t->tv.rank = mt->rank;
-		t->tv.dims =
-		    sym__infer_alloc(&r->inf, (size_t)(mt->rank ? mt->rank : 1) * sizeof(*t->tv.dims));
-		if (!t->tv.dims)
-			return sym__result_nomem(r);
-		for (k = 0; k < mt->rank; k++)
-			t->tv.dims[k] = sym_expr_from_si(r->ctx, mt->dims[k].value);
-		if (mt->has_data && mt->ndata <= 65536) {
-			const sym_expr **v =
-			    sym__infer_alloc(&r->inf, (mt->ndata ? mt->ndata : 1) * sizeof(*v));
-			if (!v)
-				return sym__result_nomem(r);
-			for (j = 0; j < mt->ndata; j++)
-				v[j] = sym_expr_from_si(r->ctx, mt->data[j]);
-			t->tv.has_value = 1, t->tv.nvalue = mt->ndata, t->tv.value = v;
-		} else if (mt->fdata) {
-			/* small floating-point tensors (Resize scales) as exact rationals */
-			const sym_expr **v =
-			    sym__infer_alloc(&r->inf, (mt->nfdata ? mt->nfdata : 1) * sizeof(*v));
-			if (!v)
-				return sym__result_nomem(r);
-			for (j = 0; j < mt->nfdata; j++)
-				if (!(v[j] = sym__expr_from_double(r->ctx, mt->fdata[j])))
-					return -1;
-			t->tv.has_value = 1, t->tv.nvalue = mt->nfdata, t->tv.value = v;
-		}
+		present = t->tv.present;
+		if (sym__init_tval(r, mt, &t->tv) < 0)
+			return -1;
+		t->tv.present = present;
 	}
 	return sym__failed(r->ctx) ? -1 : 0;
 }

@@ -136,3 +136,90 @@ const sym_expr *sym__expr_from_double(sym_ctx *ctx, double v)
 	return sym_expr_mul(ctx, sym_expr_from_si(ctx, mi),
 	                    sym_expr_pow_si(ctx, sym_expr_from_si(ctx, 2), e - 53));
 }
+
+/* ---- outer references of subgraphs ---------------------------------------- */
+
+/* Whether graph g defines the tensor name (an input, an initializer, a
+ * node output). */
+static int graph_defines(const sym_mgraph *g, const char *name)
+{
+	size_t i, j;
+	for (i = 0; i < g->ninputs; i++)
+		if (!strcmp(g->inputs[i].name, name))
+			return 1;
+	for (i = 0; i < g->ninits; i++)
+		if (!strcmp(g->inits[i].name, name))
+			return 1;
+	for (i = 0; i < g->nnodes; i++)
+		for (j = 0; j < g->nodes[i].nout; j++)
+			if (!strcmp(g->nodes[i].out[j], name))
+				return 1;
+	return 0;
+}
+
+/* Adds name to the outer references of nd unless it is there already. */
+static int add_outer(sym_model *m, sym_mnode *nd, size_t *cap, char *name)
+{
+	size_t i;
+	for (i = 0; i < nd->nouter; i++)
+		if (!strcmp(nd->outer[i], name))
+			return 0;
+	if (nd->nouter == *cap) {
+		size_t nc = *cap ? 2 * *cap : 8;
+		char **a = sym__model_alloc(m, nc * sizeof(*a));
+		if (!a)
+			return -1;
+		if (nd->nouter)
+			memcpy(a, nd->outer, nd->nouter * sizeof(*a));
+		nd->outer = a, *cap = nc;
+	}
+	nd->outer[nd->nouter++] = name;
+	return 0;
+}
+
+static int link_nodes(sym_model *m, sym_mnode *nodes, size_t nnodes);
+
+/* The outer references of nd: what its subgraphs read (their nodes'
+ * inputs, their nested nodes' outer references, their outputs) and do not
+ * define themselves.  The loaders bound the nesting depth, so the
+ * recursion is bounded. */
+static int link_node(sym_model *m, sym_mnode *nd)
+{
+	size_t k, i, j, cap = 0;
+	nd->nouter = 0;
+	for (k = 0; k < nd->ngraphs; k++) {
+		sym_mgraph *g = nd->graphs[k].graph;
+		if (link_nodes(m, g->nodes, g->nnodes) < 0)
+			return -1;
+		for (i = 0; i < g->nnodes; i++) {
+			const sym_mnode *b = &g->nodes[i];
+			for (j = 0; j < b->nin; j++)
+				if (*b->in[j] && !graph_defines(g, b->in[j]) &&
+				    add_outer(m, nd, &cap, b->in[j]) < 0)
+					return -1;
+			for (j = 0; j < b->nouter; j++)
+				if (!graph_defines(g, b->outer[j]) && add_outer(m, nd, &cap, b->outer[j]) < 0)
+					return -1;
+		}
+		for (i = 0; i < g->noutputs; i++)
+			if (!graph_defines(g, g->outputs[i]) && add_outer(m, nd, &cap, g->outputs[i]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int link_nodes(sym_model *m, sym_mnode *nodes, size_t nnodes)
+{
+	size_t i;
+	for (i = 0; i < nnodes; i++)
+		if (nodes[i].ngraphs && link_node(m, &nodes[i]) < 0)
+			return -1;
+	return 0;
+}
+
+int sym__model_link(sym_model *m)
+{
+	if (link_nodes(m, m->nodes, m->nnodes) < 0)
+		return sym__load_nomem(m->ctx);
+	return 0;
+}

@@ -33,12 +33,41 @@ typedef struct sym_mtensor {
 	double *fdata;
 } sym_mtensor;
 
+/* Subgraphs nest at most this deep (the main graph is level 0); a loader
+ * rejects a deeper body with an error naming the node. */
+#define SYM_MODEL_MAX_DEPTH 16
+
+struct sym_mgraph;
+
+/* A graph-valued attribute (If's then_branch, Loop's and Scan's body). */
+typedef struct sym_mgattr {
+	char *name;
+	struct sym_mgraph *graph;
+} sym_mgattr;
+
 typedef struct sym_mnode {
 	char *name, *op, *domain;
 	size_t nin, nout, nattr;
 	char **in, **out; /* "" for an omitted optional input */
 	sym_attr *attrs;
+	/* the graph attributes, which rules never see (the driver runs them) */
+	size_t ngraphs;
+	sym_mgattr *graphs;
+	/* the tensors of enclosing graphs that the subgraphs read (set by
+	 * sym__model_link): the node runs after their producers */
+	size_t nouter;
+	char **outer;
 } sym_mnode;
+
+/* A subgraph: its own inputs (a Loop or Scan body's; declared shapes, rank
+ * -1 when none), initializers, nodes and outputs.  Its nodes read its own
+ * tensors and those of every graph that encloses it. */
+typedef struct sym_mgraph {
+	size_t ninputs, ninits, nnodes, noutputs;
+	sym_mtensor *inputs, *inits;
+	sym_mnode *nodes;
+	char **outputs;
+} sym_mgraph;
 
 typedef struct sym_mformat {
 	char *tensor, *format, *storage_format;
@@ -75,6 +104,10 @@ char *sym__model_strdup(sym_model *m, const char *s);
  * character; names appear in one-line messages, so both loaders reject
  * such a name. */
 int sym__model_name_has_control(const char *s);
+
+/* Fills every node's outer references (sym_mnode.outer) in m and its
+ * subgraphs, after a loader read it.  Returns 0, or -1 when out of memory. */
+int sym__model_link(sym_model *m);
 
 /* ---- what both loaders report with ------------------------------------ */
 

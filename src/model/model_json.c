@@ -30,6 +30,10 @@ typedef struct ld {
 	/* the locations messages name, one per level of nesting (a node, an
 	 * attribute or a list entry, a dim or an element of a tensor) */
 	sym_sbuf at_node, at_entry, at_elem;
+	/* the subgraph being read: its nesting level (0: the main graph) and
+	 * the prefix of the names of its unnamed nodes */
+	int depth;
+	const char *gpath;
 } ld;
 
 static int lerr(ld *l, const char *fmt, ...)
@@ -527,6 +531,91 @@ static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char
 	return 0;
 }
 
+static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd);
+static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, size_t *n, sym_mtensor **out);
+
+/* The formatted text in model memory; NULL with SYM_ENOMEM recorded. */
+static char *mprintf(ld *l, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static char *mprintf(ld *l, const char *fmt, ...)
+{
+	sym_sbuf b;
+	va_list ap;
+	char *r;
+	sym__sbuf_init(&b, l->ctx);
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	r = b.fail || !b.s ? NULL : sym__model_strdup(l->m, b.s);
+	sym__sbuf_clear(&b);
+	if (!r)
+		nomem(l);
+	return r;
+}
+
+/* Whether the attribute value a is a graph: an object with "nodes". */
+static int is_graph_attr(const cJSON *a)
+{
+	return cJSON_IsObject(a) && field(a, "nodes");
+}
+
+/* Reads the graph attribute a of node nd into out: "inputs" (a Loop or
+ * Scan body's, shapes optional), "initializers", "nodes", "outputs". */
+static int load_graph_attr(ld *l, sym_mnode *nd, const cJSON *a, sym_mgattr *out)
+{
+	sym_mgraph *g;
+	const cJSON *nodes, *x;
+	const char *saved = l->gpath, *w;
+	char *path, *what, *iwhat;
+	size_t i;
+	int st = -1;
+	if (!(w = at(l, &l->at_entry, "node '%s' attribute '%s'", nd->name, a->string)) ||
+	    check_name(l, a->string, w) < 0)
+		return -1;
+	if (l->depth >= SYM_MODEL_MAX_DEPTH)
+		return lerr(l, "node '%s' attribute '%s': subgraphs nest deeper than %d levels", nd->name,
+		            a->string, SYM_MODEL_MAX_DEPTH);
+	if (!(out->name = sym__model_strdup(l->m, a->string)) || !(g = sym__model_alloc(l->m, sizeof(*g))))
+		return nomem(l);
+	out->graph = g;
+	if (!(path = mprintf(l, "%s/%s/", nd->name, a->string)) ||
+	    !(what = mprintf(l, "node '%s' attribute '%s' \"inputs\"", nd->name, a->string)) ||
+	    !(iwhat = mprintf(l, "node '%s' attribute '%s' \"initializers\"", nd->name, a->string)))
+		return -1;
+	nodes = field(a, "nodes");
+	if (!cJSON_IsArray(nodes))
+		return lerr(l, "node '%s' attribute '%s': \"nodes\" must be a list", nd->name, a->string);
+	l->depth++, l->gpath = path;
+	if (load_tensors(l, field(a, "inputs"), what, 0, &g->ninputs, &g->inputs) < 0)
+		goto out;
+	if (load_tensors(l, field(a, "initializers"), iwhat, 1, &g->ninits, &g->inits) < 0)
+		goto out;
+	g->nnodes = (size_t)cJSON_GetArraySize(nodes);
+	if (!(g->nodes = sym__model_alloc(l->m, (g->nnodes ? g->nnodes : 1) * sizeof(*g->nodes)))) {
+		nomem(l);
+		goto out;
+	}
+	for (i = 0, x = nodes->child; i < g->nnodes; i++, x = x->next)
+		if (load_node(l, x, i, &g->nodes[i]) < 0)
+			goto out;
+	x = field(a, "outputs");
+	if (!x) {
+		lerr(l, "node '%s' attribute '%s': missing \"outputs\" (a list of tensor names)", nd->name,
+		     a->string);
+		goto out;
+	}
+	if (!(w = at(l, &l->at_node, "node '%s' attribute '%s' \"outputs\"", nd->name, a->string)) ||
+	    load_names(l, x, w, &g->noutputs, &g->outputs, 0) < 0)
+		goto out;
+	st = 0;
+out:
+	l->depth--, l->gpath = saved;
+	return st;
+}
+
 static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 {
 	const cJSON *x, *attrs, *a;
@@ -544,7 +633,7 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 		return lerr(l, "nodes[%zu]: \"name\" must be a non-empty string", idx);
 	} else {
 		/* the generated name of an unnamed node: the location is the name */
-		if (!(what = at(l, &l->at_node, "node%zu", idx)))
+		if (!(what = at(l, &l->at_node, "%snode%zu", l->gpath ? l->gpath : "", idx)))
 			return -1;
 		nd->name = sym__model_strdup(l->m, what);
 	}
@@ -591,18 +680,35 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 		attrs = field(o, "attributes");
 	if (attrs && !cJSON_IsObject(attrs))
 		return lerr(l, "node '%s': \"attrs\" must be an object", nd->name);
-	nd->nattr = attrs ? (size_t)cJSON_GetArraySize(attrs) : 0;
-	nd->attrs = sym__model_alloc(l->m, (nd->nattr ? nd->nattr : 1) * sizeof(*nd->attrs));
-	if (!nd->attrs)
-		return nomem(l);
-	idx = 0;
+	nd->nattr = nd->ngraphs = 0;
 	if (attrs)
 		cJSON_ArrayForEach(a, attrs)
 		{
-			if (load_attr(l, nd, a, idx, &nd->attrs[idx]) < 0)
-				return -1;
-			idx++;
+			if (is_graph_attr(a))
+				nd->ngraphs++;
+			else
+				nd->nattr++;
 		}
+	nd->attrs = sym__model_alloc(l->m, (nd->nattr ? nd->nattr : 1) * sizeof(*nd->attrs));
+	nd->graphs = sym__model_alloc(l->m, (nd->ngraphs ? nd->ngraphs : 1) * sizeof(*nd->graphs));
+	if (!nd->attrs || !nd->graphs)
+		return nomem(l);
+	idx = 0;
+	{
+		size_t ng = 0;
+		if (attrs)
+			cJSON_ArrayForEach(a, attrs)
+			{
+				if (is_graph_attr(a)) {
+					if (load_graph_attr(l, nd, a, &nd->graphs[ng++]) < 0)
+						return -1;
+					continue;
+				}
+				if (load_attr(l, nd, a, idx, &nd->attrs[idx]) < 0)
+					return -1;
+				idx++;
+			}
+	}
 	return 0;
 }
 
@@ -743,7 +849,7 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 	}
 	if (load_names(&l, x, "\"outputs\"", &l.m->noutputs, &l.m->outputs, 0) < 0)
 		goto fail;
-	if (load_formats(&l, field(root, "formats")) < 0)
+	if (load_formats(&l, field(root, "formats")) < 0 || sym__model_link(l.m) < 0)
 		goto fail;
 	loader_clear(&l);
 	cJSON_Delete(root);

@@ -28,6 +28,10 @@ typedef struct ld {
 	size_t nnames, capnames;
 	/* the locations messages name: a graph entry, a node's attribute */
 	sym_sbuf at_graph, at_attr;
+	/* the nesting level of the subgraph being read (0: the main graph)
+	 * and the prefix of its unnamed nodes' names */
+	int depth;
+	const char *gpath;
 } ld;
 
 static int oerr(ld *l, const char *fmt, ...)
@@ -462,6 +466,10 @@ static int guess_type(const OnnxAttr *a)
 		return AT_STRINGS;
 	if (a->t)
 		return AT_TENSOR;
+	if (a->g)
+		return AT_GRAPH;
+	if (a->n_graphs)
+		return AT_GRAPHS;
 	if (a->has_s)
 		return AT_STRING;
 	if (a->has_f)
@@ -556,6 +564,71 @@ static int load_attr(ld *l, const sym_mnode *nd, const OnnxAttr *a, sym_attr *ou
 	}
 }
 
+static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd);
+
+/* Reads the subgraph gp (attribute name of node nd) into out. */
+static int load_subgraph(ld *l, const sym_mnode *nd, const char *name, const OnnxGraph *gp, sym_mgattr *out)
+{
+	sym_mgraph *g;
+	const char *saved = l->gpath, *what;
+	char *path;
+	size_t i;
+	int st = -1;
+	if (l->depth >= SYM_MODEL_MAX_DEPTH)
+		return oerr(l, "node '%s' attribute '%s': subgraphs nest deeper than %d levels", nd->name,
+		            name, SYM_MODEL_MAX_DEPTH);
+	if (!(what = at(l, &l->at_attr, "%s/%s/", nd->name, name)) ||
+	    !(path = sym__model_strdup(l->m, what)) || !(out->name = sym__model_strdup(l->m, name)) ||
+	    !(g = sym__model_alloc(l->m, sizeof(*g))))
+		return nomem(l);
+	out->graph = g;
+	g->inits = sym__model_alloc(l->m, (gp->n_initializer ? gp->n_initializer : 1) * sizeof(*g->inits));
+	g->inputs = sym__model_alloc(l->m, (gp->n_input ? gp->n_input : 1) * sizeof(*g->inputs));
+	g->nodes = sym__model_alloc(l->m, (gp->n_node ? gp->n_node : 1) * sizeof(*g->nodes));
+	g->outputs = sym__model_alloc(l->m, (gp->n_output ? gp->n_output : 1) * sizeof(*g->outputs));
+	if (!g->inits || !g->inputs || !g->nodes || !g->outputs)
+		return nomem(l);
+	l->depth++, l->gpath = path;
+	for (i = 0; i < gp->n_initializer; i++) {
+		const OnnxTensor *tp = gp->initializer[i];
+		if (!tp->name || !*tp->name) {
+			oerr(l, "node '%s' attribute '%s': initializer %zu: missing name", nd->name, name, i);
+			goto out;
+		}
+		if (!(what = at(l, &l->at_graph, "node '%s' attribute '%s' initializer %zu", nd->name, name,
+		                i)) ||
+		    check_name(l, tp->name, what) < 0 ||
+		    !(what = at(l, &l->at_graph, "initializer '%s'", tp->name)) ||
+		    !(g->inits[i].name = sym__model_strdup(l->m, tp->name)) ||
+		    load_tensor(l, tp, what, &g->inits[i]) < 0)
+			goto out;
+		g->ninits++;
+	}
+	for (i = 0; i < gp->n_input; i++) {
+		if (!(what = at(l, &l->at_graph, "node '%s' attribute '%s' input %zu", nd->name, name, i)) ||
+		    load_value_info(l, gp->input[i], what, &g->inputs[i]) < 0)
+			goto out;
+		g->ninputs++;
+	}
+	for (i = 0; i < gp->n_node; i++) {
+		if (load_node(l, gp->node[i], i, &g->nodes[i]) < 0)
+			goto out;
+		g->nnodes++;
+	}
+	for (i = 0; i < gp->n_output; i++) {
+		sym_mtensor t;
+		memset(&t, 0, sizeof(t));
+		if (!(what = at(l, &l->at_graph, "node '%s' attribute '%s' output %zu", nd->name, name, i)) ||
+		    load_value_info(l, gp->output[i], what, &t) < 0)
+			goto out;
+		g->outputs[g->noutputs++] = t.name;
+	}
+	st = 0;
+out:
+	l->depth--, l->gpath = saved;
+	return st;
+}
+
 static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd)
 {
 	size_t i;
@@ -583,7 +656,14 @@ static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd)
 		 * operator (at most 60 bytes of it) and its index, which keeps
 		 * the name unique */
 		snprintf(buf, sizeof(buf), "%.60s_%zu", np->op_type, idx);
-		nd->name = sym__model_strdup(l->m, buf);
+		if (l->gpath) {
+			const char *full = at(l, &l->at_attr, "%s%s", l->gpath, buf);
+			if (!full)
+				return -1;
+			nd->name = sym__model_strdup(l->m, full);
+		} else {
+			nd->name = sym__model_strdup(l->m, buf);
+		}
 	}
 	nd->op = sym__model_strdup(l->m, np->op_type);
 	nd->domain = sym__model_strdup(l->m, np->domain && strcmp(np->domain, "ai.onnx") ? np->domain : "");
@@ -618,7 +698,32 @@ static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd)
 	if (!nd->attrs)
 		return nomem(l);
 	for (i = 0; i < np->n_attribute; i++) {
-		int st = load_attr(l, nd, np->attribute[i], &nd->attrs[nd->nattr]);
+		const OnnxAttr *a = np->attribute[i];
+		int type = a->has_type ? a->type : guess_type(a);
+		if (type == AT_GRAPH || type == AT_GRAPHS)
+			nd->ngraphs += type == AT_GRAPH ? (a->g ? 1 : 0) : a->n_graphs;
+	}
+	nd->graphs = sym__model_alloc(l->m, (nd->ngraphs ? nd->ngraphs : 1) * sizeof(*nd->graphs));
+	if (!nd->graphs)
+		return nomem(l);
+	nd->ngraphs = 0;
+	for (i = 0; i < np->n_attribute; i++) {
+		const OnnxAttr *a = np->attribute[i];
+		int type = a->has_type ? a->type : guess_type(a), st;
+		size_t k;
+		if (type == AT_GRAPH || type == AT_GRAPHS) {
+			if (!a->name || !*a->name)
+				return oerr(l, "node '%s': an attribute has no name", nd->name);
+			if (type == AT_GRAPH && !a->g)
+				return oerr(l, "node '%s' attribute '%s': of type GRAPH without a graph",
+				            nd->name, a->name);
+			for (k = 0; k < (type == AT_GRAPH ? 1 : a->n_graphs); k++)
+				if (load_subgraph(l, nd, a->name, type == AT_GRAPH ? a->g : a->graphs[k],
+				                  &nd->graphs[nd->ngraphs++]) < 0)
+					return -1;
+			continue;
+		}
+		st = load_attr(l, nd, a, &nd->attrs[nd->nattr]);
 		if (st < 0)
 			return -1;
 		nd->nattr += (size_t)st;
@@ -809,7 +914,7 @@ sym_model *sym__model_from_onnx_buffer(sym_ctx *ctx, const void *data, size_t le
 	/* an absent or out-of-range opset is reported on every ONNX node by
 	 * inference; 0 stands for "none" */
 	l.m->opset = opset < 0 || opset > 1000 ? 0 : (int)opset;
-	if (load_graph(&l, mp->graph) < 0)
+	if (load_graph(&l, mp->graph) < 0 || sym__model_link(l.m) < 0)
 		goto fail;
 	loader_clear(&l);
 	symshape_onnx__model_proto__free_unpacked(mp, NULL);

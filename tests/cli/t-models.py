@@ -24,6 +24,8 @@ TRANSFORMER = os.path.join(ROOT, "examples", "transformer.json")
 CNN = os.path.join(ROOT, "examples", "cnn.json")
 STORAGE = os.path.join(ROOT, "examples", "storage.json")
 NONZERO_MODEL = os.path.join(ROOT, "tests", "models", "nonzero.json")
+IF_MODEL = os.path.join(ROOT, "tests", "models", "if_branches.json")
+LOOP_MODEL = os.path.join(ROOT, "tests", "models", "loop_scan.json")
 
 
 # --- infer -------------------------------------------------------------------
@@ -567,7 +569,25 @@ def test_statuses():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def test_control_flow_run():
+    """If and Loop dims bound at run time: run takes them with --bind,
+    within the range inference gave them (u0 of 'differ' is at most 4*n)."""
+    base = ["run", IF_MODEL, "--shape", "x=3,8", "--shape", "c="]
+    check("run_if_needs_the_runtime_bound_dims", run(base), 1, err="missing --bind u0=INT")
+    check("run_if_gives_the_bound_dims", run(base + ["--bind", "u0=12", "--bind", "u1=2"]), 0,
+          out=["k                [3, 8]", "a                [3, 8]", "d                [12, 2]"])
+    check("run_if_rejects_a_bound_dim_beyond_the_union_range", run(base + ["--bind", "u0=13", "--bind", "u1=2"]),
+          1, err="u0 must be in the range [1, 4*n]")
+    check("run_if_rejects_a_bound_dim_between_the_branches_range",
+          run(base + ["--bind", "u0=12", "--bind", "u1=9"]), 1, err="u1 must be in the range [2, 8]")
+    r = run(["run", LOOP_MODEL, "--shape", "x=3,8", "--shape", "seq=4,3,8", "--shape", "go=",
+             "--bind", "u0=6", "--bind", "u1=2"])
+    check("run_loop_and_scan_give_trip_counts_and_carried_dims", r, 0,
+          out=["h_all            [5, 3, 8]", "g_final          [6, 8]", "w_all            [2, 8]",
+               "s_all            [4, 3, 8]", "s_all_t          [8, 4]"])
+
+
 if __name__ == "__main__":
-    sys.exit(main([test_infer_text, test_infer_json, test_run, test_emit_c, test_cache, test_statuses, test_strict_args,
+    sys.exit(main([test_control_flow_run, test_infer_text, test_infer_json, test_run, test_emit_c, test_cache, test_statuses, test_strict_args,
                    test_jit_hints_keep_every_symbol, test_run_fails_as_a_whole, test_json_integers_are_exact,
                    test_hinted_run_and_emit_c]))

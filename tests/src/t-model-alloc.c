@@ -289,6 +289,16 @@ static void every_failing_allocation_fails_cleanly_transformer(void **state)
 	every_failing_allocation_fails_cleanly_on("examples/transformer.json", 1);
 }
 
+static void every_failing_allocation_fails_cleanly_subgraphs(void **state)
+{
+	(void)state;
+	/* If, Loop and Scan with a nested If; runtime-bound dims of If and
+	 * Loop, whose names a second run in the same context keeps */
+	every_failing_allocation_fails_cleanly_on("tests/models/control_flow.json", 1);
+	every_failing_allocation_fails_cleanly_on("tests/models/if_branches.json", 1);
+	every_failing_allocation_fails_cleanly_on("tests/models/loop_scan.json", 1);
+}
+
 static void every_failing_allocation_fails_cleanly_onnx_cnn(void **state)
 {
 	(void)state;
@@ -368,6 +378,7 @@ int main(void)
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_cnn),
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_storage),
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_transformer),
+	    cmocka_unit_test(every_failing_allocation_fails_cleanly_subgraphs),
 	    cmocka_unit_test(every_failing_allocation_fails_cleanly_onnx_cnn),
 	    cmocka_unit_test(programs_free_through_the_hook_after_the_context),
 	};
