@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Integration tests of symshape diff (SPEC §5, "Equivalence of models") on
+the pairs of tests/models/diff: a model against itself, a Reshape replaced by
+a Flatten, a pad changed, a guard only one side has, outputs equal only under
+the inputs' ranges, renamed inputs with --map, ONNX pairs, data-dependent
+dims.  Every witness is checked on its own with symshape run on both models:
+one accepts and the other rejects, or an output dim differs.
+
+The CLI is found in $SYMSHAPE_CLI (set by meson), else in the first argument,
+else at build/symshape.  The last line is "N passed, M failed"; the exit
+status is nonzero when any check failed.
+"""
+
+import json
+import os
+import sys
+
+from clitest import ROOT, check, main, run
+
+D = os.path.join(ROOT, "tests", "models", "diff")
+
+
+def m(name):
+    return os.path.join(D, name)
+
+
+def parse_answer(out):
+    """The answer, the witness as {input: dims text} and the reason of the
+    text output."""
+    lines = out.splitlines()
+    witness, reason = None, None
+    for line in lines[1:]:
+        if line.startswith("witness:"):
+            witness = dict(item.split("=", 1) for item in line[len("witness:"):].split())
+        elif line.startswith("reason: "):
+            reason = line[len("reason: "):]
+    return (lines[0] if lines else None), witness, reason
+
+
+def run_at(model, witness, names, extra):
+    """symshape run of model at the witness (input names renamed by names):
+    (accepted, {output: dims}) from run --json."""
+    args = ["run", model, "--json"] + extra
+    for name, dims in witness.items():
+        args += ["--shape", "%s=%s" % (names.get(name, name), dims)]
+    r = run(args)
+    j = r.json()
+    if j is None:
+        raise ValueError("run printed no JSON: %r %r" % (r.out, r.err))
+    return j["ok"], j.get("tensors", {})
+
+
+def witness_separates(a, b, outputs, names=None, extra=()):
+    """A predicate for check(): the printed witness, run on both models,
+    separates them (outputs: pairs of output names of A and B)."""
+    names = names or {}
+
+    def pred(res):
+        answer, witness, _ = parse_answer(res.out)
+        if answer != "different" or not witness:
+            return "no witness"
+        ok_a, ta = run_at(a, witness, {}, list(extra))
+        ok_b, tb = run_at(b, witness, names, list(extra))
+        if ok_a != ok_b:
+            return True
+        if not ok_a:
+            return "both models reject the witness"
+        for oa, ob in outputs:
+            if ta.get(oa) != tb.get(ob):
+                return True
+        return "both models give the same outputs at the witness: %r" % (ta,)
+    return pred
+
+
+def test_model_against_itself():
+    for model in [m("conv_reshape.json"), os.path.join(ROOT, "examples", "transformer.json"),
+                  os.path.join(ROOT, "examples", "cnn.json"),
+                  os.path.join(ROOT, "tests", "fixtures", "onnx", "torch_transformer.onnx")]:
+        check("diff_of_a_model_with_itself_is_same " + os.path.basename(model),
+              run(["diff", model, model]), 0, out="same\n")
+
+
+def test_reshape_replaced_by_flatten():
+    check("reshape_to_0_minus1_and_flatten_are_same",
+          run(["diff", m("conv_reshape.json"), m("conv_flatten.json")]), 0, out="same\n")
+    check("exporter_reshape_and_flatten_are_same_in_onnx",
+          run(["diff", m("export_flatten.onnx"), m("flatten.onnx")]), 0, out="same\n")
+
+
+def test_pad_changed():
+    a, b = m("conv_flatten.json"), m("conv_pad0.json")
+    r = run(["diff", a, b])
+    check("conv_pad_change_is_different_with_a_checked_witness", r, 0, out="different\n",
+          pred=witness_separates(a, b, [("y", "y")]))
+    a, b = m("pool_pad0.onnx"), m("pool_pad1.onnx")
+    check("pool_pad_change_is_different_in_onnx", run(["diff", a, b]), 0, out="different\n",
+          pred=witness_separates(a, b, [("y", "y")]))
+    check("pool_pad_change_is_different_either_way", run(["diff", b, a]), 0, out="different\n",
+          pred=witness_separates(b, a, [("y", "y")]))
+
+
+def test_guard_on_one_side():
+    a, b = m("identity.json"), m("reshape_pairs.json")
+    for x, y in ((a, b), (b, a)):
+        r = run(["diff", x, y])
+        check("a_guard_only_one_side_has_is_a_difference " + os.path.basename(x), r, 0,
+              out=["different\n", "n % 2 == 0"], pred=witness_separates(x, y, [("y", "y")]))
+
+
+def test_equal_only_under_ranges():
+    a, b = m("slice64.json"), m("vector.json")
+    r = run(["diff", a, b])
+    check("slice_to_64_differs_beyond_64", r, 0, out="different\n",
+          pred=witness_separates(a, b, [("y", "y")]))
+    _, witness, _ = parse_answer(r.out)
+    check("its_witness_is_beyond_the_slice_end", r, 0,
+          pred=lambda res: witness is not None and int(witness["x"]) > 64 or "witness %r" % witness)
+    check("slice_to_64_is_the_identity_for_n_up_to_64",
+          run(["diff", a, b, "--range", "n=1:64"]), 0, out="same\n")
+    r = run(["diff", a, b, "--range", "n=1:65"])
+    check("one_more_admits_the_witness_65", r, 0, out=["different\n", "witness: x=65\n"],
+          pred=witness_separates(a, b, [("y", "y")], extra=["--range", "n=1:65"]))
+
+
+def test_map_pairs_renamed_inputs_and_outputs():
+    a, b = m("identity.json"), m("renamed.json")
+    check("renamed_inputs_without_map_is_an_error", run(["diff", a, b]), 1,
+          err="input 'x' of A has no partner in B")
+    check("map_pairs_inputs_and_outputs",
+          run(["diff", a, b, "--map", "x=input", "--map", "y=output"]), 0, out="same\n")
+    r = run(["diff", a, m("reshape_pairs.json"), "--map=x=x"])
+    check("map_of_a_name_to_itself_changes_nothing", r, 0, out="different\n")
+
+
+def test_json_output():
+    r = run(["diff", m("conv_reshape.json"), m("conv_flatten.json"), "--json"])
+    check("json_same", r, 0, pred=lambda res: res.json() == {"answer": "same", "witness": None,
+                                                             "reason": None} or res.out)
+    a, b = m("pool_pad0.onnx"), m("pool_pad1.onnx")
+    r = run(["diff", a, b, "--json"])
+
+    def pred(res):
+        j = res.json()
+        if not j or j["answer"] != "different" or not isinstance(j["reason"], str):
+            return "bad JSON"
+        w = {k: ",".join(str(d) for d in v) for k, v in j["witness"].items()}
+        text = run(["diff", a, b])
+        return ("witness: x=%s\n" % w["x"]) in text.out or "text and JSON witnesses differ"
+    check("json_different_has_the_witness_as_lists", r, 0, pred=pred)
+
+
+def test_data_dependent_is_unknown():
+    nz = os.path.join(ROOT, "tests", "models", "storage_ranges", "nonzero.json")
+    r = run(["diff", nz, nz])
+    check("a_data_dependent_output_dim_is_unknown", r, 0,
+          out=["unknown\n", "reason: output 'pf' dim 0 depends on the data-dependent"])
+
+
+def test_errors_and_misuse():
+    check("diff_needs_two_models", run(["diff", m("identity.json")]), 2, err="usage")
+    check("diff_takes_two_models_only",
+          run(["diff", m("identity.json"), m("identity.json"), m("identity.json")]), 2)
+    check("diff_unknown_option", run(["diff", "--frobnicate", m("identity.json"), m("identity.json")]), 2)
+    check("diff_map_needs_a_pair", run(["diff", m("identity.json"), m("identity.json"), "--map", "x"]), 2)
+    check("diff_bad_model_is_status_1",
+          run(["diff", m("identity.json"), os.path.join(ROOT, "tests", "models", "diff", "gen.py")]), 1,
+          err="gen.py")
+    check("diff_missing_model_is_status_1", run(["diff", m("identity.json"), m("missing.json")]), 1)
+    check("diff_rank_mismatch_is_an_error", run(["diff", m("identity.json"), m("vector.json")]), 1,
+          err="rank 2 in A")
+
+
+if __name__ == "__main__":
+    sys.exit(main([test_model_against_itself, test_reshape_replaced_by_flatten, test_pad_changed,
+                   test_guard_on_one_side, test_equal_only_under_ranges,
+                   test_map_pairs_renamed_inputs_and_outputs, test_json_output,
+                   test_data_dependent_is_unknown, test_errors_and_misuse]))
