@@ -36,7 +36,7 @@ __all__ = [
     "CacheAnswer", "symbols", "parse", "min", "max", "abs", "floor", "ceil", "eq", "ne",
     "simplify", "prove", "equal", "infer", "InferResult", "Program", "CheckResult",
     "GuardCache", "Lookup", "infer_shapes", "SymbolicShapeInference", "default_context",
-    "Symbol", "Tensor", "Guard", "Diagnostic",
+    "Symbol", "Tensor", "Guard", "Diagnostic", "diff", "Diff",
 ]
 
 Status = enum.Enum("Status", [(name, value) for name, value, _ in _symshape._statuses],
@@ -448,6 +448,35 @@ class GuardCache:
 
 
 # ---- ONNX write-back ---------------------------------------------------------
+
+Diff = collections.namedtuple("Diff", "answer witness reason")
+Diff.__doc__ = """The answer of diff(): True (same), False (different) or None
+(unknown); the witness {input of a: tuple of dims} at which the models were
+run and disagree (empty unless different); the reason, how they disagree
+or what could not be decided ("" for same)."""
+
+
+def diff(a, b, map=None, ranges=None, allow_empty=False, ctx=None):
+    """Decides whether two models (paths, bytes, JSON dicts, onnx.ModelProtos
+    or InferResults of one Context) accept the same input shapes and give
+    the same output shapes for each, as `symshape diff` does.
+
+    Inputs and outputs pair by name, or by map {name in a: name in b};
+    input dims pair by input and axis.  ranges and allow_empty apply to both
+    models when they are inferred here.  Returns a Diff; ModelError when a
+    model cannot be loaded or the models cannot be paired.
+    """
+    results = []
+    for m in (a, b):
+        if isinstance(m, InferResult):
+            results.append(m)
+        else:
+            results.append(infer(m, ranges=ranges, allow_empty=allow_empty,
+                                 ctx=ctx if ctx is not None else
+                                 (results[0].context if results else None)))
+    answer, reason, witness = results[0]._g.diff(results[1]._g, map)
+    return Diff({1: True, 0: False}.get(answer), dict(witness), reason)
+
 
 def infer_shapes(model, hints=None, ranges=None, allow_empty=False, int_max=2**31 - 1,
                  auto_merge=False, guess_output_rank=False, verbose=0):
