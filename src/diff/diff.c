@@ -32,6 +32,7 @@ typedef struct side {
 	sym__elist acc;   /* the checks, then the guards, over A's positions */
 	size_t nchecks;   /* acc.v[k] for k < nchecks is check what[k] */
 	size_t *what;     /* index of b.texts (checks) or of the guard */
+	size_t nwhat;     /* what's room */
 	sym__elist dimat; /* the declared dim of each of A's positions, over them */
 	size_t *in_of;    /* A's input i is this side's input in_of[i] */
 	size_t *off;      /* the first position of this side's input j (its own order) */
@@ -261,6 +262,7 @@ static int side_fill(diffrun *dr, int s)
 	sd->what = sym__alloc(ctx, (sd->b.checks.n + ng + 1) * sizeof(size_t));
 	if (!sd->what)
 		return -1;
+	sd->nwhat = sd->b.checks.n + ng + 1;
 	/* the range checks of data-dependent dims hold by the kernels that
 	 * produce them; only the input dims' checks say what a model accepts */
 	for (k = 0; k < sd->b.checks.n; k++) {
@@ -468,12 +470,14 @@ static void add_cand(diffrun *dr, int64_t v)
 
 /* The constants written in the text of e (not the digits of a name), and
  * their neighbours: the boundaries of guards and ranges. */
-static void add_constants_of(diffrun *dr, const sym_expr *e)
+static int add_constants_of(diffrun *dr, const sym_expr *e)
 {
 	char *t = sym_expr_to_str(dr->ctx, e), *p;
 	if (!t) {
-		sym_ctx_clear_error(dr->ctx);
-		return;
+		if (sym_ctx_last_error(dr->ctx) == SYM_ENOMEM)
+			return -1;
+		sym_ctx_clear_error(dr->ctx); /* a text over the limit: no constants */
+		return 0;
 	}
 	for (p = t; *p; p++) {
 		if (*p >= '0' && *p <= '9' &&
@@ -489,6 +493,7 @@ static void add_constants_of(diffrun *dr, const sym_expr *e)
 		}
 	}
 	sym_str_free(dr->ctx, t);
+	return 0;
 }
 
 /* The values tried for a free position: small dims, powers of two and
@@ -506,7 +511,8 @@ static int candidates(diffrun *dr)
 		add_cand(dr, base[k]);
 	for (s = 0; s < 2; s++) {
 		for (k = 0; k < dr->s[s].acc.n; k++)
-			add_constants_of(dr, dr->s[s].acc.v[k]);
+			if (add_constants_of(dr, dr->s[s].acc.v[k]) < 0)
+				return -1;
 		for (i = 0; i < dr->nout; i++) {
 			const sym_graph_result *r = dr->s[s].r;
 			const char *name = sym_model_output_name(r->model, s ? dr->outb[i] : i);
@@ -514,7 +520,8 @@ static int candidates(diffrun *dr)
 			const sym_expr *const *dims;
 			sym_graph_tensor(r, sym_graph_find_tensor(r, name), &rank, &dims, NULL);
 			for (d = 0; d < rank; d++)
-				add_constants_of(dr, dims[d]);
+				if (add_constants_of(dr, dims[d]) < 0)
+					return -1;
 		}
 	}
 	/* the small and boundary values first, each once */
@@ -527,8 +534,8 @@ static int candidates(diffrun *dr)
 }
 
 /* Completes dr->vals from the free positions of side s (set in vals
- * already): every other position is its declared dim.  Returns 0, or 1
- * when a dim is no nonnegative int64 there. */
+ * already): every other position is its declared dim.  Returns 0, 1 when
+ * a dim is no nonnegative int64 there, -1 when memory runs out. */
 static int complete(diffrun *dr, int s, const sym_expr **fs, long long *fv, size_t nf)
 {
 	const side *sd = &dr->s[s];
@@ -540,6 +547,8 @@ static int complete(diffrun *dr, int s, const sym_expr **fs, long long *fv, size
 			continue;
 		v = sym_expr_get_si(e, &c) == 1 ? e : sym_expr_eval_si(dr->ctx, e, nf, fs, fv);
 		if (!v) {
+			if (sym_ctx_last_error(dr->ctx) == SYM_ENOMEM)
+				return -1;
 			sym_ctx_clear_error(dr->ctx);
 			return 1;
 		}
@@ -629,11 +638,11 @@ static size_t free_positions(diffrun *dr, int s, const sym_expr **fs, size_t *fp
 static int try_free(diffrun *dr, int s, const sym_expr **fs, const size_t *fp, long long *fv, size_t nf)
 {
 	size_t k;
+	int st;
 	for (k = 0; k < nf; k++)
 		dr->vals[fp[k]] = fv[k];
-	if (complete(dr, s, fs, fv, nf))
-		return 0;
-	return try_point(dr);
+	st = complete(dr, s, fs, fv, nf);
+	return st ? (st < 0 ? -1 : 0) : try_point(dr);
 }
 
 /* Searches a witness: equal()'s witness of a differing dim first, then
@@ -653,6 +662,11 @@ static int search(diffrun *dr)
 	for (s = 0; s < 2; s++) {
 		static const long long bases[] = {1, 2, 3, 8, 16};
 		nf = free_positions(dr, s, fs, fp);
+		if (nf == 0) { /* every dim is constant: one point */
+			if ((st = try_free(dr, s, fs, fp, fv, 0)) != 0)
+				goto done;
+			continue;
+		}
 		/* equal()'s witness, the other free positions at a base value */
 		for (b = 0; dr->w.n && b < sizeof(bases) / sizeof(bases[0]); b++) {
 			for (k = 0; k < nf; k++) {
@@ -746,10 +760,11 @@ static int keep_witness(diffrun *dr)
 		int rank = input_rank(dr->s[0].r, name);
 		size_t len = strlen(name) + 1;
 		d->ranks[i] = rank;
-		if (!(d->names[i] = sym__alloc(dr->ctx, len)) ||
-		    !(d->dims[i] = sym__alloc(dr->ctx, ((size_t)rank + 1) * sizeof(int64_t))))
+		if (!(d->names[i] = sym__alloc(dr->ctx, len)))
 			return -1;
 		memcpy(d->names[i], name, len);
+		if (!(d->dims[i] = sym__alloc(dr->ctx, ((size_t)rank + 1) * sizeof(int64_t))))
+			return -1;
 		memcpy(d->dims[i], dr->vals + dr->s[0].off[i], (size_t)rank * sizeof(int64_t));
 	}
 	return 0;
@@ -763,8 +778,7 @@ static void run_free(diffrun *dr)
 		sym__binding_free(dr->ctx, &sd->b);
 		sym__elist_free(dr->ctx, &sd->acc);
 		sym__elist_free(dr->ctx, &sd->dimat);
-		sym__free(dr->ctx, sd->what,
-		          (sd->b.checks.n + sym_graph_num_guards(sd->r) + 1) * sizeof(size_t));
+		sym__free(dr->ctx, sd->what, sd->nwhat * sizeof(size_t));
 		sym__free(dr->ctx, sd->in_of, (dr->nin + 1) * sizeof(size_t));
 		sym__free(dr->ctx, sd->off, (dr->nin + 1) * sizeof(size_t));
 		if (sd->mp) {
@@ -855,7 +869,7 @@ sym_model_diff *sym_graph_diff(sym_ctx *ctx, const sym_graph_result *a, const sy
 		sym__sbuf_puts(&d->reason, "proven to differ, but no run found a witness: ");
 	sym__sbuf_puts(&d->reason, dr.pend.text.s ? dr.pend.text.s : "");
 done:
-	if (d->reason.fail)
+	if (d->reason.fail || dr.pend.text.fail)
 		goto fail;
 	run_free(&dr);
 	return d;
