@@ -15,7 +15,7 @@ typedef struct diff_opts {
 	int allow_empty;
 	char **map_a, **map_b; /* malloc'd copies */
 	size_t nmap;
-	cli_extra x; /* --range (applies to both models) */
+	cli_extra x; /* --range: symbols of A, and of B on the dims they pair with */
 } diff_opts;
 
 static void diff_opts_free(diff_opts *o)
@@ -109,15 +109,72 @@ static void diff_result_free(diff_result *res)
 	sym_ctx_free(res->ctx);
 }
 
+/* B's name of the input A's input a pairs with (--map or the same name). */
+static const char *mapped_name(const diff_opts *o, const char *a)
+{
+	size_t i;
+	for (i = 0; i < o->nmap; i++)
+		if (!strcmp(o->map_a[i], a))
+			return o->map_b[i];
+	return a;
+}
+
+/* The names in model B of the symbols --range gives in model A: the
+ * symbol of the dim of B that pairs with the input dim A's symbol comes
+ * from.  Fills names (nranges entries, borrowed from the results or from
+ * o) or prints why not and returns CLI_FAIL. */
+static int ranges_in_b(const diff_opts *o, const sym_graph_result *ra, const sym_graph_result *rb,
+                       const char **names)
+{
+	size_t i, k;
+	for (i = 0; i < o->x.nranges; i++) {
+		const char *name = o->x.range_names[i], *src = NULL, *open;
+		char input[256];
+		long axis = -1;
+		int rank, used = 0;
+		const sym_expr *const *dims;
+		size_t t;
+		for (k = 0; k < sym_graph_num_symbols(ra); k++) {
+			const char *sn = sym_expr_symbol_name(sym_graph_symbol(ra, k, &src, NULL, NULL));
+			if (sn && !strcmp(sn, name))
+				break;
+		}
+		open = k < sym_graph_num_symbols(ra) && src ? strstr(src, ".shape[") : NULL;
+		if (open && (size_t)(open - src) < sizeof(input) &&
+		    sscanf(open, ".shape[%ld]%n", &axis, &used) == 1 && !open[used]) {
+			memcpy(input, src, (size_t)(open - src));
+			input[open - src] = 0;
+		} else {
+			if (src)
+				cli_error("--range %s: not an input dim symbol of %s (it is %s)", name,
+				          o->model[0], src);
+			else
+				cli_error("--range %s: not an input dim symbol of %s", name, o->model[0]);
+			return CLI_FAIL;
+		}
+		t = sym_graph_find_tensor(rb, mapped_name(o, input));
+		if (t != (size_t)-1)
+			sym_graph_tensor(rb, t, &rank, &dims, NULL);
+		if (t == (size_t)-1 || rank <= axis || !(names[i] = sym_expr_symbol_name(dims[axis]))) {
+			cli_error("--range %s: %s.shape[%ld] of %s is no symbol of %s's inputs", name, input,
+			          axis, o->model[0], o->model[1]);
+			return CLI_FAIL;
+		}
+	}
+	return CLI_OK;
+}
+
 /* Loads and infers both models and compares them; the per-node problems of
  * inference go to stderr (the comparison goes on: an output it could not
- * infer is an unknown).  Returns CLI_OK or CLI_FAIL (message printed). */
+ * infer is an unknown).  The ranges name symbols of A; B gets them on the
+ * dims those pair with.  Returns CLI_OK or CLI_FAIL (message printed). */
 static int diff_compute(diff_opts *o, diff_result *res)
 {
-	sym_infer_options opt;
+	sym_infer_options opt, optb;
 	sym_diff_options dopt;
 	hintset none = {NULL, NULL, 0};
-	int s;
+	const char **bnames = NULL;
+	int s, st = CLI_FAIL;
 	size_t i;
 	memset(res, 0, sizeof(*res));
 	if (!(res->ctx = sym_ctx_new())) {
@@ -126,24 +183,49 @@ static int diff_compute(diff_opts *o, diff_result *res)
 	}
 	if (cli_infer_options(&opt, res->ctx, &none, &o->x, o->allow_empty) != CLI_OK)
 		return CLI_FAIL;
+	optb = opt;
+	optb.nranges = 0;
 	for (s = 0; s < 2; s++) {
 		if (!(res->m[s] = sym_model_load(res->ctx, o->model[s])) ||
-		    !(res->r[s] = sym_model_infer(res->ctx, res->m[s], &opt))) {
+		    !(res->r[s] = sym_model_infer(res->ctx, res->m[s], s ? &optb : &opt))) {
 			cli_error("%s: %s", o->model[s], sym_ctx_last_message(res->ctx));
 			return CLI_FAIL;
 		}
+	}
+	if (opt.nranges) {
+		if (!(bnames = calloc(opt.nranges, sizeof(*bnames)))) {
+			cli_error("out of memory");
+			return CLI_FAIL;
+		}
+		if (ranges_in_b(o, res->r[0], res->r[1], bnames) != CLI_OK)
+			goto done;
+		optb.nranges = opt.nranges;
+		optb.range_names = bnames;
+		{
+			sym_graph_result *rb = sym_model_infer(res->ctx, res->m[1], &optb);
+			if (!rb) {
+				cli_error("%s: %s", o->model[1], sym_ctx_last_message(res->ctx));
+				goto done;
+			}
+			sym_graph_result_free(res->r[1]);
+			res->r[1] = rb;
+		}
+	}
+	for (s = 0; s < 2; s++)
 		for (i = 0; i < sym_graph_num_errors(res->r[s]); i++)
 			cli_error("%s: %s", o->model[s], sym_graph_error(res->r[s], i, NULL));
-	}
 	memset(&dopt, 0, sizeof(dopt));
 	dopt.nmap = o->nmap;
 	dopt.map_a = (const char *const *)o->map_a;
 	dopt.map_b = (const char *const *)o->map_b;
 	if (!(res->d = sym_graph_diff(res->ctx, res->r[0], res->r[1], &dopt))) {
 		cli_error("diff %s %s: %s", o->model[0], o->model[1], sym_ctx_last_message(res->ctx));
-		return CLI_FAIL;
+		goto done;
 	}
-	return CLI_OK;
+	st = CLI_OK;
+done:
+	free(bnames);
+	return st;
 }
 
 static const char *answer_word(sym_truth t)

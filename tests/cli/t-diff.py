@@ -122,6 +122,17 @@ def test_equal_only_under_ranges():
           pred=witness_separates(a, b, [("y", "y")], extra=["--range", "n=1:65"]))
 
 
+def test_ranges_name_symbols_of_a_and_carry_over_to_b():
+    a, b = m("identity.json"), m("renamed.json")
+    pairs = ["--map", "x=input", "--map", "y=output"]
+    check("a_range_of_n_reaches_rows_of_the_renamed_model",
+          run(["diff", a, b, "--range", "n=1:8"] + pairs), 0, out="same\n")
+    check("a_range_of_a_symbol_a_lacks_is_an_error",
+          run(["diff", a, b, "--range", "rows=1:8"] + pairs), 1, err="range of 'rows'")
+    r = run(["diff", m("slice64.json"), m("vector.json"), "--range", "n=:64"])
+    check("an_open_lower_end_keeps_the_default_minimum", r, 0, out="same\n")
+
+
 def test_map_pairs_renamed_inputs_and_outputs():
     a, b = m("identity.json"), m("renamed.json")
     check("renamed_inputs_without_map_is_an_error", run(["diff", a, b]), 1,
@@ -173,5 +184,6 @@ def test_errors_and_misuse():
 if __name__ == "__main__":
     sys.exit(main([test_model_against_itself, test_reshape_replaced_by_flatten, test_pad_changed,
                    test_guard_on_one_side, test_equal_only_under_ranges,
+                   test_ranges_name_symbols_of_a_and_carry_over_to_b,
                    test_map_pairs_renamed_inputs_and_outputs, test_json_output,
                    test_data_dependent_is_unknown, test_errors_and_misuse]))

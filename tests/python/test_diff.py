@@ -50,6 +50,19 @@ def test_map_and_ranges():
     assert d.answer is False and d.witness["x"][0] > 64
 
 
+def test_ranges_of_a_carry_over_to_the_paired_dims_of_b():
+    renamed = {"inputs": [{"name": "v", "dtype": "float32", "shape": ["len"]}],
+               "nodes": [{"name": "id", "op": "Identity", "inputs": ["v"], "outputs": ["w"]}],
+               "outputs": ["w"]}
+    pairs = {"x": "v", "y": "w"}
+    assert symshape.diff(m("slice64.json"), renamed, map=pairs, ranges={"n": (1, 64)}).answer is True
+    d = symshape.diff(m("slice64.json"), renamed, map=pairs, ranges={"n": (1, 65)})
+    assert d.answer is False and d.witness == {"x": (65,)}
+    with pytest.raises(ValueError, match="no symbol of b"):
+        even = dict(renamed, inputs=[{"name": "v", "dtype": "float32", "shape": ["2*k"]}])
+        symshape.diff(m("slice64.json"), even, map=pairs, ranges={"n": (1, 4)})
+
+
 def test_unpaired_inputs_raise_model_error():
     with pytest.raises(symshape.ModelError, match="no partner"):
         symshape.diff(m("identity.json"), m("renamed.json"))
