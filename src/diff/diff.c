@@ -732,7 +732,18 @@ static int compile_both(diffrun *dr)
 		sd->out = sym__alloc(dr->ctx, (sym_model_program_num_out_dims(sd->mp) + 1) * sizeof(int64_t));
 		if (!sd->pdims || !sd->out)
 			return -1;
+		memset(sd->pdims, 0, (sym_model_program_num_dims(sd->mp) + 1) * sizeof(int64_t));
 	}
+	/* a program that also takes data-dependent values (a NonZero's count)
+	 * accepts or rejects by what its kernels computed, not by the input
+	 * shapes alone: no run of it is a witness about shapes */
+	for (s = 0; s < 2; s++)
+		if (sym_model_program_num_dims(dr->s[s].mp) != dr->np) {
+			sym__sbuf_printf(&dr->pend.text,
+			                 " (no witness can be run: %s's program takes data-dependent values)",
+			                 dr->s[s].tag);
+			return 0;
+		}
 	return 1;
 }
 

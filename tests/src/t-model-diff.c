@@ -238,6 +238,9 @@ static void data_dependent_output_dim_is_unknown(void **state)
 	                           reason, sizeof(reason)),
 	                 SYM_UNKNOWN);
 	assert_non_null(strstr(reason, "data-dependent"));
+	assert_int_equal(answer_of(MODEL("nonzero_side.json"), MODEL("nonzero_side.json"), NULL, NULL, reason,
+	                           sizeof(reason)),
+	                 SYM_UNKNOWN);
 }
 
 /* ---- allocation failures ------------------------------------------------- */
