@@ -846,7 +846,19 @@ sym_model_diff *sym_graph_diff(sym_ctx *ctx, const sym_graph_result *a, const sy
 			sym__sbuf_clear(&t);
 			goto fail;
 		}
-	if (pair(&dr, opt) < 0 || side_fill(&dr, 0) < 0 || side_fill(&dr, 1) < 0)
+	if (pair(&dr, opt) < 0)
+		goto fail;
+	/* a node inference went around left its guards and shapes out: what
+	 * the result accepts is not what the model accepts, so neither a
+	 * proof nor a run says anything about the model */
+	for (s = 0; s < 2; s++)
+		if (sym_graph_num_diagnostics(dr.s[s].r)) {
+			d->answer = SYM_UNKNOWN;
+			sym__sbuf_printf(&d->reason, "%s is not inferred completely: %s", dr.s[s].tag,
+			                 sym_graph_diagnostic(dr.s[s].r, 0, NULL, NULL, NULL));
+			goto done;
+		}
+	if (side_fill(&dr, 0) < 0 || side_fill(&dr, 1) < 0)
 		goto fail;
 	if (!(dr.vals = sym__alloc(ctx, (dr.np + 1) * sizeof(int64_t))))
 		goto fail;

@@ -172,6 +172,15 @@ def test_data_dependent_is_unknown():
           run(["diff", side, side]), 0, out=["unknown\n", "data-dependent values"])
 
 
+def test_a_model_not_inferred_completely_is_unknown():
+    # the output is inferred, but a node's guards are missing: neither a
+    # proof nor a run is about the model
+    r = run(["diff", m("unsupported.json"), m("vector.json")])
+    check("a_node_inference_went_around_makes_the_answer_unknown", r, 0,
+          out=["unknown\n", "reason: A is not inferred completely: node 'mystery'"],
+          err="unsupported operator 'Frobnicate'")
+
+
 def test_errors_and_misuse():
     check("diff_needs_two_models", run(["diff", m("identity.json")]), 2, err="usage")
     check("diff_takes_two_models_only",
@@ -191,4 +200,5 @@ if __name__ == "__main__":
                    test_guard_on_one_side, test_equal_only_under_ranges,
                    test_ranges_name_symbols_of_a_and_carry_over_to_b,
                    test_map_pairs_renamed_inputs_and_outputs, test_json_output,
-                   test_data_dependent_is_unknown, test_errors_and_misuse]))
+                   test_data_dependent_is_unknown, test_a_model_not_inferred_completely_is_unknown,
+                   test_errors_and_misuse]))

@@ -243,6 +243,20 @@ static void data_dependent_output_dim_is_unknown(void **state)
 	                 SYM_UNKNOWN);
 }
 
+static void incomplete_inference_is_unknown(void **state)
+{
+	char reason[256];
+	(void)state;
+	assert_int_equal(
+	    answer_of(MODEL("unsupported.json"), MODEL("vector.json"), NULL, NULL, reason, sizeof(reason)),
+	    SYM_UNKNOWN);
+	assert_non_null(strstr(reason, "A is not inferred completely: node 'mystery'"));
+	assert_int_equal(
+	    answer_of(MODEL("vector.json"), MODEL("unsupported.json"), NULL, NULL, reason, sizeof(reason)),
+	    SYM_UNKNOWN);
+	assert_non_null(strstr(reason, "B is not inferred completely"));
+}
+
 /* ---- allocation failures ------------------------------------------------- */
 
 typedef struct counting {
@@ -348,6 +362,7 @@ int main(void)
 	    cmocka_unit_test(map_pairs_renamed_inputs_and_outputs),
 	    cmocka_unit_test(differing_input_rank_and_other_contexts_are_errors),
 	    cmocka_unit_test(data_dependent_output_dim_is_unknown),
+	    cmocka_unit_test(incomplete_inference_is_unknown),
 	    cmocka_unit_test(allocation_failures_give_clean_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
