@@ -131,11 +131,15 @@ static void pend(diffrun *dr, int proven_false, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The text of e (in the caller's sbuf). */
+/* The text of e (in the caller's sbuf); "?" for a text over the limit,
+ * whose error is cleared (out of memory stays: the sbuf fails too). */
 static void put_expr(sym_sbuf *b, const sym_expr *e)
 {
-	if (!e || !sym__print(b, e))
+	if (!e || !sym__print(b, e)) {
+		if (sym_ctx_last_error(b->ctx) != SYM_ENOMEM)
+			sym_ctx_clear_error(b->ctx);
 		sym__sbuf_puts(b, "?");
+	}
 }
 
 /* ---- pairing -------------------------------------------------------------- */
@@ -269,8 +273,10 @@ static int side_fill(diffrun *dr, int s)
 		const sym_expr *c = over_a(dr, s, sd->b.checks.v[k]);
 		if (!c)
 			return -1;
-		if (foreign_symbol(dr, c, &err) || err)
+		if (foreign_symbol(dr, c, &err))
 			continue;
+		if (err)
+			return -1;
 		sd->what[sd->acc.n] = k;
 		if (sym__elist_push(ctx, &sd->acc, c) < 0)
 			return -1;
@@ -329,8 +335,10 @@ static sym_facts *facts_of(diffrun *dr, int mask, int *empty)
 				*empty = 1;
 				return f;
 			}
-			if (st != SYM_EOK)
+			if (st == SYM_ENOMEM)
 				goto fail;
+			if (st != SYM_EOK) /* a fact left out only weakens what is proven */
+				sym_ctx_clear_error(dr->ctx);
 		}
 	return f;
 fail:
