@@ -3,7 +3,8 @@
 the pairs of tests/models/diff: a model against itself, a Reshape replaced by
 a Flatten, a pad changed, a guard only one side has, outputs equal only under
 the inputs' ranges, renamed inputs with --map, ONNX pairs, data-dependent
-dims.  Every witness is checked on its own with symshape run on both models:
+dims, incomplete inference, seeded pairs of poolings (SYM_TEST_SEED) whose
+`same` answers are checked against runs.  Every witness is checked on its own with symshape run on both models:
 one accepts and the other rejects, or an output dim differs.
 
 The CLI is found in $SYMSHAPE_CLI (set by meson), else in the first argument,
@@ -13,9 +14,11 @@ status is nonzero when any check failed.
 
 import json
 import os
+import random
 import sys
+import tempfile
 
-from clitest import ROOT, check, main, run
+from clitest import ROOT, check, main, report, run
 
 D = os.path.join(ROOT, "tests", "models", "diff")
 
@@ -181,6 +184,54 @@ def test_a_model_not_inferred_completely_is_unknown():
           err="unsupported operator 'Frobnicate'")
 
 
+def pool_model(k, st, pad_lo, pad_hi, ceil):
+    return {"inputs": [{"name": "x", "dtype": "float32", "shape": ["N", 2, "H", "W"]}],
+            "nodes": [{"name": "pool", "op": "MaxPool", "inputs": ["x"], "outputs": ["y"],
+                       "attrs": {"kernel_shape": [k, 1], "strides": [st, 1],
+                                 "pads": [pad_lo, 0, pad_hi, 0], "ceil_mode": ceil}}],
+            "outputs": ["y"]}
+
+
+def test_random_pool_pairs_same_holds_at_runs():
+    """Seeded pairs of 1-d poolings (kernel, stride, pads, ceil_mode from
+    small sets, so that some pairs are the same: kernel 3 with pads 1 and
+    kernel 1 both keep H): a `same` must agree with the runs of both models
+    at every point tried, a `different` must come with a separating
+    witness, and an `unknown` is counted."""
+    rng = random.Random(int(os.environ.get("SYM_TEST_SEED", "1")))
+    counts = {"same": 0, "different": 0, "unknown": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(24):
+            cfg = [(rng.choice([1, 2, 3]), rng.choice([1, 2]), rng.choice([0, 1]), rng.choice([0, 1]),
+                    rng.choice([0, 1])) for _ in range(2)]
+            if i % 3 == 0:  # a pair the same up to ceil_mode, or the same pool
+                cfg[1] = cfg[0][:4] + (1 - cfg[0][4] if cfg[0][1] == 1 else cfg[0][4],)
+            paths = []
+            for side, c in zip("ab", cfg):
+                path = os.path.join(tmp, "%s%d.json" % (side, i))
+                with open(path, "w") as f:
+                    json.dump(pool_model(*c), f)
+                paths.append(path)
+            r = run(["diff"] + paths)
+            answer, witness, _ = parse_answer(r.out)
+            counts[answer] = counts.get(answer, 0) + 1
+            name = "random_pool_pair_%d_%s" % (i, cfg)
+            if answer == "different":
+                check(name, r, 0, pred=witness_separates(paths[0], paths[1], [("y", "y")]))
+            elif answer == "same":
+                def agree(res, paths=paths):
+                    for h in (1, 2, 3, 4, 5, 7, 8, 16, 33):
+                        w = {"x": "1,2,%d,3" % h}
+                        if run_at(paths[0], w, {}, []) != run_at(paths[1], w, {}, []):
+                            return "the runs differ at H=%d" % h
+                    return True
+                check(name, r, 0, pred=agree)
+            else:
+                check(name, r, 0, out="unknown\n")
+    report("random_pool_pairs_give_both_answers", counts["same"] > 0 and counts["different"] > 0,
+           None, "answers %s" % counts)
+
+
 def test_errors_and_misuse():
     check("diff_needs_two_models", run(["diff", m("identity.json")]), 2, err="usage")
     check("diff_takes_two_models_only",
@@ -201,4 +252,5 @@ if __name__ == "__main__":
                    test_ranges_name_symbols_of_a_and_carry_over_to_b,
                    test_map_pairs_renamed_inputs_and_outputs, test_json_output,
                    test_data_dependent_is_unknown, test_a_model_not_inferred_completely_is_unknown,
+                   test_random_pool_pairs_same_holds_at_runs,
                    test_errors_and_misuse]))
