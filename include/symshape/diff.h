@@ -30,11 +30,12 @@ typedef struct sym_diff_options {
  * each model's checks and guards proven to hold wherever the other's do),
  * SYM_FALSE (different: a witness at which one model accepts the inputs and
  * the other rejects them, or an output dim differs, found by running both
- * model programs) or SYM_UNKNOWN (the reason names the output dim or guard
- * that could not be decided).  Returns NULL with an error in ctx when the
- * models cannot be paired (an input or output without a partner, an input
- * whose rank differs or is unknown) or memory runs out.  Free with
- * sym_model_diff_free, before ctx. */
+ * model programs; an input whose rank differs makes any point the model
+ * of that rank accepts a witness) or SYM_UNKNOWN (the reason names the
+ * output dim or guard that could not be decided).  Returns NULL with an
+ * error in ctx when the models cannot be paired (an input or output
+ * without a partner, an input of unknown rank) or memory runs out.  Free
+ * with sym_model_diff_free, before ctx. */
 SYM_API SYM_GIVE sym_model_diff *sym_graph_diff(sym_ctx *ctx, const sym_graph_result *a,
                                                 const sym_graph_result *b, const sym_diff_options *opt);
 SYM_API void sym_model_diff_free(SYM_TAKE sym_model_diff *d);

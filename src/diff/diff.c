@@ -59,7 +59,10 @@ typedef struct diffrun {
 	int empty[2];                /* the side accepts nothing (its facts contradict) */
 	sym_witness w;
 	pending pend;
-	int64_t *vals; /* candidate values of A's positions */
+	size_t rank_differs; /* A's input i with a rank B's partner lacks: i + 1 */
+	size_t np_b;         /* B's own input dim positions */
+	int64_t *vals;       /* candidate values of A's positions */
+	size_t nvals;
 	int64_t *cand; /* the values searched */
 	size_t ncand;
 	sym_model_diff *d;
@@ -196,11 +199,8 @@ static int pair(diffrun *dr, const sym_diff_options *opt)
 			           ra < 0 ? an : bn, ra < 0 ? "A" : "B");
 			return -1;
 		}
-		if (ra != rb) {
-			sym__error(ctx, SYM_EDOMAIN, -1, "input '%s' has rank %d in A and '%s' rank %d in B",
-			           an, ra, bn, rb);
-			return -1;
-		}
+		if (ra != rb && !dr->rank_differs)
+			dr->rank_differs = i + 1;
 		dr->s[0].in_of[i] = i;
 		dr->s[1].in_of[i] = j;
 	}
@@ -213,6 +213,7 @@ static int pair(diffrun *dr, const sym_diff_options *opt)
 		dr->s[1].off[j] = p;
 		p += (size_t)input_rank(dr->s[1].r, sym_model_input_name(mb, j));
 	}
+	dr->np_b = p;
 	/* outputs */
 	dr->nout = sym_model_num_outputs(ma);
 	if (dr->nout != sym_model_num_outputs(mb)) {
@@ -240,6 +241,9 @@ static int pair(diffrun *dr, const sym_diff_options *opt)
 			}
 		dr->outb[i] = j;
 	}
+	dr->pos = dr->s[0].b.ins.v;
+	if (dr->rank_differs)
+		return 0; /* no common positions */
 	/* B's position of (input in_of[i], axis k) is A's position of (i, k) */
 	for (i = 0; i < na; i++) {
 		int rank = input_rank(dr->s[0].r, sym_model_input_name(ma, i));
@@ -755,12 +759,130 @@ static int compile_both(diffrun *dr)
 	return 1;
 }
 
+static int keep_witness(diffrun *dr, int s);
+
+/* ---- inputs whose ranks differ --------------------------------------------------- */
+
+/* An input of A has a rank its partner in B lacks: every shape one model
+ * takes for it the other rejects, so the models differ as soon as one of
+ * them accepts anything.  Searches each side alone (its own positions, the
+ * same schedule of values), running only its own program: the other
+ * rejects the point by its rank.  Fills the answer; returns 0 or -1. */
+static int rank_differs(diffrun *dr)
+{
+	sym_ctx *ctx = dr->ctx;
+	size_t i = dr->rank_differs - 1, np = dr->np > dr->np_b ? dr->np : dr->np_b, k, j, nf, p;
+	const char *an = sym_model_input_name(dr->s[0].r->model, i);
+	const char *bn = sym_model_input_name(dr->s[1].r->model, dr->s[1].in_of[i]);
+	const sym_expr **fs = sym__alloc(ctx, (np + 1) * sizeof(*fs));
+	long long *fv = sym__alloc(ctx, (np + 1) * sizeof(*fv));
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	int s, st = -1, found = 0, d;
+	static const long long bases[] = {1, 2, 3, 8, 16};
+	dr->vals = sym__alloc(ctx, (np + 1) * sizeof(int64_t));
+	dr->nvals = np + 1;
+	if (!fs || !fv || !dr->vals || candidates(dr) < 0)
+		goto done;
+	for (s = 0; s < 2 && !found; s++) {
+		side *sd = &dr->s[s];
+		size_t nps = s ? dr->np_b : dr->np, nin = sym_model_num_inputs(sd->r->model);
+		sym_model_run res;
+		/* this side's own positions and declared dims */
+		dr->pos = sd->b.ins.v, dr->np = nps;
+		for (j = 0; j < nin; j++) {
+			int rank;
+			const sym_expr *const *dims;
+			sym_graph_tensor(sd->r,
+			                 sym_graph_find_tensor(sd->r, sym_model_input_name(sd->r->model, j)),
+			                 &rank, &dims, NULL);
+			for (d = 0; d < rank; d++)
+				if (sym__elist_push(ctx, &sd->dimat,
+				                    sym_expr_subst(ctx, dims[d], sd->b.from.n, sd->b.from.v,
+				                                   sd->b.to.v)) < 0)
+					goto done;
+		}
+		if (!(sd->mp = sym_graph_compile(ctx, sd->r, 0))) {
+			if (sym_ctx_last_error(ctx) == SYM_ENOMEM)
+				goto done;
+			sym_ctx_clear_error(ctx);
+			continue;
+		}
+		if (sym_model_program_num_dims(sd->mp) != nps)
+			continue; /* data-dependent values: no run is about shapes */
+		if (!(sd->out =
+		          sym__alloc(ctx, (sym_model_program_num_out_dims(sd->mp) + 1) * sizeof(int64_t))))
+			goto done;
+		sd->pdims = sym__alloc(ctx, (nps + 1) * sizeof(int64_t));
+		if (!sd->pdims)
+			goto done;
+		for (nf = 0, p = 0; p < nps; p++)
+			if (sd->dimat.v[p] == dr->pos[p])
+				fs[nf++] = dr->pos[p];
+		/* the schedule of search(): all at one value, one at a time, random */
+		for (k = 0; !found && k < dr->ncand + 5 * nf * dr->ncand + (nf > 1 ? RANDOM_POINTS : 0);
+		     k++) {
+			size_t q, at = 0;
+			if (k < dr->ncand) {
+				for (q = 0; q < nf; q++)
+					fv[q] = dr->cand[k];
+			} else if (k < dr->ncand + 5 * nf * dr->ncand) {
+				size_t r = k - dr->ncand;
+				for (q = 0; q < nf; q++)
+					fv[q] = q == (r / dr->ncand) % nf ? dr->cand[r % dr->ncand]
+					                                  : bases[r / (nf * dr->ncand)];
+			} else {
+				for (q = 0; q < nf; q++) {
+					seed = seed * 6364136223846793005u + 1442695040888963407u;
+					fv[q] = dr->cand[(seed >> 33) % dr->ncand];
+				}
+			}
+			for (p = 0; p < nps; p++)
+				if (sd->dimat.v[p] == dr->pos[p])
+					dr->vals[p] = fv[at++];
+			if ((st = complete(dr, s, fs, fv, nf)) < 0)
+				goto done;
+			if (st)
+				continue;
+			memcpy(sd->pdims, dr->vals, nps * sizeof(int64_t));
+			sym_model_program_run(sd->mp, sd->pdims, sd->out, &res);
+			found = res.status == SYM_EOK;
+		}
+		if (found) {
+			sym__sbuf_printf(
+			    &dr->d->reason,
+			    "%s accepts it, %s rejects it: input '%s' has rank %d in A and '%s' rank %d in B",
+			    sd->tag, dr->s[1 - s].tag, an, input_rank(dr->s[0].r, an), bn,
+			    input_rank(dr->s[1].r, bn));
+			dr->d->answer = SYM_FALSE;
+			if (keep_witness(dr, s) < 0)
+				goto done;
+		}
+	}
+	if (!found) {
+		dr->d->answer = SYM_UNKNOWN;
+		sym__sbuf_printf(&dr->d->reason,
+		                 "input '%s' has rank %d in A and '%s' rank %d in B, and no run found a "
+		                 "shape either model accepts",
+		                 an, input_rank(dr->s[0].r, an), bn, input_rank(dr->s[1].r, bn));
+	}
+	st = 0;
+done:
+	if (st < 0 && !sym__failed(ctx))
+		nomem(ctx);
+	sym__free(ctx, fs, (np + 1) * sizeof(*fs));
+	sym__free(ctx, fv, (np + 1) * sizeof(*fv));
+	return st;
+}
+
 /* ---- the answer --------------------------------------------------------------- */
 
-static int keep_witness(diffrun *dr)
+/* Keeps dr->vals as the witness: the positions of side s (its own order
+ * when the ranks differ, A's otherwise), named by A's inputs. */
+static int keep_witness(diffrun *dr, int s)
 {
 	sym_model_diff *d = dr->d;
 	const sym_model *m = dr->s[0].r->model;
+	const side *sd = &dr->s[s];
 	size_t i;
 	char **names = sym__alloc(dr->ctx, (dr->nin + 1) * sizeof(char *));
 	int *ranks = sym__alloc(dr->ctx, (dr->nin + 1) * sizeof(int));
@@ -776,15 +898,15 @@ static int keep_witness(diffrun *dr)
 	d->nin = dr->nin, d->names = names, d->ranks = ranks, d->dims = dims;
 	for (i = 0; i < dr->nin; i++) {
 		const char *name = sym_model_input_name(m, i);
-		int rank = input_rank(dr->s[0].r, name);
-		size_t len = strlen(name) + 1;
+		int rank = input_rank(sd->r, sym_model_input_name(sd->r->model, sd->in_of[i]));
+		size_t len = strlen(name) + 1, off = s ? sd->off[sd->in_of[i]] : sd->off[i];
 		d->ranks[i] = rank;
 		if (!(d->names[i] = sym__alloc(dr->ctx, len)))
 			return -1;
 		memcpy(d->names[i], name, len);
 		if (!(d->dims[i] = sym__alloc(dr->ctx, ((size_t)rank + 1) * sizeof(int64_t))))
 			return -1;
-		memcpy(d->dims[i], dr->vals + dr->s[0].off[i], (size_t)rank * sizeof(int64_t));
+		memcpy(d->dims[i], dr->vals + off, (size_t)rank * sizeof(int64_t));
 	}
 	return 0;
 }
@@ -814,7 +936,7 @@ static void run_free(diffrun *dr)
 	sym_facts_free(dr->fa), sym_facts_free(dr->fb), sym_facts_free(dr->fab);
 	sym_witness_clear(dr->ctx, &dr->w);
 	sym__sbuf_clear(&dr->pend.text);
-	sym__free(dr->ctx, dr->vals, (dr->np + 1) * sizeof(int64_t));
+	sym__free(dr->ctx, dr->vals, dr->nvals * sizeof(int64_t));
 	sym__free(dr->ctx, dr->cand, 4 * MAX_CANDIDATES * sizeof(int64_t));
 }
 
@@ -866,10 +988,16 @@ sym_model_diff *sym_graph_diff(sym_ctx *ctx, const sym_graph_result *a, const sy
 			                 sym_graph_diagnostic(dr.s[s].r, 0, NULL, NULL, NULL));
 			goto done;
 		}
+	if (dr.rank_differs) {
+		if ((st = rank_differs(&dr)) < 0)
+			goto fail;
+		goto done;
+	}
 	if (side_fill(&dr, 0) < 0 || side_fill(&dr, 1) < 0)
 		goto fail;
 	if (!(dr.vals = sym__alloc(ctx, (dr.np + 1) * sizeof(int64_t))))
 		goto fail;
+	dr.nvals = dr.np + 1;
 	if (!(dr.fa = facts_of(&dr, 1, &dr.empty[0])) || !(dr.fb = facts_of(&dr, 2, &dr.empty[1])))
 		goto fail;
 	{
@@ -891,7 +1019,7 @@ sym_model_diff *sym_graph_diff(sym_ctx *ctx, const sym_graph_result *a, const sy
 		goto fail;
 	if (st) {
 		d->answer = SYM_FALSE;
-		if (keep_witness(&dr) < 0)
+		if (keep_witness(&dr, 0) < 0)
 			goto fail;
 		goto done;
 	}
