@@ -385,6 +385,76 @@ static PyObject *graph_compile(SymGraph *g, PyObject *args)
 	return sympy_program_wrap(mp);
 }
 
+/* diff(other, map) -> (answer, reason, witness): answer 1 same, 0
+ * different, 2 unknown; witness [(input, (dims...))] (empty unless
+ * different); map a dict {name in self: name in other}. */
+static PyObject *graph_diff(SymGraph *g, PyObject *args)
+{
+	PyObject *other, *map = Py_None, *key, *val, *res = NULL, *wit = NULL;
+	const char **ma = NULL, **mb = NULL;
+	sym_diff_options opt;
+	sym_model_diff *d = NULL;
+	Py_ssize_t pos = 0, n = 0;
+	size_t i;
+	if (!PyArg_ParseTuple(args, "O!|O:diff", &SymGraph_Type, &other, &map))
+		return NULL;
+	if (((SymGraph *)other)->ctx != g->ctx)
+		return PyErr_Format(PyExc_ValueError, "diff: both results must be inferred in one Context");
+	memset(&opt, 0, sizeof(opt));
+	if (map != Py_None) {
+		if (!PyDict_Check(map))
+			return PyErr_Format(PyExc_TypeError, "map must be a dict {name in a: name in b}");
+		ma = PyMem_Calloc((size_t)PyDict_Size(map) + 1, sizeof(*ma));
+		mb = PyMem_Calloc((size_t)PyDict_Size(map) + 1, sizeof(*mb));
+		if (!ma || !mb) {
+			PyErr_NoMemory();
+			goto done;
+		}
+		while (PyDict_Next(map, &pos, &key, &val)) {
+			if (!PyUnicode_Check(key) || !PyUnicode_Check(val)) {
+				PyErr_SetString(PyExc_TypeError, "map: names are str");
+				goto done;
+			}
+			if (!(ma[n] = PyUnicode_AsUTF8(key)) || !(mb[n] = PyUnicode_AsUTF8(val)))
+				goto done;
+			n++;
+		}
+		opt.nmap = (size_t)n, opt.map_a = ma, opt.map_b = mb;
+	}
+	if (!(d = sym_graph_diff(g->ctx->ctx, g->r, ((SymGraph *)other)->r, &opt))) {
+		sympy_raise(g->ctx, sympy_ModelError, 0);
+		goto done;
+	}
+	if (!(wit = PyList_New(0)))
+		goto done;
+	for (i = 0; i < sym_model_diff_num_inputs(d); i++) {
+		int rank, k;
+		const int64_t *dims;
+		const char *name = sym_model_diff_input(d, i, &rank, &dims);
+		PyObject *t = PyTuple_New(rank), *item;
+		for (k = 0; t && k < rank; k++) {
+			PyObject *v = PyLong_FromLongLong((long long)dims[k]);
+			if (!v)
+				Py_CLEAR(t);
+			else
+				PyTuple_SET_ITEM(t, k, v);
+		}
+		item = t ? Py_BuildValue("(sN)", name, t) : NULL;
+		if (!item || PyList_Append(wit, item) < 0) {
+			Py_XDECREF(item);
+			goto done;
+		}
+		Py_DECREF(item);
+	}
+	res = Py_BuildValue("(isO)", (int)sym_model_diff_answer(d), sym_model_diff_reason(d), wit);
+done:
+	Py_XDECREF(wit);
+	sym_model_diff_free(d);
+	PyMem_Free(ma);
+	PyMem_Free(mb);
+	return res;
+}
+
 static PyObject *graph_context(SymGraph *g, void *closure)
 {
 	(void)closure;
@@ -404,6 +474,8 @@ static PyMethodDef graph_methods[] = {
     {"to_onnx", (PyCFunction)graph_to_onnx, METH_NOARGS,
      "bytes of the ONNX model with the shapes written in"},
     {"compile", (PyCFunction)graph_compile, METH_VARARGS, "compile(all_tensors=False) -> _Program"},
+    {"diff", (PyCFunction)graph_diff, METH_VARARGS,
+     "diff(other, map=None) -> (answer, reason, [(input, dims)]) (use symshape.diff)"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef graph_getset[] = {{"context", (getter)graph_context, NULL, "the result's Context", NULL},

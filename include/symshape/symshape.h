@@ -9,5 +9,6 @@
 #include "symshape/cache.h"
 #include "symshape/storage.h"
 #include "symshape/rules.h"
+#include "symshape/diff.h"
 
 #endif

@@ -36,7 +36,7 @@ __all__ = [
     "CacheAnswer", "symbols", "parse", "min", "max", "abs", "floor", "ceil", "eq", "ne",
     "simplify", "prove", "equal", "infer", "InferResult", "Program", "CheckResult",
     "GuardCache", "Lookup", "infer_shapes", "SymbolicShapeInference", "default_context",
-    "Symbol", "Tensor", "Guard", "Diagnostic",
+    "Symbol", "Tensor", "Guard", "Diagnostic", "diff", "Diff",
 ]
 
 Status = enum.Enum("Status", [(name, value) for name, value, _ in _symshape._statuses],
@@ -448,6 +448,55 @@ class GuardCache:
 
 
 # ---- ONNX write-back ---------------------------------------------------------
+
+Diff = collections.namedtuple("Diff", "answer witness reason")
+Diff.__doc__ = """The answer of diff(): True (same), False (different) or None
+(unknown); the witness {input of a: tuple of dims} at which the models were
+run and disagree (empty unless different); the reason, how they disagree
+or what could not be decided ("" for same)."""
+
+
+def diff(a, b, map=None, ranges=None, allow_empty=False, ctx=None):
+    """Decides whether two models (paths, bytes, JSON dicts, onnx.ModelProtos
+    or InferResults of one Context) accept the same input shapes and give
+    the same output shapes for each, as `symshape diff` does.
+
+    Inputs and outputs pair by name, or by map {name in a: name in b};
+    input dims pair by input and axis.  ranges {symbol of a: (lo, hi)} and
+    allow_empty apply when the models are inferred here: b gets each range
+    on the dim that pairs with the input dim the symbol of a comes from.
+    Returns a Diff; ModelError when a model cannot be loaded or the models
+    cannot be paired, ValueError for a range b has no symbol for.
+    """
+    map = dict(map or {})
+    ra = a if isinstance(a, InferResult) else infer(a, ranges=ranges, allow_empty=allow_empty, ctx=ctx)
+    if isinstance(b, InferResult):
+        rb = b
+    else:
+        rb = infer(b, allow_empty=allow_empty, ctx=ra.context)
+        if ranges:
+            rb = infer(b, ranges=_ranges_in_b(ra, rb, ranges, map), allow_empty=allow_empty,
+                       ctx=ra.context)
+    answer, reason, witness = ra._g.diff(rb._g, map)
+    return Diff({1: True, 0: False}.get(answer), dict(witness), reason)
+
+
+def _ranges_in_b(ra, rb, ranges, map):
+    """The ranges of a's symbols given to the symbols of b's paired dims."""
+    out = {}
+    for name, rng in ranges.items():
+        src = next((s.source for s in ra.symbols if s.name == name), None)
+        m = re.fullmatch(r"(.+)\.shape\[(\d+)\]", src or "")
+        if not m:
+            raise ValueError("ranges: %s is not an input dim symbol of a%s"
+                             % (name, " (it is %s)" % src if src else ""))
+        dims = rb.shapes.get(map.get(m.group(1), m.group(1)))
+        axis = int(m.group(2))
+        if dims is None or axis >= len(dims) or dims[axis].name is None:
+            raise ValueError("ranges: %s.shape[%d] of a is no symbol of b's inputs" % (m.group(1), axis))
+        out[dims[axis].name] = rng
+    return out
+
 
 def infer_shapes(model, hints=None, ranges=None, allow_empty=False, int_max=2**31 - 1,
                  auto_merge=False, guess_output_rank=False, verbose=0):

@@ -216,3 +216,11 @@ class SymbolicShapeInference:
     @staticmethod
     def infer_shapes(in_mp: Any, int_max: int = ..., auto_merge: bool = ..., guess_output_rank: bool = ...,
                      verbose: int = ...) -> Any: ...
+
+class Diff(NamedTuple):
+    answer: Optional[bool]
+    witness: Dict[str, Tuple[int, ...]]
+    reason: str
+
+def diff(a: Any, b: Any, map: Optional[Dict[str, str]] = ..., ranges: Optional[Dict[str, Any]] = ...,
+         allow_empty: bool = ..., ctx: Optional[Context] = ...) -> Diff: ...

@@ -24,7 +24,10 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 	X(emit_c, "emit-c MODEL [-o FILE] [--prefix NAME] [--hint NAME=INT,...] [--range NAME=LO:HI]... "    \
 	          "[--align N]  standalone C guard, shape and size functions")                               \
 	X(cache, "cache MODEL [--variant HINTS]... [--jit] [--capacity N] [--range NAME=LO:HI]... --query "  \
-	         "'IN=D0,..;IN2=..'...  guard cache decisions")
+	         "'IN=D0,..;IN2=..'...  guard cache decisions")                                              \
+	X(diff,                                                                                              \
+	  "diff MODEL_A MODEL_B [--map A_NAME=B_NAME]... [--json] [--allow-empty] [--range NAME=LO:HI]... "  \
+	  " same, different (with a witness) or unknown")
 
 #define CLI__DECL(name, usage) int cli_##name(int argc, char **argv);
 CLI_COMMAND_MAP(CLI__DECL)
