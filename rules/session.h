@@ -60,8 +60,8 @@ const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix);
  * hi is given), exempt from the default minimum, recorded with the source
  * text src; NULL on error (out of memory, or the range contradicts the
  * facts, then with no error recorded). */
-const sym_expr *sym__infer_fresh_dim(sym_infer *inf, const char *prefix, const sym_expr *lo, const sym_expr *hi,
-                                     const char *src);
+const sym_expr *sym__infer_fresh_dim(sym_infer *inf, const char *prefix, const sym_expr *lo,
+                                     const sym_expr *hi, const char *src);
 
 /* Runs the rule of op (domain "" for ONNX) on the inputs and attributes;
  * fills out[0..nout).  Returns 0, or -1 with the error recorded (an unknown

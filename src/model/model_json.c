@@ -655,8 +655,8 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") &&
 	    strcmp(x->valuestring, "ai.onnx") && strcmp(x->valuestring, "com.microsoft"))
-		return lerr(l, "node '%s': unsupported domain '%s' (\"\", \"cann\" or \"com.microsoft\")", nd->name,
-		            x->valuestring);
+		return lerr(l, "node '%s': unsupported domain '%s' (\"\", \"cann\" or \"com.microsoft\")",
+		            nd->name, x->valuestring);
 	if (x && !strcmp(x->valuestring, "ai.onnx"))
 		nd->domain[0] = 0;
 	if (!nd->op || !nd->domain)
