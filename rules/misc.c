@@ -168,6 +168,36 @@ static const sym_tval *nonempty_in(sym_rule_ctx *rc, size_t i)
 	return t;
 }
 
+/* The record of a scale given as an attribute: the number, exactly. */
+static sym_fmeta exact_scale(const sym_expr *f)
+{
+	sym_tval t;
+	memset(&t, 0, sizeof(t));
+	t.has_value = 1, t.nvalue = 1, t.value = &f;
+	return sym__rc_fmeta_at(&t, 0);
+}
+
+/* dim * scale as the runtime computes it: the dim converted to float32,
+ * multiplied by the float32 scale, truncated to an integer (values.c: an
+ * exact floor form, or a runtime-bound dim when float rounding could
+ * change the integer). */
+static int scaled_dim(sym_rule_ctx *rc, const sym_expr *di, const sym_expr *f, sym_fmeta mf,
+                      const sym_expr **out)
+{
+	const sym_expr *cd, *p;
+	sym_fmeta mc, mp;
+	int r = sym__rc_fcast_from_int(rc, SYM_DT_FLOAT32, di, &cd, &mc);
+	if (r > 0)
+		r = sym__rc_fop(rc, SYM_FOP_MUL, SYM_DT_FLOAT32, cd, mc, f, mf, &p, &mp);
+	if (r > 0)
+		r = sym__rc_fop(rc, SYM_FOP_TRUNC, SYM_DT_FLOAT32, p, mp, NULL, mp, out, &mc);
+	if (r < 0)
+		return -1;
+	if (!r)
+		return sym__rc_error(rc, "the output size of a scale is not known");
+	return 0;
+}
+
 /* Resize(X, roi, scales, sizes) (opset 11+; X, scales in opset 10) and
  * Upsample(X, scales) or its 'scales' attribute: with sizes the output
  * dims are the sizes (keep_aspect_ratio_policy rescales them); with scales
@@ -203,7 +233,10 @@ static int r_resize(sym_rule_ctx *rc)
 	roi_t = two ? NULL : nonempty_in(rc, 1);
 	if (scales_t && sizes_t)
 		return sym__rc_error(rc, "only one of scales and sizes may be given");
-	if (scales_t || sizes_t) {
+	if (scales_t && scales_t->has_value && sym__dtype_is_float(scales_t->dtype)) {
+		/* computed scales are read with their rounding records */
+		nv = scales_t->nvalue, sv = scales_t->value;
+	} else if (scales_t || sizes_t) {
 		if (sym__rc_in_value(rc, scales_t ? (two ? 1 : 2) : 3, &nv, &sv) < 0)
 			return -1;
 	} else {
@@ -217,7 +250,7 @@ static int r_resize(sym_rule_ctx *rc)
 		if (!fv)
 			return -1;
 		for (i = 0; i < nv; i++)
-			if (!(fv[i] = exact_double(rc, fa[i])))
+			if (!(fv[i] = exact_double(rc, (double)(float)fa[i])))
 				return -1;
 		sv = fv;
 	}
@@ -284,9 +317,14 @@ static int r_resize(sym_rule_ctx *rc)
 			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GT, f, zero_of(rc)),
 			                    SYM_GUARD_ASSERT, "Resize scales must be positive") < 0)
 				return -1;
-			if (roi)
+			if (roi) {
 				f = sym_expr_mul(ctx, f, sym_expr_sub(ctx, roi[i + naxes], roi[i]));
-			d[axes[i]] = sym_expr_floor(ctx, sym_expr_mul(ctx, di, f));
+				d[axes[i]] = sym_expr_floor(ctx, sym_expr_mul(ctx, di, f));
+			} else if (scaled_dim(rc, di, f,
+			                      scales_t ? sym__rc_fmeta_at(scales_t, i) : exact_scale(f),
+			                      &d[axes[i]]) < 0) {
+				return -1;
+			}
 		}
 	}
 	return sym__rc_set_shape(rc, 0, r, d);

@@ -113,7 +113,7 @@ static int r_reshape(sym_rule_ctx *rc)
 done:
 	if (sym__rc_set_shape(rc, 0, (int)n, d) < 0 || sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
-	return x->has_value ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
+	return sym__rc_pass_value(rc, 0, x);
 }
 
 /* Flatten(x, axis): [prod(dims[:axis]), prod(dims[axis:])], axis in
@@ -136,7 +136,7 @@ static int r_flatten(sym_rule_ctx *rc)
 		d[k >= axis] = sym_expr_mul(ctx, d[k >= axis], x->dims[k]);
 	if (sym__rc_set_shape(rc, 0, 2, d) < 0 || sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
-	return x->has_value ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
+	return sym__rc_pass_value(rc, 0, x);
 }
 
 const sym_rule_entry sym__rules_reshape[] = {
