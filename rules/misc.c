@@ -233,7 +233,8 @@ static int r_resize(sym_rule_ctx *rc)
 	roi_t = two ? NULL : nonempty_in(rc, 1);
 	if (scales_t && sizes_t)
 		return sym__rc_error(rc, "only one of scales and sizes may be given");
-	if (scales_t && scales_t->has_value && sym__dtype_is_float(scales_t->dtype)) {
+	if (scales_t && scales_t->has_value && sym__dtype_is_float(scales_t->dtype) &&
+	    strcmp(ctm, "tf_crop_and_resize")) {
 		/* computed scales are read with their rounding records */
 		nv = scales_t->nvalue, sv = scales_t->value;
 	} else if (scales_t || sizes_t) {
