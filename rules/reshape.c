@@ -79,6 +79,15 @@ static int r_reshape(sym_rule_ctx *rc)
 			/* a symbolic target dim is taken as a size, not as 0 (copy) or -1 (infer) */
 			if (sym_expr_is_pred(t[i]) || !sym__expr_is_int(t[i]))
 				return sym__rc_error(rc, "target dim %zu is not an integer", i);
+			/* the input's own dim i (a dim, so >= 0): read as 0 (copy) or
+			 * as a size, it is that dim either way */
+			if ((int)i < x->rank &&
+			    (t[i] == x->dims[i] || sym__rc_prove(rc, sym_expr_rel(ctx, SYM_REL_EQ, t[i],
+			                                                          x->dims[i])) == SYM_TRUE)) {
+				d[i] = x->dims[i];
+				known = sym_expr_mul(ctx, known, d[i]);
+				continue;
+			}
 			if (sym__rc_require(
 			        rc, sym_expr_rel(ctx, SYM_REL_GE, t[i], sym__rc_num(rc, allowzero ? 0 : 1)),
 			        SYM_GUARD_EXPECT, "a symbolic Reshape target dim is taken as a size") < 0)
