@@ -178,11 +178,11 @@ static sym_fmeta exact_scale(const sym_expr *f)
 }
 
 /* dim * scale as the runtime computes it: the dim converted to float32,
- * multiplied by the float32 scale, truncated to an integer (values.c: an
- * exact floor form, or a runtime-bound dim when float rounding could
+ * multiplied by the float32 scale, rounded to an integer by op (values.c:
+ * an exact floor form, or a runtime-bound dim when float rounding could
  * change the integer). */
-static int scaled_dim(sym_rule_ctx *rc, const sym_expr *di, const sym_expr *f, sym_fmeta mf,
-                      const sym_expr **out)
+static int float_dim(sym_rule_ctx *rc, const sym_expr *di, const sym_expr *f, sym_fmeta mf, sym_fop op,
+                     const sym_expr **out)
 {
 	const sym_expr *cd, *p;
 	sym_fmeta mc, mp;
@@ -190,11 +190,41 @@ static int scaled_dim(sym_rule_ctx *rc, const sym_expr *di, const sym_expr *f, s
 	if (r > 0)
 		r = sym__rc_fop(rc, SYM_FOP_MUL, SYM_DT_FLOAT32, cd, mc, f, mf, &p, &mp);
 	if (r > 0)
-		r = sym__rc_fop(rc, SYM_FOP_TRUNC, SYM_DT_FLOAT32, p, mp, NULL, mp, out, &mc);
+		r = sym__rc_fop(rc, op, SYM_DT_FLOAT32, p, mp, NULL, mp, out, &mc);
 	if (r < 0)
 		return -1;
 	if (!r)
 		return sym__rc_error(rc, "the output size of a scale is not known");
+	return 0;
+}
+
+static int scaled_dim(sym_rule_ctx *rc, const sym_expr *di, const sym_expr *f, sym_fmeta mf,
+                      const sym_expr **out)
+{
+	return float_dim(rc, di, f, mf, SYM_FOP_TRUNC, out);
+}
+
+/* Folds size/dim, as float32 divides it, into the aspect-ratio scale:
+ * the least (lower) or the greatest so far (first: the scale is it). */
+static int policy_scale(sym_rule_ctx *rc, const sym_expr *size, const sym_expr *di, int lower, int first,
+                        const sym_expr **scale, sym_fmeta *ms)
+{
+	const sym_expr *a, *b, *q;
+	sym_fmeta ma, mb, mq;
+	int r = sym__rc_fcast_from_int(rc, SYM_DT_FLOAT32, size, &a, &ma);
+	if (r > 0)
+		r = sym__rc_fcast_from_int(rc, SYM_DT_FLOAT32, di, &b, &mb);
+	if (r > 0)
+		r = sym__rc_fop(rc, SYM_FOP_DIV, SYM_DT_FLOAT32, a, ma, b, mb, &q, &mq);
+	if (r > 0 && first)
+		*scale = q, *ms = mq;
+	else if (r > 0)
+		r = sym__rc_fop(rc, lower ? SYM_FOP_MIN : SYM_FOP_MAX, SYM_DT_FLOAT32, *scale, *ms, q, mq,
+		                scale, ms);
+	if (r < 0)
+		return -1;
+	if (!r)
+		return sym__rc_error(rc, "the aspect-ratio scale is not known");
 	return 0;
 }
 
@@ -274,31 +304,27 @@ static int r_resize(sym_rule_ctx *rc)
 			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, sv[i], zero_of(rc)),
 			                    SYM_GUARD_ASSERT, "Resize sizes must not be negative") < 0)
 				return -1;
+		sym_fmeta ms;
 		if (strcmp(policy, "stretch")) {
 			/* one scale for every axis: the least (not_larger) or the
-			 * greatest (not_smaller) of sizes/dims */
-			const sym_expr **ratios = sym__rc_alloc(rc, (naxes ? naxes : 1) * sizeof(*ratios));
-			if (!ratios)
-				return -1;
+			 * greatest (not_smaller) of sizes/dims, in float32 */
 			for (i = 0; i < naxes; i++) {
 				const sym_expr *di = x->dims[axes[i]];
 				if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, di, sym__one(ctx)),
 				                    SYM_GUARD_ASSERT,
 				                    "keeping the aspect ratio needs nonempty dims") < 0)
 					return -1;
-				ratios[i] = sym_expr_div(ctx, sv[i], di);
+				if (policy_scale(rc, sv[i], di, !strcmp(policy, "not_larger"), i == 0, &scale,
+				                 &ms) < 0)
+					return -1;
 			}
-			if (naxes)
-				scale = !strcmp(policy, "not_larger") ? sym_expr_min(ctx, naxes, ratios)
-				                                      : sym_expr_max(ctx, naxes, ratios);
 		}
 		for (i = 0; i < naxes; i++) {
 			const sym_expr *di = x->dims[axes[i]];
-			/* round half up: floor(scale*dim + 1/2) */
-			d[axes[i]] = scale
-			                 ? sym_expr_floor(ctx, sym_expr_add(ctx, sym_expr_mul(ctx, scale, di),
-			                                                    sym_expr_from_frac(ctx, 1, 2)))
-			                 : sv[i];
+			d[axes[i]] = sv[i];
+			/* std::round(scale * dim): half away from zero, in float32 */
+			if (scale && float_dim(rc, di, scale, ms, SYM_FOP_ROUND_AWAY, &d[axes[i]]) < 0)
+				return -1;
 		}
 	} else {
 		const sym_expr *const *roi = NULL;

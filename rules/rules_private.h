@@ -146,8 +146,9 @@ typedef enum sym_fop {
 	SYM_FOP_RECIP,
 	SYM_FOP_FLOOR,
 	SYM_FOP_CEIL,
-	SYM_FOP_ROUND, /* half to even */
-	SYM_FOP_TRUNC  /* toward zero: a cast to an integer type */
+	SYM_FOP_ROUND,     /* half to even */
+	SYM_FOP_TRUNC,     /* toward zero: a cast to an integer type */
+	SYM_FOP_ROUND_AWAY /* half away from zero (C's round) */
 } sym_fop;
 int sym__rc_fop(sym_rule_ctx *rc, sym_fop op, int dtype, const sym_expr *a, sym_fmeta ma, const sym_expr *b,
                 sym_fmeta mb, const sym_expr **r, sym_fmeta *rm);

@@ -357,6 +357,18 @@ static const sym_expr *round_form(sym_rule_ctx *rc, sym_fop op, const sym_expr *
 		ab[0] = a, ab[1] = z;
 		return sym_expr_add(ctx, sym_expr_floor(ctx, sym_expr_max(ctx, 2, ab)),
 		                    sym_expr_ceil(ctx, sym_expr_min(ctx, 2, ab)));
+	case SYM_FOP_ROUND_AWAY:
+		s = sign_of(rc, a);
+		t = sym_expr_from_frac(ctx, 1, 2);
+		if (s > 0)
+			return sym_expr_floor(ctx, sym_expr_add(ctx, a, t));
+		if (s < 0)
+			return sym_expr_ceil(ctx, sym_expr_sub(ctx, a, t));
+		ab[0] = a, ab[1] = z;
+		fl = sym_expr_floor(ctx, sym_expr_add(ctx, sym_expr_max(ctx, 2, ab), t));
+		ab[0] = sym_expr_neg(ctx, a);
+		return sym_expr_sub(ctx, fl,
+		                    sym_expr_floor(ctx, sym_expr_add(ctx, sym_expr_max(ctx, 2, ab), t)));
 	case SYM_FOP_ROUND:
 		if (sym__expr_is_int(a))
 			return a;
@@ -537,6 +549,7 @@ int sym__rc_fop(sym_rule_ctx *rc, sym_fop op, int dtype, const sym_expr *a, sym_
 	case SYM_FOP_CEIL:
 	case SYM_FOP_ROUND:
 	case SYM_FOP_TRUNC:
+	case SYM_FOP_ROUND_AWAY:
 		return to_integer(rc, op, a, ma, r, rm);
 	}
 	if (!*r)

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -236,7 +238,6 @@ static void resize_property_holds_at_random_dims(void **state)
 {
 	rt t;
 	sym_tval in[4];
-	sym_attr a[2];
 	(void)state;
 	rt_init(&t, 1);
 	in[0] = rt_t(&t, "[n, h, w]", NULL, NULL);
@@ -244,16 +245,53 @@ static void resize_property_holds_at_random_dims(void **state)
 	in[2] = rt_t(&t, "[3]", NULL, "[1, 3/2, 3/4]");
 	rt_property(&t, "Resize", NULL, 3, in, 0, NULL, 1, 200, 1, 9);
 	rt_free(&t);
+}
+
+/* The aspect-ratio policies as ONNX Runtime computes them: the scale
+ * min/max(float(size)/float(dim)) in float32 and std::round(scale * dim),
+ * which is not always the exact floor(scale*dim + 1/2): [6, 27] to fit
+ * [7, 40] gives 27*7/6 = 31.5 exactly, 31.499998 in float32, so 31. */
+static float round_away(float v)
+{
+	return v >= 0 ? floorf(v + 0.5f) : ceilf(v - 0.5f);
+}
+
+static void resize_aspect_policies_round_as_float32_does(void **state)
+{
+	rt t;
+	sym_tval in[4], out[1];
+	sym_attr a[2];
+	char shape[64], want[64];
+	int h, w, pol;
+	(void)state;
 	rt_init(&t, 1);
-	in[0] = rt_t(&t, "[n, h, w]", NULL, NULL);
-	in[1] = rt_absent();
-	in[2] = rt_absent();
-	in[3] = rt_t(&t, "[2]", "int64", "[7, 8]");
-	a[0] = rt_is(&t, "axes", "[1, 2]");
+	in[0] = rt_t(&t, "[1, 1, 6, 27]", NULL, NULL);
+	in[1] = rt_absent(), in[2] = rt_absent();
+	in[3] = rt_t(&t, "[2]", "int64", "[7, 40]");
+	a[0] = rt_is(&t, "axes", "[2, 3]");
 	a[1] = rt_s(&t, "keep_aspect_ratio_policy", "not_larger");
-	rt_property(&t, "Resize", NULL, 4, in, 2, a, 1, 200, 1, 9);
-	a[1] = rt_s(&t, "keep_aspect_ratio_policy", "not_smaller");
-	rt_property(&t, "Resize", NULL, 4, in, 2, a, 1, 200, 1, 9);
+	assert_int_equal(rt_run(&t, "Resize", NULL, 4, in, 2, a, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[1, 1, 7, 31]");
+	for (pol = 0; pol < 2; pol++) {
+		a[1] = rt_s(&t, "keep_aspect_ratio_policy", pol ? "not_smaller" : "not_larger");
+		for (h = 1; h <= 30; h++)
+			for (w = 1; w <= 30; w += 7) {
+				volatile float r0 = 7.0f / (float)h, r1 = 40.0f / (float)w;
+				float sc = pol ? (r0 > r1 ? r0 : r1) : (r0 < r1 ? r0 : r1);
+				volatile float p0 = sc * (float)h, p1 = sc * (float)w;
+				snprintf(shape, sizeof(shape), "[1, 1, %d, %d]", h, w);
+				in[0] = rt_t(&t, shape, NULL, NULL);
+				assert_int_equal(rt_run(&t, "Resize", NULL, 4, in, 2, a, 1, out), 0);
+				snprintf(want, sizeof(want), "[1, 1, %lld, %lld]", (long long)round_away(p0),
+				         (long long)round_away(p1));
+				assert_string_equal(rt_shape(&t, &out[0]), want);
+			}
+	}
+	/* symbolic dims: the runtime's integer is a runtime-bound symbol */
+	in[0] = rt_t(&t, "[1, 1, h, w]", NULL, NULL);
+	a[1] = rt_s(&t, "keep_aspect_ratio_policy", "not_larger");
+	assert_int_equal(rt_run(&t, "Resize", NULL, 4, in, 2, a, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[1, 1, u0, u1]");
 	rt_free(&t);
 }
 
@@ -662,6 +700,7 @@ int main(void)
 	    cmocka_unit_test(resize_bad_inputs_are_errors),
 	    cmocka_unit_test(resize_crop_uses_the_roi),
 	    cmocka_unit_test(resize_property_holds_at_random_dims),
+	    cmocka_unit_test(resize_aspect_policies_round_as_float32_does),
 	    cmocka_unit_test(onehot_inserts_depth_at_the_axis),
 	    cmocka_unit_test(same_shape_operators_keep_the_shape),
 	    cmocka_unit_test(depth_to_space_and_back_guard_divisibility),
