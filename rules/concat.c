@@ -292,7 +292,7 @@ static int r_split(sym_rule_ctx *rc)
 static int r_pack(sym_rule_ctx *rc)
 {
 	const sym_tval *x;
-	const sym_expr **d, **vals;
+	const sym_expr **d;
 	int64_t axis, nattr;
 	size_t i, nv = 0;
 	int a, k, r, with_values = 1;
@@ -336,17 +336,11 @@ static int r_pack(sym_rule_ctx *rc)
 	}
 	if (sym__rc_set_shape(rc, 0, r, d) < 0 || sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
-	/* stacking scalars, or 1-D values on axis 0, is concatenation */
-	if (!with_values || x->rank > 1 || (x->rank == 1 && a != 0) || nv > SYM_RC_VALUE_LIMIT)
+	/* in row-major order, stacking on axis a interleaves the inputs'
+	 * blocks after the dims before a, as a Concat does */
+	if (!with_values || nv > SYM_RC_VALUE_LIMIT)
 		return 0;
-	vals = sym__rc_alloc(rc, (nv ? nv : 1) * sizeof(*vals));
-	if (!vals)
-		return -1;
-	for (nv = 0, i = 0; i < rc->nin; i++) {
-		memcpy(vals + nv, rc->in[i].value, rc->in[i].nvalue * sizeof(*vals));
-		nv += rc->in[i].nvalue;
-	}
-	return sym__rc_set_value(rc, 0, nv, vals);
+	return concat_value(rc, a);
 }
 
 /* Unpack(x, num, axis): num outputs, each x without the axis dim, which

@@ -146,6 +146,12 @@ static void values_of_any_rank_through_elementwise_and_reduce(void **state)
 	assert_string_equal(rt_value(&t, &v), "[1, 0, 0, 1]");
 	v = unary(&t, "Not", v);
 	assert_string_equal(rt_value(&t, &v), "[0, 1, 1, 0]");
+	/* stacking on the last axis interleaves */
+	in[0] = rt_t(&t, "[2]", "int64", "[a, b]"), in[1] = rt_t(&t, "[2]", "int64", "[1, 2]");
+	a[0] = rt_i(&t, "axis", 1);
+	v = run1(&t, "Stack", 2, in, 1, a);
+	assert_string_equal(rt_shape(&t, &v), "[2, 2]");
+	assert_string_equal(rt_value(&t, &v), "[a, 1, b, 2]");
 	/* Split on axis 1 of a rank-2 value */
 	in[0] = m;
 	a[0] = rt_i(&t, "axis", 1);
