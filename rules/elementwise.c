@@ -245,6 +245,9 @@ static int broadcast_values_f(sym_rule_ctx *rc, size_t nin, map2_fn fn, int fop)
 		return 0;
 	for (k = 0; k < nin; k++) {
 		const sym_tval *t = sym__rc_in(rc, k);
+		/* float and integer inputs mixed (an invalid model) give no value */
+		if (t && sym__dtype_is_float(t->dtype) != fl)
+			return 0;
 		if (!t || (r = sym__rc_bcast_map(rc, t, orank, od, on, &map[k])) <= 0)
 			return t ? r : 0;
 		if (fl && fop < 0 && (r = exact_input(rc, t)) <= 0)

@@ -129,14 +129,16 @@ static int r_constant(sym_rule_ctx *rc)
 		if (sym__rc_set_shape(rc, 0, list, &n) < 0 ||
 		    sym__rc_set_dtype(rc, 0, which <= 4 ? SYM_DT_FLOAT32 : SYM_DT_STRING) < 0)
 			return -1;
-		if (which <= 4 && a->type == (list ? SYM_ATTR_FLOATS : SYM_ATTR_FLOAT) &&
-		    a->n <= FLOAT_VALUE_LIMIT) {
-			/* float32 numbers, exactly */
+		if (which <= 4 && a->n <= FLOAT_VALUE_LIMIT) {
+			/* float32 numbers, exactly (an integer written for a float is
+			 * that number, rounded to float32) */
 			const sym_expr **v = sym__rc_alloc(rc, (a->n ? a->n : 1) * sizeof(*v));
+			int fl = a->type == (list ? SYM_ATTR_FLOATS : SYM_ATTR_FLOAT);
 			if (!v)
 				return -1;
 			for (i = 0; i < a->n; i++)
-				if (!(v[i] = sym__rc_from_double(rc, (double)(float)a->floats[i])))
+				if (!(v[i] = sym__rc_from_double(rc, fl ? (double)(float)a->floats[i]
+				                                        : (double)(float)a->ints[i])))
 					return -1;
 			return sym__rc_set_fvalue(rc, 0, a->n, v, NULL);
 		}

@@ -392,6 +392,7 @@ static int to_integer(sym_rule_ctx *rc, sym_fop op, const sym_expr *a, sym_fmeta
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_expr *g, *lo, *hi, *flo, *fhi, *spread;
+	int s;
 	if (require_cond(rc, ma.cond) < 0)
 		return -1;
 	*rm = exact_rec;
@@ -401,9 +402,18 @@ static int to_integer(sym_rule_ctx *rc, sym_fop op, const sym_expr *a, sym_fmeta
 		return *r ? 1 : -1;
 	}
 	g = sym_expr_from_frac(ctx, ma.err, 1 << 22);
-	spread = sym_expr_mul(ctx, g, sym_expr_abs(ctx, a));
-	lo = sym_expr_sub(ctx, a, spread);
-	hi = sym_expr_add(ctx, a, spread);
+	s = sign_of(rc, a);
+	if (s) {
+		/* a*(1 - g) and a*(1 + g), in order */
+		lo = sym_expr_mul(ctx, a, sym_expr_sub(ctx, sym__one(ctx), g));
+		hi = sym_expr_mul(ctx, a, sym_expr_add(ctx, sym__one(ctx), g));
+		if (s < 0)
+			spread = lo, lo = hi, hi = spread;
+	} else {
+		spread = sym_expr_mul(ctx, g, sym_expr_abs(ctx, a));
+		lo = sym_expr_sub(ctx, a, spread);
+		hi = sym_expr_add(ctx, a, spread);
+	}
 	flo = sym__rc_simplify(rc, round_form(rc, op, lo));
 	fhi = sym__rc_simplify(rc, round_form(rc, op, hi));
 	if (!flo || !fhi)
