@@ -555,7 +555,8 @@ static void float_records_hold_for_float32_results(void **state)
 				const sym_tval *o = &v[k + 1];
 				sym_fmeta m = o->fmeta ? o->fmeta[0] : (sym_fmeta){0, SYM_FQ_NONE, NULL};
 				y = apply_f(ops[k], y, cval[cs[k]], (float)hv);
-				if (!isfinite(y) || !guards_hold(&t, nb, syms, vals)) {
+				/* past 2**62 an integer result does not fit the bindings */
+				if (!isfinite(y) || fabsf(y) > 4e18f || !guards_hold(&t, nb, syms, vals)) {
 					ok = 0;
 					break;
 				}
