@@ -187,7 +187,7 @@ static int bench_program(const char *path, int reps, long calls)
 	f = fopen(file, "w");
 	fputs(code, f);
 	fclose(f);
-	free(code);
+	sym_model_program_str_free(mp, code);
 	snprintf(file, sizeof(file), "%s/drv.c", dir);
 	f = fopen(file, "w");
 	fprintf(

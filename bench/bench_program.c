@@ -180,7 +180,7 @@ static void time_emitted_c(void)
 		if (!c)
 			die("sym_program_emit_c", "out of memory");
 		add(&b, "%s\n", c);
-		free(c);
+		sym_program_str_free(progs[i], c);
 	}
 	add(&b, "static const int64_t vals[%d][%d] = {\n", W4_EXPRS, NSYMS);
 	for (int i = 0; i < W4_EXPRS; i++) {

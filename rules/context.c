@@ -775,6 +775,12 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 		           domain && *domain ? domain : "", domain && *domain ? "::" : "", op);
 		return -1;
 	}
+	if (opset < sym__rule_since(domain, op)) {
+		sym__error(inf->ctx, SYM_EDOMAIN, -1,
+		           "node '%s' (%s): unsupported opset %d (%s is read from opset %d)", node, op, opset,
+		           op, sym__rule_since(domain, op));
+		return -1;
+	}
 	rc.ctx = inf->ctx;
 	rc.inf = inf;
 	rc.node = node ? node : "";

@@ -199,11 +199,11 @@ static const sym_expr *window_out(sym_rule_ctx *rc, const spatial *sp, int i, co
 
 /* The inputs X and W of Conv and ConvTranspose: ranks (X at least 3, W the
  * same), the group and the spatial attributes with W's kernel. */
-static int conv_inputs(sym_rule_ctx *rc, const sym_tval **xp, const sym_tval **wp, int64_t *group,
-                       spatial *sp)
+static int conv_inputs_at(sym_rule_ctx *rc, size_t xi, size_t wi, const sym_tval **xp, const sym_tval **wp,
+                          int64_t *group, spatial *sp)
 {
-	const sym_tval *x = sym__rc_need_rank(rc, 0), *w;
-	if (!x || !(w = sym__rc_need_rank(rc, 1)))
+	const sym_tval *x = sym__rc_need_rank(rc, xi), *w;
+	if (!x || !(w = sym__rc_need_rank(rc, wi)))
 		return -1;
 	if (x->rank < 3)
 		return sym__rc_error(rc, "input X must have rank at least 3 (N, C and spatial dims), not %d",
@@ -220,10 +220,17 @@ static int conv_inputs(sym_rule_ctx *rc, const sym_tval **xp, const sym_tval **w
 	return 0;
 }
 
-/* The optional bias B (input 2): rank 1, as long as the output channels m. */
-static int check_bias(sym_rule_ctx *rc, const sym_expr *m)
+static int conv_inputs(sym_rule_ctx *rc, const sym_tval **xp, const sym_tval **wp, int64_t *group,
+                       spatial *sp)
 {
-	const sym_tval *b = sym__rc_in(rc, 2);
+	return conv_inputs_at(rc, 0, 1, xp, wp, group, sp);
+}
+
+/* The optional bias B (input bi; none when bi < 0): rank 1, as long as
+ * the output channels m. */
+static int check_bias(sym_rule_ctx *rc, int bi, const sym_expr *m)
+{
+	const sym_tval *b = bi < 0 ? NULL : sym__rc_in(rc, (size_t)bi);
 	if (!b || b->rank < 0)
 		return 0;
 	if (b->rank != 1)
@@ -234,8 +241,9 @@ static int check_bias(sym_rule_ctx *rc, const sym_expr *m)
 	           : 0;
 }
 
-/* Conv(X, W, B): [N, M, out...] with M = W.shape[0]. */
-static int r_conv(sym_rule_ctx *rc)
+/* Conv(X, W, B): [N, M, out...] with M = W.shape[0]; X, W and B are
+ * inputs xi, wi and bi (bi < 0: no bias); dtype < 0 is X's type. */
+static int conv_at(sym_rule_ctx *rc, size_t xi, size_t wi, int bi, int dtype)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_tval *x, *w;
@@ -243,7 +251,7 @@ static int r_conv(sym_rule_ctx *rc)
 	spatial sp;
 	int64_t group;
 	int n, i;
-	if (conv_inputs(rc, &x, &w, &group, &sp) < 0)
+	if (conv_inputs_at(rc, xi, wi, &x, &w, &group, &sp) < 0)
 		return -1;
 	n = x->rank - 2;
 	cin = x->dims[1], m = w->dims[0], g = sym__rc_num(rc, group);
@@ -253,7 +261,7 @@ static int r_conv(sym_rule_ctx *rc)
 	if (group > 1 &&
 	    sym__rc_require_divisible(rc, m, g, "output channels W.shape[0] must be divisible by group") < 0)
 		return -1;
-	if (check_bias(rc, m) < 0)
+	if (check_bias(rc, bi, m) < 0)
 		return -1;
 	dims = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*dims));
 	if (!dims)
@@ -264,7 +272,28 @@ static int r_conv(sym_rule_ctx *rc)
 			return -1;
 	if (sym__rc_set_shape(rc, 0, x->rank, dims) < 0)
 		return -1;
-	return sym__rc_set_dtype(rc, 0, x->dtype);
+	return sym__rc_set_dtype(rc, 0, dtype >= 0 ? dtype : x->dtype);
+}
+
+static int r_conv(sym_rule_ctx *rc)
+{
+	return conv_at(rc, 0, 1, 2, -1);
+}
+
+/* ConvInteger(x, w, x_zero_point, w_zero_point): Conv's shape, int32. */
+static int r_conv_integer(sym_rule_ctx *rc)
+{
+	return conv_at(rc, 0, 1, -1, SYM_DT_INT32);
+}
+
+/* QLinearConv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale,
+ * y_zero_point, B): Conv's shape, the type of y_zero_point. */
+static int r_qlinear_conv(sym_rule_ctx *rc)
+{
+	const sym_tval *yz = sym__rc_need(rc, 7);
+	if (!yz)
+		return -1;
+	return conv_at(rc, 0, 3, 8, yz->dtype);
 }
 
 /* ConvTranspose(X, W, B): [N, W.shape[1]*group, out...]. */
@@ -307,7 +336,7 @@ static int r_conv_transpose(sym_rule_ctx *rc)
 	if (!dims)
 		return -1;
 	dims[0] = x->dims[0], dims[1] = sym_expr_mul(ctx, w->dims[1], g);
-	if (check_bias(rc, dims[1]) < 0)
+	if (check_bias(rc, 2, dims[1]) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		const sym_expr *in = x->dims[2 + i], *o;
@@ -393,6 +422,8 @@ static int r_global_pool(sym_rule_ctx *rc)
 const sym_rule_entry sym__rules_conv[] = {
     {"Conv", "", r_conv, SYM_RULE_ANY_DOMAIN},
     {"ConvTranspose", "", r_conv_transpose, SYM_RULE_ANY_DOMAIN},
+    {"ConvInteger", "", r_conv_integer, 0},
+    {"QLinearConv", "", r_qlinear_conv, 0},
     {"MaxPool", "", r_pool, SYM_RULE_ANY_DOMAIN},
     {"AveragePool", "", r_pool, SYM_RULE_ANY_DOMAIN},
     {"LpPool", "", r_pool, 0},

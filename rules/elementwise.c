@@ -158,6 +158,7 @@ static int cast_value(sym_rule_ctx *rc, const sym_tval *x, int to)
 		/* to a wider type, or a number the narrower one holds: unchanged;
 		 * float64 to float32 otherwise rounds once */
 		if (to == SYM_DT_FLOAT32 && from == SYM_DT_FLOAT64 && (m[i].err || m[i].q == SYM_FQ_NONE)) {
+			m[i].rn = !m[i].err;
 			m[i].err++;
 			m[i].q = SYM_FQ_NONE;
 		}
@@ -176,6 +177,15 @@ static int r_cast(sym_rule_ctx *rc)
 	if (sym__rc_copy_shape(rc, 0, x) < 0 || sym__rc_set_dtype(rc, 0, (int)to) < 0)
 		return -1;
 	return cast_value(rc, x, (int)to);
+}
+
+/* CastLike(x, like): the shape of x, the element type of like. */
+static int r_cast_like(sym_rule_ctx *rc)
+{
+	const sym_tval *x = sym__rc_need(rc, 0), *like = sym__rc_need(rc, 1);
+	if (!x || !like || sym__rc_copy_shape(rc, 0, x) < 0 || sym__rc_set_dtype(rc, 0, like->dtype) < 0)
+		return -1;
+	return cast_value(rc, x, like->dtype);
 }
 
 /* Softmax-like operators with an axis attribute check it when the rank is
@@ -536,6 +546,19 @@ const sym_rule_entry sym__rules_elementwise[] = {
     {"Sign", "", r_unary, 0},
     {"Sin", "", r_unary, 0},
     {"Cos", "", r_unary, 0},
+    {"Tan", "", r_unary, 0},
+    {"Asin", "", r_unary, 0},
+    {"Acos", "", r_unary, 0},
+    {"Atan", "", r_unary, 0},
+    {"Sinh", "", r_unary, 0},
+    {"Cosh", "", r_unary, 0},
+    {"Asinh", "", r_unary, 0},
+    {"Acosh", "", r_unary, 0},
+    {"Atanh", "", r_unary, 0},
+    {"Celu", "", r_unary, 0},
+    {"ThresholdedRelu", "", r_unary, 0},
+    {"Shrink", "", r_unary, 0},
+    {"CastLike", "", r_cast_like, 0},
     {"Erf", "", r_unary, 0},
     {"Gelu", "", r_unary, SYM_RULE_ANY_DOMAIN},
     {"FastGelu", "cann", r_unary, SYM_RULE_ANY_DOMAIN},

@@ -92,6 +92,32 @@ static int r_matmul(sym_rule_ctx *rc)
 	return matmul(rc, a, b, 0, 0, a->dtype);
 }
 
+/* QLinearMatMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point,
+ * y_scale, y_zero_point): MatMul's shape, the type of y_zero_point. */
+static int r_qlinear_matmul(sym_rule_ctx *rc)
+{
+	const sym_tval *a = sym__rc_need(rc, 0), *b, *yz;
+	if (!a || !(b = sym__rc_need(rc, 3)) || !(yz = sym__rc_need(rc, 7)))
+		return -1;
+	return matmul(rc, a, b, 0, 0, yz->dtype);
+}
+
+/* Det(X [*, M, M]): [*]. */
+static int r_det(sym_rule_ctx *rc)
+{
+	const sym_tval *x = sym__rc_need_rank(rc, 0);
+	if (!x)
+		return -1;
+	if (x->rank < 2)
+		return sym__rc_error(rc, "input must have rank at least 2 ([*, M, M]), not %d", x->rank);
+	if (sym__rc_require(rc, eq(rc, x->dims[x->rank - 2], x->dims[x->rank - 1]), SYM_GUARD_ASSERT,
+	                    "Det needs square matrices") < 0)
+		return -1;
+	if (sym__rc_set_shape(rc, 0, x->rank - 2, x->dims) < 0)
+		return -1;
+	return sym__rc_set_dtype(rc, 0, x->dtype);
+}
+
 /* MatMulInteger(A, B, a_zero_point, b_zero_point): int32 result. */
 static int r_matmul_integer(sym_rule_ctx *rc)
 {
@@ -167,6 +193,8 @@ static int r_gemm(sym_rule_ctx *rc)
 const sym_rule_entry sym__rules_matmul[] = {
     {"MatMul", "", r_matmul, 0},
     {"MatMulInteger", "", r_matmul_integer, 0},
+    {"QLinearMatMul", "", r_qlinear_matmul, 0},
+    {"Det", "", r_det, 0},
     {"Gemm", "", r_gemm, SYM_RULE_ANY_DOMAIN},
     {"MatMul", "cann", r_matmul_v2, 0},
     {"MatMulV2", "cann", r_matmul_v2, SYM_RULE_ANY_DOMAIN},

@@ -408,16 +408,48 @@ static int r_trilu(sym_rule_ctx *rc)
 	return sym__rc_copy_shape(rc, 0, x);
 }
 
-/* Dropout(data[, ratio[, training_mode]]): output and the optional bool
- * mask have the data's shape. */
+/* Dropout(data[, ratio[, training_mode]]): output and the optional mask
+ * have the data's shape. */
 static int r_dropout(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0);
 	if (!x || sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
-	if (rc->nout > 1 && (sym__rc_copy_shape(rc, 1, x) < 0 || sym__rc_set_dtype(rc, 1, SYM_DT_BOOL) < 0))
+	/* the mask is bool from opset 10, of the input's type before */
+	if (rc->nout > 1 && (sym__rc_copy_shape(rc, 1, x) < 0 ||
+	                     sym__rc_set_dtype(rc, 1, rc->opset >= 10 ? SYM_DT_BOOL : x->dtype) < 0))
 		return -1;
 	return 0;
+}
+
+/* ReverseSequence(input, sequence_lens): the input's shape; sequence_lens
+ * has one length per batch entry. */
+static int r_reverse_sequence(sym_rule_ctx *rc)
+{
+	const sym_tval *x = sym__rc_need_rank(rc, 0), *lens;
+	int64_t batch_axis, time_axis;
+	int b, t;
+	if (!x || !(lens = sym__rc_need(rc, 1)) || sym__rc_attr_int(rc, "batch_axis", 1, &batch_axis) < 0 ||
+	    sym__rc_attr_int(rc, "time_axis", 0, &time_axis) < 0)
+		return -1;
+	if (x->rank < 2)
+		return sym__rc_error(rc, "input must have rank at least 2, not %d", x->rank);
+	if (sym__rc_axis(rc, batch_axis, x->rank, "batch_axis", &b) < 0 ||
+	    sym__rc_axis(rc, time_axis, x->rank, "time_axis", &t) < 0)
+		return -1;
+	if (b > 1 || t > 1 || b == t)
+		return sym__rc_error(rc,
+		                     "batch_axis and time_axis must be 0 and 1 in some order (%lld, %lld)",
+		                     (long long)batch_axis, (long long)time_axis);
+	if (lens->rank >= 0) {
+		if (lens->rank != 1)
+			return sym__rc_error(rc, "sequence_lens must have rank 1, not %d", lens->rank);
+		if (sym__rc_require(rc, sym_expr_rel(sym__rc_ctx(rc), SYM_REL_EQ, lens->dims[0], x->dims[b]),
+		                    SYM_GUARD_ASSERT,
+		                    "sequence_lens must have one length per batch entry") < 0)
+			return -1;
+	}
+	return sym__rc_copy_shape(rc, 0, x);
 }
 
 /* ---- DepthToSpace / SpaceToDepth --------------------------------------- */
@@ -816,6 +848,7 @@ static int r_nms(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_misc[] = {
+    {"ReverseSequence", "", r_reverse_sequence, 0},
     {"Pad", "", r_pad, SYM_RULE_ANY_DOMAIN},
     {"Resize", "", r_resize, SYM_RULE_ANY_DOMAIN},
     {"Upsample", "", r_resize, 0},

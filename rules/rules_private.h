@@ -41,6 +41,9 @@ enum {
 const sym_rule_entry *sym__rule_find(const char *domain, const char *name);
 /* Iterates the registry: returns entry i, or NULL past the end. */
 const sym_rule_entry *sym__rule_at(size_t i);
+/* The oldest opset whose version of the ONNX operator name its rule reads
+ * (1 for other domains); older opsets are an error. */
+int sym__rule_since(const char *domain, const char *name);
 
 /* ---- helpers for rule authors (rules/context.c) --------------------------
  * Every function returning int gives 0 on success and -1 on error, with a
@@ -215,7 +218,13 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	X(misc)                                                                                              \
 	X(matmul)                                                                                            \
 	X(norm)                                                                                              \
-	X(conv)
+	X(conv)                                                                                              \
+	X(recurrent)                                                                                         \
+	X(loss)                                                                                              \
+	X(spatial)                                                                                           \
+	X(signal)                                                                                            \
+	X(quantize)                                                                                          \
+	X(random)
 
 #define SYM__FAMILY_DECL(fam)                                                                                \
 	extern const sym_rule_entry sym__rules_##fam[];                                                      \

@@ -23,7 +23,7 @@
  * float32 holding the element). */
 #define FQ_MAX 100
 
-static const sym_fmeta exact_rec = {0, SYM_FQ_NONE, NULL};
+static const sym_fmeta exact_rec = {0, SYM_FQ_NONE, NULL, 0};
 
 /* ---- layout and moving elements ------------------------------------------- */
 
@@ -328,7 +328,7 @@ static void exact_or_rounded(sym_rule_ctx *rc, const sym_expr *r, int q, sym_fme
 			return;
 		}
 	}
-	rm->err = 1, rm->q = SYM_FQ_NONE;
+	rm->err = 1, rm->q = SYM_FQ_NONE, rm->rn = 1;
 }
 
 static int max_i(int a, int b)
@@ -384,6 +384,34 @@ static const sym_expr *round_form(sym_rule_ctx *rc, sym_fop op, const sym_expr *
 	}
 }
 
+/* Whether the predicate p holds at typical sizes: every symbol at each of
+ * a list of sizes from 8 up, then at sizes that differ between symbols.
+ * A guard that fails there would reject real inputs. */
+static int plausible_at_sizes(sym_rule_ctx *rc, const sym_expr *p)
+{
+	static const long long sizes[] = {8,   9,   10,  11,  12,  13,  15,  16,  17,   24,   25,   31,  32,
+	                                  33,  48,  63,  64,  97,  100, 127, 128, 131,  160,  193,  224, 240,
+	                                  255, 256, 300, 320, 480, 511, 512, 640, 1000, 1023, 1024, 4096};
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_expr *syms[16], *v;
+	long long vals[16];
+	size_t n = sym_expr_symbols(ctx, p, syms, 16), i, k, pass;
+	if (n > 16)
+		return 0;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			for (k = 0; k < n; k++)
+				vals[k] = sizes[i] + (long long)(pass * 7 * k);
+			if (!(v = sym_expr_eval_si(ctx, p, n, syms, vals))) {
+				sym_ctx_clear_error(ctx);
+				return 0;
+			}
+			if (v != sym__true(ctx))
+				return 0;
+		}
+	return 1;
+}
+
 /* Rounding to an integer of an element: exact forms for an exact element;
  * for a rounded one, the integer when the error interval rounds to one,
  * else a runtime-bound symbol with the interval's range. */
@@ -391,7 +419,8 @@ static int to_integer(sym_rule_ctx *rc, sym_fop op, const sym_expr *a, sym_fmeta
                       sym_fmeta *rm)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_expr *g, *lo, *hi, *flo, *fhi, *spread;
+	const sym_expr *g, *lo, *hi, *flo, *fhi, *fv, *spread, *same;
+	sym_truth t;
 	int s;
 	if (require_cond(rc, ma.cond) < 0)
 		return -1;
@@ -416,11 +445,33 @@ static int to_integer(sym_rule_ctx *rc, sym_fop op, const sym_expr *a, sym_fmeta
 	}
 	flo = sym__rc_simplify(rc, round_form(rc, op, lo));
 	fhi = sym__rc_simplify(rc, round_form(rc, op, hi));
-	if (!flo || !fhi)
+	fv = sym__rc_simplify(rc, round_form(rc, op, a));
+	if (!flo || !fhi || !fv)
 		return -1;
-	if (flo == fhi || prove_rel(rc, SYM_REL_EQ, flo, fhi) == SYM_TRUE) {
-		*r = round_form(rc, op, a);
-		return *r ? 1 : -1;
+	if (ma.rn && (op == SYM_FOP_FLOOR || op == SYM_FOP_CEIL || (op == SYM_FOP_TRUNC && s))) {
+		/* one IEEE rounding stays between the integers around v (they are
+		 * float32 numbers up to 2**24): the floor is floor(v) unless the
+		 * error reaches past the next integer */
+		int down = op == SYM_FOP_FLOOR || (op == SYM_FOP_TRUNC && s > 0);
+		same = sym_expr_and(ctx, sym_expr_rel(ctx, SYM_REL_EQ, down ? fhi : flo, fv),
+		                    sym_expr_rel(ctx, SYM_REL_LE, sym_expr_abs(ctx, a),
+		                                 sym_expr_from_si(ctx, F32_INT_LIMIT)));
+	} else {
+		same = sym_expr_rel(ctx, SYM_REL_EQ, flo, fhi);
+	}
+	if (!same)
+		return -1;
+	t = sym__rc_prove(rc, same);
+	if (t == SYM_ERROR)
+		return -1;
+	/* not proven but holding at typical sizes: an expect guard */
+	if (t == SYM_TRUE || (t == SYM_UNKNOWN && plausible_at_sizes(rc, same))) {
+		if (t != SYM_TRUE &&
+		    sym__rc_require(rc, same, SYM_GUARD_EXPECT,
+		                    "float rounding of this shape value does not change the integer") < 0)
+			return -1;
+		*r = fv;
+		return 1;
 	}
 	*r = sym__rc_fresh_dim(rc, flo, fhi, "the integer rounding of a float value");
 	return *r ? 1 : -1;
@@ -450,7 +501,7 @@ int sym__rc_fcast_from_int(sym_rule_ctx *rc, int dtype, const sym_expr *a, const
 		break;
 	case SYM_FALSE:
 		/* beyond the exact range: one rounding */
-		rm->err = 1;
+		rm->err = 1, rm->rn = 1;
 		return 1;
 	case SYM_ERROR:
 		return -1;
@@ -500,7 +551,7 @@ int sym__rc_fop(sym_rule_ctx *rc, sym_fop op, int dtype, const sym_expr *a, sym_
 	case SYM_FOP_NEG:
 	case SYM_FOP_ABS:
 		*r = op == SYM_FOP_NEG ? sym_expr_neg(ctx, a) : sym_expr_abs(ctx, a);
-		rm->err = ma.err, rm->q = ma.q;
+		rm->err = ma.err, rm->q = ma.q, rm->rn = ma.rn;
 		break;
 	case SYM_FOP_MIN:
 	case SYM_FOP_MAX:
@@ -510,18 +561,21 @@ int sym__rc_fop(sym_rule_ctx *rc, sym_fop op, int dtype, const sym_expr *a, sym_
 		*r = op == SYM_FOP_MIN ? sym_expr_min(ctx, 2, ab) : sym_expr_max(ctx, 2, ab);
 		rm->err = max_i(ma.err, mb.err);
 		rm->q = !rm->err && ma.q == mb.q ? ma.q : SYM_FQ_NONE;
+		rm->rn = (!ma.err || ma.rn) && (!mb.err || mb.rn);
 		break;
 	case SYM_FOP_MUL:
 		*r = sym_expr_mul(ctx, a, b);
 		/* a power of two moves the exponent only */
 		if (is_pow2(rc, b, mb, &q))
-			rm->err = ma.err, rm->q = ma.q == SYM_FQ_NONE ? SYM_FQ_NONE : ma.q + q;
+			rm->err = ma.err, rm->rn = ma.rn,
+			rm->q = ma.q == SYM_FQ_NONE ? SYM_FQ_NONE : ma.q + q;
 		else if (is_pow2(rc, a, ma, &q))
-			rm->err = mb.err, rm->q = mb.q == SYM_FQ_NONE ? SYM_FQ_NONE : mb.q + q;
+			rm->err = mb.err, rm->rn = mb.rn,
+			rm->q = mb.q == SYM_FQ_NONE ? SYM_FQ_NONE : mb.q + q;
 		else if (!ma.err && !mb.err && ma.q != SYM_FQ_NONE && mb.q != SYM_FQ_NONE)
 			exact_or_rounded(rc, *r, ma.q + mb.q, rm);
 		else
-			rm->err = ma.err + mb.err + 1;
+			rm->err = ma.err + mb.err + 1, rm->rn = !ma.err && !mb.err;
 		break;
 	case SYM_FOP_DIV:
 	case SYM_FOP_RECIP:
@@ -532,9 +586,10 @@ int sym__rc_fop(sym_rule_ctx *rc, sym_fop op, int dtype, const sym_expr *a, sym_
 			return 0; /* a zero divisor gives infinity or NaN */
 		*r = sym_expr_div(ctx, a, b);
 		if (is_pow2(rc, b, mb, &q))
-			rm->err = ma.err, rm->q = ma.q == SYM_FQ_NONE ? SYM_FQ_NONE : ma.q - q;
+			rm->err = ma.err, rm->rn = ma.rn,
+			rm->q = ma.q == SYM_FQ_NONE ? SYM_FQ_NONE : ma.q - q;
 		else if (!ma.err && !mb.err)
-			rm->err = 1;
+			rm->err = 1, rm->rn = 1;
 		else /* (1 + t1)/(1 + t2) is within gamma(n1 + 2*n2) */
 			rm->err = ma.err + 2 * mb.err + 1;
 		break;
@@ -545,7 +600,7 @@ int sym__rc_fop(sym_rule_ctx *rc, sym_fop op, int dtype, const sym_expr *a, sym_
 			if (ma.q != SYM_FQ_NONE && mb.q != SYM_FQ_NONE)
 				exact_or_rounded(rc, *r, max_i(ma.q, mb.q), rm);
 			else
-				rm->err = 1;
+				rm->err = 1, rm->rn = 1;
 			break;
 		}
 		/* rounded operands: the relative bound holds only without
@@ -568,6 +623,8 @@ int sym__rc_fop(sym_rule_ctx *rc, sym_fop op, int dtype, const sym_expr *a, sym_
 		return 0;
 	if (rm->err || rm->q > FQ_MAX || rm->q < -FQ_MAX)
 		rm->q = SYM_FQ_NONE;
+	if (rm->err != 1)
+		rm->rn = 0;
 	return 1;
 }
 

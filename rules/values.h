@@ -60,11 +60,16 @@ int sym__dtype_is_float(int dt);
  * |y - v| <= n * 2**-22 * |v| (n operations, each within one unit in the
  * last place of float32).  q, when not SYM_FQ_NONE (and err is 0), says
  * that v * 2**q is an integer of magnitude at most 2**24: v is a float32
- * number, and that is what proves later operations exact. */
+ * number, and that is what proves later operations exact.  rn marks a
+ * rounded element whose one rounding was an IEEE operation on exact
+ * operands (or moved through operations that keep its place between the
+ * integers around v). */
 typedef struct sym_fmeta {
 	int err;
 	int q;
 	const sym_expr *cond;
+	int rn; /* err 1 from monotone roundings only: y * 2**k lies between
+	           floor(v * 2**k) and ceil(v * 2**k) for every k */
 } sym_fmeta;
 
 #define SYM_FQ_NONE (-100000)

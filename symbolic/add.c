@@ -80,23 +80,22 @@ int sym__sumb_add_term(sym_sumb *b, const sym_num *k, const sym_expr *m)
 {
 	sym_term *t;
 	if (b->n == b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 8;
-		sym_term *nt;
-		if (nc > SYM_MAX_TERMS) {
+		if ((b->cap ? b->cap * 2 : 8) > SYM_MAX_TERMS) {
 			sym__error(b->ctx, SYM_ELIMIT, -1, "expression has more than %d terms",
 			           SYM_MAX_TERMS);
 			return 0;
 		}
 		if (b->t == b->inl) {
-			nt = sym__alloc(b->ctx, nc * sizeof(*nt));
-			if (nt)
-				memcpy(nt, b->inl, b->n * sizeof(*nt));
-		} else {
-			nt = sym__realloc(b->ctx, b->t, b->cap * sizeof(*b->t), nc * sizeof(*nt));
-		}
-		if (!nt)
+			/* the first heap array, twice the inline room */
+			sym_term *nt = NULL;
+			size_t nc = 0;
+			if (SYM_GROW(b->ctx, nt, b->n + 1, nc, b->cap ? b->cap * 2 : 8) < 0)
+				return 0;
+			memcpy(nt, b->inl, b->n * sizeof(*nt));
+			b->t = nt, b->cap = nc;
+		} else if (SYM_GROW(b->ctx, b->t, b->n + 1, b->cap, 8) < 0) {
 			return 0;
-		b->t = nt, b->cap = nc;
+		}
 	}
 	t = &b->t[b->n++];
 	sym__num_init(&t->coef);
@@ -157,13 +156,9 @@ static const sym_expr *sum_node(sym_ctx *ctx, const sym_num *c, const sym_term *
 	if (n == 1 && sym__num_is_zero(c) && sym__num_is_one(&t[0].coef))
 		return t[0].m;
 	size = sizeof(sym_num) + n * sizeof(sym_term);
-	if (size > ctx->scratch_cap) {
-		size_t nc = size * 2;
-		void *s = sym__realloc(ctx, ctx->scratch, ctx->scratch_cap, nc);
-		if (!s)
-			return NULL;
-		ctx->scratch = s, ctx->scratch_cap = nc;
-	}
+	if (size > ctx->scratch_cap &&
+	    sym__grow(ctx, &ctx->scratch, &ctx->scratch_cap, size, 1, size * 2) < 0)
+		return NULL;
 	buf = ctx->scratch;
 	memcpy(buf, c, sizeof(sym_num));
 	memcpy((char *)buf + sizeof(sym_num), t, n * sizeof(sym_term));

@@ -498,30 +498,102 @@ static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival 
 
 /* Residue of an integer-valued expression: e == r (mod m), m >= 0 (m == 0
  * means e == r exactly).  Returns 0 when e is not integer-valued. */
+/* The residue of an integer atom: a symbol's residue fact, else any
+ * integer (0 mod 1). */
+static void atom_residue(const sym_facts *f, const sym_expr *a, sym_num *m, sym_num *r)
+{
+	const sym_syminfo *si = a->kind == SYM_KIND_SYM ? sym__facts_get(f, a) : NULL;
+	if (si && !sym__num_is_zero(&si->mod)) {
+		sym__num_set(m, &si->mod);
+		sym__num_set(r, &si->res);
+	} else {
+		sym__num_set_si(m, 1);
+		sym__num_set_si(r, 0);
+	}
+}
+
+/* (m, r) := the residue of x*y for x == r (mod m) and y == r2 (mod m2):
+ * with x = r + m*a and y = r2 + m2*b, x*y - r*r2 = r*m2*b + r2*m*a +
+ * m*m2*a*b, so x*y == r*r2 modulo gcd(r*m2, r2*m, m*m2). */
+static void residue_mul(sym_num *m, sym_num *r, const sym_num *m2, const sym_num *r2, sym_num *t)
+{
+	sym_num g;
+	sym__num_init(&g);
+	sym__num_mul(&g, m, m2);
+	sym__num_mul(t, r, m2);
+	sym__num_gcd(&g, &g, t);
+	sym__num_mul(t, r2, m);
+	sym__num_gcd(m, &g, t);
+	sym__num_mul(r, r, r2);
+	sym__num_clear(&g);
+}
+
+/* The residue of a monomial of integer atoms with positive exponents:
+ * combined factor by factor; a power past a few factors keeps only
+ * divisibility (x == 0 mod m gives x**k == 0 mod m), else any integer. */
+static void mono_residue(const sym_facts *f, const sym_expr *mono, sym_num *m, sym_num *r)
+{
+	sym_num fm, fr, t;
+	size_t i;
+	int64_t k;
+	sym__num_set_si(m, 0); /* exactly 1, the empty product */
+	sym__num_set_si(r, 1);
+	if (mono->kind != SYM_KIND_MUL) {
+		atom_residue(f, mono, m, r);
+		return;
+	}
+	sym__num_init(&fm);
+	sym__num_init(&fr);
+	sym__num_init(&t);
+	for (i = 0; i < mono->n; i++) {
+		const sym_factor *fc = &node_factors(mono)[i];
+		atom_residue(f, fc->base, &fm, &fr);
+		if (fc->exp < 0) {
+			/* not an integer monomial: the caller's integer check
+			 * covers the whole sum only, so claim nothing */
+			sym__num_set_si(m, 1);
+			sym__num_set_si(r, 0);
+			break;
+		}
+		if (fc->exp > 8) {
+			if (!sym__num_is_zero(&fr))
+				sym__num_set_si(&fm, 1);
+			sym__num_set_si(&fr, 0);
+			residue_mul(m, r, &fm, &fr, &t);
+			continue;
+		}
+		for (k = 0; k < fc->exp; k++)
+			residue_mul(m, r, &fm, &fr, &t);
+	}
+	sym__num_clear(&fm);
+	sym__num_clear(&fr);
+	sym__num_clear(&t);
+}
+
 int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r)
 {
 	sym_lin v;
 	size_t i;
-	sym_num t;
+	sym_num t, mm, mr;
 	if (!sym__is_int(e))
 		return 0;
 	sym__lin_view(e, &v);
 	sym__num_set(r, v.c);
 	sym__num_set_si(m, 0);
 	sym__num_init(&t);
+	sym__num_init(&mm);
+	sym__num_init(&mr);
 	for (i = 0; i < v.n; i++) {
 		const sym_term *tm = &v.t[i];
-		const sym_syminfo *si = tm->m->kind == SYM_KIND_SYM ? sym__facts_get(f, tm->m) : NULL;
-		if (si && !sym__num_is_zero(&si->mod)) {
-			sym__num_mul(&t, &tm->coef, &si->res);
-			sym__num_add(r, r, &t);
-			sym__num_mul(&t, &tm->coef, &si->mod);
-			sym__num_gcd(m, m, &t);
-		} else {
-			sym__num_gcd(m, m, &tm->coef);
-		}
+		mono_residue(f, tm->m, &mm, &mr);
+		sym__num_mul(&t, &tm->coef, &mr);
+		sym__num_add(r, r, &t);
+		sym__num_mul(&t, &tm->coef, &mm);
+		sym__num_gcd(m, m, &t);
 	}
 	sym__num_clear(&t);
+	sym__num_clear(&mm);
+	sym__num_clear(&mr);
 	return 1;
 }
 
@@ -558,7 +630,60 @@ static sym_truth decide_linear(sym_ctx *ctx, const sym_facts *f, sym_kind kind, 
 	}
 }
 
+static sym_truth decide_rel_at(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d, int depth);
+
+/* Deciding c*max(a_1, ..., a_n) + R <= 0 (or < 0) argument by argument:
+ * for c > 0 it holds exactly when every c*a_i + R <= 0 holds, so it is true
+ * when each is true and false when one is false; for c < 0 the sum is the
+ * minimum of the c*a_i + R, so it is true when one is and false when all
+ * are false.  min(...) is the same with the roles swapped.  The first max
+ * or min term is split, at most SPLIT_ARGS arguments and SPLIT_DEPTH
+ * levels, so that max(0, s - 10) <= s is true for s >= 1. */
+#define SPLIT_ARGS 4
+#define SPLIT_DEPTH 2
+
+static sym_truth decide_split(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d, int depth)
+{
+	sym_lin v;
+	size_t i, k;
+	const sym_term *tm = NULL;
+	const sym_expr *rest, *c;
+	int all, seen_unknown = 0;
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n && !tm; i++)
+		if ((v.t[i].m->kind == SYM_KIND_MAX || v.t[i].m->kind == SYM_KIND_MIN) &&
+		    v.t[i].m->n <= SPLIT_ARGS)
+			tm = &v.t[i];
+	if (!tm)
+		return SYM_UNKNOWN;
+	c = sym__num_node(ctx, &tm->coef);
+	rest = sym_expr_sub(ctx, d, sym_expr_mul(ctx, c, tm->m));
+	all = (tm->m->kind == SYM_KIND_MAX) == (sym__num_sgn(&tm->coef) > 0);
+	for (k = 0; k < tm->m->n && rest; k++) {
+		const sym_expr *di = sym_expr_add(ctx, sym_expr_mul(ctx, c, node_kids(tm->m)[k]), rest);
+		sym_truth t = di ? decide_rel_at(ctx, f, kind, di, depth + 1) : SYM_ERROR;
+		if (t == SYM_ERROR)
+			return SYM_ERROR;
+		if (all && t == SYM_FALSE)
+			return SYM_FALSE;
+		if (!all && t == SYM_TRUE)
+			return SYM_TRUE;
+		if (t == SYM_UNKNOWN)
+			seen_unknown = 1;
+	}
+	if (!rest)
+		return SYM_ERROR;
+	if (seen_unknown)
+		return SYM_UNKNOWN;
+	return all ? SYM_TRUE : SYM_FALSE;
+}
+
 sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d)
+{
+	return decide_rel_at(ctx, f, kind, d, 0);
+}
+
+static sym_truth decide_rel_at(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d, int depth)
 {
 	sym_ival iv;
 	int slo, shi;
@@ -603,6 +728,8 @@ sym_truth sym__decide_rel(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const
 	sym__ival_clear(&iv);
 	if (res == SYM_UNKNOWN && sym__is_int(d))
 		res = decide_linear(ctx, f, kind, d);
+	if (res == SYM_UNKNOWN && depth < SPLIT_DEPTH && (kind == SYM_KIND_LE || kind == SYM_KIND_LT))
+		res = decide_split(ctx, f, kind, d, depth);
 	return res;
 }
 

@@ -119,14 +119,9 @@ static int add_syms(sym_ctx *ctx, const sym_expr *e, const sym_expr ***all, size
 				dup = 1;
 		if (dup)
 			continue;
-		if (*n == *cap) {
-			size_t nc = *cap ? *cap * 2 : 16;
-			const sym_expr **na = sym__realloc(ctx, *all, *cap * sizeof(*na), nc * sizeof(*na));
-			if (!na) {
-				sym__free(ctx, tmp, k * sizeof(*tmp));
-				return 0;
-			}
-			*all = na, *cap = nc;
+		if (SYM_GROW(ctx, *all, *n + 1, *cap, 16) < 0) {
+			sym__free(ctx, tmp, k * sizeof(*tmp));
+			return 0;
 		}
 		(*all)[(*n)++] = tmp[i];
 	}

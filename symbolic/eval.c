@@ -510,14 +510,8 @@ static int collect(sym_ctx *ctx, const sym_expr *e, sym_memo *seen, const sym_ex
 	if (!sym__memo_put(seen, e, e))
 		return 0;
 	if (e->kind == SYM_KIND_SYM) {
-		if (*n == *cap) {
-			size_t nc = *cap ? *cap * 2 : 8;
-			const sym_expr **no =
-			    sym__realloc(ctx, *out, *cap * sizeof(**out), nc * sizeof(**out));
-			if (!no)
-				return 0;
-			*out = no, *cap = nc;
-		}
+		if (SYM_GROW(ctx, *out, *n + 1, *cap, 8) < 0)
+			return 0;
 		(*out)[(*n)++] = e;
 		return 1;
 	}

@@ -56,13 +56,8 @@ static sym_syminfo *info_for(sym_facts *f, const sym_expr *s)
 	sym_syminfo *si = (sym_syminfo *)sym__facts_get(f, s);
 	if (si)
 		return si;
-	if (f->ninfo == f->capinfo) {
-		size_t nc = f->capinfo ? f->capinfo * 2 : 8;
-		sym_syminfo *ni = sym__realloc(f->ctx, f->info, f->capinfo * sizeof(*ni), nc * sizeof(*ni));
-		if (!ni)
-			return NULL;
-		f->info = ni, f->capinfo = nc;
-	}
+	if (SYM_GROW(f->ctx, f->info, f->ninfo + 1, f->capinfo, 8) < 0)
+		return NULL;
 	si = &f->info[f->ninfo++];
 	memset(si, 0, sizeof(*si));
 	si->sym = s;
@@ -386,13 +381,8 @@ static sym_status add_lin(sym_facts *f, const sym_expr *p)
 		                                         : contradiction(f, "a linear fact is false");
 	if (p->kind != SYM_KIND_LE)
 		return SYM_EOK;
-	if (f->nlin == f->caplin) {
-		size_t nc = f->caplin ? f->caplin * 2 : 8;
-		const sym_expr **nl = sym__realloc(f->ctx, f->lin, f->caplin * sizeof(*nl), nc * sizeof(*nl));
-		if (!nl)
-			return SYM_ENOMEM;
-		f->lin = nl, f->caplin = nc;
-	}
+	if (SYM_GROW(f->ctx, f->lin, f->nlin + 1, f->caplin, 8) < 0)
+		return SYM_ENOMEM;
 	f->lin[f->nlin++] = p;
 	f->version++;
 	return SYM_EOK;
@@ -519,14 +509,8 @@ static sym_status remember(sym_facts *f, const sym_expr *p)
 {
 	if (!p)
 		return sym_ctx_last_error(f->ctx);
-	if (f->nassumed == f->capassumed) {
-		size_t nc = f->capassumed ? f->capassumed * 2 : 8;
-		const sym_expr **na =
-		    sym__realloc(f->ctx, f->assumed, f->capassumed * sizeof(*na), nc * sizeof(*na));
-		if (!na)
-			return SYM_ENOMEM;
-		f->assumed = na, f->capassumed = nc;
-	}
+	if (SYM_GROW(f->ctx, f->assumed, f->nassumed + 1, f->capassumed, 8) < 0)
+		return SYM_ENOMEM;
 	f->assumed[f->nassumed++] = p;
 	return SYM_EOK;
 }

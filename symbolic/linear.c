@@ -65,14 +65,9 @@ static int add_le(lp *p, const sym_expr *e, const sym_num *k, const sym_num *c0)
 		if (idx[i] < 0)
 			return 0;
 	}
-	if (p->nrows == p->cap) {
-		size_t nc = p->cap ? p->cap * 2 : 32;
-		row *nr = sym__realloc(p->ctx, p->rows, p->cap * sizeof(*nr), nc * sizeof(*nr));
-		if (!nr) {
-			p->overflow = 1;
-			return 0;
-		}
-		p->rows = nr, p->cap = nc;
+	if (SYM_GROW(p->ctx, p->rows, p->nrows + 1, p->cap, 32) < 0) {
+		p->overflow = 1;
+		return 0;
 	}
 	r.a = sym__alloc(p->ctx, MAX_VARS * sizeof(*r.a));
 	if (!r.a) {

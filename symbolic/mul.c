@@ -42,17 +42,16 @@ static void prod_clear(prod *p)
 
 static int prod_reserve(prod *p, size_t n)
 {
-	sym_factor *nf;
-	size_t nc;
+	sym_factor *nf = NULL;
+	size_t nc = 0;
 	if (n <= p->cap)
 		return 1;
-	nc = n * 2;
-	nf = sym__alloc(p->ctx, nc * sizeof(*nf));
-	if (!nf)
+	if (p->f != p->stack)
+		return SYM_GROW(p->ctx, p->f, n, p->cap, 16) == 0;
+	/* the first heap array, twice what is needed */
+	if (SYM_GROW(p->ctx, nf, n, nc, n * 2) < 0)
 		return 0;
 	memcpy(nf, p->f, p->n * sizeof(*nf));
-	if (p->f != p->stack)
-		sym__free(p->ctx, p->f, p->cap * sizeof(*p->f));
 	p->f = nf, p->cap = nc;
 	return 1;
 }
@@ -420,12 +419,16 @@ static const sym_expr *prod_finish(prod *p)
 	sym__free(ctx, rest, p->n * sizeof(*rest));
 	acc = sym__scale(ctx, &p->coef, mono);
 	for (i = 0; i < p->n && acc; i++) {
-		int64_t e;
 		const sym_expr *s = p->f[i].base;
 		if (!(p->f[i].exp > 0 && s->kind == SYM_KIND_ADD))
 			continue;
-		for (e = 0; e < p->f[i].exp && acc; e++)
-			acc = distribute(ctx, acc, s); /* NULL (error recorded) stops */
+		/* a power of a sum expands once, under the multinomial's cost
+		 * limit: distributing it factor by factor costs the square of
+		 * its terms, and (x + y)**-7 // (x + y)**-700 reaches here with
+		 * the sum to the power 693 */
+		if (p->f[i].exp > 1)
+			s = sym_expr_pow_si(ctx, s, p->f[i].exp);
+		acc = s ? distribute(ctx, acc, s) : NULL; /* NULL: error recorded */
 	}
 	return acc;
 }

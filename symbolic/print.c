@@ -12,18 +12,64 @@ static const sym_num num_one = {{1}, 1};
 
 void sym__sbuf_init(sym_sbuf *b, sym_ctx *ctx)
 {
+	memset(b, 0, sizeof(*b));
 	b->ctx = ctx;
-	b->s = NULL;
-	b->n = b->cap = 0;
-	b->fail = 0;
-	b->count = 0;
+}
+
+void sym__sbuf_init_hook(sym_sbuf *b, const sym_allocator *a)
+{
+	memset(b, 0, sizeof(*b));
+	b->hook = *a;
+}
+
+/* The builder's allocator: the context's (recording out of memory there)
+ * or the hook copy's. */
+static void *sbuf_realloc(sym_sbuf *b, void *p, size_t old, size_t n)
+{
+	if (b->ctx) {
+		if (n == 0) {
+			sym__free(b->ctx, p, old);
+			return NULL;
+		}
+		return sym__realloc(b->ctx, p, old, n);
+	}
+	if (n == 0 && !p)
+		return NULL;
+	return b->hook.realloc_fn(b->hook.ud, p, old, n);
 }
 
 void sym__sbuf_clear(sym_sbuf *b)
 {
-	sym__free(b->ctx, b->s, b->cap);
+	sbuf_realloc(b, b->s, b->cap, 0);
 	b->s = NULL;
 	b->n = b->cap = 0;
+}
+
+char *sym__sbuf_take(sym_sbuf *b)
+{
+	char *s;
+	if (b->fail || b->count) {
+		sym__sbuf_clear(b);
+		return NULL;
+	}
+	if (!b->s)
+		sym__sbuf_put(b, "", 0);
+	if (b->fail || !b->s) {
+		sym__sbuf_clear(b);
+		return NULL;
+	}
+	if (b->cap != b->n + 1) {
+		if (!(s = sbuf_realloc(b, b->s, b->cap, b->n + 1))) {
+			b->fail = 1;
+			sym__sbuf_clear(b);
+			return NULL;
+		}
+	} else {
+		s = b->s;
+	}
+	b->s = NULL;
+	b->n = b->cap = 0;
+	return s;
 }
 
 void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len)
@@ -39,7 +85,7 @@ void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len)
 	}
 	if (b->n + len + 1 > b->cap) {
 		size_t nc = (b->n + len + 1) * 2;
-		char *ns = sym__realloc(b->ctx, b->s, b->cap, nc);
+		char *ns = sbuf_realloc(b, b->s, b->cap, nc);
 		if (!ns) {
 			b->fail = 1;
 			return;
@@ -69,6 +115,20 @@ void sym__sbuf_vprintf(sym_sbuf *b, const char *fmt, va_list ap0)
 	char small[256], *big = NULL;
 	va_list ap;
 	int k;
+	if (b->fail)
+		return;
+	if (!b->count && b->s && b->cap - b->n > 1) {
+		/* straight into the room left, when it fits */
+		size_t room = b->cap - b->n;
+		va_copy(ap, ap0);
+		k = vsnprintf(b->s + b->n, room, fmt, ap);
+		va_end(ap);
+		if (k >= 0 && (size_t)k < room) {
+			b->n += (size_t)k;
+			return;
+		}
+		b->s[b->n] = 0; /* what was cut off is written again below */
+	}
 	va_copy(ap, ap0);
 	k = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
@@ -80,7 +140,7 @@ void sym__sbuf_vprintf(sym_sbuf *b, const char *fmt, va_list ap0)
 		sym__sbuf_put(b, small, (size_t)k);
 		return;
 	}
-	big = sym__alloc(b->ctx, (size_t)k + 1);
+	big = sbuf_realloc(b, NULL, 0, (size_t)k + 1);
 	if (!big) {
 		b->fail = 1;
 		return;
@@ -89,7 +149,7 @@ void sym__sbuf_vprintf(sym_sbuf *b, const char *fmt, va_list ap0)
 	vsnprintf(big, (size_t)k + 1, fmt, ap);
 	va_end(ap);
 	sym__sbuf_put(b, big, (size_t)k);
-	sym__free(b->ctx, big, (size_t)k + 1);
+	sbuf_realloc(b, big, (size_t)k + 1, 0);
 }
 
 void sym__sbuf_num(sym_sbuf *b, const sym_num *v)
@@ -898,7 +958,12 @@ static int print_node(pr *p, const sym_expr *e)
 		return print_term(p, &num_one, e);
 	case SYM_KIND_FLOOR: {
 		const sym_expr *P, *Q;
-		if (sym__quotient_form(p->ctx, node_kid(e), &P, &Q)) {
+		/* P//Q parses to floor(P/Q): printed only when P/Q is the
+		 * argument itself (a sum over a reciprocal that the constructors
+		 * left uncancelled, x*F/S - 1/S with S == x*F - 1, would parse
+		 * back to floor(1)) */
+		if (sym__quotient_form(p->ctx, node_kid(e), &P, &Q) &&
+		    sym_expr_div(p->ctx, P, Q) == node_kid(e)) {
 			print_at_safe(p, P, P_MUL, 2);
 			sym__sbuf_puts(p->b, "//");
 			print_at(p, Q, P_UNARY);
@@ -1618,6 +1683,10 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 	sym_sbuf cnt;
 	pr p;
 	int ok;
+	if (!b->ctx) {
+		b->fail = 1; /* printing builds nodes: a builder of a hook alone cannot */
+		return 0;
+	}
 	p.ctx = b->ctx;
 	p.unsafe = 0;
 	p.memo = &memo;

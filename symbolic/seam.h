@@ -7,10 +7,9 @@
  * expressions, and the few facts services rules and inference need.
  * docs/architecture.md ("The seam") lists what is here and why.
  *
- * A file that lowers expressions into runtime code (src/program.c and the
- * model programs) still walks nodes: it defines SYM_SEAM_LOWERING before
- * including this header and gets the node layout and exact numbers too;
- * that section is to shrink as the runtime program is redesigned. */
+ * Lowering into runtime code (src/runtime/lower.c) and the model bindings
+ * (src/runtime/bind.c) read nodes and fact stores through the functions of
+ * the last section, never through a layout. */
 #ifndef SYM_SEAM_H
 #define SYM_SEAM_H
 
@@ -35,9 +34,11 @@ void sym__free(sym_ctx *ctx, void *p, size_t n);
  * *p, *cap untouched) when memory runs out or the size overflows. */
 int sym__grow(sym_ctx *ctx, void *p, size_t *cap, size_t need, size_t elem, size_t min);
 /* sym__grow for an array variable: SYM_GROW(ctx, r->tensors, r->ntensors + 1,
- * r->captensors, 64). */
+ * r->captensors, 64).  The common case, room enough, costs no call (need
+ * and cap are read twice: no side effects in them). */
 #define SYM_GROW(ctx, arr, need, cap, min)                                                                   \
-	sym__grow((ctx), (void *)&(arr), &(cap), (need), sizeof(*(arr)), (min))
+	((size_t)(need) <= (cap) ? 0                                                                         \
+	                         : sym__grow((ctx), (void *)&(arr), &(cap), (need), sizeof(*(arr)), (min)))
 
 /* ---- errors ------------------------------------------------------------------ */
 
@@ -69,11 +70,14 @@ int sym__expr_is_int(const sym_expr *e);
 
 /* ---- the string builder ------------------------------------------------------ */
 
-/* A growable string allocated through the context: the one string builder
- * of the library.  Errors stick: after a failure every append is a no-op
- * and fail says why. */
+/* A growable string allocated through the context, or, without one,
+ * through a copy of an allocator hook (what a compiled program keeps): the
+ * one string builder of the library.  Errors stick: after a failure every
+ * append is a no-op and fail says why; with a context, out of memory is
+ * also recorded there. */
 typedef struct sym_sbuf {
-	sym_ctx *ctx;
+	sym_ctx *ctx;       /* NULL: allocate through hook */
+	sym_allocator hook; /* used when ctx is NULL */
 	char *s;
 	size_t n, cap;
 	int fail;  /* 1 out of memory, 2 longer than SYM_MAX_TEXT_BYTES (count) */
@@ -81,7 +85,15 @@ typedef struct sym_sbuf {
 } sym_sbuf;
 
 void sym__sbuf_init(sym_sbuf *b, sym_ctx *ctx);
+/* Starts a builder that allocates through (a copy of) the hook a, without
+ * a context; sym__print needs a context and fails on such a builder. */
+void sym__sbuf_init_hook(sym_sbuf *b, const sym_allocator *a);
 void sym__sbuf_clear(sym_sbuf *b);
+/* Hands the text over: a block of exactly strlen + 1 bytes from the
+ * builder's allocator (so it is freed with that size), "" when nothing was
+ * written; NULL (and the builder cleared) after a failure or when the
+ * final block cannot be had.  The builder is empty afterwards. */
+SYM_GIVE char *sym__sbuf_take(sym_sbuf *b);
 void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len);
 void sym__sbuf_puts(sym_sbuf *b, const char *s);
 /* Appends printf-formatted text of any length. */
@@ -109,9 +121,44 @@ sym_status sym__facts_exempt_default(sym_facts *f, const sym_expr *s);
 /* The default minimum of f in *lo; returns 0 when f has none. */
 int sym__facts_default_min(const sym_facts *f, int64_t *lo);
 
-#ifdef SYM_SEAM_LOWERING
-/* ---- lowering: the node walk of the runtime program --------------------------- */
-#include "facts_private.h"
-#endif
+/* ---- reading nodes: what lowering into runtime code needs ------------------ */
+
+/* Lowering walks nodes through these functions, never through the node
+ * layout: sym_expr_kind, sym_expr_hash and sym_expr_symbol_name (public)
+ * plus the operands below.  A boolean is sym__true or sym__false. */
+
+/* The number of operands of e: the terms of a sum, the factors of a
+ * product, the children of min, max, && and ||; 1 for floor, abs and a
+ * relation (which compares its child with 0); 0 for a number, a symbol and
+ * a boolean. */
+size_t sym__expr_nargs(const sym_expr *e);
+/* Operand i < sym__expr_nargs(e) of e: the monomial of term i of a sum,
+ * the base of factor i of a product, child i otherwise. */
+const sym_expr *sym__expr_arg(const sym_expr *e, size_t i);
+/* The exponent (a nonzero integer) of factor i of the product e. */
+int64_t sym__expr_factor_exp(const sym_expr *e, size_t i);
+/* The number e as numerator *p and positive denominator *q; returns 1, or
+ * 0 with SYM_EOVERFLOW ("constant V does not fit int64") recorded. */
+int sym__expr_num_si(sym_ctx *ctx, const sym_expr *e, int64_t *p, int64_t *q);
+/* The least common denominator of the constant and the coefficients of
+ * the sum e in *L; returns 1, or 0 with SYM_EOVERFLOW recorded when it does
+ * not fit int64. */
+int sym__sum_denom_si(sym_ctx *ctx, const sym_expr *e, int64_t *L);
+/* L times coefficient i of the sum e (0: its constant; i >= 1: the
+ * coefficient of term i - 1), L a multiple of its denominator, in *k;
+ * returns 1, or 0 with SYM_EOVERFLOW recorded when it does not fit int64. */
+int sym__sum_coef_si(sym_ctx *ctx, const sym_expr *e, size_t i, int64_t L, int64_t *k);
+/* The coefficient c of the symbol s where e = c*s + (terms without that
+ * monomial) as a constant node in *coef: returns 1, 0 when s is no linear
+ * term of e (*coef NULL), -1 on error (recorded). */
+int sym__linear_coef(sym_ctx *ctx, const sym_expr *e, const sym_expr *s, const sym_expr **coef);
+/* The range of the symbol s under f (its bounds and the default minimum)
+ * as constant nodes (*lo or *hi NULL: unbounded that way); returns 0 on
+ * error (recorded in ctx). */
+int sym__facts_symbol_range(sym_ctx *ctx, const sym_facts *f, const sym_expr *s, const sym_expr **lo,
+                            const sym_expr **hi);
+/* The allocator hook of ctx, as a value to keep (a compiled program keeps
+ * a copy to free its blocks and to emit). */
+sym_allocator sym__ctx_allocator(const sym_ctx *ctx);
 
 #endif

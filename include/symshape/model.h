@@ -167,10 +167,16 @@ SYM_API void sym_model_program_run_segments(const sym_model_program *mp, const i
  * "": "symshape"): the guard functions return 0, k+1 for the first failing
  * guard k, -1 on overflow, division by zero or an inexact output, and -2
  * when the dims contradict the declared input shapes or the input symbols'
- * ranges; P_guard_kind[k] is "assert" or "expect".  Caller frees with
- * free(); NULL when the prefix is not a C identifier
- * (sym_program_is_c_identifier) or memory runs out. */
+ * ranges; P_guard_kind[k] is "assert" or "expect".  The text is
+ * allocated through mp's copy of the allocator hook: the caller frees it
+ * with sym_model_program_str_free; NULL when the prefix is not a C
+ * identifier (sym_program_is_c_identifier) or memory runs out.  Calls the
+ * hook: emit where calling it is allowed. */
 SYM_API SYM_GIVE char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix);
+/* Frees a text of sym_model_program_emit_c(mp, ...) through mp's hook,
+ * with its size; NULL is ignored.  For a program of a context without a
+ * hook (sym_ctx_new), that is free(). */
+SYM_API void sym_model_program_str_free(const sym_model_program *mp, SYM_TAKE char *s);
 
 #ifdef __cplusplus
 }

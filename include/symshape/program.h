@@ -67,10 +67,15 @@ SYM_API SYM_GIVE sym_program *sym_program_deserialize(const unsigned char *buf, 
  * when guard k fails first, -1 on overflow, division by zero or an inexact
  * output; the same semantics as sym_program_run.  guard_text holds one
  * string per guard (may be NULL: then the texts are empty).  Returns a
- * string allocated with malloc (caller frees), or NULL when the prefix is not
- * a C identifier or memory runs out. */
+ * string allocated through p's copy of the allocator hook (caller frees
+ * with sym_program_str_free), or NULL when the prefix is not a C identifier
+ * or memory runs out.  Calls the hook: emit where calling it is allowed. */
 SYM_API SYM_GIVE char *sym_program_emit_c(const sym_program *p, const char *prefix,
                                           const char *const *guard_text);
+/* Frees a text emitted from p (sym_program_emit_c) through p's hook, with
+ * its size; NULL is ignored.  For a program of a context without a hook
+ * (sym_ctx_new) or of sym_program_deserialize, that is free(). */
+SYM_API void sym_program_str_free(const sym_program *p, SYM_TAKE char *s);
 /* Returns 1 when s is a C identifier (a letter or '_', then letters, digits
  * and '_'), as the prefix of emitted C must be; 0 otherwise (NULL, ""). */
 SYM_API int sym_program_is_c_identifier(const char *s);

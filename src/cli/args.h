@@ -2,8 +2,10 @@
  * work is done: strict integers, dims lists and NAME=INT lists (decimal
  * digits only: no signs, spaces or empty items; values within int64), the
  * hints, the --range/--align/--bind options, and the usage and error
- * messages of a bad command line.  Depends on cli.h and the library only,
- * so the fuzz target of the strict parsers builds it alone. */
+ * messages of a bad command line.  Three files, one job each: messages.c
+ * (one-line text, errors, usage), values.c (the value parsers), args.c
+ * (each command's options).  They depend on cli.h and the library only,
+ * so the fuzz target of the strict parsers builds them alone. */
 #ifndef SYM_CLI_ARGS_H
 #define SYM_CLI_ARGS_H
 
@@ -13,11 +15,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- strict parsers ------------------------------------------------------ */
+/* ---- messages (messages.c; cli_error, cli_usage: cli.h) ------------------- */
 
 /* Writes s to f with its control characters as \xNN escapes, so that a
  * message quoting the user's text stays one line. */
 void cli_fputs_one_line(const char *s, FILE *f);
+/* Rewrites the control characters of the message err as \xNN (cut to
+ * errsize), so that a message quoting the user's text stays one line;
+ * returns -1 for the caller's failure return. */
+int cli_one_line(char *err, size_t errsize);
 /* The printf-formatted text in memory of the caller's (free), NULL when out
  * of memory. */
 char *cli_format(const char *fmt, ...)
@@ -25,6 +31,8 @@ char *cli_format(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+
+/* ---- strict parsers (values.c) --------------------------------------------- */
 
 /* Parses a strict nonnegative decimal integer. Returns 0 with the value in
  * *v or -1 with a one-line message in err. */
@@ -85,7 +93,7 @@ void cli_extra_free(cli_extra *x);
  * or CLI_FAIL with a message. */
 int cli_infer_options(sym_infer_options *opt, sym_ctx *ctx, const hintset *h, cli_extra *x, int allow_empty);
 
-/* ---- the commands' options ----------------------------------------------- */
+/* ---- the commands' options (args.c; the cache query: values.c) ------------ */
 
 /* infer MODEL [--json] [--allow-empty] [-o OUT] [--hint H] [--range R]... [--align N] */
 typedef struct cli_infer_opts {

@@ -3,28 +3,42 @@
 #include "model.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* Compiles the model of o and returns its emitted C (caller frees), or NULL
- * (message printed). */
-static char *emit_compute(cli_program_opts *o)
+/* What emit-c computes: the model program and its C text (freed through
+ * the program, emit_free). */
+typedef struct emit_result {
+	sym_ctx *ctx;
+	sym_model *m;
+	sym_graph_result *r;
+	sym_model_program *mp;
+	char *code;
+} emit_result;
+
+static void emit_free(emit_result *e)
 {
-	sym_ctx *ctx = sym_ctx_new();
-	sym_model *m = NULL;
-	sym_graph_result *r = NULL;
-	sym_model_program *mp = NULL;
-	char *code = NULL;
-	if (!ctx)
-		return NULL;
-	mp = cli_load_program(ctx, o->model, o->allow_empty, &o->h, &o->x, 0, &m, &r);
-	if (mp && !(code = sym_model_program_emit_c(mp, o->prefix)))
+	sym_model_program_str_free(e->mp, e->code);
+	sym_model_program_free(e->mp);
+	sym_graph_result_free(e->r);
+	sym_model_free(e->m);
+	sym_ctx_free(e->ctx);
+}
+
+/* Compiles the model of o and emits its C into e.  Returns CLI_OK or
+ * CLI_FAIL (message printed). */
+static int emit_compute(cli_program_opts *o, emit_result *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (!(e->ctx = sym_ctx_new()))
+		return CLI_FAIL;
+	e->mp = cli_load_program(e->ctx, o->model, o->allow_empty, &o->h, &o->x, 0, &e->m, &e->r);
+	if (!e->mp)
+		return CLI_FAIL;
+	if (!(e->code = sym_model_program_emit_c(e->mp, o->prefix))) {
 		cli_error("out of memory");
-	sym_model_program_free(mp);
-	sym_graph_result_free(r);
-	sym_model_free(m);
-	sym_ctx_free(ctx);
-	return code;
+		return CLI_FAIL;
+	}
+	return CLI_OK;
 }
 
 /* Writes code to the -o file of o, or to stdout.  Returns CLI_OK or
@@ -47,13 +61,14 @@ static int emit_print(const cli_program_opts *o, const char *code)
 int cli_emit_c(int argc, char **argv)
 {
 	cli_program_opts o;
-	char *code = NULL;
+	emit_result e;
 	int st = cli_program_opts_parse(&o, argc, argv, 1);
-	if (st == CLI_OK && !(code = emit_compute(&o)))
-		st = CLI_FAIL;
+	memset(&e, 0, sizeof(e));
 	if (st == CLI_OK)
-		st = emit_print(&o, code);
-	free(code);
+		st = emit_compute(&o, &e);
+	if (st == CLI_OK)
+		st = emit_print(&o, e.code);
+	emit_free(&e);
 	cli_program_opts_free(&o);
 	return st;
 }

@@ -75,8 +75,9 @@ static int order_nodes(sym_graph_result *r)
 	return sym__failed(r->ctx) ? -1 : 0;
 }
 
-/* ONNX operators are read for opsets 7 to 21; other domains than ONNX and
- * CANN have no rules.  Returns 1 with an error entry for the node, 0 when
+/* ONNX models are read for opsets 1 to 21 (each rule names the oldest
+ * opset of its operator that it reads, rules/registry.c); other domains
+ * than ONNX and CANN have no rules.  Returns 1 with an error entry for the node, 0 when
  * the node can be run, -1 on a fatal error. */
 static int unsupported_domain_or_opset(sym_graph_result *r, const sym_mnode *nd)
 {
@@ -85,9 +86,9 @@ static int unsupported_domain_or_opset(sym_graph_result *r, const sym_mnode *nd)
 		st =
 		    sym__result_add_diag(r, nd->name, nd->op, NULL, "node '%s' (%s): unsupported domain '%s'",
 		                         nd->name, nd->op, nd->domain);
-	else if (!*nd->domain && (opset < 7 || opset > 21))
+	else if (!*nd->domain && (opset < 1 || opset > 21))
 		st = sym__result_add_diag(r, nd->name, nd->op, NULL,
-		                          "node '%s' (%s): unsupported opset %d (7 to 21 are read)", nd->name,
+		                          "node '%s' (%s): unsupported opset %d (1 to 21 are read)", nd->name,
 		                          nd->op, opset);
 	else
 		return 0;
@@ -269,7 +270,7 @@ sym_graph_result *sym_model_infer(sym_ctx *ctx, const sym_model *m, const sym_in
 	r0 = infer_without_hints(r, opt);
 	st = sym__guards_prune(r, r0);
 	sym_graph_result_free(r0);
-	if (st < 0 || sym__merge_keys(r) < 0 || sym__ranges_of_symbols(r) < 0 ||
+	if (st < 0 || sym__final_shapes(r) < 0 || sym__merge_keys(r) < 0 || sym__ranges_of_symbols(r) < 0 ||
 	    sym__graph_storage(r, opt) < 0)
 		goto fail;
 	return r;

@@ -40,6 +40,13 @@ int sym__ranges_of_symbols(sym_graph_result *r);
  * r->guards, asserts before expects. */
 int sym__guards_prune(sym_graph_result *r, const sym_graph_result *plain);
 
+/* ---- final.c --------------------------------------------------------------- */
+
+/* Simplifies every tensor's dims under the facts of the whole graph (every
+ * guard stated, the symbol ranges); after the guards are pruned, before the
+ * merge keys, ranges and storage read the shapes. */
+int sym__final_shapes(sym_graph_result *r);
+
 /* ---- mergekey.c ------------------------------------------------------------ */
 
 /* The merge key of every node, and the nodes grouped by key. */

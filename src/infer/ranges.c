@@ -133,6 +133,18 @@ int sym_graph_dim_range(const sym_graph_result *r, size_t i, int d, const sym_ex
 	if (i >= r->ntensors || d < 0 || d >= r->tensors[i].tv.rank)
 		return -1;
 	ok = sym__bounds_expr(r->ctx, r->facts, r->tensors[i].tv.dims[d], &lo, &hi);
+	long long lov = 0;
+	if (ok && (!lo || (sym_expr_get_si(lo, &lov) == 1 && lov < 0))) {
+		/* interval arithmetic loses what a decision keeps: seq - max(-1,
+		 * seq - K) - 1 has no lower end term by term, yet is >= 0 */
+		const sym_expr *d0 = r->tensors[i].tv.dims[d];
+		sym_truth t =
+		    sym_prove(r->ctx, r->facts, sym_expr_rel(r->ctx, SYM_REL_GE, d0, sym__zero(r->ctx)));
+		if (t == SYM_TRUE)
+			lo = sym__zero(r->ctx);
+		else if (t == SYM_ERROR)
+			sym_ctx_clear_error(r->ctx);
+	}
 	if (min)
 		*min = lo;
 	if (max)

@@ -2,11 +2,13 @@
  * content.  The only file that knows both formats; the loaders do not call
  * each other. */
 #include "model/ir.h"
+#include "model/onnx_private.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int sym__model_read_file(sym_ctx *ctx, const char *path, char **out, size_t *len, size_t *capp)
 {
@@ -64,12 +66,51 @@ static int looks_onnx(const char *path, const char *buf, size_t n)
 	return i < n && buf[i] != '{';
 }
 
+/* An ONNX model read from its file without the weights, or NULL with
+ * *whole set when it must be read whole (a JSON file, a stream, a file the
+ * copy gives up on). */
+static sym_model *load_onnx_slim(sym_ctx *ctx, const char *path, int *whole)
+{
+	FILE *f = fopen(path, "rb");
+	char head[64], *buf;
+	size_t nh, n, cap;
+	sym_model *m = NULL;
+	int st;
+	struct stat sb;
+	*whole = 1;
+	if (!f)
+		return NULL;
+	/* a pipe is read once, whole: peeking would lose its head */
+	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		fclose(f);
+		return NULL;
+	}
+	nh = fread(head, 1, sizeof(head), f);
+	if (!looks_onnx(path, head, nh) || (st = sym__onnx_slim_file(ctx, f, &buf, &n, &cap)) == 0) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	*whole = 0;
+	if (st < 0)
+		return NULL;
+	m = sym__model_from_onnx_buffer(ctx, buf, n);
+	sym__free(ctx, buf, cap);
+	return m;
+}
+
 sym_model *sym_model_load(sym_ctx *ctx, const char *path)
 {
 	char *buf;
 	size_t n, cap;
 	sym_model *m;
-	if (sym__failed(ctx) || sym__model_read_file(ctx, path, &buf, &n, &cap) < 0)
+	int whole;
+	if (sym__failed(ctx))
+		return NULL;
+	m = load_onnx_slim(ctx, path, &whole);
+	if (!whole)
+		return m;
+	if (sym__model_read_file(ctx, path, &buf, &n, &cap) < 0)
 		return NULL;
 	if (looks_onnx(path, buf, n))
 		m = sym_model_from_onnx(ctx, buf, n);

@@ -750,6 +750,24 @@ static void loader_clear(ld *l)
 
 sym_model *sym_model_from_onnx(sym_ctx *ctx, const void *data, size_t len)
 {
+	/* the weights are dropped before unpacking, which would copy them */
+	char *slim;
+	size_t n, cap;
+	sym_model *m;
+	int st;
+	if (sym__failed(ctx))
+		return NULL;
+	if ((st = sym__onnx_slim_mem(ctx, data, len, &slim, &n, &cap)) < 0)
+		return NULL;
+	if (st == 0)
+		return sym__model_from_onnx_buffer(ctx, data, len);
+	m = sym__model_from_onnx_buffer(ctx, slim, n);
+	sym__free(ctx, slim, cap);
+	return m;
+}
+
+sym_model *sym__model_from_onnx_buffer(sym_ctx *ctx, const void *data, size_t len)
+{
 	OnnxModel *mp;
 	ld l;
 	size_t i;

@@ -5,8 +5,10 @@
 
 #include "onnx-subset.pb-c.h"
 #include "seam.h"
+#include "symshape/model.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef SymshapeOnnx__ModelProto OnnxModel;
 typedef SymshapeOnnx__GraphProto OnnxGraph;
@@ -26,5 +28,15 @@ typedef SymshapeOnnx__StringStringEntryProto OnnxEntry;
  * past its message; nothing when the walk finds nothing (why->fail set,
  * out of memory recorded, when the text could not be built). */
 void sym__onnx_diagnose(sym_sbuf *why, const void *data, size_t len);
+
+/* onnx_slim.c: a copy of the ModelProto without the data of tensors of
+ * more than 65,536 elements (their name, type and dims stay).  Each returns
+ * 1 with *out (sym__free with *cap), 0 when the model must be read whole
+ * (malformed, a file that is not a regular file, or for memory nothing to
+ * drop), -1 when memory runs out (recorded). */
+int sym__onnx_slim_file(sym_ctx *ctx, FILE *f, char **out, size_t *outlen, size_t *cap);
+int sym__onnx_slim_mem(sym_ctx *ctx, const void *data, size_t len, char **out, size_t *outlen, size_t *cap);
+/* model_onnx.c: the loader over a buffer taken as it is. */
+sym_model *sym__model_from_onnx_buffer(sym_ctx *ctx, const void *data, size_t len);
 
 #endif

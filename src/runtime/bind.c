@@ -3,7 +3,6 @@
  * a*s + b), and the checks every input must pass before the guards: the
  * dims equal their declared forms, every symbol in its range, every
  * data-dependent dim in its. */
-#define SYM_SEAM_LOWERING /* walks nodes to lower them (seam.h) */
 #include "seam.h"
 #include "bind_private.h"
 #include "infer/passes.h"
@@ -172,10 +171,9 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 	for (i = 0; i < m->ninputs; i++) {
 		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
 		for (d = 0; d < t->tv.rank; d++, p++) {
-			const sym_expr *dim = t->tv.dims[d], *found[8], *s = NULL, *rest, *sol;
+			const sym_expr *dim = t->tv.dims[d], *found[8], *s = NULL, *rest, *sol, *coef;
 			size_t nf = sym_expr_symbols(ctx, dim, found, 8), j, nun = 0;
-			sym_lin v;
-			size_t ti;
+			int lin;
 			if (sym_expr_kind(dim) == SYM_KIND_SYM || nf > 8)
 				continue;
 			for (j = 0; j < nf; j++) {
@@ -186,12 +184,11 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 			}
 			if (nun != 1)
 				continue;
-			sym__lin_view(dim, &v);
-			for (ti = 0; ti < v.n && v.t[ti].m != s; ti++)
-				;
-			if (ti == v.n)
+			if ((lin = sym__linear_coef(ctx, dim, s, &coef)) < 0)
+				goto fail;
+			if (!lin)
 				continue; /* s is not a linear term */
-			rest = sym_expr_sub(ctx, dim, sym__scale(ctx, &v.t[ti].coef, s));
+			rest = sym_expr_sub(ctx, dim, sym_expr_mul(ctx, coef, s));
 			{
 				const sym_expr *rf[8];
 				size_t nr = sym_expr_symbols(ctx, rest, rf, 8), q;
@@ -205,7 +202,7 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 			sol = sym_expr_div(
 			    ctx,
 			    sym_expr_sub(ctx, pos.v[p], sym_expr_subst(ctx, rest, gsyms.n, gsyms.v, gby.v)),
-			    sym__num_node(ctx, &v.t[ti].coef));
+			    coef);
 			if (!sol || sym__elist_push(ctx, &gsyms, s) < 0 ||
 			    sym__elist_push(ctx, &gby, sol) < 0)
 				goto fail;
@@ -273,16 +270,10 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 	if (!(rf = sym__graph_range_facts(r)))
 		goto fail;
 	for (k = 0; k < gsyms.n; k++) {
-		sym_ival iv;
-		const sym_expr *ok = sym_expr_bool(ctx, 1), *lo = NULL, *hi = NULL;
+		const sym_expr *ok = sym_expr_bool(ctx, 1), *lo, *hi;
 		char *lt, *ht;
-		sym__ival_init(&iv);
-		sym__facts_sym_range(rf, gsyms.v[k], &iv);
-		if (!iv.lo.inf)
-			lo = sym__num_node(ctx, &iv.lo.v);
-		if (!iv.hi.inf)
-			hi = sym__num_node(ctx, &iv.hi.v);
-		sym__ival_clear(&iv);
+		if (!sym__facts_symbol_range(ctx, rf, gsyms.v[k], &lo, &hi))
+			goto fail;
 		if (lo)
 			ok = sym_expr_and(ctx, ok, sym_expr_rel(ctx, SYM_REL_GE, gby.v[k], lo));
 		if (hi)

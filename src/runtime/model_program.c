@@ -415,13 +415,15 @@ char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 	const char **kinds;
 	sym__model_abi abi;
 	char *code;
-	size_t i;
+	size_t i, kbytes = (mp->nguards + 1) * sizeof(*kinds);
 	if (!prefix || !*prefix)
 		prefix = "symshape";
-	if (!sym_program_is_c_identifier(prefix) || !(kinds = calloc(mp->nguards + 1, sizeof(*kinds))))
+	if (!sym_program_is_c_identifier(prefix) ||
+	    !(kinds = mp->alloc.realloc_fn(mp->alloc.ud, NULL, 0, kbytes)))
 		return NULL;
 	for (i = 0; i < mp->nguards; i++)
 		kinds[i] = mp->guard_kind[i] == SYM_GUARD_ASSERT ? "assert" : "expect";
+	kinds[mp->nguards] = NULL;
 	abi.nsegs = SYM_SEGMENT_COUNT;
 	abi.seg_names = names;
 	abi.seg_doc = docs;
@@ -432,6 +434,12 @@ char *sym_model_program_emit_c(const sym_model_program *mp, const char *prefix)
 	abi.bound_names = (const char *const *)mp->bound_names;
 	abi.bound_src = (const char *const *)mp->bound_src;
 	code = sym__program_emit_model(mp->prog, prefix, &abi);
-	free(kinds);
+	sym__hook_free(&mp->alloc, (void *)kinds, kbytes);
 	return code;
+}
+
+void sym_model_program_str_free(const sym_model_program *mp, char *s)
+{
+	if (mp)
+		sym_program_str_free(mp->prog, s);
 }

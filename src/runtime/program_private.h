@@ -116,13 +116,14 @@ int sym__op_arity(int64_t op);
  * compilation with the context's allocator hook and given back at its free
  * through the program's copy of the hook: a value (the function and its
  * ud), not a pointer into the context, so the program may outlive the
- * context as long as the hook's ud lives.  What a program hands out or uses
- * while it works (run scratch, emitted C, serialised bytes) is plain
- * malloc: runs and emission may come from any number of threads at once,
- * and the hook need not be thread-safe.  docs/memory-and-errors.md. */
+ * context as long as the hook's ud lives.  Emission allocates through the
+ * same copy (its scratch and the text, freed with sym_program_str_free), so
+ * it is called where calling the hook is allowed.  Runs never call the
+ * hook (any number of threads run one program at once, and the hook need
+ * not be thread-safe): a model run's scratch past its stack slots and the
+ * serialised bytes are plain malloc.  docs/memory-and-errors.md. */
 
-/* The allocator hook of ctx, as a value to keep. */
-sym_allocator sym__ctx_allocator(const sym_ctx *ctx);
+/* sym__ctx_allocator (seam.h) gives the hook of a context as a value. */
 /* The C library's realloc and free as a hook (programs read from bytes). */
 extern const sym_allocator sym__libc_allocator;
 /* Gives the block p of n bytes back to the hook a (nothing for NULL). */
@@ -183,8 +184,8 @@ typedef struct sym__model_abi {
 /* Writes the model ABI (SPEC §8) of p as standalone C with the prefix (a C
  * identifier): P_check and one entry point per segment, each a call of one
  * static P__run that checks the input and the guards once, then computes
- * the segment asked for.  Returns malloc'd text, NULL when memory runs
- * out. */
+ * the segment asked for.  Returns text allocated through p's copy of the
+ * hook (sym_program_str_free), NULL when memory runs out. */
 char *sym__program_emit_model(const sym_program *p, const char *prefix, const sym__model_abi *abi);
 
 /* The integer of the emitted C's ABI (SPEC §8) for a run status: 0 for

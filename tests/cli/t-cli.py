@@ -418,9 +418,18 @@ def test_hostile_sizes():
     expect_quick_user_error("modulo_by_a_large_power_of_a_sum_is_measured_quickly",
                             ["simplify", "(s + ceiyyyy+ sor4) % ( + sor4) % (s1 - ssyy_h0 % -cesy% yOr2 % s1d)**26"],
                             mentions=("text too long",), seconds=1.5)
-    expect_small_and_quick("modulo_by_a_reciprocal_power_of_a_sum_gives_up_cancelling_quickly",
-                           ["simplify", "-"], b"1 % (a + b)**-700 - 1 % (a + b)**-700\n", "0",
-                           seconds=2.0, megabytes=100)
+    expect_quick_user_error("modulo_by_a_reciprocal_power_of_a_sum_is_a_quick_error",
+                            ["simplify", "1 % (a + b)**-700 - 1 % (a + b)**-700"], mentions=("too large",),
+                            seconds=1.0)
+    # a quotient of reciprocal powers of a sum is a positive power of the sum:
+    # it expands under the power's cost limit, not factor by factor
+    expect_quick_user_error("floor_division_by_a_reciprocal_power_of_a_sum_is_a_quick_error",
+                            ["simplify", "(a+b)**-7//2 % (a+b)**-7000"], mentions=("too large",), seconds=1.0)
+    expect_quick_user_error("modulo_by_a_reciprocal_power_of_a_sum_of_modulos_is_a_quick_error",
+                            ["simplify", "(a + b % c)**-7 % (a + b % c)**-700"], mentions=("too large",),
+                            seconds=1.0)
+    expect_small_and_quick("modulo_by_a_smaller_reciprocal_power_of_a_sum_cancels",
+                           ["simplify", "-"], b"(a+b)**-7 % (a+b)**-70\n", "0", seconds=1.0, megabytes=100)
     expect_quick_user_error("constant_past_the_number_limit_is_a_quick_error",
                             ["simplify", "10**2**20"], mentions=("number too large",), seconds=1.0)
 

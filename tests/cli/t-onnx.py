@@ -257,6 +257,69 @@ def check_variadic_without_inputs():
                    rc == 1 and "node 'v' (%s): input 0 is required" % op in err, "%s %r" % (rc, err))
 
 
+def pb_tensor(name, dtype, dims, raw, dims_last=False):
+    """A TensorProto with raw_data; dims_last writes the dims after the
+    data (the wire format allows any field order)."""
+    d = b"".join(pb_int(1, x) for x in dims)
+    body = pb_len(8, name) + pb_int(2, dtype)
+    return pb_len(5, body + pb_len(9, raw) + d if dims_last else body + d + pb_len(9, raw))
+
+
+def peak_rss_mb(args):
+    """Status, stdout, stderr and the peak memory of this one command.  A
+    small Python process starts it: a forked child's peak counts the pages
+    of its parent from before exec, and this one holds a large model."""
+    measure = ("import os, subprocess, sys\n"
+               "p = subprocess.Popen(sys.argv[1:])\n"
+               "_, st, u = os.wait4(p.pid, 0)\n"
+               "sys.stderr.write('\\npeak-kb %d %d\\n' % (os.waitstatus_to_exitcode(st), u.ru_maxrss))\n")
+    p = subprocess.run([sys.executable, "-c", measure, CLI] + args, capture_output=True, timeout=TIMEOUT)
+    err = p.stderr.decode()
+    head, _, tail = err.rpartition("\npeak-kb ")
+    rc, kb = tail.split()
+    return int(rc), p.stdout.decode(), head, int(kb) / 1024.0
+
+
+def check_inline_weights():
+    """Weights are not loaded: a model with 96 MB of inline float weights
+    infers in memory proportional to its graph (the whole file read and
+    unpacked needs over twice its size), and a small int64 tensor whose
+    data comes before its dims keeps its value."""
+    import struct
+    nw, rows = 6, 4096
+    w = b"\0" * (rows * 1024 * 4)
+    nodes = [("MatMul", ["x" if i == 0 else "h%d" % (i - 1), "w%d" % i], ["h%d" % i], "mm%d" % i) for i in range(nw)]
+    # a rank-40 shape value of 320 bytes: its data is deferred, then kept
+    ones = [1] * 39 + [5]
+    nodes.append(("ConstantOfShape", ["s40"], ["z"], "cos"))
+    inits = b"".join(pb_tensor("w%d" % i, 1, [1024 if i % 2 == 0 else rows, rows if i % 2 == 0 else 1024], w)
+                     for i in range(nw))
+    inits += pb_tensor("s40", 7, [40], struct.pack("<40q", *ones), dims_last=True)
+    data = pb_model(nodes, [("x", ["N", 1024])], ["h%d" % (nw - 1), "z"], graph_extra=inits)
+    # a small tensor with the wrong data size is still an error naming it
+    bad = pb_model([("Relu", ["x"], ["y"], "r")], [("x", ["N", 3])], ["y"],
+                   graph_extra=pb_tensor("t", 1, [4], b"\0" * 1000))
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "weights.onnx")
+        with open(path, "wb") as f:
+            f.write(data)
+        rc, out, err, mb = peak_rss_mb(["infer", path])
+        limit = 64 if os.environ.get("ASAN_OPTIONS") is not None else 32
+        report("96 MB of inline weights infer in under %d MB" % limit,
+               rc == 0 and mb < limit and "[N, 1024]" in out, "%s %.0f MB %r" % (rc, mb, err))
+        report("a deferred small tensor keeps its value",
+               rc == 0 and "[%s]" % ", ".join(str(v) for v in ones) in out, "%s %r" % (rc, out[-500:]))
+        rc, out, err = run(["run", path, "--shape", "x=3,1024"])
+        report("run on inline weights", rc == 0 and "[3, 1024]" in out, "%s %r" % (rc, err))
+        bpath = os.path.join(d, "bad.onnx")
+        with open(bpath, "wb") as f:
+            f.write(bad)
+        rc, out, err = run(["infer", bpath])
+        report("a small tensor with the wrong data size is an error",
+               rc == 1 and "initializer 't': raw_data has 1000 bytes, 4 elements of float32 need 16" in err,
+               "%s %r" % (rc, err))
+
+
 def check_cli_misc():
     # sym_model_load dispatches on content: an ONNX file under another name
     with tempfile.TemporaryDirectory() as d:
@@ -289,6 +352,7 @@ def main():
     check_bad()
     check_invalid_keys()
     check_variadic_without_inputs()
+    check_inline_weights()
     check_cli_misc()
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

@@ -24,6 +24,12 @@ business and is not run here.
 Usage: python3 doctest.py [CLI] [FILE...]   (CLI defaults to $SYMSHAPE_CLI,
 then build/symshape; FILES default to README.md and every docs/ page).
 Prints one line per failed command and "N passed, M failed" last.
+
+With --python (run by the interpreter that has the symshape module, e.g.
+PYTHONPATH=build/python /usr/bin/python3), it runs instead the `>>>`
+examples of the given pages (default docs/python.md) with the doctest
+module, every block of a page in one namespace, from the source tree, and
+runs each `<!-- file: test_*.py -->` block of them with pytest.
 """
 
 import glob
@@ -132,7 +138,79 @@ def run_block(cli_dir, cmds, tmp, cwd):
     return [p.split("\n") for p in parts]
 
 
+def python_blocks(path):
+    """Yields (line number, text) of each fenced block with `>>>` lines."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith("```"):
+            i += 1
+            continue
+        start = i
+        i += 1
+        body = []
+        while i < len(lines) and not lines[i].startswith("```"):
+            body.append(lines[i])
+            i += 1
+        i += 1
+        if any(l.startswith(">>> ") for l in body):
+            yield start + 1, "\n".join(body) + "\n"
+
+
+def python_main(files):
+    """Runs the `>>>` examples and the pytest files of the pages."""
+    # the standard library's doctest, not this file of the same name
+    here = os.path.dirname(os.path.abspath(__file__))
+    saved = sys.path[:]
+    sys.path = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
+    try:
+        import doctest
+    finally:
+        sys.path = saved
+    if not files:
+        files = [os.path.join(ROOT, "docs", "python.md")]
+    os.chdir(ROOT)
+    parser = doctest.DocTestParser()
+    import symshape  # the module under test: the pytest runs import the same one
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(symshape.__file__)))] +
+        [os.path.abspath(p) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            rel = os.path.relpath(path, ROOT)
+            globs = {"__name__": "__doc__"}
+            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+            for lineno, text in python_blocks(path):
+                test = parser.get_doctest(text, globs, rel, rel, lineno)
+                r = runner.run(test, clear_globs=False)
+                globs = test.globs  # a DocTest runs on a copy: the next block goes on from it
+                passed += r.attempted - r.failed
+                failed += r.failed
+            for what, name, body in sessions(path):
+                if what != "file" or not re.match(r"test_\w+\.py$", name):
+                    continue
+                f = os.path.join(tmp, name)
+                with open(f, "w") as out:
+                    out.write("\n".join(body[:]) + "\n")
+                p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=tmp,
+                                   env=env, timeout=TIMEOUT)
+                if p.returncode == 0:
+                    passed += 1
+                else:
+                    failed += 1
+                    print("FAIL %s: %s under pytest:\n%s" % (rel, name,
+                                                            p.stdout.decode("utf-8", "replace")))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
 def main(argv):
+    if "--python" in argv[1:]:
+        return python_main([a for a in argv[1:] if a.endswith(".md")])
     cli = os.environ.get("SYMSHAPE_CLI") or "build/symshape"
     files = []
     for a in argv[1:]:

@@ -19,6 +19,7 @@ void rt_init(rt *t, long long dim_min)
 	t->facts = sym_facts_new(t->ctx);
 	assert_non_null(t->facts);
 	t->dim_min = dim_min;
+	t->opset = 18;
 	sym_facts_set_default_min(t->facts, dim_min);
 	sym__infer_init(&t->inf, t->ctx, t->facts);
 }
@@ -177,7 +178,7 @@ sym_attr rt_s(rt *t, const char *name, const char *v)
 int rt_run(rt *t, const char *op, const char *domain, size_t nin, const sym_tval *in, size_t na,
            const sym_attr *a, size_t nout, sym_tval *out)
 {
-	return sym__rule_run(&t->inf, domain ? domain : "", op, "n0", 18, nin, in, na, a, nout, out);
+	return sym__rule_run(&t->inf, domain ? domain : "", op, "n0", t->opset, nin, in, na, a, nout, out);
 }
 
 static const char *list_text(rt *t, size_t n, const sym_expr *const *v)
@@ -318,11 +319,13 @@ void rt_property(rt *t, const char *op, const char *domain, size_t nin, const sy
 		/* the concrete session shares t's context, so nodes compare by pointer */
 		c.ctx = t->ctx;
 		c.dim_min = t->dim_min;
+		c.opset = t->opset;
 		c.facts = sym_facts_new(t->ctx);
 		sym__infer_init(&c.inf, t->ctx, c.facts);
 		for (i = 0; i < nin; i++)
 			cin[i] = concrete(&c, &in[i], t, ns, syms, vals);
-		rc = sym__rule_run(&c.inf, domain ? domain : "", op, "n0", 18, nin, cin, na, a, nout, cout);
+		rc = sym__rule_run(&c.inf, domain ? domain : "", op, "n0", t->opset, nin, cin, na, a, nout,
+		                   cout);
 		if (rc < 0)
 			sym_ctx_clear_error(t->ctx);
 		if ((rc == 0) != ok_guards) {

@@ -12,6 +12,7 @@ typedef struct rt {
 	sym_facts *facts;
 	sym_infer inf;
 	long long dim_min;
+	int opset; /* the opset rules run at: 18 unless a test sets it */
 } rt;
 
 /* A session whose symbols are >= dim_min (1 for dims, 0 to allow empty). */

@@ -384,9 +384,35 @@ static void pooling_property_holds_at_random_dims(void **state)
 	rt_free(&t);
 }
 
+static void integer_and_quantized_conv_keep_the_conv_shape(void **state)
+{
+	rt t;
+	sym_tval in[9], out[1];
+	size_t i;
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[n, 3, h, w]", "uint8", NULL);
+	in[1] = rt_t(&t, "[8, 3, 3, 3]", "uint8", NULL);
+	/* ConvInteger's input 2 is x's zero point, not a bias */
+	in[2] = rt_t(&t, "[]", "uint8", NULL);
+	assert_int_equal(rt_run(&t, "ConvInteger", NULL, 3, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[n, 8, h - 2, w - 2]");
+	assert_int_equal(out[0].dtype, SYM_DT_INT32);
+	for (i = 1; i < 8; i++)
+		in[i] = rt_t(&t, "[]", i == 7 ? "int8" : NULL, NULL);
+	in[3] = rt_t(&t, "[8, 3, 3, 3]", "uint8", NULL);
+	in[8] = rt_t(&t, "[b]", "int32", NULL);
+	assert_int_equal(rt_run(&t, "QLinearConv", NULL, 9, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[n, 8, h - 2, w - 2]");
+	assert_int_equal(out[0].dtype, SYM_DT_INT8);
+	assert_string_equal(rt_guards(&t), "assert h >= 3; assert w >= 3; assert b == 8");
+	rt_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(integer_and_quantized_conv_keep_the_conv_shape),
 	    cmocka_unit_test(conv_stride_2_pad_3_simplifies_without_a_guard),
 	    cmocka_unit_test(conv_without_padding_guards_the_input_size),
 	    cmocka_unit_test(conv_matches_the_onnx_examples),

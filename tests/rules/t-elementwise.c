@@ -144,6 +144,79 @@ static void variadic_max_without_inputs_is_an_error(void **state)
 	rt_free(&t);
 }
 
+static void trigonometric_and_activation_ops_keep_shape_and_type(void **state)
+{
+	static const char *const ops[] = {"Tan",
+	                                  "Asin",
+	                                  "Acos",
+	                                  "Atan",
+	                                  "Sinh",
+	                                  "Cosh",
+	                                  "Asinh",
+	                                  "Acosh",
+	                                  "Atanh",
+	                                  "Celu",
+	                                  "ThresholdedRelu",
+	                                  "Shrink"};
+	rt t;
+	sym_tval in[1], out[1];
+	size_t i;
+	(void)state;
+	rt_init(&t, 1);
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		in[0] = rt_t(&t, "[n, 3, h//2]", "float16", NULL);
+		assert_int_equal(rt_run(&t, ops[i], NULL, 1, in, 0, NULL, 1, out), 0);
+		assert_string_equal(rt_shape(&t, &out[0]), "[n, 3, h//2]");
+		assert_int_equal(out[0].dtype, SYM_DT_FLOAT16);
+		in[0] = rt_t(&t, "*", NULL, NULL);
+		assert_int_equal(rt_run(&t, ops[i], NULL, 1, in, 0, NULL, 1, out), 0);
+		assert_string_equal(rt_shape(&t, &out[0]), "*");
+	}
+	rt_free(&t);
+}
+
+static void cast_like_takes_the_shape_of_input_0_and_the_type_of_input_1(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[b, 7]", "float32", NULL);
+	in[1] = rt_t(&t, "[1]", "int8", NULL);
+	assert_int_equal(rt_run(&t, "CastLike", NULL, 2, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[b, 7]");
+	assert_int_equal(out[0].dtype, SYM_DT_INT8);
+	assert_int_equal(rt_run(&t, "CastLike", NULL, 1, in, 0, NULL, 1, out), -1);
+	assert_non_null(strstr(sym_ctx_last_message(t.ctx), "input 1"));
+	rt_free(&t);
+}
+
+static void old_opsets_are_read_only_where_the_operator_did_not_change(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	(void)state;
+	rt_init(&t, 1);
+	t.opset = 1;
+	in[0] = rt_t(&t, "[n, 4]", NULL, NULL);
+	in[1] = rt_t(&t, "[n, 4]", NULL, NULL);
+	assert_int_equal(rt_run(&t, "Softsign", NULL, 1, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[n, 4]");
+	/* opset 1-6 Add broadcasts by its 'broadcast' and 'axis' attributes */
+	t.opset = 6;
+	assert_int_equal(rt_run(&t, "Add", NULL, 2, in, 0, NULL, 1, out), -1);
+	assert_string_equal(sym_ctx_last_message(t.ctx),
+	                    "node 'n0' (Add): unsupported opset 6 (Add is read from opset 7)");
+	sym_ctx_clear_error(t.ctx);
+	t.opset = 5;
+	assert_int_equal(rt_run(&t, "Cast", NULL, 1, in, 0, NULL, 1, out), -1);
+	assert_non_null(strstr(sym_ctx_last_message(t.ctx), "Cast is read from opset 6"));
+	sym_ctx_clear_error(t.ctx);
+	t.opset = 7;
+	assert_int_equal(rt_run(&t, "Add", NULL, 2, in, 0, NULL, 1, out), 0);
+	rt_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +229,9 @@ int main(void)
 	    cmocka_unit_test(integer_div_of_possibly_negative_values_is_guarded),
 	    cmocka_unit_test(incompatible_constant_dims_are_an_error),
 	    cmocka_unit_test(variadic_max_without_inputs_is_an_error),
+	    cmocka_unit_test(trigonometric_and_activation_ops_keep_shape_and_type),
+	    cmocka_unit_test(cast_like_takes_the_shape_of_input_0_and_the_type_of_input_1),
+	    cmocka_unit_test(old_opsets_are_read_only_where_the_operator_did_not_change),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

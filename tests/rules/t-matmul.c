@@ -163,9 +163,34 @@ static void matmul_and_gemm_property_holds_at_random_dims(void **state)
 	rt_free(&t);
 }
 
+static void quantized_matmul_and_det(void **state)
+{
+	rt t;
+	sym_tval in[8], out[1];
+	size_t i;
+	(void)state;
+	rt_init(&t, 1);
+	for (i = 0; i < 8; i++)
+		in[i] = rt_t(&t, "[]", i == 7 ? "uint8" : NULL, NULL);
+	in[0] = rt_t(&t, "[b, m, k]", "uint8", NULL);
+	in[3] = rt_t(&t, "[k, 5]", "uint8", NULL);
+	assert_int_equal(rt_run(&t, "QLinearMatMul", NULL, 8, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[b, m, 5]");
+	assert_int_equal(out[0].dtype, SYM_DT_UINT8);
+	in[0] = rt_t(&t, "[b, m, n]", NULL, NULL);
+	assert_int_equal(rt_run(&t, "Det", NULL, 1, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[b]");
+	assert_string_equal(rt_guards(&t), "assert m == n");
+	in[0] = rt_t(&t, "[3, 4]", NULL, NULL);
+	assert_int_equal(rt_run(&t, "Det", NULL, 1, in, 0, NULL, 1, out), -1);
+	assert_non_null(strstr(sym_ctx_last_message(t.ctx), "square"));
+	rt_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(quantized_matmul_and_det),
 	    cmocka_unit_test(matmul_matches_the_onnx_examples),
 	    cmocka_unit_test(matmul_promotes_and_drops_1d_operands),
 	    cmocka_unit_test(symbolic_matmul_guards_contraction_and_batch),

@@ -200,7 +200,7 @@ static void emitted_c_agrees_with_the_interpreter(void **state)
 		c = sym_program_emit_c(progs[i], prefix, (const char *const *)gtexts[i]);
 		assert_non_null(c);
 		cat(&src, &n, "%s\n", c);
-		free(c);
+		sym_program_str_free(progs[i], c);
 	}
 	write_file("progs.c", src);
 	/* the driver: every program at every point */
@@ -334,7 +334,7 @@ static void every_opcode_matches_the_interpreter(void **state)
 		c = sym_program_emit_c(p[op], prefix, NULL);
 		assert_non_null(c);
 		cat(&src, &n, "%s\n", c);
-		free(c);
+		sym_program_str_free(p[op], c);
 		cat(&drv, &dn,
 		    "int op%d_check(const int64_t *dims);\nint op%d_shapes(const int64_t *dims, int64_t "
 		    "*out);\n",
@@ -413,7 +413,7 @@ static void emitted_c_has_the_documented_abi(void **state)
 	assert_non_null(strstr(c, "int symshape_check(const int64_t *dims)"));
 	assert_non_null(strstr(c, "int symshape_shapes(const int64_t *dims, int64_t *out)"));
 	write_file("one.c", c);
-	free(c);
+	sym_program_str_free(p, c);
 	write_file(
 	    "one_driver.c",
 	    "#include <stdint.h>\n#include <stdio.h>\n"

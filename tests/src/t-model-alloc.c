@@ -8,13 +8,16 @@
  *
  * Loading, inference, the rules and compilation allocate through the
  * context allocator, the blocks of the compiled program included (the
- * program keeps a copy of the hook to give them back), so every allocation
- * of all four is failed in turn.  What does not go through the hook
- * (emitted text and the scratch of emission and runs, the guard cache,
- * cJSON's parse tree, protobuf-c's unpacked message) is left to the
- * sanitizer builds; a program that outlives its context must give every
- * block back through the hook when it is freed, also by the guard cache
- * that owns it. */
+ * program keeps a copy of the hook to give them back), and emission
+ * through the program's copy (its scratch and the emitted text, which goes
+ * back with sym_model_program_str_free), so every allocation of all five
+ * is failed in turn.  Emission has no context to record its error in: a
+ * NULL text is clean when the failed allocation was one of emission's.
+ * What does not go through the hook (the scratch of a run past 4096
+ * registers, the guard cache, cJSON's parse tree, protobuf-c's unpacked
+ * message) is left to the sanitizer builds; a program that outlives its
+ * context must give every block back through the hook when it is freed,
+ * also by the guard cache that owns it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,9 +106,12 @@ static int append_expr(sym_ctx *ctx, char **out, size_t *len, const sym_expr *e)
 
 /* Loads (from ONNX bytes with onnx, else JSON text), infers, compiles and emits the model text; returns the
  * report (shapes, guards, merge keys, bytes, emitted C) in memory of the caller's, or NULL when a step
- * failed, with the failure's message in why. */
-static char *workload(sym_ctx *ctx, const char *text, size_t len, int onnx, const char **why)
+ * failed, with the failure's message in why.  c is the context's allocator: *emit_failed is 1 when
+ * emission returned NULL with one of its own allocations failed (it has no context to record that). */
+static char *workload(sym_ctx *ctx, const counting *c, const char *text, size_t len, int onnx,
+                      const char **why, int *emit_failed)
 {
+	long before;
 	sym_model *m;
 	sym_graph_result *r = NULL;
 	sym_model_program *mp = NULL;
@@ -113,6 +119,7 @@ static char *workload(sym_ctx *ctx, const char *text, size_t len, int onnx, cons
 	size_t n = 0, i;
 	int ok = 0;
 	*why = NULL;
+	*emit_failed = 0;
 	if (!(m = onnx ? sym_model_from_onnx(ctx, text, len) : sym_model_from_json(ctx, text, len)))
 		goto error;
 	if (!(r = sym_model_infer(ctx, m, NULL)))
@@ -151,16 +158,28 @@ static char *workload(sym_ctx *ctx, const char *text, size_t len, int onnx, cons
 		goto error;
 	if (!(mp = sym_graph_compile(ctx, r, 1)))
 		goto error;
-	if (!(code = sym_model_program_emit_c(mp, "m")) || append(&out, &n, code) < 0)
+	before = c->calls;
+	if (!(code = sym_model_program_emit_c(mp, "m"))) {
+		if (c->fail_at > before && c->fail_at <= c->calls) {
+			*emit_failed = 1;
+			*why = "emission: out of memory";
+		} else {
+			*why = "emission failed without a failing allocation";
+		}
+		goto out;
+	}
+	if (append(&out, &n, code) < 0)
 		goto error;
 	ok = 1;
 error:
-	if (!ok) {
+	if (!ok)
 		*why = sym_ctx_last_message(ctx);
+out:
+	if (!ok) {
 		free(out);
 		out = NULL;
 	}
-	free(code);
+	sym_model_program_str_free(mp, code);
 	sym_model_program_free(mp);
 	sym_graph_result_free(r);
 	sym_model_free(m);
@@ -193,14 +212,15 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 	size_t len;
 	char *text = read_text(rel, &len), *ref, *got;
 	const char *why;
-	long total, n, failures = 0;
+	long total, n, failures = 0, emit_failures = 0;
+	int emit_failed;
 	size_t rl = strlen(rel);
 	int onnx = rl > 5 && !strcmp(rel + rl - 5, ".onnx");
 	sym_ctx *ctx;
 	memset(&c, 0, sizeof(c));
 	ctx = sym_ctx_new_with_allocator(&a);
 	assert_non_null(ctx);
-	ref = workload(ctx, text, len, onnx, &why);
+	ref = workload(ctx, &c, text, len, onnx, &why, &emit_failed);
 	if (!ref)
 		fail_msg("%s: the workload fails without failing allocations: %s", rel, why ? why : "?");
 	sym_ctx_free(ctx);
@@ -213,20 +233,23 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 		ctx = sym_ctx_new_with_allocator(&a);
 		if (!ctx)
 			continue; /* the context itself could not be made: NULL is clean */
-		got = workload(ctx, text, len, onnx, &why);
+		got = workload(ctx, &c, text, len, onnx, &why, &emit_failed);
 		if (got) {
 			/* a failure the library works around must not change the answer */
 			if (same)
 				expect_same(rel, n, " failing", got, ref);
 		} else {
 			failures++;
-			if (sym_ctx_last_error(ctx) == SYM_EOK || !why || !*why)
-				fail_msg("%s: allocation %ld failing: no error recorded", rel, n);
+			if (emit_failed)
+				emit_failures++;
+			else if (sym_ctx_last_error(ctx) == SYM_EOK || !why || !*why)
+				fail_msg("%s: allocation %ld failing: no error recorded (%s)", rel, n,
+				         why ? why : "?");
 		}
 		free(got);
 		c.fail_at = 0;
 		sym_ctx_clear_error(ctx);
-		got = workload(ctx, text, len, onnx, &why);
+		got = workload(ctx, &c, text, len, onnx, &why, &emit_failed);
 		if (!got)
 			fail_msg("%s: allocation %ld failed earlier: the context does not work again: %s",
 			         rel, n, why ? why : "?");
@@ -241,7 +264,9 @@ static void every_failing_allocation_fails_cleanly_on(const char *rel, int same)
 			    "%s: allocation %ld failing: %ld frees passed a wrong old size (%zu for %zu)",
 			    rel, n, c.bad_sizes, c.bad_old, c.bad_real);
 	}
-	printf("%s: %ld allocations, each failed once (%ld runs saw a failure)\n", rel, total, failures);
+	printf("%s: %ld allocations, each failed once (%ld runs saw a failure, %ld of them in emission)\n",
+	       rel, total, failures, emit_failures);
+	assert_true(emit_failures > 0);
 	free(ref);
 	free(text);
 }
@@ -315,7 +340,7 @@ static void programs_free_through_the_hook_after_the_context(void **state)
 	assert_int_equal(res.status, SYM_EOK);
 	code = sym_model_program_emit_c(all, "m");
 	assert_non_null(code);
-	free(code);
+	sym_model_program_str_free(all, code);
 	assert_true(sym_program_scratch_size(p) <= 16);
 	assert_int_equal(sym_program_run(p, &in, &pout, scratch, &failed), SYM_EOK);
 	assert_int_equal(pout, 42);

@@ -218,7 +218,7 @@ static void emitted_model_c_agrees_with_the_program(void **state)
 		assert_non_null(code);
 		snprintf(fname, sizeof(fname), "%s.c", prefix);
 		write_file(fname, code);
-		free(code);
+		sym_model_program_str_free(mc[k].mp, code);
 		fl += (size_t)snprintf(files + fl, sizeof(files) - fl, " %s", fname);
 		cat(&drv, &dn,
 		    "int %s_check(const int64_t *dims);\nint %s_shapes(const int64_t *dims, int64_t *out);\n"
@@ -347,7 +347,7 @@ static void emitted_model_c_is_deterministic_and_prefixed(void **state)
 	assert_non_null(strstr(a, "const int xf_num_guards = 4;"));
 	assert_non_null(strstr(a, "\"mbatch <= batch\""));
 	assert_null(strstr(a, "symshape/"));
-	free(a), free(b), free(text);
+	sym_model_program_str_free(mp, a), sym_model_program_str_free(mp, b), free(text);
 	sym_model_program_free(mp);
 	sym_graph_result_free(r);
 	sym_model_free(m);
@@ -363,13 +363,17 @@ static char *emit_text(const char *json, size_t nhints, const char *const *names
 	sym_infer_options opt;
 	sym_graph_result *r = NULL;
 	sym_model_program *mp = NULL;
-	char *code;
+	char *code, *emitted;
 	memset(&opt, 0, sizeof(opt));
 	opt.nhints = nhints, opt.hint_names = names, opt.hint_values = values;
 	if (!m || !(r = sym_model_infer(ctx, m, &opt)) || !(mp = sym_graph_compile(ctx, r, 0)))
 		fail_msg("%s", sym_ctx_last_message(ctx));
-	code = sym_model_program_emit_c(mp, prefix);
+	emitted = sym_model_program_emit_c(mp, prefix);
+	assert_non_null(emitted);
+	code = malloc(strlen(emitted) + 1); /* the caller's copy: the text goes back to mp's hook */
 	assert_non_null(code);
+	memcpy(code, emitted, strlen(emitted) + 1);
+	sym_model_program_str_free(mp, emitted);
 	sym_model_program_free(mp);
 	sym_graph_result_free(r);
 	sym_model_free(m);
@@ -468,11 +472,11 @@ static void emit_c_refuses_a_prefix_that_is_no_c_identifier(void **state)
 	assert_true(sym_program_is_c_identifier("_Cnn_2"));
 	c = sym_model_program_emit_c(mp, "_Cnn_2");
 	assert_non_null(strstr(c, "int _Cnn_2_check(const int64_t *dims)"));
-	free(c);
+	sym_model_program_str_free(mp, c);
 	/* no prefix: the default */
 	c = sym_model_program_emit_c(mp, NULL);
 	assert_non_null(strstr(c, "int symshape_check(const int64_t *dims)"));
-	free(c);
+	sym_model_program_str_free(mp, c);
 	sym_program_free(p);
 	sym_model_program_free(mp);
 	sym_graph_result_free(r);
@@ -562,7 +566,7 @@ static void run_and_emitted_c_evaluate_every_guard_once(void **state)
 		assert_null(strstr(code, "__prog"));
 		assert_null(strstr(code, "__map"));
 		assert_null(strstr(code, "P_check(dims)")); /* no entry point calls another */
-		free(code);
+		sym_model_program_str_free(mp, code);
 		free(shapes), free(storage), free(bytes);
 		sym_model_program_free(mp);
 		sym_graph_result_free(r);

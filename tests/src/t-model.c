@@ -188,24 +188,15 @@ static void transformer_gets_symbolic_shapes_guards_and_merge_keys(void **state)
 	static const char *const syms[] = {"batch | x.shape[0] | 1 | inf", "seq | x.shape[1] | 1 | inf",
 	                                   "mbatch | mask.shape[0] | 1 | inf",
 	                                   "mseq | mask.shape[3] | 1 | inf", NULL};
-	static const char *const shapes[] = {"x: [batch, seq, 768]",
-	                                     "qkv: [batch, seq, 2304]",
-	                                     "x_shape: [3]",
-	                                     "batch_v: []",
-	                                     "qkv_shape: [5]",
-	                                     "qkv_5d: [batch, seq, 3, 12, 64]",
-	                                     "qkv_t: [3, batch, 12, seq, 64]",
-	                                     "q5: [1, batch, 12, seq, 64]",
-	                                     "q: [batch, 12, seq, 64]",
-	                                     "kt: [batch, 12, 64, seq]",
-	                                     "scores: [batch, 12, seq, seq]",
-	                                     "scores_masked: [max(batch, mbatch), 12, seq, max(mseq, seq)]",
-	                                     "probs: [max(batch, mbatch), 12, seq, max(mseq, seq)]",
-	                                     "ctx_t: [max(batch, mbatch), seq, 12, 64]",
-	                                     "ctx_r: [batch, seq, 768]",
-	                                     "h1_act: [batch, seq, 3072]",
-	                                     "y: [batch, seq, 768]",
-	                                     NULL};
+	static const char *const shapes[] = {
+	    "x: [batch, seq, 768]", "qkv: [batch, seq, 2304]", "x_shape: [3]", "batch_v: []",
+	    "qkv_shape: [5]", "qkv_5d: [batch, seq, 3, 12, 64]", "qkv_t: [3, batch, 12, seq, 64]",
+	    "q5: [1, batch, 12, seq, 64]", "q: [batch, 12, seq, 64]", "kt: [batch, 12, 64, seq]",
+	    "scores: [batch, 12, seq, seq]",
+	    /* under the guards mseq <= seq and mbatch <= batch */
+	    "scores_masked: [batch, 12, seq, seq]", "probs: [batch, 12, seq, seq]",
+	    "ctx_t: [batch, seq, 12, 64]", "ctx_r: [batch, seq, 768]", "h1_act: [batch, seq, 3072]",
+	    "y: [batch, seq, 768]", NULL};
 	static const char *const guards[] = {
 	    "batch == 1 || batch == mbatch || mbatch == 1 | assert | add_mask",
 	    "mseq == 1 || mseq == seq || seq == 1 | assert | add_mask", "mseq <= seq | assert | context",
@@ -228,15 +219,13 @@ static void transformer_gets_symbolic_shapes_guards_and_merge_keys(void **state)
 		    "qkv_shape",
 		    "get_batch, get_seq",
 		    "k_t",
-		    "q_sq, k_sq, v_sq",
-		    "scores, scale_scores",
-		    "qkv_proj, qkv_bias",
-		    "fc1, gelu",
-		    "qkv_split_heads",
-		    "ln1, merge_heads, out_proj, residual1, ln2, fc2, residual2",
-		    "context",
-		    "add_mask, softmax",
+		    "q_sq, k_sq, v_sq, context",
+		    "scores, scale_scores, add_mask, softmax",
 		    "ctx_perm",
+		    "qkv_proj, qkv_bias",
+		    "qkv_split_heads",
+		    "fc1, gelu",
+		    "ln1, merge_heads, out_proj, residual1, ln2, fc2, residual2",
 		    NULL};
 		expect_merge_groups(&fx, groups);
 	}
@@ -403,8 +392,9 @@ static void conv_and_pool_follow_ceil_mode_dilation_and_auto_pad(void **state)
 
 static void matmul_and_gemm_broadcast_batches_and_check_contraction(void **state)
 {
-	static const char *const shapes[] = {"o4: [b, h, m, 5]", "av: [b, m]", "xy: [r, 4]",
-	                                     "g: [k, 4]",        "ww: [7, 7]", NULL};
+	static const char *const shapes[] = {
+	    "o4: [b, h, m, 5]", "av: [b, m]", "xy: [k, 4]", /* the guard k == r */
+	    "g: [k, 4]",        "ww: [7, 7]", NULL};
 	static const char *const guards[] = {"k1 == k2 | assert | mm_check", "k == r | assert | gemm", NULL};
 	fixture fx;
 	(void)state;

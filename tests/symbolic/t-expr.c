@@ -170,6 +170,7 @@ static void bad_input_reports_a_position(void **state)
 	    {"x < y < z", 6, "do not chain"},
 	    {"(x < 1) + 1", 8, "predicate"},
 	    {"10**10**10", 2, "too large"},
+	    {"(a+b)**-7 // (a+b)**-700", 10, "to the power 693 is too large"},
 	};
 	size_t i;
 	(void)state;

@@ -405,9 +405,54 @@ static void residue_facts_fix_remainders_and_make_quotients_exact(void **state)
 	    {{"x % 4 == 3"}, 0, "x % 8", "x % 8"},
 	    {{"x % 2 == 1", "x % 3 == 2"}, 0, "x % 6", "5"},
 	    {NONE, 0, "s1 % 8", "s1 % 8"},
+	    {NONE, 0, "(x*y) % 2", "x*y % 2"},
 	};
 	(void)state;
 	CHECK(check_simplify, v);
+}
+
+/* x == r (mod m) and y == r2 (mod m2) give x*y == r*r2 modulo
+ * gcd(r*m2, r2*m, m*m2); one factor divisible by m makes the product so. */
+static void residue_facts_carry_through_products(void **state)
+{
+	static const svec v[] = {
+	    {{"s % 2 == 0"}, 0, "(b*s + 1)//2", "b*s/2"},
+	    {{"s % 8 == 0"}, 0, "(b*c*s) % 4", "0"},
+	    {{"x % 2 == 1", "y % 2 == 1"}, 0, "(x*y) % 2", "1"},
+	    {{"x % 4 == 3", "y % 6 == 5"}, 0, "(x*y) % 2", "1"},
+	    {{"x % 3 == 2", "y % 3 == 2"}, 0, "(x*y + 2) % 3", "0"},
+	    {{"x % 4 == 3"}, 0, "(x*x) % 4", "1"},
+	    {{"x % 4 == 2"}, 0, "(x**3) % 8", "0"},
+	    {{"x % 4 == 3"}, 0, "(x*x) % 8", "x**2 % 8"},
+	    {{"x % 2 == 1"}, 0, "(x*y) % 2", "x*y % 2"},
+	};
+	(void)state;
+	CHECK(check_simplify, v);
+}
+
+/* A simplified form can hold a floor of a sum over a reciprocal that the
+ * constructors left uncancelled: floor(xn*F/S - 1/S) with S == xn*F - 1.
+ * Its P//Q spelling (S)//(S) would parse back to 1, so it prints another
+ * way, and every printed form parses back to its node. */
+static void printed_floor_of_an_uncancelled_quotient_parses_back(void **state)
+{
+	static const char *const as[] = {"1 % xn % 4 == y", NULL};
+	sym_ctx *ctx = sym_ctx_new();
+	sym_facts *f;
+	const sym_expr *e, *r;
+	char *t;
+	(void)state;
+	f = facts_for(ctx, as, 1);
+	e = parse(ctx, "1 % xn % y");
+	r = sym_simplify(ctx, f, e);
+	assert_non_null(r);
+	t = sym_expr_to_str(ctx, r);
+	assert_non_null(t);
+	if (sym_expr_from_str(ctx, t) != r)
+		fail_msg("'%s' does not parse back to its node", t);
+	sym_str_free(ctx, t);
+	sym_facts_free(f);
+	sym_ctx_free(ctx);
 }
 
 static void nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive(void **state)
@@ -905,6 +950,29 @@ static void prove_answers_true_false_or_unknown(void **state)
 	CHECK(check_decisions, v);
 }
 
+/* c*max(a_i) + R <= 0 is decided argument by argument: every c*a_i + R
+ * for c > 0, some for c < 0 (min the other way round). */
+static void relations_of_max_and_min_are_decided_argument_by_argument(void **state)
+{
+	static const dvec v[] = {
+	    {NONE, 1, "max(0, s0 - 10) <= s0", NULL, SYM_TRUE},
+	    {NONE, 1, "max(a, b) <= a + b", NULL, SYM_TRUE},
+	    {NONE, 1, "max(a, b) < a", NULL, SYM_FALSE},
+	    {NONE, 1, "max(s0, s1) >= s0 + s1", NULL, SYM_FALSE},
+	    {NONE, 1, "min(a, b) >= a + b", NULL, SYM_FALSE},
+	    {NONE, 1, "min(a, b) < 0", NULL, SYM_FALSE},
+	    {NONE, 1, "2*min(a, b) <= a + b", NULL, SYM_TRUE},
+	    {NONE, 1, "max(a, b) <= 5", NULL, SYM_UNKNOWN},
+	    {NONE, 1, "max(a - 1, b - 1) < a + b", NULL, SYM_TRUE},
+	    {{"a <= 4", "b <= 3"}, 0, "max(a, b) + min(a, b) <= 7", NULL, SYM_TRUE},
+	    {NONE, 0, "max(x, y) >= min(x, y)", NULL, SYM_TRUE},
+	    {{"a <= b + 6"}, 0, "max(a - 5, b) <= b + 1", NULL, SYM_TRUE},
+	    {{"a <= b + 7"}, 0, "max(a - 5, b) <= b + 1", NULL, SYM_UNKNOWN},
+	};
+	(void)state;
+	CHECK(check_decisions, v);
+}
+
 static void prove_is_false_only_when_every_assignment_fails(void **state)
 {
 	static const dvec v[] = {
@@ -933,8 +1001,8 @@ static void prove_is_false_only_when_every_assignment_fails(void **state)
 static void known_gaps_in_decisions_answer_unknown(void **state)
 {
 	static const dvec v[] = {
-	    /* false: max(s0, s1) - s0 - s1 == -min(s0, s1) <= -1 */
-	    {NONE, 1, "max(s0, s1) >= s0 + s1", NULL, SYM_UNKNOWN},
+	    /* true: (x - 1)*(y - 1) >= 0 for x, y >= 1 */
+	    {NONE, 1, "x*y + 1 >= x + y", NULL, SYM_UNKNOWN},
 	};
 	(void)state;
 	CHECK(check_decisions, v);
@@ -1082,6 +1150,8 @@ int main(void)
 	    cmocka_unit_test(modulo_and_division_vanish_only_inside_the_divisor_range),
 	    cmocka_unit_test(floor_of_an_argument_within_one_step_is_a_constant),
 	    cmocka_unit_test(residue_facts_fix_remainders_and_make_quotients_exact),
+	    cmocka_unit_test(residue_facts_carry_through_products),
+	    cmocka_unit_test(printed_floor_of_an_uncancelled_quotient_parses_back),
 	    cmocka_unit_test(nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive),
 	    cmocka_unit_test(floor_range_elimination_with_a_symbolic_divisor_needs_both_bounds),
 	    cmocka_unit_test(a_part_below_a_common_factor_of_the_divisor_cannot_carry),
@@ -1098,6 +1168,7 @@ int main(void)
 	    cmocka_unit_test(mlir_affine_simplification_cases_match),
 	    cmocka_unit_test(known_gaps_against_peers_stay_equivalent),
 	    cmocka_unit_test(prove_answers_true_false_or_unknown),
+	    cmocka_unit_test(relations_of_max_and_min_are_decided_argument_by_argument),
 	    cmocka_unit_test(prove_is_false_only_when_every_assignment_fails),
 	    cmocka_unit_test(known_gaps_in_decisions_answer_unknown),
 	    cmocka_unit_test(conjunctions_without_solutions_are_decided),

@@ -1,0 +1,313 @@
+/* Reading an ONNX model without its weights.  A ModelProto is copied field
+ * by field at the wire level, from a file or from memory, into a buffer
+ * that keeps every field except the data of tensors no rule can read: a
+ * tensor of more than SLIM_KEEP_NUMEL elements keeps its name, type and
+ * dims and loses raw_data and the typed data fields.  The data of a tensor
+ * is deferred until its dims are read (the wire format allows any field
+ * order), then re-read (a seek in a file) when the tensor is small enough.
+ * The loader then unpacks a model proportional to the graph, not to the
+ * weights, and never sees bytes it would not use: it keeps integer data up
+ * to 65,536 elements and floating-point data up to 64 (model_onnx.c), both
+ * within what is kept here.
+ *
+ * Anything unexpected (a truncated or malformed message, a stream that
+ * cannot seek, nesting past SLIM_MAX_DEPTH) makes the copy give up with 0:
+ * the model is then read whole and the loader's own checks say what is
+ * wrong, word for word as before. */
+#include "model/ir.h"
+#include "model/onnx_private.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SLIM_KEEP_NUMEL 65536
+#define SLIM_DEFER_BYTES 256 /* shorter data fields are copied at once */
+#define SLIM_MAX_DEPTH 64
+#define SLIM_MAX_OUT ((size_t)1 << 31)
+
+enum { M_MODEL, M_GRAPH, M_NODE, M_ATTR, M_TENSOR, M_OTHER };
+
+typedef struct src {
+	FILE *f;            /* a regular file, or NULL */
+	const uint8_t *mem; /* or memory */
+	uint64_t pos, len;
+	int bad;   /* give up: read whole */
+	int nomem; /* out of memory, recorded */
+	int dropped;
+	sym_ctx *ctx;
+} src;
+
+typedef struct obuf {
+	uint8_t *p;
+	size_t n, cap;
+} obuf;
+
+static int get(src *s, void *dst, uint64_t n)
+{
+	if (s->bad || n > s->len - s->pos) {
+		s->bad = 1;
+		return 0;
+	}
+	if (s->f) {
+		if (fread(dst, 1, (size_t)n, s->f) != n) {
+			s->bad = 1;
+			return 0;
+		}
+	} else {
+		memcpy(dst, s->mem + s->pos, (size_t)n);
+	}
+	s->pos += n;
+	return 1;
+}
+
+static int seek_to(src *s, uint64_t pos)
+{
+	if (s->bad || pos > s->len)
+		return s->bad = 1, 0;
+	if (s->f && fseeko(s->f, (off_t)pos, SEEK_SET) != 0)
+		return s->bad = 1, 0;
+	s->pos = pos;
+	return 1;
+}
+
+static int get_varint(src *s, uint64_t *v)
+{
+	int i;
+	*v = 0;
+	for (i = 0; i < 10; i++) {
+		uint8_t b;
+		if (!get(s, &b, 1))
+			return 0;
+		*v |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80))
+			return 1;
+	}
+	return s->bad = 1, 0;
+}
+
+static int put(src *s, obuf *o, const void *p, size_t n)
+{
+	if (s->bad || s->nomem)
+		return 0;
+	if (n > SLIM_MAX_OUT - o->n)
+		return s->bad = 1, 0;
+	if (SYM_GROW(s->ctx, o->p, o->n + n, o->cap, 4096) < 0)
+		return s->nomem = 1, 0;
+	if (n)
+		memcpy(o->p + o->n, p, n);
+	o->n += n;
+	return 1;
+}
+
+static int put_varint(src *s, obuf *o, uint64_t v)
+{
+	uint8_t b[10];
+	size_t n = 0;
+	do {
+		b[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			b[n] |= 0x80;
+		n++;
+	} while (v);
+	return put(s, o, b, n);
+}
+
+/* Copies n bytes from the source to o, in chunks. */
+static int copy(src *s, obuf *o, uint64_t n)
+{
+	uint8_t chunk[4096];
+	while (n && !s->bad && !s->nomem) {
+		size_t k = n < sizeof(chunk) ? (size_t)n : sizeof(chunk);
+		if (!get(s, chunk, k) || !put(s, o, chunk, k))
+			return 0;
+		n -= k;
+	}
+	return !s->bad && !s->nomem;
+}
+
+/* The message a length-delimited field of message kind `in` holds, by the
+ * field numbers of onnx.proto (only the ones that lead to tensors). */
+static int sub_kind(int in, uint64_t field)
+{
+	switch (in) {
+	case M_MODEL:
+		return field == 7 ? M_GRAPH : M_OTHER;
+	case M_GRAPH:
+		return field == 1 ? M_NODE : field == 5 ? M_TENSOR : M_OTHER;
+	case M_NODE:
+		return field == 5 ? M_ATTR : M_OTHER;
+	case M_ATTR:
+		return field == 5 || field == 10 ? M_TENSOR : field == 6 || field == 11 ? M_GRAPH : M_OTHER;
+	default:
+		return M_OTHER;
+	}
+}
+
+/* TensorProto's data fields: float_data, int32_data, string_data,
+ * int64_data, raw_data, double_data, uint64_data. */
+static int is_data_field(uint64_t field)
+{
+	return field == 4 || field == 5 || field == 6 || field == 7 || field == 9 || field == 10 ||
+	       field == 11;
+}
+
+typedef struct deferred {
+	uint64_t tag, pos, len;
+} deferred;
+
+/* What a TensorProto's fields say about its size. */
+typedef struct tinfo {
+	uint64_t numel; /* saturates at UINT64_MAX */
+	int negative;
+	deferred d[8];
+	size_t nd;
+} tinfo;
+
+static void add_dim(tinfo *t, uint64_t raw)
+{
+	int64_t d = (int64_t)raw;
+	if (d < 0)
+		t->negative = 1;
+	else if (d && t->numel > UINT64_MAX / (uint64_t)d)
+		t->numel = UINT64_MAX;
+	else
+		t->numel *= (uint64_t)d;
+}
+
+/* The dims of a packed dims field of n bytes, read from the bytes copied
+ * to the end of o. */
+static void packed_dims(tinfo *t, const uint8_t *p, size_t n)
+{
+	uint64_t v = 0;
+	int sh = 0;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		v |= (uint64_t)(p[i] & 0x7f) << sh;
+		sh += 7;
+		if (!(p[i] & 0x80) || sh >= 70) {
+			add_dim(t, v);
+			v = 0, sh = 0;
+		}
+	}
+}
+
+static int message(src *s, int kind, uint64_t end, obuf *o, int depth);
+
+/* One field of a message of the given kind, tag read. */
+static int field(src *s, int kind, uint64_t tag, uint64_t end, obuf *o, tinfo *t, int depth)
+{
+	uint64_t fnum = tag >> 3, len, v;
+	uint8_t fixed[8];
+	int sub;
+	if (fnum == 0)
+		return s->bad = 1, 0;
+	switch (tag & 7) {
+	case 0:
+		if (!get_varint(s, &v) || !put_varint(s, o, tag) || !put_varint(s, o, v))
+			return 0;
+		if (t && fnum == 1)
+			add_dim(t, v);
+		return 1;
+	case 1:
+	case 5: {
+		size_t k = (tag & 7) == 1 ? 8 : 4;
+		return get(s, fixed, k) && put_varint(s, o, tag) && put(s, o, fixed, k);
+	}
+	case 2:
+		break;
+	default:
+		return s->bad = 1, 0; /* groups are no part of ONNX */
+	}
+	if (!get_varint(s, &len) || len > end - s->pos)
+		return s->bad = 1, 0;
+	sub = sub_kind(kind, fnum);
+	if (sub != M_OTHER) {
+		obuf inner = {NULL, 0, 0};
+		int ok = message(s, sub, s->pos + len, &inner, depth + 1) && put_varint(s, o, tag) &&
+		         put_varint(s, o, inner.n) && put(s, o, inner.p, inner.n);
+		sym__free(s->ctx, inner.p, inner.cap);
+		return ok;
+	}
+	if (t && is_data_field(fnum) && len > SLIM_DEFER_BYTES) {
+		if (t->nd == sizeof(t->d) / sizeof(t->d[0]))
+			return s->bad = 1, 0; /* no tensor repeats its data fields so */
+		t->d[t->nd].tag = tag, t->d[t->nd].pos = s->pos, t->d[t->nd].len = len;
+		t->nd++;
+		return seek_to(s, s->pos + len);
+	}
+	if (!put_varint(s, o, tag) || !put_varint(s, o, len) || !copy(s, o, len))
+		return 0;
+	if (t && fnum == 1)
+		packed_dims(t, o->p + o->n - len, (size_t)len);
+	return 1;
+}
+
+/* The fields of one message up to end, into o.  A tensor's deferred data
+ * is written after its other fields when the tensor is small. */
+static int message(src *s, int kind, uint64_t end, obuf *o, int depth)
+{
+	tinfo ti = {1, 0, {{0, 0, 0}}, 0};
+	tinfo *t = kind == M_TENSOR ? &ti : NULL;
+	size_t i;
+	if (depth > SLIM_MAX_DEPTH)
+		return s->bad = 1, 0;
+	while (s->pos < end) {
+		uint64_t tag;
+		if (!get_varint(s, &tag) || !field(s, kind, tag, end, o, t, depth))
+			return 0;
+	}
+	if (s->pos != end)
+		return s->bad = 1, 0;
+	if (!t || !t->nd)
+		return 1;
+	if (t->negative || t->numel <= SLIM_KEEP_NUMEL) {
+		for (i = 0; i < t->nd; i++)
+			if (!seek_to(s, t->d[i].pos) || !put_varint(s, o, t->d[i].tag) ||
+			    !put_varint(s, o, t->d[i].len) || !copy(s, o, t->d[i].len))
+				return 0;
+		return seek_to(s, end);
+	}
+	s->dropped = 1;
+	return 1;
+}
+
+/* The copy; with only_smaller, 0 when it drops nothing (memory input is
+ * then used as it is). */
+static int slim(src *s, int only_smaller, char **out, size_t *outlen, size_t *cap)
+{
+	obuf o = {NULL, 0, 0};
+	int ok = message(s, M_MODEL, s->len, &o, 0);
+	if (s->nomem) {
+		sym__free(s->ctx, o.p, o.cap);
+		return -1;
+	}
+	if (!ok || s->bad || (only_smaller && !s->dropped)) {
+		sym__free(s->ctx, o.p, o.cap);
+		return 0;
+	}
+	*out = (char *)o.p, *outlen = o.n, *cap = o.cap;
+	return 1;
+}
+
+int sym__onnx_slim_file(sym_ctx *ctx, FILE *f, char **out, size_t *outlen, size_t *cap)
+{
+	struct stat st;
+	src s;
+	memset(&s, 0, sizeof(s));
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+	    fseeko(f, 0, SEEK_SET) != 0)
+		return 0;
+	s.f = f, s.len = (uint64_t)st.st_size, s.ctx = ctx;
+	return slim(&s, 0, out, outlen, cap);
+}
+
+int sym__onnx_slim_mem(sym_ctx *ctx, const void *data, size_t len, char **out, size_t *outlen, size_t *cap)
+{
+	src s;
+	memset(&s, 0, sizeof(s));
+	s.mem = data, s.len = len, s.ctx = ctx;
+	return slim(&s, 1, out, outlen, cap);
+}
