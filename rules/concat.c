@@ -25,13 +25,61 @@ static int same_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, cons
 	return 0;
 }
 
+/* The value of a Concat on axis a of inputs whose values lie over
+ * constant dims: for each index over the dims before the axis, each
+ * input's block in turn.  Float elements keep their rounding records. */
+static int concat_value(sym_rule_ctx *rc, int a)
+{
+	long long dims[SYM_RC_VALUE_RANK], numel, outer, block, o;
+	const sym_expr **v;
+	sym_fmeta *m = NULL;
+	size_t i, n = 0, total = 0;
+	int k, fl = sym__dtype_is_float(rc->out[0].dtype);
+	for (i = 0; i < rc->nin; i++) {
+		const sym_tval *t = sym__rc_in(rc, i);
+		if (t && !sym__rc_value_dims(t, dims, SYM_RC_VALUE_RANK, &numel) && t->rank != 1)
+			return 0;
+		if (t)
+			total += t->nvalue;
+	}
+	v = sym__rc_alloc(rc, (total ? total : 1) * sizeof(*v));
+	if (!v || (fl && !(m = sym__rc_alloc(rc, (total ? total : 1) * sizeof(*m)))))
+		return -1;
+	/* the dims before the axis are shared: take them from the output */
+	outer = 1;
+	for (k = 0; k < a; k++) {
+		long long c;
+		if (sym_expr_get_si(rc->out[0].dims[k], &c) != 1 || c < 0)
+			return 0;
+		outer *= c;
+	}
+	for (o = 0; o < outer; o++)
+		for (i = 0; i < rc->nin; i++) {
+			const sym_tval *t = sym__rc_in(rc, i);
+			long long j;
+			if (!t)
+				continue;
+			block = (long long)t->nvalue / outer;
+			if (block * outer != (long long)t->nvalue || n + (size_t)block > total)
+				return 0;
+			for (j = 0; j < block; j++, n++) {
+				v[n] = t->value[o * block + j];
+				if (fl)
+					m[n] = sym__rc_fmeta_at(t, (size_t)(o * block + j));
+			}
+		}
+	if (n != total)
+		return 0;
+	return fl ? sym__rc_set_fvalue(rc, 0, n, v, m) : sym__rc_set_value(rc, 0, n, v);
+}
+
 /* Concat(inputs..., axis): equal ranks, equal non-axis dims, the axis dim
  * is the sum. */
 static int r_concat(sym_rule_ctx *rc)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_tval *first = NULL;
-	const sym_expr **d, **vals = NULL;
+	const sym_expr **d;
 	int64_t axis;
 	size_t i, nv = 0;
 	int a, k, with_values = 1;
@@ -73,7 +121,7 @@ static int r_concat(sym_rule_ctx *rc)
 			                  &d[k]) < 0)
 				return -1;
 		}
-		if (!t->has_value || t->rank != 1)
+		if (!t->has_value)
 			with_values = 0;
 		else
 			nv += t->nvalue;
@@ -82,17 +130,7 @@ static int r_concat(sym_rule_ctx *rc)
 		return -1;
 	if (!with_values || nv > SYM_RC_VALUE_LIMIT)
 		return 0;
-	vals = sym__rc_alloc(rc, (nv ? nv : 1) * sizeof(*vals));
-	if (!vals)
-		return -1;
-	for (nv = 0, i = 0; i < rc->nin; i++) {
-		const sym_tval *t = sym__rc_in(rc, i);
-		if (t) {
-			memcpy(vals + nv, t->value, t->nvalue * sizeof(*vals));
-			nv += t->nvalue;
-		}
-	}
-	return sym__rc_set_value(rc, 0, nv, vals);
+	return concat_value(rc, a);
 }
 
 /* ---- Split -------------------------------------------------------------- */
@@ -122,6 +160,33 @@ static int split_sizes(sym_rule_ctx *rc, size_t *n, const sym_expr *const **v)
 	return 1;
 }
 
+/* Output i's value: elements off..off+len-1 along axis a of x's value
+ * (over constant dims). */
+static int split_value(sym_rule_ctx *rc, size_t i, const sym_tval *x, int a, long long off, long long len)
+{
+	long long dims[SYM_RC_VALUE_RANK], numel, outer = 1, inner = 1, o, j, b;
+	size_t *v, n = 0;
+	int k;
+	if (x->rank == 1 && x->has_value)
+		dims[0] = (long long)x->nvalue;
+	else if (!sym__rc_value_dims(x, dims, SYM_RC_VALUE_RANK, &numel))
+		return 0;
+	for (k = 0; k < a; k++)
+		outer *= dims[k];
+	for (k = a + 1; k < x->rank; k++)
+		inner *= dims[k];
+	if (off + len > dims[a])
+		return 0;
+	v = sym__rc_alloc(rc, (size_t)(outer * len * inner + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	for (o = 0; o < outer; o++)
+		for (j = off; j < off + len; j++)
+			for (b = 0; b < inner; b++)
+				v[n++] = (size_t)((o * dims[a] + j) * inner + b);
+	return sym__rc_pick_value(rc, i, x, n, v);
+}
+
 /* Sets output i to x with dim a replaced by len; when x holds a 1-D value
  * and off/len are constants, the output holds that part of it. */
 static int split_out(sym_rule_ctx *rc, size_t i, const sym_tval *x, int a, const sym_expr *off,
@@ -139,9 +204,8 @@ static int split_out(sym_rule_ctx *rc, size_t i, const sym_tval *x, int a, const
 	len = sym__rc_simplify(rc, len);
 	if (!off || !len)
 		return -1;
-	if (x->has_value && x->rank == 1 && sym_expr_get_si(off, &o) == 1 && sym_expr_get_si(len, &l) == 1 &&
-	    o >= 0 && l >= 0 && (size_t)(o + l) <= x->nvalue)
-		return sym__rc_set_value(rc, i, (size_t)l, x->value + o);
+	if (sym_expr_get_si(off, &o) == 1 && sym_expr_get_si(len, &l) == 1 && o >= 0 && l >= 0)
+		return split_value(rc, i, x, a, o, l);
 	return 0;
 }
 
@@ -228,7 +292,7 @@ static int r_split(sym_rule_ctx *rc)
 static int r_pack(sym_rule_ctx *rc)
 {
 	const sym_tval *x;
-	const sym_expr **d, **vals;
+	const sym_expr **d;
 	int64_t axis, nattr;
 	size_t i, nv = 0;
 	int a, k, r, with_values = 1;
@@ -272,17 +336,11 @@ static int r_pack(sym_rule_ctx *rc)
 	}
 	if (sym__rc_set_shape(rc, 0, r, d) < 0 || sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
-	/* stacking scalars, or 1-D values on axis 0, is concatenation */
-	if (!with_values || x->rank > 1 || (x->rank == 1 && a != 0) || nv > SYM_RC_VALUE_LIMIT)
+	/* in row-major order, stacking on axis a interleaves the inputs'
+	 * blocks after the dims before a, as a Concat does */
+	if (!with_values || nv > SYM_RC_VALUE_LIMIT)
 		return 0;
-	vals = sym__rc_alloc(rc, (nv ? nv : 1) * sizeof(*vals));
-	if (!vals)
-		return -1;
-	for (nv = 0, i = 0; i < rc->nin; i++) {
-		memcpy(vals + nv, rc->in[i].value, rc->in[i].nvalue * sizeof(*vals));
-		nv += rc->in[i].nvalue;
-	}
-	return sym__rc_set_value(rc, 0, nv, vals);
+	return concat_value(rc, a);
 }
 
 /* Unpack(x, num, axis): num outputs, each x without the axis dim, which
@@ -319,7 +377,7 @@ static int r_unpack(sym_rule_ctx *rc)
 		if (sym__rc_set_shape(rc, i, x->rank - 1, d) < 0 || sym__rc_set_dtype(rc, i, x->dtype) < 0)
 			return -1;
 		if (x->has_value && x->rank == 1 && x->nvalue == rc->nout &&
-		    sym__rc_set_value(rc, i, 1, x->value + i) < 0)
+		    sym__rc_pick_value(rc, i, x, 1, &i) < 0)
 			return -1;
 	}
 	return 0;

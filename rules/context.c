@@ -66,6 +66,11 @@ int sym__dtype_is_int(int dt)
 	}
 }
 
+int sym__dtype_is_float(int dt)
+{
+	return dt == SYM_DT_FLOAT32 || dt == SYM_DT_FLOAT64 || dt == SYM_DT_FLOAT16 || dt == SYM_DT_BFLOAT16;
+}
+
 /* ---- session ------------------------------------------------------------ */
 
 int sym__infer_init(sym_infer *inf, sym_ctx *ctx, sym_facts *facts)
@@ -403,11 +408,19 @@ const sym_tval *sym__rc_need_rank(sym_rule_ctx *rc, size_t i)
 int sym__rc_in_value(sym_rule_ctx *rc, size_t i, size_t *n, const sym_expr *const **v)
 {
 	const sym_tval *t = sym__rc_need(rc, i);
+	int r;
 	if (!t)
 		return -1;
 	if (!t->has_value)
 		return sym__rc_error(
 		    rc, "the value of input %zu must be known (a constant or a shape computation)", i);
+	if ((r = sym__rc_value_exact(rc, t)) < 0)
+		return -1;
+	if (!r)
+		return sym__rc_error(rc,
+		                     "the value of input %zu must be known exactly (float rounding of a "
+		                     "computed value is not)",
+		                     i);
 	*n = t->nvalue;
 	*v = t->value;
 	return 0;
@@ -804,6 +817,13 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 		if (!sym__failed(inf->ctx))
 			sym__rc_error(&rc, "inference failed");
 		return -1;
+	}
+	/* a float value is kept only with what the rule says of its rounding */
+	for (i = 0; i < nout; i++) {
+		if (!sym__dtype_is_float(out[i].dtype))
+			out[i].fmeta = NULL;
+		else if (out[i].has_value && !out[i].fmeta)
+			out[i].has_value = 0, out[i].nvalue = 0, out[i].value = NULL;
 	}
 	return sym__failed(inf->ctx) ? -1 : 0;
 }

@@ -36,23 +36,83 @@ static int unary_value(sym_rule_ctx *rc, map1_fn fn)
 	return sym__rc_set_value(rc, 0, x->nvalue, v);
 }
 
-static const sym_expr *id1(sym_ctx *ctx, const sym_expr *a)
+/* Unary on a value through the float operation op: float elements with
+ * their rounding records, integer ones (Floor of an int tensor is the
+ * identity, say) through fn.  to is the output dtype: a float op whose
+ * result is an integer type (a cast) keeps no records. */
+static int unary_fvalue(sym_rule_ctx *rc, const sym_tval *x, sym_fop op, int to)
 {
-	(void)ctx;
-	return a;
+	const sym_expr **v;
+	sym_fmeta *m;
+	size_t i;
+	int r;
+	if (!x->has_value)
+		return 0;
+	v = sym__rc_alloc(rc, (x->nvalue ? x->nvalue : 1) * sizeof(*v));
+	m = sym__rc_alloc(rc, (x->nvalue ? x->nvalue : 1) * sizeof(*m));
+	if (!v || !m)
+		return -1;
+	for (i = 0; i < x->nvalue; i++)
+		if ((r = sym__rc_fop(rc, op, x->dtype, x->value[i], sym__rc_fmeta_at(x, i), NULL, m[i], &v[i],
+		                     &m[i])) <= 0)
+			return r;
+	if (!sym__dtype_is_float(to))
+		return sym__rc_set_value(rc, 0, x->nvalue, v);
+	return sym__rc_set_fvalue(rc, 0, x->nvalue, v, m);
+}
+
+/* Float unary operators with a value: Neg, Abs, Reciprocal, Floor, Ceil,
+ * Round.  An integer input keeps the integer map fn (NULL: no value). */
+static int unary_op(sym_rule_ctx *rc, sym_fop op, map1_fn fn)
+{
+	const sym_tval *x = sym__rc_need(rc, 0);
+	if (!x)
+		return -1;
+	if (!sym__dtype_is_float(x->dtype))
+		return unary_value(rc, fn);
+	if (sym__rc_copy_shape(rc, 0, x) < 0)
+		return -1;
+	return unary_fvalue(rc, x, op, x->dtype);
 }
 
 static int r_identity(sym_rule_ctx *rc)
 {
-	return unary_value(rc, id1);
+	const sym_tval *x = sym__rc_need(rc, 0);
+	if (!x || sym__rc_copy_shape(rc, 0, x) < 0)
+		return -1;
+	return sym__rc_pass_value(rc, 0, x);
 }
 static int r_neg(sym_rule_ctx *rc)
 {
-	return unary_value(rc, sym_expr_neg);
+	return unary_op(rc, SYM_FOP_NEG, sym_expr_neg);
 }
 static int r_abs(sym_rule_ctx *rc)
 {
-	return unary_value(rc, sym_expr_abs);
+	return unary_op(rc, SYM_FOP_ABS, sym_expr_abs);
+}
+static const sym_expr *not1(sym_ctx *ctx, const sym_expr *a)
+{
+	return sym_expr_sub(ctx, sym__one(ctx), a);
+}
+static int r_not(sym_rule_ctx *rc)
+{
+	return unary_value(rc, not1);
+}
+static int r_reciprocal(sym_rule_ctx *rc)
+{
+	return unary_op(rc, SYM_FOP_RECIP, NULL);
+}
+static int r_floor(sym_rule_ctx *rc)
+{
+	return unary_op(rc, SYM_FOP_FLOOR, NULL);
+}
+static int r_ceil(sym_rule_ctx *rc)
+{
+	return unary_op(rc, SYM_FOP_CEIL, NULL);
+}
+static int r_round(sym_rule_ctx *rc)
+{
+	return unary_op(rc, SYM_FOP_ROUND, NULL);
 }
 static int r_unary(sym_rule_ctx *rc)
 {
@@ -66,24 +126,44 @@ static int r_bool_unary(sym_rule_ctx *rc)
 	return sym__rc_set_dtype(rc, 0, SYM_DT_BOOL);
 }
 
-/* A floating-point value cast to an integer type rounds toward zero. */
-static const sym_expr *trunc1(sym_ctx *ctx, const sym_expr *a)
+/* Cast: integer to integer keeps the value; integer to float32/float64 is
+ * exact up to 2**24 (2**53), float to integer truncates toward zero, and
+ * float to float keeps or rounds (sym__rc_fop and friends, values.c). */
+static int cast_value(sym_rule_ctx *rc, const sym_tval *x, int to)
 {
-	const sym_expr *neg = sym_expr_rel(ctx, SYM_REL_LT, a, sym__zero(ctx));
-	if (!neg)
-		return NULL;
-	return neg == sym__true(ctx) ? sym_expr_ceil(ctx, a) : sym_expr_floor(ctx, a);
-}
-
-/* Whether every element of a floating-point value is a constant (only
- * then is the value of a cast to an integer type known). */
-static int all_constants(const sym_tval *x)
-{
+	const sym_expr **v;
+	sym_fmeta *m;
 	size_t i;
-	for (i = 0; x->has_value && i < x->nvalue; i++)
-		if (sym_expr_kind(x->value[i]) != SYM_KIND_NUM)
+	int r, from = x->dtype;
+	if (!x->has_value)
+		return 0;
+	if (sym__dtype_is_int(from) && sym__dtype_is_int(to))
+		return sym__rc_set_value(rc, 0, x->nvalue, x->value);
+	if (sym__dtype_is_float(from) && sym__dtype_is_int(to))
+		return to == SYM_DT_BOOL ? 0 : unary_fvalue(rc, x, SYM_FOP_TRUNC, to);
+	v = sym__rc_alloc(rc, (x->nvalue ? x->nvalue : 1) * sizeof(*v));
+	m = sym__rc_alloc(rc, (x->nvalue ? x->nvalue : 1) * sizeof(*m));
+	if (!v || !m)
+		return -1;
+	for (i = 0; i < x->nvalue; i++) {
+		if (sym__dtype_is_int(from)) {
+			if ((r = sym__rc_fcast_from_int(rc, to, x->value[i], &v[i], &m[i])) <= 0)
+				return r;
+			continue;
+		}
+		if (!sym__dtype_is_float(from) || (to != SYM_DT_FLOAT32 && to != SYM_DT_FLOAT64))
 			return 0;
-	return 1;
+		m[i] = sym__rc_fmeta_at(x, i);
+		v[i] = x->value[i];
+		/* to a wider type, or a number the narrower one holds: unchanged;
+		 * float64 to float32 otherwise rounds once */
+		if (to == SYM_DT_FLOAT32 && from == SYM_DT_FLOAT64 && (m[i].err || m[i].q == SYM_FQ_NONE)) {
+			m[i].rn = !m[i].err;
+			m[i].err++;
+			m[i].q = SYM_FQ_NONE;
+		}
+	}
+	return sym__rc_set_fvalue(rc, 0, x->nvalue, v, m);
 }
 
 static int r_cast(sym_rule_ctx *rc)
@@ -94,23 +174,18 @@ static int r_cast(sym_rule_ctx *rc)
 		return -1;
 	if (to <= 0 || to >= SYM_DT_COUNT)
 		return sym__rc_error(rc, "attribute 'to' (%lld) is not a known element type", (long long)to);
-	if (unary_value(rc, !sym__dtype_is_int((int)to)   ? NULL
-	                    : sym__dtype_is_int(x->dtype) ? id1
-	                    : all_constants(x)            ? trunc1
-	                                                  : NULL) < 0)
+	if (sym__rc_copy_shape(rc, 0, x) < 0 || sym__rc_set_dtype(rc, 0, (int)to) < 0)
 		return -1;
-	if (!sym__dtype_is_int((int)to))
-		rc->out[0].has_value = 0;
-	return sym__rc_set_dtype(rc, 0, (int)to);
+	return cast_value(rc, x, (int)to);
 }
 
 /* CastLike(x, like): the shape of x, the element type of like. */
 static int r_cast_like(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0), *like = sym__rc_need(rc, 1);
-	if (!x || !like || sym__rc_copy_shape(rc, 0, x) < 0)
+	if (!x || !like || sym__rc_copy_shape(rc, 0, x) < 0 || sym__rc_set_dtype(rc, 0, like->dtype) < 0)
 		return -1;
-	return sym__rc_set_dtype(rc, 0, like->dtype);
+	return cast_value(rc, x, like->dtype);
 }
 
 /* Softmax-like operators with an axis attribute check it when the rank is
@@ -131,48 +206,97 @@ static int r_axis_unary(sym_rule_ctx *rc)
 
 typedef const sym_expr *(*map2_fn)(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b);
 
-/* Element index of a broadcast output position in an input of n elements
- * (values are at most 1-D here, or scalars). */
-static size_t bidx(size_t i, size_t n)
+/* The layout of output 0 for values: its constant dims, or for a result
+ * of rank <= 1 (taken as 1-D) the longest input value. */
+static int value_layout(sym_rule_ctx *rc, size_t nin, long long *od, long long *on, int *orank)
 {
-	return n == 1 ? 0 : i;
+	const sym_tval *o = &rc->out[0];
+	size_t k;
+	if (o->rank < 0)
+		return 0;
+	if (o->rank > 1) {
+		*orank = o->rank;
+		return sym__rc_out_layout(o, od, on);
+	}
+	*orank = 1;
+	if (o->rank == 1 && sym__rc_out_layout(o, od, on))
+		return 1;
+	*on = o->rank == 0;
+	for (k = 0; k < nin; k++) {
+		const sym_tval *t = sym__rc_in(rc, k);
+		if (t && t->has_value && (long long)t->nvalue > *on)
+			*on = (long long)t->nvalue;
+	}
+	od[0] = *on;
+	return 1;
 }
 
-static int broadcast_values(sym_rule_ctx *rc, size_t nin, map2_fn fn)
+/* Whether every element of a float input is exact at run time (the
+ * conditions become expect guards); 1 for integer inputs. */
+static int exact_input(sym_rule_ctx *rc, const sym_tval *t)
+{
+	return sym__dtype_is_float(t->dtype) ? sym__rc_value_exact(rc, t) : 1;
+}
+
+/* Values of a broadcasting operator: integer elements through fn, float
+ * ones through the float operation fop (< 0: none), each output element
+ * from the input elements broadcasting maps to it. */
+static int broadcast_values_f(sym_rule_ctx *rc, size_t nin, map2_fn fn, int fop)
 {
 	const sym_tval *a = sym__rc_in(rc, 0);
-	size_t n = 0, i, k;
+	size_t *map[16], i, k;
+	long long od[SYM_RC_VALUE_RANK], on;
 	const sym_expr **v;
-	if (!fn)
+	sym_fmeta *m = NULL;
+	int fl = a && sym__dtype_is_float(a->dtype), r, orank;
+	if (nin > 16 || !a || (fl ? fop < 0 && !fn : !fn))
+		return 0;
+	if (!value_layout(rc, nin, od, &on, &orank))
 		return 0;
 	for (k = 0; k < nin; k++) {
 		const sym_tval *t = sym__rc_in(rc, k);
-		if (!t || !t->has_value || t->rank > 1)
+		/* float and integer inputs mixed (an invalid model) give no value */
+		if (t && sym__dtype_is_float(t->dtype) != fl)
 			return 0;
-		if (t->nvalue > n)
-			n = t->nvalue;
+		if (!t || (r = sym__rc_bcast_map(rc, t, orank, od, on, &map[k])) <= 0)
+			return t ? r : 0;
+		if (fl && fop < 0 && (r = exact_input(rc, t)) <= 0)
+			return r;
 	}
-	for (k = 0; k < nin; k++) {
-		const sym_tval *t = sym__rc_in(rc, k);
-		if (t->nvalue != n && t->nvalue != 1)
-			return 0;
-	}
-	v = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*v));
-	if (!v)
+	v = sym__rc_alloc(rc, (size_t)(on ? on : 1) * sizeof(*v));
+	if (!v || (fl && fop >= 0 && !(m = sym__rc_alloc(rc, (size_t)(on ? on : 1) * sizeof(*m)))))
 		return -1;
-	for (i = 0; i < n; i++) {
-		v[i] = a->value[bidx(i, a->nvalue)];
+	for (i = 0; i < (size_t)on; i++) {
+		v[i] = a->value[map[0][i]];
+		if (m) {
+			m[i] = sym__rc_fmeta_at(a, map[0][i]);
+			for (k = 1; k < nin; k++) {
+				const sym_tval *t = sym__rc_in(rc, k);
+				if ((r = sym__rc_fop(rc, (sym_fop)fop, a->dtype, v[i], m[i],
+				                     t->value[map[k][i]], sym__rc_fmeta_at(t, map[k][i]),
+				                     &v[i], &m[i])) <= 0)
+					return r;
+			}
+			continue;
+		}
 		for (k = 1; k < nin && v[i]; k++) {
 			const sym_tval *t = sym__rc_in(rc, k);
-			v[i] = fn(rc, v[i], t->value[bidx(i, t->nvalue)]);
+			v[i] = fn(rc, v[i], t->value[map[k][i]]);
 		}
 		if (!v[i])
 			return -1;
 	}
-	return sym__rc_set_value(rc, 0, n, v);
+	if (m)
+		return sym__rc_set_fvalue(rc, 0, (size_t)on, v, m);
+	return sym__rc_set_value(rc, 0, (size_t)on, v);
 }
 
-static int broadcast_op(sym_rule_ctx *rc, size_t nin, int dtype, map2_fn fn)
+static int broadcast_values(sym_rule_ctx *rc, size_t nin, map2_fn fn)
+{
+	return broadcast_values_f(rc, nin, fn, -1);
+}
+
+static int broadcast_op_f(sym_rule_ctx *rc, size_t nin, int dtype, map2_fn fn, int fop)
 {
 	const sym_tval *ins[16];
 	size_t k;
@@ -186,7 +310,12 @@ static int broadcast_op(sym_rule_ctx *rc, size_t nin, int dtype, map2_fn fn)
 		return -1;
 	if (sym__rc_set_dtype(rc, 0, dtype >= 0 ? dtype : ins[0]->dtype) < 0)
 		return -1;
-	return broadcast_values(rc, nin, fn);
+	return broadcast_values_f(rc, nin, fn, fop);
+}
+
+static int broadcast_op(sym_rule_ctx *rc, size_t nin, int dtype, map2_fn fn)
+{
+	return broadcast_op_f(rc, nin, dtype, fn, -1);
 }
 
 static const sym_expr *v_add(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
@@ -258,23 +387,23 @@ static const sym_expr *v_eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr 
 
 static int r_add(sym_rule_ctx *rc)
 {
-	return broadcast_op(rc, 2, -1, v_add);
+	return broadcast_op_f(rc, 2, -1, v_add, SYM_FOP_ADD);
 }
 static int r_sub(sym_rule_ctx *rc)
 {
-	return broadcast_op(rc, 2, -1, v_sub);
+	return broadcast_op_f(rc, 2, -1, v_sub, SYM_FOP_SUB);
 }
 static int r_mul(sym_rule_ctx *rc)
 {
-	return broadcast_op(rc, 2, -1, v_mul);
+	return broadcast_op_f(rc, 2, -1, v_mul, SYM_FOP_MUL);
 }
 static int r_max(sym_rule_ctx *rc)
 {
-	return broadcast_op(rc, rc->nin, -1, v_max);
+	return broadcast_op_f(rc, rc->nin, -1, v_max, SYM_FOP_MAX);
 }
 static int r_min(sym_rule_ctx *rc)
 {
-	return broadcast_op(rc, rc->nin, -1, v_min);
+	return broadcast_op_f(rc, rc->nin, -1, v_min, SYM_FOP_MIN);
 }
 static int r_variadic(sym_rule_ctx *rc)
 {
@@ -325,7 +454,7 @@ static int r_div(sym_rule_ctx *rc)
 	if (broadcast_op(rc, 2, -1, NULL) < 0)
 		return -1;
 	if (!ints)
-		return 0;
+		return broadcast_values_f(rc, 2, NULL, SYM_FOP_DIV);
 	if (broadcast_values(rc, 2, v_div) < 0) {
 		/* a failed guard is an error; an unknown value is not */
 		return sym__failed(sym__rc_ctx(rc)) ? -1 : 0;
@@ -357,36 +486,41 @@ static int r_equal(sym_rule_ctx *rc)
 }
 
 /* Where(cond, x, y): broadcast of all three; the value is known when every
- * condition element is a known constant. */
+ * condition element is a known constant.  Elements are picked, not
+ * computed: float elements keep their rounding records. */
 static int r_where(sym_rule_ctx *rc)
 {
 	const sym_tval *ins[3];
-	size_t k, i, n = 0;
+	size_t k, i, *map[3];
+	long long od[SYM_RC_VALUE_RANK], on;
 	const sym_expr **v;
+	sym_fmeta *m = NULL;
+	int r, orank, fl;
 	for (k = 0; k < 3; k++)
 		if (!(ins[k] = sym__rc_need(rc, k)))
 			return -1;
 	if (sym__rc_broadcast(rc, 3, ins, 0) < 0 || sym__rc_set_dtype(rc, 0, ins[1]->dtype) < 0)
 		return -1;
-	for (k = 0; k < 3; k++) {
-		if (!ins[k]->has_value || ins[k]->rank > 1)
-			return 0;
-		if (ins[k]->nvalue > n)
-			n = ins[k]->nvalue;
-	}
+	if (!value_layout(rc, 3, od, &on, &orank))
+		return 0;
 	for (k = 0; k < 3; k++)
-		if (ins[k]->nvalue != n && ins[k]->nvalue != 1)
-			return 0;
-	v = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*v));
-	if (!v)
+		if ((r = sym__rc_bcast_map(rc, ins[k], orank, od, on, &map[k])) <= 0)
+			return r;
+	fl = sym__dtype_is_float(ins[1]->dtype);
+	v = sym__rc_alloc(rc, (size_t)(on ? on : 1) * sizeof(*v));
+	if (!v || (fl && !(m = sym__rc_alloc(rc, (size_t)(on ? on : 1) * sizeof(*m)))))
 		return -1;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < (size_t)on; i++) {
 		long long c;
-		if (sym_expr_get_si(ins[0]->value[bidx(i, ins[0]->nvalue)], &c) != 1)
+		const sym_tval *t;
+		if (sym_expr_get_si(ins[0]->value[map[0][i]], &c) != 1)
 			return 0;
-		v[i] = c ? ins[1]->value[bidx(i, ins[1]->nvalue)] : ins[2]->value[bidx(i, ins[2]->nvalue)];
+		t = ins[c ? 1 : 2];
+		v[i] = t->value[map[c ? 1 : 2][i]];
+		if (fl)
+			m[i] = sym__rc_fmeta_at(t, map[c ? 1 : 2][i]);
 	}
-	return sym__rc_set_value(rc, 0, n, v);
+	return fl ? sym__rc_set_fvalue(rc, 0, (size_t)on, v, m) : sym__rc_set_value(rc, 0, (size_t)on, v);
 }
 
 const sym_rule_entry sym__rules_elementwise[] = {
@@ -405,10 +539,10 @@ const sym_rule_entry sym__rules_elementwise[] = {
     {"Exp", "", r_unary, 0},
     {"Log", "", r_unary, 0},
     {"Sqrt", "", r_unary, 0},
-    {"Reciprocal", "", r_unary, 0},
-    {"Floor", "", r_unary, 0},
-    {"Ceil", "", r_unary, 0},
-    {"Round", "", r_unary, 0},
+    {"Reciprocal", "", r_reciprocal, 0},
+    {"Floor", "", r_floor, 0},
+    {"Ceil", "", r_ceil, 0},
+    {"Round", "", r_round, 0},
     {"Sign", "", r_unary, 0},
     {"Sin", "", r_unary, 0},
     {"Cos", "", r_unary, 0},
@@ -432,7 +566,7 @@ const sym_rule_entry sym__rules_elementwise[] = {
     {"Softsign", "", r_unary, 0},
     {"Mish", "", r_unary, 0},
     {"Clip", "", r_unary, 0},
-    {"Not", "", r_unary, 0},
+    {"Not", "", r_not, 0},
     {"IsNaN", "", r_bool_unary, 0},
     {"IsInf", "", r_bool_unary, 0},
     {"IsFinite", "", r_bool_unary, SYM_RULE_ANY_DOMAIN},

@@ -17,7 +17,7 @@ static int spread_value(sym_rule_ctx *rc, const sym_tval *x)
 {
 	long long in[MAX_VALUE_RANK], out[MAX_VALUE_RANK], idx[MAX_VALUE_RANK], nin, nout;
 	const sym_tval *o = &rc->out[0];
-	const sym_expr **v;
+	size_t *v;
 	long long i;
 	int k, off;
 	if (!x->has_value || !sym__rc_const_dims(x, in, MAX_VALUE_RANK, &nin) ||
@@ -33,14 +33,14 @@ static int spread_value(sym_rule_ctx *rc, const sym_tval *x)
 		long long src = 0;
 		for (k = 0; k < x->rank; k++)
 			src = src * in[k] + idx[k + off] % in[k];
-		v[i] = x->value[src];
+		v[i] = (size_t)src;
 		for (k = o->rank - 1; k >= 0; k--) {
 			if (++idx[k] < out[k])
 				break;
 			idx[k] = 0;
 		}
 	}
-	return sym__rc_set_value(rc, 0, (size_t)nout, v);
+	return sym__rc_pick_value(rc, 0, x, (size_t)nout, v);
 }
 
 /* A 1-D integer input's value, required nonnegative element by element. */

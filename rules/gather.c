@@ -53,8 +53,7 @@ static int index_guard(sym_rule_ctx *rc, size_t n, const sym_expr *const *v, siz
 static int gather_value(sym_rule_ctx *rc, const sym_tval *data, const sym_tval *idx, int axis)
 {
 	long long dims[64], numel, A = 1, B = 1, D, a, b;
-	const sym_expr **v;
-	size_t j, o = 0, nidx = idx->nvalue;
+	size_t *v, j, o = 0, nidx = idx->nvalue;
 	int k;
 	if (!data->has_value || !idx->has_value || !sym__rc_const_dims(data, dims, 64, &numel) ||
 	    (size_t)numel != data->nvalue)
@@ -81,9 +80,9 @@ static int gather_value(sym_rule_ctx *rc, const sym_tval *data, const sym_tval *
 			if (c < 0)
 				c += D;
 			for (b = 0; b < B; b++)
-				v[o++] = data->value[(a * D + c) * B + b];
+				v[o++] = (size_t)((a * D + c) * B + b);
 		}
-	return sym__rc_set_value(rc, 0, o, v);
+	return sym__rc_pick_value(rc, 0, data, o, v);
 }
 
 /* Gather(data, indices; axis): data.shape[:axis] + indices.shape +

@@ -168,6 +168,66 @@ static const sym_tval *nonempty_in(sym_rule_ctx *rc, size_t i)
 	return t;
 }
 
+/* The record of a scale given as an attribute: the number, exactly. */
+static sym_fmeta exact_scale(const sym_expr *f)
+{
+	sym_tval t;
+	memset(&t, 0, sizeof(t));
+	t.has_value = 1, t.nvalue = 1, t.value = &f;
+	return sym__rc_fmeta_at(&t, 0);
+}
+
+/* dim * scale as the runtime computes it: the dim converted to float32,
+ * multiplied by the float32 scale, rounded to an integer by op (values.c:
+ * an exact floor form, or a runtime-bound dim when float rounding could
+ * change the integer). */
+static int float_dim(sym_rule_ctx *rc, const sym_expr *di, const sym_expr *f, sym_fmeta mf, sym_fop op,
+                     const sym_expr **out)
+{
+	const sym_expr *cd, *p;
+	sym_fmeta mc, mp;
+	int r = sym__rc_fcast_from_int(rc, SYM_DT_FLOAT32, di, &cd, &mc);
+	if (r > 0)
+		r = sym__rc_fop(rc, SYM_FOP_MUL, SYM_DT_FLOAT32, cd, mc, f, mf, &p, &mp);
+	if (r > 0)
+		r = sym__rc_fop(rc, op, SYM_DT_FLOAT32, p, mp, NULL, mp, out, &mc);
+	if (r < 0)
+		return -1;
+	if (!r)
+		return sym__rc_error(rc, "the output size of a scale is not known");
+	return 0;
+}
+
+static int scaled_dim(sym_rule_ctx *rc, const sym_expr *di, const sym_expr *f, sym_fmeta mf,
+                      const sym_expr **out)
+{
+	return float_dim(rc, di, f, mf, SYM_FOP_TRUNC, out);
+}
+
+/* Folds size/dim, as float32 divides it, into the aspect-ratio scale:
+ * the least (lower) or the greatest so far (first: the scale is it). */
+static int policy_scale(sym_rule_ctx *rc, const sym_expr *size, const sym_expr *di, int lower, int first,
+                        const sym_expr **scale, sym_fmeta *ms)
+{
+	const sym_expr *a, *b, *q;
+	sym_fmeta ma, mb, mq;
+	int r = sym__rc_fcast_from_int(rc, SYM_DT_FLOAT32, size, &a, &ma);
+	if (r > 0)
+		r = sym__rc_fcast_from_int(rc, SYM_DT_FLOAT32, di, &b, &mb);
+	if (r > 0)
+		r = sym__rc_fop(rc, SYM_FOP_DIV, SYM_DT_FLOAT32, a, ma, b, mb, &q, &mq);
+	if (r > 0 && first)
+		*scale = q, *ms = mq;
+	else if (r > 0)
+		r = sym__rc_fop(rc, lower ? SYM_FOP_MIN : SYM_FOP_MAX, SYM_DT_FLOAT32, *scale, *ms, q, mq,
+		                scale, ms);
+	if (r < 0)
+		return -1;
+	if (!r)
+		return sym__rc_error(rc, "the aspect-ratio scale is not known");
+	return 0;
+}
+
 /* Resize(X, roi, scales, sizes) (opset 11+; X, scales in opset 10) and
  * Upsample(X, scales) or its 'scales' attribute: with sizes the output
  * dims are the sizes (keep_aspect_ratio_policy rescales them); with scales
@@ -203,7 +263,11 @@ static int r_resize(sym_rule_ctx *rc)
 	roi_t = two ? NULL : nonempty_in(rc, 1);
 	if (scales_t && sizes_t)
 		return sym__rc_error(rc, "only one of scales and sizes may be given");
-	if (scales_t || sizes_t) {
+	if (scales_t && scales_t->has_value && sym__dtype_is_float(scales_t->dtype) &&
+	    strcmp(ctm, "tf_crop_and_resize")) {
+		/* computed scales are read with their rounding records */
+		nv = scales_t->nvalue, sv = scales_t->value;
+	} else if (scales_t || sizes_t) {
 		if (sym__rc_in_value(rc, scales_t ? (two ? 1 : 2) : 3, &nv, &sv) < 0)
 			return -1;
 	} else {
@@ -217,7 +281,7 @@ static int r_resize(sym_rule_ctx *rc)
 		if (!fv)
 			return -1;
 		for (i = 0; i < nv; i++)
-			if (!(fv[i] = exact_double(rc, fa[i])))
+			if (!(fv[i] = exact_double(rc, (double)(float)fa[i])))
 				return -1;
 		sv = fv;
 	}
@@ -240,31 +304,27 @@ static int r_resize(sym_rule_ctx *rc)
 			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, sv[i], zero_of(rc)),
 			                    SYM_GUARD_ASSERT, "Resize sizes must not be negative") < 0)
 				return -1;
+		sym_fmeta ms;
 		if (strcmp(policy, "stretch")) {
 			/* one scale for every axis: the least (not_larger) or the
-			 * greatest (not_smaller) of sizes/dims */
-			const sym_expr **ratios = sym__rc_alloc(rc, (naxes ? naxes : 1) * sizeof(*ratios));
-			if (!ratios)
-				return -1;
+			 * greatest (not_smaller) of sizes/dims, in float32 */
 			for (i = 0; i < naxes; i++) {
 				const sym_expr *di = x->dims[axes[i]];
 				if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GE, di, sym__one(ctx)),
 				                    SYM_GUARD_ASSERT,
 				                    "keeping the aspect ratio needs nonempty dims") < 0)
 					return -1;
-				ratios[i] = sym_expr_div(ctx, sv[i], di);
+				if (policy_scale(rc, sv[i], di, !strcmp(policy, "not_larger"), i == 0, &scale,
+				                 &ms) < 0)
+					return -1;
 			}
-			if (naxes)
-				scale = !strcmp(policy, "not_larger") ? sym_expr_min(ctx, naxes, ratios)
-				                                      : sym_expr_max(ctx, naxes, ratios);
 		}
 		for (i = 0; i < naxes; i++) {
 			const sym_expr *di = x->dims[axes[i]];
-			/* round half up: floor(scale*dim + 1/2) */
-			d[axes[i]] = scale
-			                 ? sym_expr_floor(ctx, sym_expr_add(ctx, sym_expr_mul(ctx, scale, di),
-			                                                    sym_expr_from_frac(ctx, 1, 2)))
-			                 : sv[i];
+			d[axes[i]] = sv[i];
+			/* std::round(scale * dim): half away from zero, in float32 */
+			if (scale && float_dim(rc, di, scale, ms, SYM_FOP_ROUND_AWAY, &d[axes[i]]) < 0)
+				return -1;
 		}
 	} else {
 		const sym_expr *const *roi = NULL;
@@ -284,9 +344,14 @@ static int r_resize(sym_rule_ctx *rc)
 			if (sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_GT, f, zero_of(rc)),
 			                    SYM_GUARD_ASSERT, "Resize scales must be positive") < 0)
 				return -1;
-			if (roi)
+			if (roi) {
 				f = sym_expr_mul(ctx, f, sym_expr_sub(ctx, roi[i + naxes], roi[i]));
-			d[axes[i]] = sym_expr_floor(ctx, sym_expr_mul(ctx, di, f));
+				d[axes[i]] = sym_expr_floor(ctx, sym_expr_mul(ctx, di, f));
+			} else if (scaled_dim(rc, di, f,
+			                      scales_t ? sym__rc_fmeta_at(scales_t, i) : exact_scale(f),
+			                      &d[axes[i]]) < 0) {
+				return -1;
+			}
 		}
 	}
 	return sym__rc_set_shape(rc, 0, r, d);

@@ -7,28 +7,75 @@
 
 typedef enum fold { FOLD_NONE, FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN } fold;
 
-/* The value of reducing every element of x; none for an empty Max/Min. */
-static int fold_value(sym_rule_ctx *rc, const sym_tval *x, fold f)
+/* Folds two elements: integers exactly, floats through the float
+ * operation (with the rounding records).  Returns 1, 0 for no value, -1. */
+static int fold2(sym_rule_ctx *rc, fold f, int dtype, const sym_expr **acc, sym_fmeta *am, const sym_expr *b,
+                 sym_fmeta bm)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_expr *r;
-	size_t i;
+	const sym_expr *ab[2];
+	static const sym_fop fops[] = {SYM_FOP_ADD, SYM_FOP_ADD, SYM_FOP_MUL, SYM_FOP_MAX, SYM_FOP_MIN};
+	if (sym__dtype_is_float(dtype))
+		return sym__rc_fop(rc, fops[f], dtype, *acc, *am, b, bm, acc, am);
+	ab[0] = *acc, ab[1] = b;
+	*acc = f == FOLD_SUM    ? sym_expr_add(ctx, *acc, b)
+	       : f == FOLD_PROD ? sym_expr_mul(ctx, *acc, b)
+	       : f == FOLD_MAX  ? sym_expr_max(ctx, 2, ab)
+	                        : sym_expr_min(ctx, 2, ab);
+	return *acc ? 1 : -1;
+}
+
+/* The value of reducing x over the dims in mask (its dims constants):
+ * output element o folds, in row-major order, the input elements whose
+ * kept coordinates are o's.  None for an empty Max/Min. */
+static int fold_value(sym_rule_ctx *rc, const sym_tval *x, const char *mask, fold f)
+{
+	long long dims[SYM_RC_VALUE_RANK], numel, idx[SYM_RC_VALUE_RANK], i, nout = 1;
+	const sym_expr **v;
+	sym_fmeta *m;
+	char *seen;
+	int k, r, fl = sym__dtype_is_float(x->dtype);
 	if (f == FOLD_NONE || !x->has_value)
 		return 0;
-	if (x->nvalue == 0) {
-		if (f == FOLD_MAX || f == FOLD_MIN)
-			return 0;
-		r = sym_expr_from_si(ctx, f == FOLD_PROD);
-	} else if (f == FOLD_MAX || f == FOLD_MIN) {
-		r = f == FOLD_MAX ? sym_expr_max(ctx, x->nvalue, x->value)
-		                  : sym_expr_min(ctx, x->nvalue, x->value);
-	} else {
-		r = x->value[0];
-		for (i = 1; i < x->nvalue; i++)
-			r = f == FOLD_SUM ? sym_expr_add(ctx, r, x->value[i])
-			                  : sym_expr_mul(ctx, r, x->value[i]);
+	if (x->rank <= 1)
+		dims[0] = (long long)x->nvalue, numel = dims[0];
+	else if (!sym__rc_value_dims(x, dims, SYM_RC_VALUE_RANK, &numel))
+		return 0;
+	for (k = 0; k < x->rank; k++)
+		if (!mask[k])
+			nout *= dims[k];
+	if (numel == 0 && (f == FOLD_MAX || f == FOLD_MIN))
+		return 0;
+	v = sym__rc_alloc(rc, (size_t)(nout ? nout : 1) * sizeof(*v));
+	m = sym__rc_alloc(rc, (size_t)(nout ? nout : 1) * sizeof(*m));
+	seen = sym__rc_alloc(rc, (size_t)(nout ? nout : 1));
+	if (!v || !m || !seen)
+		return -1;
+	for (i = 0; i < nout; i++) {
+		v[i] = sym_expr_from_si(sym__rc_ctx(rc), f == FOLD_PROD);
+		m[i] = sym__rc_fmeta_at(&(sym_tval){.has_value = 1, .nvalue = 1, .value = &v[i]}, 0);
 	}
-	return sym__rc_set_value(rc, 0, 1, &r);
+	memset(idx, 0, sizeof(idx));
+	for (i = 0; i < numel; i++) {
+		long long o = 0;
+		for (k = 0; k < x->rank; k++)
+			if (!mask[k])
+				o = o * dims[k] + idx[k];
+		if (!seen[o]) {
+			v[o] = x->value[i];
+			m[o] = sym__rc_fmeta_at(x, (size_t)i);
+		} else if ((r = fold2(rc, f, x->dtype, &v[o], &m[o], x->value[i],
+		                      sym__rc_fmeta_at(x, (size_t)i))) <= 0) {
+			return r;
+		}
+		seen[o] = 1;
+		for (k = x->rank - 1; k >= 0; k--) {
+			if (++idx[k] < dims[k])
+				break;
+			idx[k] = 0;
+		}
+	}
+	return fl ? sym__rc_set_fvalue(rc, 0, (size_t)nout, v, m) : sym__rc_set_value(rc, 0, (size_t)nout, v);
 }
 
 /* Reduce*(data[, axes]; keepdims, noop_with_empty_axes): reduced dims
@@ -42,7 +89,7 @@ static int reduce(sym_rule_ctx *rc, fold f)
 	const sym_expr **d;
 	char *mask;
 	size_t n;
-	int has, k, r, m = 0, all = 1;
+	int has, k, r, m = 0;
 	if (!x || sym__rc_attr_int(rc, "keepdims", 1, &keep) < 0 ||
 	    sym__rc_attr_int(rc, "noop_with_empty_axes", 0, &noop) < 0 ||
 	    (has = sym__rc_axes(rc, 1, &n, &axes)) < 0)
@@ -54,7 +101,7 @@ static int reduce(sym_rule_ctx *rc, fold f)
 	if (n == 0 && noop) {
 		if (sym__rc_set_shape(rc, 0, x->rank, x->dims) < 0)
 			return -1;
-		return x->has_value ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
+		return sym__rc_pass_value(rc, 0, x);
 	}
 	if (x->rank < 0)
 		return sym__rc_set_unknown_rank(rc, 0);
@@ -70,14 +117,13 @@ static int reduce(sym_rule_ctx *rc, fold f)
 	for (k = 0; k < r; k++) {
 		if (!mask[k]) {
 			d[m++] = x->dims[k];
-			all = 0;
 		} else if (keep) {
 			d[m++] = sym__one(sym__rc_ctx(rc));
 		}
 	}
 	if (sym__rc_set_shape(rc, 0, m, d) < 0)
 		return -1;
-	return all ? fold_value(rc, x, f) : 0;
+	return fold_value(rc, x, mask, f);
 }
 
 static int r_reduce(sym_rule_ctx *rc)

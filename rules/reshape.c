@@ -79,6 +79,15 @@ static int r_reshape(sym_rule_ctx *rc)
 			/* a symbolic target dim is taken as a size, not as 0 (copy) or -1 (infer) */
 			if (sym_expr_is_pred(t[i]) || !sym__expr_is_int(t[i]))
 				return sym__rc_error(rc, "target dim %zu is not an integer", i);
+			/* the input's own dim i (a dim, so >= 0): read as 0 (copy) or
+			 * as a size, it is that dim either way */
+			if ((int)i < x->rank &&
+			    (t[i] == x->dims[i] || sym__rc_prove(rc, sym_expr_rel(ctx, SYM_REL_EQ, t[i],
+			                                                          x->dims[i])) == SYM_TRUE)) {
+				d[i] = x->dims[i];
+				known = sym_expr_mul(ctx, known, d[i]);
+				continue;
+			}
 			if (sym__rc_require(
 			        rc, sym_expr_rel(ctx, SYM_REL_GE, t[i], sym__rc_num(rc, allowzero ? 0 : 1)),
 			        SYM_GUARD_EXPECT, "a symbolic Reshape target dim is taken as a size") < 0)
@@ -113,7 +122,7 @@ static int r_reshape(sym_rule_ctx *rc)
 done:
 	if (sym__rc_set_shape(rc, 0, (int)n, d) < 0 || sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
-	return x->has_value ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
+	return sym__rc_pass_value(rc, 0, x);
 }
 
 /* Flatten(x, axis): [prod(dims[:axis]), prod(dims[axis:])], axis in
@@ -136,7 +145,7 @@ static int r_flatten(sym_rule_ctx *rc)
 		d[k >= axis] = sym_expr_mul(ctx, d[k >= axis], x->dims[k]);
 	if (sym__rc_set_shape(rc, 0, 2, d) < 0 || sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
-	return x->has_value ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
+	return sym__rc_pass_value(rc, 0, x);
 }
 
 const sym_rule_entry sym__rules_reshape[] = {

@@ -104,6 +104,63 @@ int sym__rc_set_shape(sym_rule_ctx *rc, size_t i, int rank, const sym_expr *cons
 int sym__rc_set_unknown_rank(sym_rule_ctx *rc, size_t i);
 int sym__rc_set_dtype(sym_rule_ctx *rc, size_t i, int dtype);
 int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *const *v);
+/* ---- values of any rank (rules/values.c) ---------------------------------
+ * A value's elements are row-major over the tensor's dims; rules that move
+ * elements (Reshape, Slice, Transpose, Concat, Gather, ...) move their
+ * float rounding records (fmeta) with them through these helpers. */
+/* Stores the dims of t in dims[] when t has a value laid out over constant
+ * dims (rank <= cap, nvalue the product); returns 1 then, 0 otherwise. */
+int sym__rc_value_dims(const sym_tval *t, long long *dims, int cap, long long *numel);
+/* The constant dims of a result (rank <= SYM_RC_VALUE_RANK, at most
+ * SYM_RC_VALUE_LIMIT elements): 1 with dims and numel set, 0 otherwise. */
+int sym__rc_out_layout(const sym_tval *o, long long *dims, long long *numel);
+/* For each of the on elements of a result of rank orank and dims odims,
+ * the index of the element of x it reads under numpy broadcasting (x's
+ * dims right-aligned, a dim 1 repeated), in a new array *map: returns 1,
+ * 0 when x has no value or its dims do not broadcast, -1 on error. */
+int sym__rc_bcast_map(sym_rule_ctx *rc, const sym_tval *x, int orank, const long long *odims, long long on,
+                      size_t **map);
+/* The rounding record of element i of t (exact when t has none). */
+sym_fmeta sym__rc_fmeta_at(const sym_tval *t, size_t i);
+/* Output i takes x's value and records unchanged. */
+int sym__rc_pass_value(sym_rule_ctx *rc, size_t i, const sym_tval *x);
+/* Output i takes the n elements x[idx[k]] (with their records). */
+int sym__rc_pick_value(sym_rule_ctx *rc, size_t i, const sym_tval *x, size_t n, const size_t *idx);
+/* Output i takes n elements with their records (m NULL: every element
+ * exact, which the caller vouches for). */
+int sym__rc_set_fvalue(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *const *v, const sym_fmeta *m);
+/* 1 when every element of t's value is computed exactly at run time (the
+ * conditions that needs become expect guards), 0 when some is rounded,
+ * -1 on error. */
+int sym__rc_value_exact(sym_rule_ctx *rc, const sym_tval *t);
+
+/* Float arithmetic on value elements (rules/values.c): the exact rational
+ * result and its rounding record for the runtime's dtype; returns 1 with
+ * *r and *rm set, 0 when the result cannot be told (no value), -1 on
+ * error. */
+typedef enum sym_fop {
+	SYM_FOP_ADD,
+	SYM_FOP_SUB,
+	SYM_FOP_MUL,
+	SYM_FOP_DIV,
+	SYM_FOP_MIN,
+	SYM_FOP_MAX,
+	SYM_FOP_NEG,
+	SYM_FOP_ABS,
+	SYM_FOP_RECIP,
+	SYM_FOP_FLOOR,
+	SYM_FOP_CEIL,
+	SYM_FOP_ROUND,     /* half to even */
+	SYM_FOP_TRUNC,     /* toward zero: a cast to an integer type */
+	SYM_FOP_ROUND_AWAY /* half away from zero (C's round) */
+} sym_fop;
+int sym__rc_fop(sym_rule_ctx *rc, sym_fop op, int dtype, const sym_expr *a, sym_fmeta ma, const sym_expr *b,
+                sym_fmeta mb, const sym_expr **r, sym_fmeta *rm);
+/* An integer element cast to the float dtype. */
+int sym__rc_fcast_from_int(sym_rule_ctx *rc, int dtype, const sym_expr *a, const sym_expr **r, sym_fmeta *rm);
+/* The exact rational value of a finite double (an error otherwise). */
+const sym_expr *sym__rc_from_double(sym_rule_ctx *rc, double v);
+
 /* Copies shape and dtype (not the value) of in to output i. */
 int sym__rc_copy_shape(sym_rule_ctx *rc, size_t i, const sym_tval *in);
 

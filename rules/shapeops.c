@@ -68,7 +68,7 @@ static int tensor_value(sym_rule_ctx *rc, const sym_tval *t)
 	 * from an ONNX Constant) are what Resize reads its scales from */
 	if (t->nvalue > (sym__dtype_is_int(t->dtype) ? SYM_RC_VALUE_LIMIT : FLOAT_VALUE_LIMIT))
 		return 0;
-	return sym__rc_set_value(rc, 0, t->nvalue, t->value);
+	return sym__rc_pass_value(rc, 0, t);
 }
 
 /* Constant: exactly one of value (a tensor), value_int(s), value_float(s),
@@ -126,9 +126,23 @@ static int r_constant(sym_rule_ctx *rc)
 		                    : a->type == (list ? SYM_ATTR_STRINGS : SYM_ATTR_STRING);
 		if (!ok)
 			return sym__rc_error(rc, "attribute '%s' has the wrong type", names[which]);
-		if (sym__rc_set_shape(rc, 0, list, &n) < 0)
+		if (sym__rc_set_shape(rc, 0, list, &n) < 0 ||
+		    sym__rc_set_dtype(rc, 0, which <= 4 ? SYM_DT_FLOAT32 : SYM_DT_STRING) < 0)
 			return -1;
-		return sym__rc_set_dtype(rc, 0, which <= 4 ? SYM_DT_FLOAT32 : SYM_DT_STRING);
+		if (which <= 4 && a->n <= FLOAT_VALUE_LIMIT) {
+			/* float32 numbers, exactly (an integer written for a float is
+			 * that number, rounded to float32) */
+			const sym_expr **v = sym__rc_alloc(rc, (a->n ? a->n : 1) * sizeof(*v));
+			int fl = a->type == (list ? SYM_ATTR_FLOATS : SYM_ATTR_FLOAT);
+			if (!v)
+				return -1;
+			for (i = 0; i < a->n; i++)
+				if (!(v[i] = sym__rc_from_double(rc, fl ? (double)(float)a->floats[i]
+				                                        : (double)(float)a->ints[i])))
+					return -1;
+			return sym__rc_set_fvalue(rc, 0, a->n, v, NULL);
+		}
+		return 0;
 	}
 	default:
 		return sym__rc_error(rc, "attribute 'sparse_value' is not supported");
@@ -162,7 +176,7 @@ static int r_constant_of_shape(sym_rule_ctx *rc)
 			return sym__rc_error(rc, "attribute 'value' must hold one element, not %zu",
 			                     t->nvalue);
 		dtype = t->dtype;
-		if (t->has_value && sym__dtype_is_int(dtype))
+		if (t->has_value && (sym__dtype_is_int(dtype) || sym__dtype_is_float(dtype)))
 			fill = t->value[0];
 	}
 	for (i = 0; i < n; i++)
@@ -181,6 +195,9 @@ static int r_constant_of_shape(sym_rule_ctx *rc)
 		return -1;
 	for (i = 0; i < (size_t)count; i++)
 		vals[i] = fill;
+	/* a float fill is the number the tensor holds, exactly */
+	if (sym__dtype_is_float(dtype))
+		return sym__rc_set_fvalue(rc, 0, (size_t)count, vals, NULL);
 	return sym__rc_set_value(rc, 0, (size_t)count, vals);
 }
 
@@ -222,7 +239,25 @@ static int r_range(sym_rule_ctx *rc)
 	if (z != SYM_FALSE && sym__rc_require(rc, sym_expr_rel(ctx, SYM_REL_NE, delta, zero),
 	                                      SYM_GUARD_ASSERT, "Range delta must not be zero") < 0)
 		return -1;
-	mx[0] = sym_expr_ceil(ctx, sym_expr_div(ctx, sym_expr_sub(ctx, limit, start), delta));
+	if (sym__dtype_is_float(rc->in[0].dtype)) {
+		/* the runtime computes ceil(double(limit - start) / delta), the
+		 * difference in the input type: the float operations bound it */
+		const sym_expr *diff, *q;
+		sym_fmeta md, mq, exact = sym__rc_fmeta_at(&rc->in[0], 0);
+		int r = sym__rc_fop(rc, SYM_FOP_SUB, rc->in[0].dtype, limit, sym__rc_fmeta_at(&rc->in[1], 0),
+		                    start, exact, &diff, &md);
+		if (r > 0)
+			r = sym__rc_fop(rc, SYM_FOP_DIV, SYM_DT_FLOAT64, diff, md, delta,
+			                sym__rc_fmeta_at(&rc->in[2], 0), &q, &mq);
+		if (r > 0)
+			r = sym__rc_fop(rc, SYM_FOP_CEIL, SYM_DT_FLOAT64, q, mq, NULL, mq, &mx[0], &mq);
+		if (r < 0)
+			return -1;
+		if (!r)
+			return sym__rc_error(rc, "the length of a float Range is not known exactly");
+	} else {
+		mx[0] = sym_expr_ceil(ctx, sym_expr_div(ctx, sym_expr_sub(ctx, limit, start), delta));
+	}
 	mx[1] = zero;
 	len = sym__rc_simplify(rc, sym_expr_max(ctx, 2, mx));
 	if (!len || sym__rc_set_shape(rc, 0, 1, &len) < 0 || sym__rc_set_dtype(rc, 0, rc->in[0].dtype) < 0)

@@ -6,6 +6,7 @@
 #include "rules_private.h"
 
 #include <limits.h>
+#include <string.h>
 
 static const sym_expr *num(sym_rule_ctx *rc, int64_t v)
 {
@@ -144,7 +145,7 @@ static int64_t const_or(const sym_expr *e, int *ok)
 static int slice_value(sym_rule_ctx *rc, size_t out, const sym_tval *x, const sym_expr *start,
                        const sym_expr *len, int64_t step)
 {
-	const sym_expr **v;
+	size_t *v;
 	int ok = 1;
 	int64_t s = const_or(sym__rc_simplify(rc, start), &ok), n = const_or(len, &ok), i;
 	if (!ok || !x->has_value || n < 0 || (size_t)n > x->nvalue)
@@ -156,9 +157,48 @@ static int slice_value(sym_rule_ctx *rc, size_t out, const sym_tval *x, const sy
 		int64_t j = s + i * step;
 		if (j < 0 || (size_t)j >= x->nvalue)
 			return 0;
-		v[i] = x->value[j];
+		v[i] = (size_t)j;
 	}
-	return sym__rc_set_value(rc, out, (size_t)n, v);
+	return sym__rc_pick_value(rc, out, x, (size_t)n, v);
+}
+
+/* The value of an ONNX Slice of x (any rank, its dims constants): along
+ * dim k the elements start[k], start[k] + step[k], ... (len[k] of them;
+ * start NULL: the whole dim).  Nothing when a bound is not a constant. */
+static int slice_value_nd(sym_rule_ctx *rc, const sym_tval *x, const sym_expr *const *start,
+                          const sym_expr *const *len, const int64_t *step)
+{
+	long long dims[SYM_RC_VALUE_RANK], numel, s[SYM_RC_VALUE_RANK], n[SYM_RC_VALUE_RANK],
+	    idx[SYM_RC_VALUE_RANK], total = 1, i;
+	size_t *v;
+	int k, ok = 1, r = x->rank;
+	if (!sym__rc_value_dims(x, dims, SYM_RC_VALUE_RANK, &numel))
+		return 0;
+	for (k = 0; k < r; k++) {
+		s[k] = start[k] ? const_or(sym__rc_simplify(rc, start[k]), &ok) : 0;
+		n[k] = start[k] ? const_or(len[k], &ok) : dims[k];
+		if (!ok || n[k] < 0 ||
+		    (n[k] > 0 && (s[k] < 0 || s[k] >= dims[k] || s[k] + (n[k] - 1) * step[k] < 0 ||
+		                  s[k] + (n[k] - 1) * step[k] >= dims[k])))
+			return 0;
+		total *= n[k];
+	}
+	v = sym__rc_alloc(rc, (size_t)(total ? total : 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	memset(idx, 0, sizeof(idx));
+	for (i = 0; i < total; i++) {
+		long long src = 0;
+		for (k = 0; k < r; k++)
+			src = src * dims[k] + s[k] + idx[k] * step[k];
+		v[i] = (size_t)src;
+		for (k = r - 1; k >= 0; k--) {
+			if (++idx[k] < n[k])
+				break;
+			idx[k] = 0;
+		}
+	}
+	return sym__rc_pick_value(rc, 0, x, (size_t)total, v);
 }
 
 /* Expressions of an ints attribute. */
@@ -206,11 +246,11 @@ static int ints_of(sym_rule_ctx *rc, size_t i, const char *name, int from_inputs
 static int r_slice(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0);
-	const sym_expr *const *starts, *const *ends, **dims, *start0 = NULL, *len0 = NULL;
+	const sym_expr *const *starts, *const *ends, **dims, **vstart, **vlen;
 	const int64_t *axes, *steps;
+	int64_t *vstep;
 	size_t n, ne, na, ns, i, j;
 	int inputs, r, *ax, k;
-	int64_t step0 = 1;
 	if (!x)
 		return -1;
 	inputs = sym__rc_in(rc, 1) != NULL || !sym__rc_attr(rc, "starts");
@@ -242,8 +282,13 @@ static int r_slice(sym_rule_ctx *rc)
 		return sym__rc_set_unknown_rank(rc, 0);
 	ax = sym__rc_alloc(rc, (n ? n : 1) * sizeof(*ax));
 	dims = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*dims));
-	if (!ax || !dims)
+	vstart = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*vstart));
+	vlen = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*vlen));
+	vstep = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*vstep));
+	if (!ax || !dims || !vstart || !vlen || !vstep)
 		return -1;
+	for (k = 0; k < x->rank; k++)
+		vstep[k] = 1;
 	for (k = 0; k < x->rank; k++)
 		dims[k] = x->dims[k];
 	for (i = 0; i < n; i++) {
@@ -257,17 +302,15 @@ static int r_slice(sym_rule_ctx *rc)
 		if (slice_dim(rc, x->dims[ax[i]], starts[i], ends[i], step, CLAMP_ONNX, &start, &len) < 0)
 			return -1;
 		dims[ax[i]] = len;
-		if (ax[i] == 0)
-			start0 = start, len0 = len, step0 = step;
+		vstart[ax[i]] = start, vlen[ax[i]] = len, vstep[ax[i]] = step;
 	}
 	if (sym__rc_set_shape(rc, 0, x->rank, dims) < 0)
 		return -1;
-	if (x->rank == 1 && x->has_value) {
-		if (!len0)
-			return sym__rc_set_value(rc, 0, x->nvalue, x->value);
-		return slice_value(rc, 0, x, start0, len0, step0);
-	}
-	return 0;
+	if (x->has_value && x->rank == 1 && !vstart[0])
+		return sym__rc_pass_value(rc, 0, x);
+	if (x->has_value && x->rank == 1)
+		return slice_value(rc, 0, x, vstart[0], vlen[0], vstep[0]);
+	return x->has_value ? slice_value_nd(rc, x, vstart, vlen, vstep) : 0;
 }
 
 /* CANN Slice(x, offsets, size) and SliceD (attributes): out = size, or

@@ -7,7 +7,7 @@ static int pass_value(sym_rule_ctx *rc, const sym_tval *x)
 {
 	if (sym__rc_set_dtype(rc, 0, x->dtype) < 0)
 		return -1;
-	return x->has_value ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
+	return sym__rc_pass_value(rc, 0, x);
 }
 
 /* Without axes, a dim is squeezed when it is 1.  A symbolic dim must be

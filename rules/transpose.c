@@ -9,8 +9,7 @@
 static int permute_value(sym_rule_ctx *rc, const sym_tval *x, const int *perm)
 {
 	long long dim[64], stride[64], idx[64], numel = 1, c;
-	const sym_expr **v;
-	size_t i;
+	size_t *v, i;
 	int k, r = x->rank;
 	if (!x->has_value || r > 64)
 		return 0;
@@ -33,7 +32,7 @@ static int permute_value(sym_rule_ctx *rc, const sym_tval *x, const int *perm)
 		long long src = 0;
 		for (k = 0; k < r; k++)
 			src += idx[k] * stride[perm[k]];
-		v[i] = x->value[src];
+		v[i] = (size_t)src;
 		for (k = r - 1; k >= 0; k--) {
 			c = ++idx[k];
 			if (c < dim[perm[k]])
@@ -41,7 +40,7 @@ static int permute_value(sym_rule_ctx *rc, const sym_tval *x, const int *perm)
 			idx[k] = 0;
 		}
 	}
-	return sym__rc_set_value(rc, 0, (size_t)numel, v);
+	return sym__rc_pick_value(rc, 0, x, (size_t)numel, v);
 }
 
 static int r_transpose(sym_rule_ctx *rc)

@@ -14,6 +14,8 @@
  * many elements: a larger value is dropped, not carried.  A shape or axes
  * list longer than this is an error. */
 #define SYM_RC_VALUE_LIMIT 4096
+/* ... and have rank at most this. */
+#define SYM_RC_VALUE_RANK 16
 
 /* Element types with their names and byte sizes (0: not a fixed size). */
 #define SYM_DTYPE_MAP(X)                                                                                     \
@@ -48,6 +50,31 @@ int sym__dtype_size(int dt);
 /* Returns the dtype for a name ("float32", "float", "int64", ...), or -1. */
 int sym__dtype_from_name(const char *name);
 int sym__dtype_is_int(int dt);
+/* Whether dt is a floating-point type (float16, bfloat16, float32, float64). */
+int sym__dtype_is_float(int dt);
+
+/* What the runtime's floating-point arithmetic makes of one element of a
+ * float value (docs/rules.md, "Float shape values").  When cond holds (NULL:
+ * always): err 0 means the runtime computes exactly the element's exact
+ * rational value v; err n > 0 means it computes some y with
+ * |y - v| <= n * 2**-22 * |v| (n operations, each within one unit in the
+ * last place of float32).  q, when not SYM_FQ_NONE (and err is 0), says
+ * that v * 2**q is an integer of magnitude at most 2**24: v is a float32
+ * number, and that is what proves later operations exact.  rn marks a
+ * rounded element whose one rounding was an IEEE operation on exact
+ * operands (or moved through operations that keep its place between the
+ * integers around v). */
+typedef struct sym_fmeta {
+	int err;
+	int q;
+	const sym_expr *cond;
+	int rn; /* err 1 from monotone roundings only: y * 2**k lies between
+	           floor(v * 2**k) and ceil(v * 2**k) for every k */
+} sym_fmeta;
+
+#define SYM_FQ_NONE (-100000)
+/* Float values lose their value past this many operations. */
+#define SYM_FERR_LIMIT 10000
 
 /* The elements of a sequence value (the sequence operators, rules/sequence.c),
  * in order. */
@@ -57,7 +84,13 @@ typedef struct sym_tseq {
 } sym_tseq;
 
 /* A tensor as rules see it: its shape (or unknown rank) and, for small
- * integer tensors that hold shapes, indices or axes, its symbolic value. */
+ * tensors that hold shapes, indices, axes or shape arithmetic, its
+ * symbolic value: row-major elements, of any rank, at most
+ * SYM_RC_VALUE_LIMIT of them.  A float value carries fmeta, one entry per
+ * element; a float input without fmeta (an initializer, a constant, a
+ * value the caller set) holds exactly the numbers given.  A rule that
+ * gives a float output a value without fmeta loses it (the driver drops
+ * it), so a float value is never taken as exact by mistake. */
 typedef struct sym_tval {
 	int present;           /* 0: an omitted optional input */
 	int rank;              /* -1: unknown rank */
@@ -67,6 +100,7 @@ typedef struct sym_tval {
 	size_t nvalue;
 	const sym_expr **value;
 	const sym_tseq *seq; /* a sequence of known length (rank -1, the elements' dtype); NULL otherwise */
+	const sym_fmeta *fmeta; /* float values: nvalue entries, or NULL */
 } sym_tval;
 
 typedef enum sym_attr_type {

@@ -83,12 +83,7 @@ EXCLUDED = {
 
 # Cases that are not inferred today, with the reason.  Only "not inferred"
 # may be listed: a wrong shape always fails.
-WINDOW_FLOAT = ("the expanded window function computes its length through a Cast to float, "
-                "which drops the value (exact float shape arithmetic is not built yet)")
-KNOWN = {c: WINDOW_FLOAT for c in (
-    "test_blackmanwindow_expanded", "test_blackmanwindow_symmetric_expanded",
-    "test_hammingwindow_expanded", "test_hammingwindow_symmetric_expanded",
-    "test_hannwindow_expanded", "test_hannwindow_symmetric_expanded")}
+KNOWN = {}
 
 
 # ---- the protobuf wire format (the ModelProto and TensorProto subset) -----

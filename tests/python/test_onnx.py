@@ -45,7 +45,9 @@ def test_infer_shapes_fills_every_value_info_with_the_inferred_dims(path):
                                                        guess_output_rank=False, verbose=0)
     assert isinstance(out, type(m))
     assert m.SerializeToString() == before, "the input model was modified"
-    r = symshape.infer(path)
+    # a context of its own, as infer_shapes uses: fresh symbols (u0, ...)
+    # are named after those the context already has
+    r = symshape.infer(path, ctx=symshape.Context())
     infos = {vi.name: vi for vi in list(out.graph.value_info) + list(out.graph.output) +
              list(out.graph.input)}
     produced = [o for node in out.graph.node for o in node.output if o]

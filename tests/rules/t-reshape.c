@@ -82,6 +82,28 @@ static void reshape_divisibility_is_guarded_only_when_not_provable(void **state)
 	check_reshape("[s0, s1]", "[s1, 2]", 0, "[s1, 2]", "assert s0 == 2");
 }
 
+/* A symbolic target dim that is the input's own dim at that position is
+ * that dim whether the runtime reads it as 0 (copy) or as a size, so it
+ * needs no guard even where dims may be 0; another symbolic dim is taken
+ * as a size (an expect guard). */
+static void reshape_target_equal_to_the_input_dim_needs_no_size_guard(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	(void)state;
+	rt_init(&t, 0);
+	in[0] = rt_t(&t, "[a, b, 4]", NULL, NULL);
+	in[1] = rt_t(&t, "[3]", "int64", "[a, b, 4]");
+	assert_int_equal(rt_run(&t, "Reshape", NULL, 2, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[a, b, 4]");
+	assert_string_equal(rt_guards(&t), "");
+	in[1] = rt_t(&t, "[3]", "int64", "[b, a, 4]");
+	assert_int_equal(rt_run(&t, "Reshape", NULL, 2, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[b, a, 4]");
+	assert_string_equal(rt_guards(&t), "expect b >= 1; expect a >= 1");
+	rt_free(&t);
+}
+
 static void reshape_symbolic_target_from_a_shape_chain(void **state)
 {
 	rt t;
@@ -268,6 +290,7 @@ int main(void)
 	    cmocka_unit_test(reshape_of_a_transformer_head_split_is_exact),
 	    cmocka_unit_test(reshape_divisibility_is_guarded_only_when_not_provable),
 	    cmocka_unit_test(reshape_symbolic_target_from_a_shape_chain),
+	    cmocka_unit_test(reshape_target_equal_to_the_input_dim_needs_no_size_guard),
 	    cmocka_unit_test(reshape_shape_attribute_before_opset_5),
 	    cmocka_unit_test(reshape_values_pass_through),
 	    cmocka_unit_test(reshape_bad_targets_are_errors),

@@ -96,7 +96,7 @@ static sym_attr tensor_attr(rt *t, const char *name, const char *shape, const ch
 	return a;
 }
 
-static void constant_carries_its_integer_data(void **state)
+static void constant_carries_its_integer_and_float_data(void **state)
 {
 	rt t;
 	sym_tval out[1];
@@ -124,10 +124,12 @@ static void constant_carries_its_integer_data(void **state)
 	assert_int_equal(rt_run(&t, "Constant", NULL, 0, NULL, 1, a, 1, out), 0);
 	assert_string_equal(rt_shape(&t, &out[0]), "[2]");
 	assert_int_equal(out[0].dtype, SYM_DT_FLOAT32);
-	assert_string_equal(rt_value(&t, &out[0]), "none");
-	a[0] = rt_f(&t, "value_float", 0.5);
+	/* float numbers are carried exactly, as the float32 numbers they are */
+	assert_string_equal(rt_value(&t, &out[0]), "[1/2, 3/2]");
+	a[0] = rt_f(&t, "value_float", 0.1);
 	assert_int_equal(rt_run(&t, "Constant", NULL, 0, NULL, 1, a, 1, out), 0);
 	assert_string_equal(rt_shape(&t, &out[0]), "[]");
+	assert_string_equal(rt_value(&t, &out[0]), "[13421773/134217728]");
 	/* exactly one value attribute */
 	a[1] = rt_i(&t, "value_int", 1);
 	assert_int_equal(rt_run(&t, "Constant", NULL, 0, NULL, 2, a, 1, out), -1);
@@ -289,7 +291,7 @@ int main(void)
 	    cmocka_unit_test(shape_start_end_onnx_examples),
 	    cmocka_unit_test(shape_and_size_of_unknown_rank),
 	    cmocka_unit_test(size_is_the_element_count),
-	    cmocka_unit_test(constant_carries_its_integer_data),
+	    cmocka_unit_test(constant_carries_its_integer_and_float_data),
 	    cmocka_unit_test(constant_of_shape_takes_the_input_value),
 	    cmocka_unit_test(range_onnx_examples_and_symbolic_lengths),
 	    cmocka_unit_test(range_with_a_symbolic_delta_guards_it_nonzero),
