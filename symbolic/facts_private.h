@@ -45,6 +45,8 @@ struct sym_facts {
 	struct sym_bcache *bc;
 	size_t bcap, bcount;
 	unsigned long bversion;
+	/* what the linear prover keeps between calls (linear.c) */
+	struct sym_fmstate *fm;
 };
 
 typedef struct sym_bcache {
@@ -52,6 +54,8 @@ typedef struct sym_bcache {
 	sym_ival iv;
 } sym_bcache;
 
+/* Frees what the linear prover keeps in f. */
+void sym__fm_state_free(sym_facts *f);
 /* Frees the bounds cache of f. */
 void sym__bcache_clear(sym_facts *f);
 
