@@ -47,6 +47,8 @@ struct sym_facts {
 	unsigned long bversion;
 	/* what the linear prover keeps between calls (linear.c) */
 	struct sym_fmstate *fm;
+	/* the assumptions as the prover compares them (prove.c) */
+	struct sym_aset *aset;
 };
 
 typedef struct sym_bcache {
@@ -54,6 +56,8 @@ typedef struct sym_bcache {
 	sym_ival iv;
 } sym_bcache;
 
+/* Frees the prover's set of assumptions of f. */
+void sym__aset_free(sym_facts *f);
 /* Frees what the linear prover keeps in f. */
 void sym__fm_state_free(sym_facts *f);
 /* Frees the bounds cache of f. */

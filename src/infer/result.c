@@ -152,24 +152,50 @@ int sym__result_add_diag(sym_graph_result *r, const char *node, const char *op, 
 
 gsym *sym__graph_find_sym(const sym_graph_result *r, const sym_expr *s)
 {
-	size_t i;
-	for (i = 0; i < r->nsyms; i++)
-		if (r->syms[i].sym == s)
-			return &r->syms[i];
+	size_t j;
+	if (!r->symcap)
+		return NULL;
+	for (j = sym_expr_hash(s) & (r->symcap - 1); r->symtab[j]; j = (j + 1) & (r->symcap - 1))
+		if (r->syms[r->symtab[j] - 1].sym == s)
+			return &r->syms[r->symtab[j] - 1];
 	return NULL;
+}
+
+/* Rebuilds the symbol index with ncap slots (a power of two). */
+static int symtab_rehash(sym_graph_result *r, size_t ncap)
+{
+	size_t *nt = sym__alloc(r->ctx, ncap * sizeof(*nt)), i, j;
+	if (!nt)
+		return -1;
+	memset(nt, 0, ncap * sizeof(*nt));
+	for (i = 0; i < r->nsyms; i++) {
+		for (j = sym_expr_hash(r->syms[i].sym) & (ncap - 1); nt[j]; j = (j + 1) & (ncap - 1))
+			;
+		nt[j] = i + 1;
+	}
+	sym__free(r->ctx, r->symtab, r->symcap * sizeof(*r->symtab));
+	r->symtab = nt;
+	r->symcap = ncap;
+	return 0;
 }
 
 int sym__result_add_sym(sym_graph_result *r, const sym_expr *s, const char *source)
 {
 	gsym *g;
+	size_t j;
 	if (sym__graph_find_sym(r, s))
 		return 0;
 	if (SYM_GROW(r->ctx, r->syms, r->nsyms + 1, r->capsyms, 16) < 0)
+		return -1;
+	if ((r->nsyms + 1) * 2 > r->symcap && symtab_rehash(r, r->symcap ? r->symcap * 2 : 64) < 0)
 		return -1;
 	g = &r->syms[r->nsyms++];
 	g->sym = s;
 	g->source = sym__infer_strdup(&r->inf, source);
 	g->min = g->max = NULL;
+	for (j = sym_expr_hash(s) & (r->symcap - 1); r->symtab[j]; j = (j + 1) & (r->symcap - 1))
+		;
+	r->symtab[j] = r->nsyms;
 	return g->source ? 0 : sym__result_nomem(r);
 }
 
@@ -209,6 +235,7 @@ void sym_graph_result_free(sym_graph_result *r)
 	sym__free(ctx, r->syms, r->capsyms * sizeof(*r->syms));
 	sym__free(ctx, r->tensors, r->captensors * sizeof(*r->tensors));
 	sym__free(ctx, r->table, r->tcap * sizeof(*r->table));
+	sym__free(ctx, r->symtab, r->symcap * sizeof(*r->symtab));
 	sym__free(ctx, r->diags, r->capdiags * sizeof(*r->diags));
 	sym__free(ctx, r, sizeof(*r));
 }
