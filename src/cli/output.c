@@ -13,11 +13,57 @@
  * compact), so that no tree of the whole result is built. */
 #define JW_DEPTH 16
 
+/* The printed forms of the expressions written so far: a model's tensors
+ * share most of their dims and sizes, so each is printed once. */
+typedef struct jw_text {
+	const sym_expr *e; /* NULL: a free slot */
+	char *text;
+} jw_text;
+
 typedef struct jw {
 	FILE *out;
 	int fmt, depth;
 	size_t count[JW_DEPTH]; /* items written at each level */
+	jw_text *memo;
+	size_t memocap, memocount;
 } jw;
+
+static void jw_memo_free(jw *w)
+{
+	size_t i;
+	for (i = 0; i < w->memocap; i++)
+		free(w->memo[i].text);
+	free(w->memo);
+	w->memo = NULL;
+	w->memocap = w->memocount = 0;
+}
+
+/* The slot of e in the memo, made when missing; NULL when memory runs out
+ * (the caller prints without the memo). */
+static jw_text *jw_memo_slot(jw *w, const sym_expr *e)
+{
+	size_t j, i;
+	if ((w->memocount + 1) * 2 > w->memocap) {
+		size_t cap = w->memocap ? w->memocap * 2 : 256;
+		jw_text *nm = calloc(cap, sizeof(*nm));
+		if (!nm)
+			return NULL;
+		for (i = 0; i < w->memocap; i++)
+			if (w->memo[i].e) {
+				for (j = sym_expr_hash(w->memo[i].e) & (cap - 1); nm[j].e;
+				     j = (j + 1) & (cap - 1))
+					;
+				nm[j] = w->memo[i];
+			}
+		free(w->memo);
+		w->memo = nm;
+		w->memocap = cap;
+	}
+	for (j = sym_expr_hash(e) & (w->memocap - 1); w->memo[j].e; j = (j + 1) & (w->memocap - 1))
+		if (w->memo[j].e == e)
+			return &w->memo[j];
+	return &w->memo[j];
+}
 
 static void jw_tabs(jw *w, int n)
 {
@@ -121,8 +167,18 @@ static void jw_int(jw *w, long long v)
 /* An expression's printed form as a string. */
 static void jw_expr_str(jw *w, sym_ctx *ctx, const sym_expr *e)
 {
-	char *t = sym_expr_to_str(ctx, e);
+	jw_text *slot = jw_memo_slot(w, e);
+	char *t;
+	if (slot && slot->e) {
+		jw_string(w, slot->text);
+		return;
+	}
+	t = sym_expr_to_str(ctx, e);
 	jw_string(w, t ? t : "?");
+	if (slot && t && (slot->text = strdup(t))) {
+		slot->e = e;
+		w->memocount++;
+	}
 	sym_str_free(ctx, t);
 }
 
@@ -316,7 +372,7 @@ void cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r)
 
 void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 {
-	jw w = {stdout, 1, 0, {0}};
+	jw w = {stdout, 1, 0, {0}, NULL, 0, 0};
 	const sym_expr *total = sym_graph_total_bytes(r);
 	size_t i;
 	jw_open(&w, '{');
@@ -427,6 +483,7 @@ void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 	}
 	jw_close(&w, '}');
 	putc('\n', stdout);
+	jw_memo_free(&w);
 }
 
 /* ---- run ----------------------------------------------------------------- */
@@ -519,7 +576,7 @@ static void run_extra_json(jw *w, const sym_model_program *mp, const int64_t *st
 /* Prints the failed run as JSON: ok false, the failure, no tensors. */
 static void print_run_failure_json(const sym_model_run *res, const char *msg)
 {
-	jw w = {stdout, 0, 0, {0}};
+	jw w = {stdout, 0, 0, {0}, NULL, 0, 0};
 	jw_open(&w, '{');
 	jw_key(&w, "ok");
 	jw_raw(&w, "false");
@@ -551,7 +608,7 @@ static void print_run_failure_json(const sym_model_run *res, const char *msg)
 static void print_run_json(const sym_model_program *mp, const int64_t *out, const int64_t *sto,
                            const int64_t *bytes)
 {
-	jw w = {stdout, 0, 0, {0}};
+	jw w = {stdout, 0, 0, {0}, NULL, 0, 0};
 	size_t i, q = 0;
 	jw_open(&w, '{');
 	jw_key(&w, "ok");
