@@ -23,12 +23,13 @@ test: deps $(BUILD)/build.ninja
 	meson test -C $(BUILD) --print-errorlogs
 
 bench:
-	@sh tools/install-deps.sh python3-sympy
+	@sh tools/install-deps.sh python3-sympy python3-onnx
 	@[ -f build-bench/build.ninja ] || meson setup build-bench --buildtype=release -Db_ndebug=true
 	ninja -C build-bench
 	python3 bench/compare.py build-bench/bench/bench_expr
 	python3 bench/compare_models.py build-bench
-	@sh tools/install-deps.sh python3-onnx && python3 bench/bench_onnx.py build-bench
+	python3 bench/scaling.py build-bench
+	python3 bench/bench_onnx.py build-bench
 
 # Every libFuzzer target for FUZZ_SECONDS each (clang; build-fuzz), on a copy
 # of its seed corpus; a crash, timeout or memory blow-up lands in

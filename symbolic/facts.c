@@ -32,6 +32,8 @@ void sym_facts_free(sym_facts *f)
 	sym__free(f->ctx, f->assumed, f->capassumed * sizeof(*f->assumed));
 	sym__free(f->ctx, f->lin, f->caplin * sizeof(*f->lin));
 	sym__bcache_clear(f);
+	sym__fm_state_free(f);
+	sym__aset_free(f);
 	sym__free(f->ctx, f, sizeof(*f));
 }
 

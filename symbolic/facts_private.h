@@ -45,6 +45,10 @@ struct sym_facts {
 	struct sym_bcache *bc;
 	size_t bcap, bcount;
 	unsigned long bversion;
+	/* what the linear prover keeps between calls (linear.c) */
+	struct sym_fmstate *fm;
+	/* the assumptions as the prover compares them (prove.c) */
+	struct sym_aset *aset;
 };
 
 typedef struct sym_bcache {
@@ -52,6 +56,10 @@ typedef struct sym_bcache {
 	sym_ival iv;
 } sym_bcache;
 
+/* Frees the prover's set of assumptions of f. */
+void sym__aset_free(sym_facts *f);
+/* Frees what the linear prover keeps in f. */
+void sym__fm_state_free(sym_facts *f);
 /* Frees the bounds cache of f. */
 void sym__bcache_clear(sym_facts *f);
 

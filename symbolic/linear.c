@@ -4,8 +4,46 @@
  * prove "d <= 0"; an infeasible relaxation is a sound proof. */
 #include "facts_private.h"
 
-#define MAX_VARS 48
+/* The prover's bounds per call: at most MAX_VARS atoms (a larger system is
+ * "not proven", which is sound) and MAX_ROWS rows after any elimination
+ * step.  Only the linear facts connected to the goal's atoms take part, so
+ * a call costs the same whatever the size of the fact store. */
+#define MAX_VARS 24
 #define MAX_ROWS 600
+
+/* What the prover keeps in a fact store between calls: an index from each
+ * atom to the linear facts it occurs in (appended to as facts arrive; the
+ * store only grows), and the results of the calls without extra
+ * relations under the current version of the facts. */
+typedef struct fm_slot {
+	const sym_expr *atom;
+	size_t head; /* first link + 1; 0: none */
+} fm_slot;
+
+typedef struct fm_link {
+	size_t fact, next; /* next: the following link + 1 */
+} fm_link;
+
+typedef struct fm_result {
+	const sym_expr *d;
+	int proven;
+} fm_result;
+
+struct sym_fmstate {
+	size_t indexed; /* linear facts indexed so far */
+	fm_slot *slots;
+	size_t scap, scount;
+	fm_link *links;
+	size_t nlinks, caplinks;
+	unsigned *mark; /* per linear fact: the call that added it */
+	size_t capmark;
+	unsigned call;
+	unsigned long version; /* of the facts the results hold under */
+	fm_result *res;
+	size_t rcap, rcount;
+};
+
+#define FM_RESULTS_CAP 16384
 
 typedef struct row {
 	sym_num *a; /* nv coefficients */
@@ -20,6 +58,7 @@ typedef struct lp {
 	row *rows;
 	size_t nrows, cap;
 	int overflow;
+	struct sym_fmstate *st; /* NULL: every linear fact is added up front */
 } lp;
 
 static void row_free(row *r, size_t nv)
@@ -56,8 +95,10 @@ static int add_le(lp *p, const sym_expr *e, const sym_num *k, const sym_num *c0)
 	if (!e || p->overflow)
 		return 0;
 	sym__lin_view(e, &v);
-	if (v.n > 64)
+	if (v.n > MAX_VARS) {
+		p->overflow = 1;
 		return 0;
+	}
 	for (i = 0; i < v.n; i++) {
 		if (!sym__is_int(v.t[i].m))
 			return 0;
@@ -150,6 +191,10 @@ static void add_atom_facts(lp *p, const sym_expr *x)
 	}
 	case SYM_KIND_MIN:
 	case SYM_KIND_MAX:
+		if (p->nv + x->n > MAX_VARS + 1) {
+			p->overflow = 1; /* too many arguments: no row is built */
+			return;
+		}
 		for (i = 0; i < x->n; i++) {
 			const sym_expr *d = x->kind == SYM_KIND_MIN ? sym_expr_sub(ctx, x, node_kids(x)[i])
 			                                            : sym_expr_sub(ctx, node_kids(x)[i], x);
@@ -312,6 +357,166 @@ static int infeasible(lp *p)
 	return 0;
 }
 
+/* ---- the state kept in the fact store ----------------------------------- */
+
+void sym__fm_state_free(sym_facts *f)
+{
+	struct sym_fmstate *st = f->fm;
+	if (!st)
+		return;
+	sym__free(f->ctx, st->slots, st->scap * sizeof(*st->slots));
+	sym__free(f->ctx, st->links, st->caplinks * sizeof(*st->links));
+	sym__free(f->ctx, st->mark, st->capmark * sizeof(*st->mark));
+	sym__free(f->ctx, st->res, st->rcap * sizeof(*st->res));
+	sym__free(f->ctx, st, sizeof(*st));
+	f->fm = NULL;
+}
+
+static size_t slot_find(const fm_slot *slots, size_t cap, const sym_expr *atom)
+{
+	size_t j;
+	for (j = atom->hash & (cap - 1); slots[j].atom && slots[j].atom != atom; j = (j + 1) & (cap - 1))
+		;
+	return j;
+}
+
+static int slots_grow(sym_ctx *ctx, struct sym_fmstate *st)
+{
+	size_t cap = st->scap ? st->scap * 2 : 64, i;
+	fm_slot *ns = sym__alloc(ctx, cap * sizeof(*ns));
+	if (!ns)
+		return 0;
+	memset(ns, 0, cap * sizeof(*ns));
+	for (i = 0; i < st->scap; i++)
+		if (st->slots[i].atom)
+			ns[slot_find(ns, cap, st->slots[i].atom)] = st->slots[i];
+	sym__free(ctx, st->slots, st->scap * sizeof(*st->slots));
+	st->slots = ns;
+	st->scap = cap;
+	return 1;
+}
+
+/* Indexes the linear facts that arrived since the last call.  0 when out of
+ * memory. */
+static int index_facts(sym_ctx *ctx, const sym_facts *f, struct sym_fmstate *st)
+{
+	if (st->capmark < f->nlin) {
+		size_t cap = f->caplin;
+		unsigned *nm = sym__alloc(ctx, cap * sizeof(*nm));
+		if (!nm)
+			return 0;
+		memset(nm, 0, cap * sizeof(*nm));
+		if (st->capmark)
+			memcpy(nm, st->mark, st->capmark * sizeof(*nm));
+		sym__free(ctx, st->mark, st->capmark * sizeof(*st->mark));
+		st->mark = nm;
+		st->capmark = cap;
+	}
+	for (; st->indexed < f->nlin; st->indexed++) {
+		sym_lin v;
+		size_t k, j;
+		sym__lin_view(node_kid(f->lin[st->indexed]), &v);
+		for (k = 0; k < v.n; k++) {
+			if ((st->scount + 1) * 2 > st->scap && !slots_grow(ctx, st))
+				return 0;
+			if (SYM_GROW(ctx, st->links, st->nlinks + 1, st->caplinks, 64) < 0)
+				return 0;
+			j = slot_find(st->slots, st->scap, v.t[k].m);
+			if (!st->slots[j].atom) {
+				st->slots[j].atom = v.t[k].m;
+				st->scount++;
+			}
+			st->links[st->nlinks].fact = st->indexed;
+			st->links[st->nlinks].next = st->slots[j].head;
+			st->slots[j].head = ++st->nlinks;
+		}
+	}
+	return 1;
+}
+
+/* The state of f, created on first use, its index brought up to date; NULL
+ * when there is no fact store or memory runs out (the prover then adds
+ * every linear fact up front). */
+static struct sym_fmstate *fm_state(sym_ctx *ctx, const sym_facts *cf)
+{
+	sym_facts *f = (sym_facts *)cf; /* the state is not part of the facts' value */
+	if (!f)
+		return NULL;
+	if (!f->fm) {
+		f->fm = sym__alloc(ctx, sizeof(*f->fm));
+		if (!f->fm) {
+			sym_ctx_clear_error(ctx);
+			return NULL;
+		}
+		memset(f->fm, 0, sizeof(*f->fm));
+		f->fm->version = f->version;
+	}
+	if (!index_facts(ctx, f, f->fm)) {
+		sym_ctx_clear_error(ctx);
+		sym__fm_state_free(f);
+		return NULL;
+	}
+	if (f->fm->version != f->version) {
+		memset(f->fm->res, 0, f->fm->rcap * sizeof(*f->fm->res));
+		f->fm->rcount = 0;
+		f->fm->version = f->version;
+	}
+	return f->fm;
+}
+
+static fm_result *result_slot(sym_ctx *ctx, struct sym_fmstate *st, const sym_expr *d, int insert)
+{
+	size_t j, i;
+	if (st->rcap) {
+		for (j = d->hash & (st->rcap - 1); st->res[j].d; j = (j + 1) & (st->rcap - 1))
+			if (st->res[j].d == d)
+				return &st->res[j];
+	}
+	if (!insert)
+		return NULL;
+	if ((st->rcount + 1) * 2 > st->rcap) {
+		size_t cap = st->rcap ? st->rcap * 2 : 64;
+		fm_result *nr;
+		if (cap > FM_RESULTS_CAP || !(nr = sym__alloc(ctx, cap * sizeof(*nr)))) {
+			sym_ctx_clear_error(ctx);
+			return NULL; /* the cache is optional */
+		}
+		memset(nr, 0, cap * sizeof(*nr));
+		for (i = 0; i < st->rcap; i++)
+			if (st->res[i].d) {
+				for (j = st->res[i].d->hash & (cap - 1); nr[j].d; j = (j + 1) & (cap - 1))
+					;
+				nr[j] = st->res[i];
+			}
+		sym__free(ctx, st->res, st->rcap * sizeof(*st->res));
+		st->res = nr;
+		st->rcap = cap;
+	}
+	for (j = d->hash & (st->rcap - 1); st->res[j].d; j = (j + 1) & (st->rcap - 1))
+		;
+	st->res[j].d = d;
+	st->rcount++;
+	return &st->res[j];
+}
+
+/* Adds the linear facts that mention atom x and are not in yet. */
+static void add_facts_of(lp *p, const sym_expr *x)
+{
+	static const sym_num one = {{1}, 1};
+	struct sym_fmstate *st = p->st;
+	size_t j, l;
+	if (!st->scap)
+		return;
+	j = slot_find(st->slots, st->scap, x);
+	for (l = st->slots[j].atom ? st->slots[j].head : 0; l && !p->overflow; l = st->links[l - 1].next) {
+		size_t fact = st->links[l - 1].fact;
+		if (st->mark[fact] == st->call)
+			continue;
+		st->mark[fact] = st->call;
+		add_le(p, node_kid(p->f->lin[fact]), &one, NULL);
+	}
+}
+
 int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d)
 {
 	return sym__fm_prove_le_given(ctx, f, d, 0, NULL);
@@ -324,13 +529,25 @@ int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, 
 	lp p;
 	size_t i;
 	int proven = 0;
+	fm_result *cached = NULL;
 	memset(&p, 0, sizeof(p));
 	p.ctx = ctx;
 	p.f = f;
+	if (!d || sym__failed(ctx))
+		return 0;
+	p.st = fm_state(ctx, f);
+	if (p.st && !ngiven) {
+		if ((cached = result_slot(ctx, p.st, d, 0)))
+			return cached->proven;
+	}
+	if (p.st && ++p.st->call == 0) { /* the marks wrapped around */
+		memset(p.st->mark, 0, p.st->capmark * sizeof(*p.st->mark));
+		p.st->call = 1;
+	}
 	/* the negation: d >= 1, i.e. -d + 1 <= 0 (d is integer-valued) */
 	if (!add_le(&p, d, &mone, &one))
 		goto done;
-	for (i = 0; f && i < f->nlin; i++)
+	for (i = 0; !p.st && f && i < f->nlin; i++)
 		add_le(&p, node_kid(f->lin[i]), &one, NULL);
 	for (i = 0; i < ngiven; i++)
 		if (given[i]->kind == SYM_KIND_LE)
@@ -339,8 +556,15 @@ int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, 
 			add_le(&p, node_kid(given[i]), &one, NULL);
 			add_le(&p, node_kid(given[i]), &mone, NULL);
 		}
-	while (p.done < p.nv && !p.overflow)
-		add_atom_facts(&p, p.var[p.done++]);
+	/* every atom brings its bounds, its defining inequalities and the
+	 * linear facts it occurs in; their atoms follow */
+	while (p.done < p.nv && !p.overflow) {
+		const sym_expr *x = p.var[p.done++];
+		if (p.st)
+			add_facts_of(&p, x);
+		if (!p.overflow)
+			add_atom_facts(&p, x);
+	}
 	if (!p.overflow && !sym__failed(ctx))
 		proven = infeasible(&p);
 done:
@@ -351,5 +575,8 @@ done:
 	sym__free(ctx, p.rows, p.cap * sizeof(*p.rows));
 	if (sym__failed(ctx) && sym_ctx_last_error(ctx) != SYM_ENOMEM)
 		sym_ctx_clear_error(ctx);
+	if (p.st && !ngiven && !sym__failed(ctx) && f->version == p.st->version &&
+	    (cached = result_slot(ctx, p.st, d, 1)))
+		cached->proven = proven;
 	return proven;
 }

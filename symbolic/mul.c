@@ -2,6 +2,8 @@
  * powers and exact division. */
 #include "node_private.h"
 
+#include <stdlib.h>
+
 static const sym_num num_one = {{1}, 1};
 
 #define SYM_MAX_EXP 1000000000LL
@@ -513,6 +515,82 @@ static int polynomial_like(const sym_expr *e)
 				return 0;
 	}
 	return 1;
+}
+
+int sym__mul_gatherable(const sym_expr *e)
+{
+	size_t i;
+	if (!e || (e->flags & SYM_F_PRED) || e->kind == SYM_KIND_NUM || e->kind == SYM_KIND_ADD)
+		return 0;
+	if (e->kind == SYM_KIND_MUL)
+		for (i = 0; i < e->n; i++)
+			if (node_factors(e)[i].base->kind == SYM_KIND_ADD)
+				return 0;
+	return 1;
+}
+
+typedef struct gfactor {
+	sym_factor f;
+	size_t pos; /* operand order: equal bases combine as the fold would */
+} gfactor;
+
+static int gfactor_cmp(const void *a, const void *b)
+{
+	const gfactor *x = a, *y = b;
+	int c = sym__cmp(x->f.base, y->f.base);
+	return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+const sym_expr *sym__mul_list(sym_ctx *ctx, size_t n, const sym_expr *const *ops)
+{
+	gfactor *g;
+	sym_factor *out;
+	size_t total = 0, i, j, m = 0;
+	const sym_expr *r = NULL;
+	if (n == 1)
+		return ops[0];
+	for (i = 0; i < n; i++) {
+		if (!ops[i] || !sym__mul_gatherable(ops[i]) || sym__failed(ctx)) {
+			/* not a product of atoms: the operator one at a time */
+			r = ops[0];
+			for (j = 1; j < n && r; j++)
+				r = sym_expr_mul(ctx, r, ops[j]);
+			return r;
+		}
+		total += ops[i]->kind == SYM_KIND_MUL ? ops[i]->n : 1;
+	}
+	g = sym__alloc(ctx, total * sizeof(*g));
+	out = g ? sym__alloc(ctx, total * sizeof(*out)) : NULL;
+	if (!out)
+		goto done;
+	for (i = 0; i < n; i++) {
+		sym_factor one;
+		size_t nf, k;
+		const sym_factor *f = mono_factors(ops[i], &one, &nf);
+		for (k = 0; k < nf; k++, m++)
+			g[m].f = f[k], g[m].pos = m;
+	}
+	qsort(g, total, sizeof(*g), gfactor_cmp);
+	m = 0;
+	for (i = 0; i < total; i = j) {
+		int64_t e = 0;
+		for (j = i; j < total && g[j].f.base == g[i].f.base; j++) {
+			if (g[j].f.exp > SYM_MAX_EXP || g[j].f.exp < -SYM_MAX_EXP) {
+				sym__error(ctx, SYM_ELIMIT, -1, "exponent too large");
+				goto done;
+			}
+			e += g[j].f.exp;
+		}
+		if (e != 0) {
+			out[m].base = g[i].f.base;
+			out[m++].exp = e;
+		}
+	}
+	r = sym__monomial(ctx, out, m);
+done:
+	sym__free(ctx, out, total * sizeof(*out));
+	sym__free(ctx, g, total * sizeof(*g));
+	return r;
 }
 
 const sym_expr *sym_expr_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)

@@ -189,6 +189,13 @@ const sym_expr *sym__add_num(sym_ctx *ctx, const sym_expr *e, const sym_num *k);
 /* Products (mul.c). */
 const sym_expr *sym__monomial(sym_ctx *ctx, const sym_factor *f, size_t n);
 const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b);
+/* Whether e is a product of atoms (no number, sum or predicate; no sum as a
+ * factor): what sym__mul_list multiplies in one sort. */
+int sym__mul_gatherable(const sym_expr *e);
+/* The product ops[0]*ops[1]*...*ops[n-1], equal to multiplying left to
+ * right; products of atoms are merged in one sort (n log n), without the
+ * intermediate products.  NULL on error. */
+const sym_expr *sym__mul_list(sym_ctx *ctx, size_t n, const sym_expr *const *ops);
 
 /* Properties. */
 int sym__floor_is_plain(const sym_expr *a, const sym_num *D);

@@ -351,10 +351,22 @@ static int chain_fold(ps *p, chain *ch, int op, const sym_expr *b, size_t opos)
 	return 1;
 }
 
+/* Multiplies out the run of atom products gathered so far (see parse_term). */
+static void term_flush(ps *p, chain *ch, const sym_expr **run, size_t *n, size_t pos)
+{
+	if (*n) {
+		ch->a = at(p, pos, sym__mul_list(p->ctx, *n, run));
+		*n = 0;
+	}
+}
+
+/* A run of products of atoms (x0*x1*...*xn) is gathered and multiplied in
+ * one sort (n log n), not rebuilt at every operator. */
 static const sym_expr *parse_term(ps *p)
 {
 	chain ch;
-	const sym_expr *r;
+	const sym_expr *r, **run = NULL;
+	size_t nrun = 0, caprun = 0, runpos = 0;
 	ch.a = parse_unary(p);
 	sym__num_init(&ch.k);
 	sym__num_init(&ch.d);
@@ -384,6 +396,22 @@ static const sym_expr *parse_term(ps *p)
 			ch.a = NULL;
 			break;
 		}
+		if (op == '*' && sym__mul_gatherable(b) && sym__num_is_one(&ch.k) &&
+		    sym__num_is_zero(&ch.d) && (nrun || sym__mul_gatherable(ch.a))) {
+			if (SYM_GROW(p->ctx, run, nrun + 2, caprun, 16) < 0) {
+				ch.a = NULL;
+				break;
+			}
+			if (!nrun) {
+				run[nrun++] = ch.a;
+				runpos = opos;
+			}
+			run[nrun++] = b;
+			continue;
+		}
+		term_flush(p, &ch, run, &nrun, runpos);
+		if (!ch.a)
+			break;
 		folded = chain_fold(p, &ch, op, b, opos);
 		if (folded < 0)
 			ch.a = NULL;
@@ -407,6 +435,9 @@ static const sym_expr *parse_term(ps *p)
 			break;
 		}
 	}
+	if (ch.a)
+		term_flush(p, &ch, run, &nrun, runpos);
+	sym__free(p->ctx, run, caprun * sizeof(*run));
 	r = chain_value(p, &ch);
 	sym__num_clear(&ch.k);
 	sym__num_clear(&ch.d);

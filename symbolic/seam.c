@@ -167,3 +167,20 @@ sym_allocator sym__ctx_allocator(const sym_ctx *ctx)
 {
 	return ctx->alloc;
 }
+
+const sym_expr *sym__expr_sum(sym_ctx *ctx, size_t n, const sym_expr *const *e)
+{
+	sym_sumb b;
+	size_t i;
+	if (sym__failed(ctx))
+		return NULL;
+	if (n == 0)
+		return ctx->zero;
+	sym__sumb_init(&b, ctx);
+	for (i = 0; i < n; i++)
+		if (!e[i] || !sym__sumb_add(&b, NULL, e[i])) {
+			sym__sumb_clear(&b);
+			return NULL;
+		}
+	return sym__sumb_finish(&b);
+}

@@ -2,8 +2,198 @@
  * result, and the results of run and cache. */
 #include "output.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the JSON writer ------------------------------------------------------ */
+
+/* JSON written as it is produced, in the layout of cJSON's printer
+ * (formatted: tabs, "key":<tab>value, ", " between array items; or
+ * compact), so that no tree of the whole result is built. */
+#define JW_DEPTH 16
+
+/* The printed forms of the expressions written so far: a model's tensors
+ * share most of their dims and sizes, so each is printed once. */
+typedef struct jw_text {
+	const sym_expr *e; /* NULL: a free slot */
+	char *text;
+} jw_text;
+
+typedef struct jw {
+	FILE *out;
+	int fmt, depth;
+	size_t count[JW_DEPTH]; /* items written at each level */
+	jw_text *memo;
+	size_t memocap, memocount;
+} jw;
+
+static void jw_memo_free(jw *w)
+{
+	size_t i;
+	for (i = 0; i < w->memocap; i++)
+		free(w->memo[i].text);
+	free(w->memo);
+	w->memo = NULL;
+	w->memocap = w->memocount = 0;
+}
+
+/* The slot of e in the memo, made when missing; NULL when memory runs out
+ * (the caller prints without the memo). */
+static jw_text *jw_memo_slot(jw *w, const sym_expr *e)
+{
+	size_t j, i;
+	if ((w->memocount + 1) * 2 > w->memocap) {
+		size_t cap = w->memocap ? w->memocap * 2 : 256;
+		jw_text *nm = calloc(cap, sizeof(*nm));
+		if (!nm)
+			return NULL;
+		for (i = 0; i < w->memocap; i++)
+			if (w->memo[i].e) {
+				for (j = sym_expr_hash(w->memo[i].e) & (cap - 1); nm[j].e;
+				     j = (j + 1) & (cap - 1))
+					;
+				nm[j] = w->memo[i];
+			}
+		free(w->memo);
+		w->memo = nm;
+		w->memocap = cap;
+	}
+	for (j = sym_expr_hash(e) & (w->memocap - 1); w->memo[j].e; j = (j + 1) & (w->memocap - 1))
+		if (w->memo[j].e == e)
+			return &w->memo[j];
+	return &w->memo[j];
+}
+
+static void jw_tabs(jw *w, int n)
+{
+	while (n-- > 0)
+		putc('\t', w->out);
+}
+
+static void jw_string(jw *w, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	putc('"', w->out);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", w->out);
+			break;
+		case '\\':
+			fputs("\\\\", w->out);
+			break;
+		case '\b':
+			fputs("\\b", w->out);
+			break;
+		case '\f':
+			fputs("\\f", w->out);
+			break;
+		case '\n':
+			fputs("\\n", w->out);
+			break;
+		case '\r':
+			fputs("\\r", w->out);
+			break;
+		case '\t':
+			fputs("\\t", w->out);
+			break;
+		default:
+			if (*p < 32)
+				fprintf(w->out, "\\u%04x", *p);
+			else
+				putc(*p, w->out);
+		}
+	}
+	putc('"', w->out);
+}
+
+/* Before a value inside an array: the separator. */
+static void jw_item(jw *w)
+{
+	if (w->count[w->depth]++)
+		fputs(w->fmt ? ", " : ",", w->out);
+}
+
+/* A key inside an object; its value follows. */
+static void jw_key(jw *w, const char *key)
+{
+	if (w->count[w->depth]++)
+		fputs(w->fmt ? ",\n" : ",", w->out);
+	if (w->fmt)
+		jw_tabs(w, w->depth);
+	jw_string(w, key);
+	fputs(w->fmt ? ":\t" : ":", w->out);
+}
+
+static void jw_open(jw *w, int c)
+{
+	putc(c, w->out);
+	if (c == '{' && w->fmt)
+		putc('\n', w->out);
+	if (w->depth + 1 < JW_DEPTH)
+		w->depth++;
+	w->count[w->depth] = 0;
+}
+
+static void jw_close(jw *w, int c)
+{
+	if (c == '}' && w->fmt) {
+		if (w->count[w->depth])
+			putc('\n', w->out);
+		jw_tabs(w, w->depth - 1);
+	}
+	putc(c, w->out);
+	w->depth--;
+}
+
+static void jw_raw(jw *w, const char *s)
+{
+	fputs(s, w->out);
+}
+
+/* An integer, exact: its digits within +-2^53 (what a double reader keeps),
+ * else its decimal string. */
+static void jw_int(jw *w, long long v)
+{
+	char t[24];
+	snprintf(t, sizeof(t), "%lld", v);
+	if (v >= -(1LL << 53) && v <= (1LL << 53))
+		jw_raw(w, t);
+	else
+		jw_string(w, t);
+}
+
+/* An expression's printed form as a string. */
+static void jw_expr_str(jw *w, sym_ctx *ctx, const sym_expr *e)
+{
+	jw_text *slot = jw_memo_slot(w, e);
+	char *t;
+	if (slot && slot->e) {
+		jw_string(w, slot->text);
+		return;
+	}
+	t = sym_expr_to_str(ctx, e);
+	jw_string(w, t ? t : "?");
+	if (slot && t && (slot->text = strdup(t))) {
+		slot->e = e;
+		w->memocount++;
+	}
+	sym_str_free(ctx, t);
+}
+
+/* An integer as jw_int, any other expression as its printed string, NULL
+ * as null. */
+static void jw_expr(jw *w, sym_ctx *ctx, const sym_expr *e)
+{
+	long long v;
+	if (!e)
+		jw_raw(w, "null");
+	else if (sym_expr_get_si(e, &v) == 1)
+		jw_int(w, v);
+	else
+		jw_expr_str(w, ctx, e);
+}
 
 char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
 {
@@ -15,50 +205,10 @@ char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
 	return r;
 }
 
-cJSON *cli_int_json(long long v)
-{
-	char t[24];
-	snprintf(t, sizeof(t), "%lld", v);
-	/* raw digits: cJSON prints a double with 15 significant digits */
-	if (v >= -(1LL << 53) && v <= (1LL << 53))
-		return cJSON_CreateRaw(t);
-	return cJSON_CreateString(t);
-}
-
-cJSON *cli_expr_json(sym_ctx *ctx, const sym_expr *e)
-{
-	long long v;
-	char *t;
-	cJSON *j;
-	if (!e)
-		return cJSON_CreateNull();
-	if (sym_expr_get_si(e, &v) == 1)
-		return cli_int_json(v);
-	t = cli_expr_text(ctx, e);
-	j = cJSON_CreateString(t ? t : "?");
-	free(t);
-	return j;
-}
-
-static cJSON *expr_str_json(sym_ctx *ctx, const sym_expr *e)
-{
-	char *t = cli_expr_text(ctx, e);
-	cJSON *j = cJSON_CreateString(t ? t : "?");
-	free(t);
-	return j;
-}
-
 static char *symbol_bound(sym_ctx *ctx, const sym_graph_result *r, size_t i)
 {
 	const sym_expr *b = sym_graph_symbol_bound(r, i);
 	return b ? cli_expr_text(ctx, b) : NULL;
-}
-
-static void symbol_json(sym_ctx *ctx, const sym_graph_result *r, size_t i, cJSON *o)
-{
-	const sym_expr *b = sym_graph_symbol_bound(r, i);
-	if (b)
-		cJSON_AddItemToObject(o, "max_expr", expr_str_json(ctx, b));
 }
 
 void cli_print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims)
@@ -111,36 +261,51 @@ static void tensor_text(sym_ctx *ctx, const sym_graph_result *r, size_t i)
 	}
 }
 
-static void tensor_json(sym_ctx *ctx, const sym_graph_result *r, size_t i, cJSON *o)
+static void tensor_json(jw *w, sym_ctx *ctx, const sym_graph_result *r, size_t i)
 {
 	int rank, d;
 	const sym_expr *const *dims, *bytes = sym_graph_tensor_bytes(r, i);
 	const char *sf, *of = sym_graph_tensor_format(r, i, &sf);
 	sym_graph_tensor(r, i, &rank, NULL, NULL);
 	if (rank >= 0) {
-		cJSON *a = cJSON_AddArrayToObject(o, "range");
+		jw_key(w, "range");
+		jw_open(w, '[');
 		for (d = 0; d < rank; d++) {
 			const sym_expr *lo = NULL, *hi = NULL;
-			cJSON *p = cJSON_CreateArray();
 			sym_graph_dim_range(r, i, d, &lo, &hi);
-			cJSON_AddItemToArray(p, cli_expr_json(ctx, lo));
-			cJSON_AddItemToArray(p, cli_expr_json(ctx, hi));
-			cJSON_AddItemToArray(a, p);
+			jw_item(w);
+			jw_open(w, '[');
+			jw_item(w);
+			jw_expr(w, ctx, lo);
+			jw_item(w);
+			jw_expr(w, ctx, hi);
+			jw_close(w, ']');
 		}
+		jw_close(w, ']');
 	}
 	if (of) {
 		int sr = sym_graph_tensor_storage(r, i, &dims);
-		cJSON_AddStringToObject(o, "format", of);
-		cJSON_AddStringToObject(o, "storage_format", sf);
+		jw_key(w, "format");
+		jw_string(w, of);
+		jw_key(w, "storage_format");
+		jw_string(w, sf);
+		jw_key(w, "storage_shape");
 		if (sr >= 0) {
-			cJSON *a = cJSON_AddArrayToObject(o, "storage_shape");
-			for (d = 0; d < sr; d++)
-				cJSON_AddItemToArray(a, expr_str_json(ctx, dims[d]));
+			jw_open(w, '[');
+			for (d = 0; d < sr; d++) {
+				jw_item(w);
+				jw_expr_str(w, ctx, dims[d]);
+			}
+			jw_close(w, ']');
 		} else {
-			cJSON_AddNullToObject(o, "storage_shape");
+			jw_raw(w, "null");
 		}
 	}
-	cJSON_AddItemToObject(o, "bytes", bytes ? expr_str_json(ctx, bytes) : cJSON_CreateNull());
+	jw_key(w, "bytes");
+	if (bytes)
+		jw_expr_str(w, ctx, bytes);
+	else
+		jw_raw(w, "null");
 }
 
 static void total_text(sym_ctx *ctx, const sym_graph_result *r)
@@ -149,12 +314,6 @@ static void total_text(sym_ctx *ctx, const sym_graph_result *r)
 	char *s = t ? cli_expr_text(ctx, t) : NULL;
 	printf("memory:\n  total bytes: %s\n", s ? s : "unknown (a tensor has no known size)");
 	free(s);
-}
-
-static void total_json(sym_ctx *ctx, const sym_graph_result *r, cJSON *root)
-{
-	const sym_expr *t = sym_graph_total_bytes(r);
-	cJSON_AddItemToObject(root, "total_bytes", t ? expr_str_json(ctx, t) : cJSON_CreateNull());
 }
 
 /* ---- infer --------------------------------------------------------------- */
@@ -213,82 +372,118 @@ void cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r)
 
 void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 {
-	cJSON *root = cJSON_CreateObject(), *arr, *obj;
+	jw w = {stdout, 1, 0, {0}, NULL, 0, 0};
+	const sym_expr *total = sym_graph_total_bytes(r);
 	size_t i;
-	char *s;
-	arr = cJSON_AddArrayToObject(root, "symbols");
+	jw_open(&w, '{');
+	jw_key(&w, "symbols");
+	jw_open(&w, '[');
 	for (i = 0; i < sym_graph_num_symbols(r); i++) {
 		const char *src;
 		const sym_expr *lo, *hi, *sym = sym_graph_symbol(r, i, &src, &lo, &hi);
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", sym_expr_symbol_name(sym));
-		cJSON_AddStringToObject(o, "source", src);
-		cJSON_AddItemToObject(o, "min", cli_expr_json(ctx, lo));
-		cJSON_AddItemToObject(o, "max", cli_expr_json(ctx, hi));
-		symbol_json(ctx, r, i, o);
-		cJSON_AddItemToArray(arr, o);
+		const sym_expr *b = sym_graph_symbol_bound(r, i);
+		jw_item(&w);
+		jw_open(&w, '{');
+		jw_key(&w, "name");
+		jw_string(&w, sym_expr_symbol_name(sym));
+		jw_key(&w, "source");
+		jw_string(&w, src);
+		jw_key(&w, "min");
+		jw_expr(&w, ctx, lo);
+		jw_key(&w, "max");
+		jw_expr(&w, ctx, hi);
+		if (b) {
+			jw_key(&w, "max_expr");
+			jw_expr_str(&w, ctx, b);
+		}
+		jw_close(&w, '}');
 	}
-	obj = cJSON_AddObjectToObject(root, "tensors");
+	jw_close(&w, ']');
+	jw_key(&w, "tensors");
+	jw_open(&w, '{');
 	for (i = 0; i < sym_graph_num_tensors(r); i++) {
 		int rank, d;
 		const sym_expr *const *dims;
 		const char *dt, *name = sym_graph_tensor(r, i, &rank, &dims, &dt);
-		cJSON *o = cJSON_CreateObject(), *sh;
-		if (rank == -2) {
-			cJSON_AddNullToObject(o, "shape");
-			cJSON_AddBoolToObject(o, "inferred", 0);
-		} else if (rank < 0) {
-			cJSON_AddNullToObject(o, "shape");
-		} else {
-			sh = cJSON_AddArrayToObject(o, "shape");
-			for (d = 0; d < rank; d++) {
-				char *t = cli_expr_text(ctx, dims[d]);
-				cJSON_AddItemToArray(sh, cJSON_CreateString(t ? t : "?"));
-				free(t);
+		jw_key(&w, name);
+		jw_open(&w, '{');
+		jw_key(&w, "shape");
+		if (rank < 0) {
+			jw_raw(&w, "null");
+			if (rank == -2) {
+				jw_key(&w, "inferred");
+				jw_raw(&w, "false");
 			}
+		} else {
+			jw_open(&w, '[');
+			for (d = 0; d < rank; d++) {
+				jw_item(&w);
+				jw_expr_str(&w, ctx, dims[d]);
+			}
+			jw_close(&w, ']');
 		}
-		cJSON_AddStringToObject(o, "dtype", dt);
-		tensor_json(ctx, r, i, o);
-		cJSON_AddItemToObject(obj, name, o);
+		jw_key(&w, "dtype");
+		jw_string(&w, dt);
+		tensor_json(&w, ctx, r, i);
+		jw_close(&w, '}');
 	}
-	arr = cJSON_AddArrayToObject(root, "guards");
+	jw_close(&w, '}');
+	jw_key(&w, "guards");
+	jw_open(&w, '[');
 	for (i = 0; i < sym_graph_num_guards(r); i++) {
 		const char *kind, *node, *reason;
-		char *t = cli_expr_text(ctx, sym_graph_guard(r, i, &kind, &node, &reason));
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "expr", t ? t : "?");
-		cJSON_AddStringToObject(o, "kind", kind);
-		cJSON_AddStringToObject(o, "node", node);
-		cJSON_AddStringToObject(o, "reason", reason);
-		cJSON_AddItemToArray(arr, o);
-		free(t);
+		const sym_expr *g = sym_graph_guard(r, i, &kind, &node, &reason);
+		jw_item(&w);
+		jw_open(&w, '{');
+		jw_key(&w, "expr");
+		jw_expr_str(&w, ctx, g);
+		jw_key(&w, "kind");
+		jw_string(&w, kind);
+		jw_key(&w, "node");
+		jw_string(&w, node);
+		jw_key(&w, "reason");
+		jw_string(&w, reason);
+		jw_close(&w, '}');
 	}
-	obj = cJSON_AddObjectToObject(root, "merge_keys");
+	jw_close(&w, ']');
+	jw_key(&w, "merge_keys");
+	jw_open(&w, '{');
 	for (i = 0; i < sym_graph_num_merge_keys(r); i++) {
 		size_t nn, k;
 		const char *const *nodes;
 		const char *key = sym_graph_merge_key(r, i, &nn, &nodes);
-		cJSON *a = cJSON_CreateArray();
-		for (k = 0; k < nn; k++)
-			cJSON_AddItemToArray(a, cJSON_CreateString(nodes[k]));
-		cJSON_AddItemToObject(obj, key, a);
+		jw_key(&w, key);
+		jw_open(&w, '[');
+		for (k = 0; k < nn; k++) {
+			jw_item(&w);
+			jw_string(&w, nodes[k]);
+		}
+		jw_close(&w, ']');
 	}
-	total_json(ctx, r, root);
+	jw_close(&w, '}');
+	jw_key(&w, "total_bytes");
+	if (total)
+		jw_expr_str(&w, ctx, total);
+	else
+		jw_raw(&w, "null");
 	if (sym_graph_num_errors(r)) {
-		arr = cJSON_AddArrayToObject(root, "errors");
+		jw_key(&w, "errors");
+		jw_open(&w, '[');
 		for (i = 0; i < sym_graph_num_errors(r); i++) {
 			const char *node, *msg = sym_graph_error(r, i, &node);
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "node", node);
-			cJSON_AddStringToObject(o, "message", msg);
-			cJSON_AddItemToArray(arr, o);
+			jw_item(&w);
+			jw_open(&w, '{');
+			jw_key(&w, "node");
+			jw_string(&w, node);
+			jw_key(&w, "message");
+			jw_string(&w, msg);
+			jw_close(&w, '}');
 		}
+		jw_close(&w, ']');
 	}
-	s = cJSON_Print(root);
-	if (s)
-		puts(s);
-	free(s);
-	cJSON_Delete(root);
+	jw_close(&w, '}');
+	putc('\n', stdout);
+	jw_memo_free(&w);
 }
 
 /* ---- run ----------------------------------------------------------------- */
@@ -340,75 +535,103 @@ static void run_extra_text(const sym_model_program *mp, const int64_t *sto, cons
 		printf("total bytes: %lld\n", (long long)bytes[n]);
 }
 
-static void run_extra_json(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes, cJSON *root)
+static void run_extra_json(jw *w, const sym_model_program *mp, const int64_t *sto, const int64_t *bytes)
 {
 	size_t i, q = 0, n = sym_model_program_num_tensors(mp);
-	cJSON *so = cJSON_AddObjectToObject(root, "storage_shapes"),
-	      *bo = cJSON_AddObjectToObject(root, "bytes");
+	jw_key(w, "storage_shapes");
+	jw_open(w, '{');
 	for (i = 0; i < n; i++) {
 		int sr, d;
 		const char *name = sym_model_program_tensor(mp, i, NULL);
 		const char *sf = sym_model_program_tensor_storage(mp, i, &sr);
 		if (sf) {
-			cJSON *a = cJSON_CreateArray();
-			for (d = 0; d < sr; d++)
-				cJSON_AddItemToArray(a, cli_int_json(sto[q + (size_t)d]));
-			cJSON_AddItemToObject(so, name, a);
+			jw_key(w, name);
+			jw_open(w, '[');
+			for (d = 0; d < sr; d++) {
+				jw_item(w);
+				jw_int(w, sto[q + (size_t)d]);
+			}
+			jw_close(w, ']');
 		}
 		q += (size_t)sr;
-		cJSON_AddItemToObject(bo, name, bytes[i] < 0 ? cJSON_CreateNull() : cli_int_json(bytes[i]));
 	}
-	cJSON_AddItemToObject(root, "total_bytes",
-	                      bytes[n] < 0 ? cJSON_CreateNull() : cli_int_json(bytes[n]));
+	jw_close(w, '}');
+	jw_key(w, "bytes");
+	jw_open(w, '{');
+	for (i = 0; i < n; i++) {
+		jw_key(w, sym_model_program_tensor(mp, i, NULL));
+		if (bytes[i] < 0)
+			jw_raw(w, "null");
+		else
+			jw_int(w, bytes[i]);
+	}
+	jw_close(w, '}');
+	jw_key(w, "total_bytes");
+	if (bytes[n] < 0)
+		jw_raw(w, "null");
+	else
+		jw_int(w, bytes[n]);
 }
 
 /* Prints the failed run as JSON: ok false, the failure, no tensors. */
 static void print_run_failure_json(const sym_model_run *res, const char *msg)
 {
-	cJSON *root = cJSON_CreateObject(), *g = cJSON_CreateObject();
-	char *s;
-	cJSON_AddBoolToObject(root, "ok", 0);
+	jw w = {stdout, 0, 0, {0}, NULL, 0, 0};
+	jw_open(&w, '{');
+	jw_key(&w, "ok");
+	jw_raw(&w, "false");
+	jw_key(&w, "failed_guard");
+	jw_open(&w, '{');
 	if (res && res->status == SYM_EGUARD) {
-		cJSON_AddStringToObject(g, "expr", res->message ? res->message : "");
-		cJSON_AddItemToObject(g, "index", cli_int_json((long long)res->failed));
-		cJSON_AddStringToObject(g, "kind", res->kind);
-		cJSON_AddStringToObject(g, "node", res->node);
+		jw_key(&w, "expr");
+		jw_string(&w, res->message ? res->message : "");
+		jw_key(&w, "index");
+		jw_int(&w, (long long)res->failed);
+		jw_key(&w, "kind");
+		jw_string(&w, res->kind);
+		jw_key(&w, "node");
+		jw_string(&w, res->node);
 	} else {
-		cJSON_AddStringToObject(g, "expr", msg);
-		cJSON_AddStringToObject(g, "kind", res && res->status == SYM_EINPUT ? "binding" : "error");
+		jw_key(&w, "expr");
+		jw_string(&w, msg);
+		jw_key(&w, "kind");
+		jw_string(&w, res && res->status == SYM_EINPUT ? "binding" : "error");
 	}
-	cJSON_AddItemToObject(root, "failed_guard", g);
-	cJSON_AddObjectToObject(root, "tensors");
-	s = cJSON_PrintUnformatted(root);
-	if (s)
-		puts(s);
-	free(s);
-	cJSON_Delete(root);
+	jw_close(&w, '}');
+	jw_key(&w, "tensors");
+	jw_open(&w, '{');
+	jw_close(&w, '}');
+	jw_close(&w, '}');
+	putc('\n', stdout);
 }
 
 static void print_run_json(const sym_model_program *mp, const int64_t *out, const int64_t *sto,
                            const int64_t *bytes)
 {
-	cJSON *root = cJSON_CreateObject(), *t;
+	jw w = {stdout, 0, 0, {0}, NULL, 0, 0};
 	size_t i, q = 0;
-	char *s;
-	cJSON_AddBoolToObject(root, "ok", 1);
-	cJSON_AddNullToObject(root, "failed_guard");
-	t = cJSON_AddObjectToObject(root, "tensors");
+	jw_open(&w, '{');
+	jw_key(&w, "ok");
+	jw_raw(&w, "true");
+	jw_key(&w, "failed_guard");
+	jw_raw(&w, "null");
+	jw_key(&w, "tensors");
+	jw_open(&w, '{');
 	for (i = 0; i < sym_model_program_num_tensors(mp); i++) {
 		int rank, d;
 		const char *name = sym_model_program_tensor(mp, i, &rank);
-		cJSON *a = cJSON_CreateArray();
-		for (d = 0; d < rank; d++)
-			cJSON_AddItemToArray(a, cli_int_json(out[q++]));
-		cJSON_AddItemToObject(t, name, a);
+		jw_key(&w, name);
+		jw_open(&w, '[');
+		for (d = 0; d < rank; d++) {
+			jw_item(&w);
+			jw_int(&w, out[q++]);
+		}
+		jw_close(&w, ']');
 	}
-	run_extra_json(mp, sto, bytes, root);
-	s = cJSON_PrintUnformatted(root);
-	if (s)
-		puts(s);
-	free(s);
-	cJSON_Delete(root);
+	jw_close(&w, '}');
+	run_extra_json(&w, mp, sto, bytes);
+	jw_close(&w, '}');
+	putc('\n', stdout);
 }
 
 static void print_run_text(const sym_model_program *mp, const int64_t *out, const int64_t *sto,

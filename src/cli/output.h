@@ -8,19 +8,11 @@
 
 #include "cli.h"
 
-#include <cjson/cJSON.h>
 #include <stdint.h>
 
 /* The printed form of e in memory of the caller's (free), NULL when out of
  * memory. */
 char *cli_expr_text(sym_ctx *ctx, const sym_expr *e);
-/* An integer in JSON, exact: a number (its decimal digits) within +-2^53,
- * else its decimal string.  Every integer the CLI writes as JSON goes
- * through it. */
-cJSON *cli_int_json(long long v);
-/* An expression in JSON: an integer as cli_int_json, any other as its
- * printed string, NULL as null. */
-cJSON *cli_expr_json(sym_ctx *ctx, const sym_expr *e);
 /* Prints "[d0, d1, ...]" (no newline). */
 void cli_print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims);
 

@@ -8,22 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash_str(const char *s)
+/* The 32-bit hash of a tensor name; the table keeps it beside the index, so
+ * that a probe compares names only when their hashes are equal. */
+static uint32_t hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
+	return (uint32_t)(h >> 32) ^ (uint32_t)h;
 }
+
+#define SLOT_HASH(e) ((uint32_t)((e) >> 32))
+#define SLOT_INDEX(e) ((size_t)((e)&0xffffffffu) - 1)
 
 size_t sym__graph_find(const sym_graph_result *r, const char *name)
 {
 	size_t j;
+	uint32_t h;
 	if (!r->tcap)
 		return (size_t)-1;
-	for (j = hash_str(name) & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
-		if (!strcmp(r->tensors[r->table[j] - 1].name, name))
-			return r->table[j] - 1;
+	h = hash_str(name);
+	for (j = h & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
+		if (SLOT_HASH(r->table[j]) == h && !strcmp(r->tensors[SLOT_INDEX(r->table[j])].name, name))
+			return SLOT_INDEX(r->table[j]);
 	return (size_t)-1;
 }
 
@@ -70,14 +77,17 @@ int sym__result_refail(sym_graph_result *r, const char *fmt, ...)
 
 static int table_rehash(sym_graph_result *r, size_t ncap)
 {
-	size_t *nt = sym__alloc(r->ctx, ncap * sizeof(*nt)), i, j;
+	uint64_t *nt = sym__alloc(r->ctx, ncap * sizeof(*nt));
+	size_t i, j;
 	if (!nt)
 		return -1;
 	memset(nt, 0, ncap * sizeof(*nt));
-	for (i = 0; i < r->ntensors; i++) {
-		for (j = hash_str(r->tensors[i].name) & (ncap - 1); nt[j]; j = (j + 1) & (ncap - 1))
+	for (i = 0; i < r->tcap; i++) {
+		if (!r->table[i])
+			continue;
+		for (j = SLOT_HASH(r->table[i]) & (ncap - 1); nt[j]; j = (j + 1) & (ncap - 1))
 			;
-		nt[j] = i + 1;
+		nt[j] = r->table[i];
 	}
 	sym__free(r->ctx, r->table, r->tcap * sizeof(*r->table));
 	r->table = nt, r->tcap = ncap;
@@ -111,9 +121,16 @@ gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long prod
 	t->producer = producer;
 	t->tv.present = 1;
 	t->tv.rank = -2;
-	for (j = hash_str(name) & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
-		;
-	r->table[j] = ++r->ntensors;
+	if (r->ntensors >= 0xffffffffu) {
+		sym__result_fail(r, "model: more than 2**32 - 1 tensors");
+		return NULL;
+	}
+	{
+		uint32_t h = hash_str(name);
+		for (j = h & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
+			;
+		r->table[j] = (uint64_t)h << 32 | (uint64_t)(++r->ntensors);
+	}
 	return t;
 }
 
@@ -152,24 +169,50 @@ int sym__result_add_diag(sym_graph_result *r, const char *node, const char *op, 
 
 gsym *sym__graph_find_sym(const sym_graph_result *r, const sym_expr *s)
 {
-	size_t i;
-	for (i = 0; i < r->nsyms; i++)
-		if (r->syms[i].sym == s)
-			return &r->syms[i];
+	size_t j;
+	if (!r->symcap)
+		return NULL;
+	for (j = sym_expr_hash(s) & (r->symcap - 1); r->symtab[j]; j = (j + 1) & (r->symcap - 1))
+		if (r->syms[r->symtab[j] - 1].sym == s)
+			return &r->syms[r->symtab[j] - 1];
 	return NULL;
+}
+
+/* Rebuilds the symbol index with ncap slots (a power of two). */
+static int symtab_rehash(sym_graph_result *r, size_t ncap)
+{
+	size_t *nt = sym__alloc(r->ctx, ncap * sizeof(*nt)), i, j;
+	if (!nt)
+		return -1;
+	memset(nt, 0, ncap * sizeof(*nt));
+	for (i = 0; i < r->nsyms; i++) {
+		for (j = sym_expr_hash(r->syms[i].sym) & (ncap - 1); nt[j]; j = (j + 1) & (ncap - 1))
+			;
+		nt[j] = i + 1;
+	}
+	sym__free(r->ctx, r->symtab, r->symcap * sizeof(*r->symtab));
+	r->symtab = nt;
+	r->symcap = ncap;
+	return 0;
 }
 
 int sym__result_add_sym(sym_graph_result *r, const sym_expr *s, const char *source)
 {
 	gsym *g;
+	size_t j;
 	if (sym__graph_find_sym(r, s))
 		return 0;
 	if (SYM_GROW(r->ctx, r->syms, r->nsyms + 1, r->capsyms, 16) < 0)
+		return -1;
+	if ((r->nsyms + 1) * 2 > r->symcap && symtab_rehash(r, r->symcap ? r->symcap * 2 : 64) < 0)
 		return -1;
 	g = &r->syms[r->nsyms++];
 	g->sym = s;
 	g->source = sym__infer_strdup(&r->inf, source);
 	g->min = g->max = NULL;
+	for (j = sym_expr_hash(s) & (r->symcap - 1); r->symtab[j]; j = (j + 1) & (r->symcap - 1))
+		;
+	r->symtab[j] = r->nsyms;
 	return g->source ? 0 : sym__result_nomem(r);
 }
 
@@ -209,6 +252,7 @@ void sym_graph_result_free(sym_graph_result *r)
 	sym__free(ctx, r->syms, r->capsyms * sizeof(*r->syms));
 	sym__free(ctx, r->tensors, r->captensors * sizeof(*r->tensors));
 	sym__free(ctx, r->table, r->tcap * sizeof(*r->table));
+	sym__free(ctx, r->symtab, r->symcap * sizeof(*r->symtab));
 	sym__free(ctx, r->diags, r->capdiags * sizeof(*r->diags));
 	sym__free(ctx, r, sizeof(*r));
 }

@@ -73,8 +73,10 @@ struct sym_graph_result {
 	size_t nsyms, capsyms;
 	gtensor *tensors;
 	size_t ntensors, captensors;
-	size_t *table; /* name hash -> tensor index + 1 */
+	uint64_t *table; /* (name hash << 32) | (tensor index + 1); 0: free */
 	size_t tcap;
+	size_t *symtab; /* symbol node hash -> syms index + 1 */
+	size_t symcap;
 	sym_guard *guards; /* after pruning */
 	size_t nguards;
 	gkey *keys;

@@ -277,15 +277,29 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 			if (!(ts->dims[k] = sym_simplify(ctx, r->facts, out[k])))
 				return -1;
 	}
-	x->total = sym_expr_from_si(ctx, 0);
-	for (i = 0; i < r->ntensors; i++) {
-		sym_tstorage *ts = &x->t[i];
-		const sym_expr *b =
-		    sym__storage_bytes(ctx, r->tensors[i].tv.dtype, ts->rank, ts->dims, x->align);
-		if (b && !(b = sym_simplify(ctx, r->facts, b)))
+	{
+		/* the total is summed once: one sum per tensor would cost the
+		 * square of the tensors with sizes of their own */
+		const sym_expr **terms = sym__alloc(ctx, (r->ntensors + 1) * sizeof(*terms));
+		int known = 1;
+		if (!terms)
 			return -1;
-		ts->bytes = b;
-		x->total = b && x->total ? sym_expr_add(ctx, x->total, b) : NULL;
+		for (i = 0; i < r->ntensors; i++) {
+			sym_tstorage *ts = &x->t[i];
+			const sym_expr *b =
+			    sym__storage_bytes(ctx, r->tensors[i].tv.dtype, ts->rank, ts->dims, x->align);
+			if (b && !(b = sym_simplify(ctx, r->facts, b))) {
+				sym__free(ctx, terms, (r->ntensors + 1) * sizeof(*terms));
+				return -1;
+			}
+			ts->bytes = b;
+			terms[i] = b;
+			known &= b != NULL;
+		}
+		x->total = known ? sym__expr_sum(ctx, r->ntensors, terms) : NULL;
+		sym__free(ctx, terms, (r->ntensors + 1) * sizeof(*terms));
+		if (known && !x->total)
+			return -1;
 	}
 	if (x->total && !(x->total = sym_simplify(ctx, r->facts, x->total)))
 		return -1;

@@ -167,12 +167,18 @@ static void sym__json_match_numbers(ld *l, const cJSON *j, size_t *count, size_t
 	}
 }
 
-/* Finds the inexact numbers of text: 0, or -1 (out of memory). */
-static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJSON *root)
+/* Finds the inexact numbers of text outside [skip0, skip1) (the nodes,
+ * read one by one): 0, or -1 (out of memory). */
+static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJSON *root, size_t skip0,
+                                  size_t skip1)
 {
 	size_t i = 0, ord = 0, count = 0, next = 0;
 	while (i < len) {
 		char c = text[i];
+		if (i == skip0 && skip1 > skip0) {
+			i = skip1;
+			continue;
+		}
 		if (c == '"') {
 			for (i++; i < len && text[i] != '"'; i++)
 				if (text[i] == '\\')
@@ -783,22 +789,196 @@ static void loader_clear(ld *l)
 	sym__sbuf_clear(&l->at_elem);
 }
 
-sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
+/* ---- reading: the nodes one at a time --------------------------------------
+ * The top level is read key by key with cJSON, except the "nodes" list,
+ * whose span is only delimited; its entries are then parsed, loaded and
+ * freed one at a time, so the loader never holds a tree of the whole
+ * model (about 15 times the text).  Whatever this reading does not take
+ * (not an object at the top, a syntax error anywhere) goes through one
+ * parse of the whole text, which gives the errors their usual form. */
+
+typedef struct span {
+	size_t at, end; /* text[at] == '[', text[end - 1] == ']' */
+	size_t count;   /* entries */
+} span;
+
+static size_t skip_space(const char *t, size_t len, size_t i)
+{
+	while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* Delimits the list at t[i] == '[' and counts its entries; 0 when its
+ * brackets or strings do not close. */
+static int list_span(const char *t, size_t len, size_t i, span *sp)
+{
+	size_t depth = 0, commas = 0, j = i;
+	int any = 0;
+	for (; j < len; j++) {
+		char c = t[j];
+		if (c == '"') {
+			for (j++; j < len && t[j] != '"'; j++)
+				if (t[j] == '\\')
+					j++;
+			if (j >= len)
+				return 0;
+			any = 1;
+		} else if (c == '[' || c == '{') {
+			if (depth++)
+				any = 1;
+		} else if (c == ']' || c == '}') {
+			if (!depth)
+				return 0;
+			if (!--depth) {
+				sp->at = i, sp->end = j + 1, sp->count = any ? commas + 1 : 0;
+				return c == ']';
+			}
+		} else if (c == ',' && depth == 1) {
+			commas++;
+		} else if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+			any = 1;
+		}
+	}
+	return 0;
+}
+
+/* The top-level object without its first "nodes" list, whose span goes to
+ * *sp (sp->at == 0: no such list); NULL when the text is not read this way. */
+static cJSON *read_top(const char *text, size_t len, span *sp)
 {
 	cJSON *root;
+	size_t i = 0;
+	int seen_nodes = 0;
+	memset(sp, 0, sizeof(*sp));
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		i = 3;
+	i = skip_space(text, len, i);
+	if (i >= len || text[i] != '{' || !(root = cJSON_CreateObject()))
+		return NULL;
+	i = skip_space(text, len, i + 1);
+	if (i < len && text[i] == '}')
+		return root;
+	while (i < len) {
+		const char *end = NULL;
+		cJSON *key = cJSON_ParseWithLengthOpts(text + i, len - i, &end, 0), *val;
+		int is_nodes;
+		if (!key || !cJSON_IsString(key) || !end)
+			goto fail_key;
+		i = skip_space(text, len, (size_t)(end - text));
+		if (i >= len || text[i] != ':')
+			goto fail_key;
+		i = skip_space(text, len, i + 1);
+		is_nodes = !strcmp(key->valuestring, "nodes");
+		if (is_nodes && !seen_nodes && i < len && text[i] == '[') {
+			if (!list_span(text, len, i, sp))
+				goto fail_key;
+			i = sp->end;
+		} else {
+			val = cJSON_ParseWithLengthOpts(text + i, len - i, &end, 0);
+			if (!val || !end) {
+				cJSON_Delete(val);
+				goto fail_key;
+			}
+			i = (size_t)(end - text);
+			if (is_nodes && seen_nodes)
+				cJSON_Delete(val); /* a later "nodes": the first one counts */
+			else if (!cJSON_AddItemToObject(root, key->valuestring, val)) {
+				cJSON_Delete(val);
+				goto fail_key;
+			}
+		}
+		seen_nodes |= is_nodes;
+		cJSON_Delete(key);
+		i = skip_space(text, len, i);
+		if (i < len && text[i] == '}')
+			return root;
+		if (i >= len || text[i] != ',')
+			break;
+		i = skip_space(text, len, i + 1);
+		continue;
+	fail_key:
+		cJSON_Delete(key);
+		break;
+	}
+	cJSON_Delete(root);
+	return NULL;
+}
+
+/* Records the syntax error of the whole text, when it has one: 1 if so. */
+static int syntax_error(sym_ctx *ctx, const char *text, size_t len)
+{
+	cJSON *root = cJSON_ParseWithLength(text, len);
+	const char *at;
+	long off;
+	if (root) {
+		cJSON_Delete(root);
+		return 0;
+	}
+	at = cJSON_GetErrorPtr();
+	off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
+	sym_ctx_clear_error(ctx);
+	sym__error(ctx, SYM_ESYNTAX, off, "model: invalid JSON near byte %ld", off);
+	return 1;
+}
+
+/* Loads the nodes of the list sp one entry at a time, each parsed, read
+ * with its own inexact numbers and freed. */
+static int load_nodes_streamed(ld *l, const char *text, const span *sp)
+{
+	inexact *root_inexact = l->inexact;
+	size_t root_n = l->ninexact, root_cap = l->capinexact, i = 0, pos;
+	int ret = -1;
+	l->inexact = NULL, l->ninexact = l->capinexact = 0;
+	pos = skip_space(text, sp->end, sp->at + 1);
+	while (pos < sp->end - 1) {
+		const char *end = NULL;
+		cJSON *e;
+		size_t start = pos;
+		if (i == sp->count)
+			goto done;
+		e = cJSON_ParseWithLengthOpts(text + pos, sp->end - 1 - pos, &end, 0);
+		if (!e || !end) {
+			cJSON_Delete(e);
+			goto done;
+		}
+		pos = (size_t)(end - text);
+		l->ninexact = 0;
+		if (sym__json_scan_numbers(l, text + start, pos - start, e, 0, 0) < 0) {
+			cJSON_Delete(e);
+			nomem(l);
+			goto done;
+		}
+		if (load_node(l, e, i, &l->m->nodes[i]) < 0) {
+			cJSON_Delete(e);
+			goto done;
+		}
+		cJSON_Delete(e);
+		i++;
+		pos = skip_space(text, sp->end, pos);
+		if (pos < sp->end - 1 && text[pos] != ',')
+			goto done;
+		if (pos < sp->end - 1)
+			pos = skip_space(text, sp->end, pos + 1);
+	}
+	if (i == sp->count)
+		ret = 0;
+	else if (!sym__failed(l->ctx))
+		lerr(l, "\"nodes\": an entry could not be read");
+done:
+	sym__free(l->ctx, l->inexact, l->capinexact * sizeof(*l->inexact));
+	l->inexact = root_inexact, l->ninexact = root_n, l->capinexact = root_cap;
+	return ret;
+}
+
+/* The model of the tree root (consumed), whose "nodes" are the list sp of
+ * text when sp is given. */
+static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *root, const span *sp)
+{
 	ld l;
-	const cJSON *x, *nodes;
+	const cJSON *x, *nodes = NULL;
 	size_t i;
 	int64_t opset = 18;
-	if (sym__failed(ctx))
-		return NULL;
-	root = cJSON_ParseWithLength(text, len);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
-		sym__error(ctx, SYM_ESYNTAX, off, "model: invalid JSON near byte %ld", off);
-		return NULL;
-	}
 	memset(&l, 0, sizeof(l));
 	l.ctx = ctx;
 	sym__sbuf_init(&l.at_node, ctx);
@@ -808,7 +988,7 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 		cJSON_Delete(root);
 		return NULL;
 	}
-	if (sym__json_scan_numbers(&l, text, len, root) < 0)
+	if (sym__json_scan_numbers(&l, text, len, root, sp ? sp->at : len, sp ? sp->end : len) < 0)
 		goto fail;
 	if (!cJSON_IsObject(root)) {
 		lerr(&l, "the top level must be an object");
@@ -825,18 +1005,23 @@ sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 	if (load_tensors(&l, field(root, "inputs"), "inputs", 0, &l.m->ninputs, &l.m->inputs) < 0 ||
 	    load_tensors(&l, field(root, "initializers"), "initializers", 1, &l.m->ninits, &l.m->inits) < 0)
 		goto fail;
-	nodes = field(root, "nodes");
-	if (!cJSON_IsArray(nodes)) {
-		lerr(&l, "missing \"nodes\" (a list)");
-		goto fail;
+	if (!sp) {
+		nodes = field(root, "nodes");
+		if (!cJSON_IsArray(nodes)) {
+			lerr(&l, "missing \"nodes\" (a list)");
+			goto fail;
+		}
 	}
-	l.m->nnodes = (size_t)cJSON_GetArraySize(nodes);
+	l.m->nnodes = sp ? sp->count : (size_t)cJSON_GetArraySize(nodes);
 	l.m->nodes = sym__model_alloc(l.m, (l.m->nnodes ? l.m->nnodes : 1) * sizeof(*l.m->nodes));
 	if (!l.m->nodes) {
 		nomem(&l);
 		goto fail;
 	}
-	{
+	if (sp) {
+		if (load_nodes_streamed(&l, text, sp) < 0)
+			goto fail;
+	} else {
 		const cJSON *x = nodes->child;
 		for (i = 0; i < l.m->nnodes; i++, x = x->next)
 			if (load_node(&l, x, i, &l.m->nodes[i]) < 0)
@@ -858,5 +1043,26 @@ fail:
 	loader_clear(&l);
 	cJSON_Delete(root);
 	sym_model_free(l.m);
+	/* a syntax error anywhere comes first, as when the whole text is parsed
+	 * before anything is read */
+	if (sp && sym_ctx_last_error(ctx) != SYM_ENOMEM)
+		syntax_error(ctx, text, len);
 	return NULL;
+}
+
+sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
+{
+	cJSON *root;
+	span sp;
+	if (sym__failed(ctx))
+		return NULL;
+	root = read_top(text, len, &sp);
+	if (root)
+		return load_model(ctx, text, len, root, sp.at || sp.end ? &sp : NULL);
+	root = cJSON_ParseWithLength(text, len);
+	if (!root) {
+		syntax_error(ctx, text, len);
+		return NULL;
+	}
+	return load_model(ctx, text, len, root, NULL);
 }

@@ -701,7 +701,65 @@ static const bad_case bad_cases[] = {
      "\"int64\",\"shape\":[2],\"data\":[0, 4]}],\"nodes\":[{\"name\":\"rs\",\"op\":\"Reshape\",\"inputs\":"
      "[\"x\",\"s\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}",
      "node 'rs'", NULL},
+    /* the nodes are read one entry at a time: a syntax error in a later
+     * entry still comes before what an earlier entry gets wrong */
+    {"syntax_error_after_a_bad_node",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":7,"
+     "\"inputs\":[\"x\"],\"outputs\":[\"y\"]},{\"name\":\"b\" \"op\":\"Relu\"}],\"outputs\":[\"y\"]}",
+     "invalid JSON", NULL},
+    {"trailing_comma_in_nodes",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\","
+     "\"inputs\":[\"x\"],\"outputs\":[\"y\"]},],\"outputs\":[\"y\"]}",
+     "invalid JSON", NULL},
+    {"inexact_attribute_in_a_node",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 4]}],\"nodes\":[{\"name\":\"f\",\"op\":"
+     "\"Flatten\",\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"axis\":9007199254740993}}],"
+     "\"outputs\":[\"y\"]}",
+     "9007199254740993", "not an exact integer"},
+    {"nodes_not_a_list_before_a_list",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":{},\"nodes\":[],\"outputs\":[\"x\"]}",
+     "missing \"nodes\"", NULL},
 };
+
+/* The model read from the text has the nodes it lists, in order, whatever
+ * the order of the top-level keys, with a later "nodes" key ignored (the
+ * first one counts, as for every key). */
+static void json_nodes_are_read_in_order_wherever_they_stand(void **state)
+{
+	static const char *const texts[] = {
+	    "{\"nodes\":[{\"name\":\"a\",\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}, "
+	    "{\"name\":\"b\",\"op\":\"Neg\",\"inputs\":[\"y\"],\"outputs\":[\"z\"]}],"
+	    "\"outputs\":[\"z\"],\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}]}",
+	    "\xEF\xBB\xBF {\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}], \"nodes\" : [ {\"name\":\"a\","
+	    "\"op\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]} ,{\"name\":\"b\",\"op\":\"Neg\","
+	    "\"inputs\":[\"y\"],\"outputs\":[\"z\"]} ] ,\"outputs\":[\"z\"],\"nodes\":[]}  trailing",
+	};
+	size_t t;
+	(void)state;
+	for (t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+		sym_ctx *ctx = sym_ctx_new();
+		sym_model *m = sym_model_from_json(ctx, texts[t], strlen(texts[t]));
+		sym_graph_result *r;
+		int rank;
+		const sym_expr *const *dims;
+		size_t i;
+		if (!m)
+			fail_msg("text %zu: %s", t, sym_ctx_last_message(ctx));
+		r = sym_model_infer(ctx, m, NULL);
+		assert_non_null(r);
+		assert_int_equal(sym_graph_num_errors(r), 0);
+		for (i = 0; i < sym_graph_num_tensors(r); i++)
+			if (!strcmp(sym_graph_tensor(r, i, &rank, &dims, NULL), "z"))
+				break;
+		assert_true(i < sym_graph_num_tensors(r));
+		assert_int_equal(rank, 1);
+		assert_string_equal(sym_expr_symbol_name(dims[0]), "n");
+		assert_int_equal(sym_graph_num_merge_keys(r), 1);
+		sym_graph_result_free(r);
+		sym_model_free(m);
+		sym_ctx_free(ctx);
+	}
+}
 
 /* Loads and infers; returns the error message (NULL when it succeeds). */
 static const char *load_error(sym_ctx *ctx, const char *json, sym_model **m, sym_graph_result **r)
@@ -1373,6 +1431,7 @@ int main(void)
 	    cmocka_unit_test(transpose_expand_and_tile_permute_and_multiply),
 	    cmocka_unit_test(merge_keys_do_not_depend_on_node_order),
 	    cmocka_unit_test(bad_models_give_errors_naming_node_or_field),
+	    cmocka_unit_test(json_nodes_are_read_in_order_wherever_they_stand),
 	    cmocka_unit_test(wrong_attribute_types_are_reported_per_node),
 	    cmocka_unit_test(unknown_operator_is_reported_and_inference_continues),
 	    cmocka_unit_test(int64_max_as_decimal_string_is_exact),

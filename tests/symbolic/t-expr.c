@@ -394,10 +394,71 @@ static void long_chains_of_constant_divisors_are_read_quickly(void **state)
 	}
 }
 
+/* A run of products of atoms (symbols, their powers, floors, mins,
+ * reciprocals, repeated and cancelling factors) read from text is the node
+ * the operator builds one factor at a time, left to right. */
+static void atom_product_runs_build_the_operator_by_operator_node(void **state)
+{
+	static const char *const atoms[] = {"x",    "y",         "z",       "x**2", "1/y",
+	                                    "x//3", "min(x, y)", "z**-2",   "x*y",  "1/(x*z)",
+	                                    "y**3", "max(y, 2)", "(x + 1)", "3"};
+	unsigned seed = 777;
+	int round;
+	(void)state;
+	for (round = 0; round < 2000; round++) {
+		sym_ctx *ctx = sym_ctx_new();
+		char text[1024];
+		size_t len = 0, n = 2 + (size_t)round % 12, i, na = sizeof(atoms) / sizeof(atoms[0]);
+		const sym_expr *built = NULL, *parsed;
+		for (i = 0; i < n; i++) {
+			const char *a;
+			seed = seed * 1103515245u + 12345u;
+			a = atoms[(seed >> 16) %
+			          (round % 3 ? na - 2 : na)]; /* two rounds in three: atoms only */
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s(%s)", i ? "*" : "", a);
+			built = i ? sym_expr_mul(ctx, built, sym_expr_from_str(ctx, a))
+			          : sym_expr_from_str(ctx, a);
+		}
+		parsed = sym_expr_from_str(ctx, text);
+		assert_non_null(built);
+		if (parsed != built)
+			fail_msg("%s: parsed and built nodes differ", text);
+		sym_ctx_free(ctx);
+	}
+}
+
+/* x0*x1*...*x99999 is read in one sort: a few nodes past the 100,000
+ * symbols, not the 100,000 growing intermediate products (gigabytes). */
+static void long_products_of_symbols_are_read_without_intermediate_products(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	size_t n = 100000, len = 0, i;
+	char *text = malloc(n * 8);
+	const sym_expr *e;
+	(void)state;
+	assert_non_null(text);
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, "%sx%zu", i ? "*" : "", i);
+	e = sym_expr_from_str(ctx, text);
+	assert_non_null(e);
+	assert_int_equal(sym_expr_kind(e), SYM_KIND_MUL);
+	if (sym_ctx_node_count(ctx, NULL) > n + 100)
+		fail_msg("%zu nodes for a product of %zu symbols", sym_ctx_node_count(ctx, NULL), n);
+	/* the same product in another order is the same node */
+	len = 0;
+	for (i = n; i-- > 0;)
+		len += (size_t)sprintf(text + len, "%sx%zu", i + 1 < n ? "*" : "", i);
+	assert_ptr_equal(sym_expr_from_str(ctx, text), e);
+	free(text);
+	sym_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(polynomial_identities_are_decided_by_construction),
+	    cmocka_unit_test(atom_product_runs_build_the_operator_by_operator_node),
+	    cmocka_unit_test(long_products_of_symbols_are_read_without_intermediate_products),
 	    cmocka_unit_test(floor_division_and_modulo_fold_at_construction),
 	    cmocka_unit_test(min_max_abs_fold_at_construction),
 	    cmocka_unit_test(relations_have_one_normal_form),
