@@ -557,6 +557,15 @@ static int divides_by_a_large_sum(const sym_expr *a)
 static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
                          int relax);
 
+/* Terms of a sum, plus one for a nonzero constant and one for a negative
+ * first term (a unary minus). */
+static size_t lin_size(const sym_expr *e)
+{
+	sym_lin v;
+	sym__lin_view(e, &v);
+	return v.n + !sym__num_is_zero(v.c) + (v.n && sym__num_sgn(&v.t[0].coef) < 0);
+}
+
 int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac)
 {
 	return find_mod_impl(ctx, e, mp, rest, frac, 0);
@@ -608,6 +617,7 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 			ratio = sym_expr_div(ctx, R, Q);
 			if (ratio && ratio->kind == SYM_KIND_NUM &&
 			    (frac || sym__num_is_int(node_num(ratio)))) {
+				const sym_expr *P2 = NULL, *kP2, *rest1 = NULL;
 				if (!(S = sym_expr_sub(ctx, e, term)))
 					return 0;
 				sym__num_neg(&mp->k, node_num(ratio));
@@ -617,9 +627,49 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 				if ((P->kind != SYM_KIND_NUM || Q->kind != SYM_KIND_NUM) &&
 				    (relax || terms_within(kP, S)) &&
 				    (P->kind == SYM_KIND_NUM || kP->kind != SYM_KIND_NUM)) {
+					if (!(rest1 = sym_expr_sub(ctx, S, kP)))
+						return 0;
+					if (rest1->kind == SYM_KIND_NUM &&
+					    sym__num_is_zero(node_num(rest1))) {
+						mp->P = P, mp->Q = Q;
+						*rest = rest1;
+						return 1;
+					}
+				}
+				/* the floor's other form: floor(P/Q) == -floor(P2/Q)
+				 * with P2 = Q - 1 - P for integer P and Q, so
+				 * -k*Q*floor(P/Q) is k*Q*floor(P2/Q) */
+				if (Q->kind == SYM_KIND_NUM && sym__num_is_int(node_num(Q)) &&
+				    (P->flags & SYM_F_INT) && P->kind != SYM_KIND_NUM) {
+					sym_num q1, k2;
+					sym__num_init(&q1);
+					sym__num_init(&k2);
+					sym__num_sub(&q1, node_num(Q), &(sym_num){{1}, 1});
+					P2 = sym__add_num(ctx, sym_expr_neg(ctx, P), &q1);
+					sym__num_neg(&k2, &mp->k);
+					kP2 = P2 ? sym__scale(ctx, &k2, P2) : NULL;
+					if (kP2 && kP2->kind != SYM_KIND_NUM &&
+					    (relax || terms_within(kP2, S))) {
+						const sym_expr *rest2 = sym_expr_sub(ctx, S, kP2);
+						if (rest2 && (!rest1 || lin_size(rest2) + lin_size(P2) <
+						                            lin_size(rest1) + lin_size(P))) {
+							sym__num_set(&mp->k, &k2);
+							mp->P = P2, mp->Q = Q;
+							*rest = rest2;
+							sym__num_clear(&q1);
+							sym__num_clear(&k2);
+							return 1;
+						}
+					}
+					sym__num_clear(&q1);
+					sym__num_clear(&k2);
+					if (sym__failed(ctx))
+						return 0;
+				}
+				if (rest1) {
 					mp->P = P, mp->Q = Q;
-					*rest = sym_expr_sub(ctx, S, kP);
-					return *rest != NULL;
+					*rest = rest1;
+					return 1;
 				}
 			}
 		}
@@ -956,6 +1006,7 @@ static int print_node(pr *p, const sym_expr *e)
 #define ALT_BUDGET 400  /* candidate parses per printed root */
 #define ALT_MAX_TERMS 8 /* larger sums print as they are */
 #define ALT_MAX_LEN 400 /* longer texts print as they are */
+#define FOLD_BONUS 3    /* tokens a sum folded into one floor may add */
 
 /* Tokens of a text: names and numbers, two-character operators and single
  * characters other than spaces count one each. */
@@ -1094,12 +1145,14 @@ typedef struct best {
 	int have;
 } best;
 
-/* Offers a candidate text (consumed). */
-static void offer(pr *p, best *bt, const sym_expr *e, sym_sbuf *c)
+/* Offers a candidate text (consumed); bonus tokens are taken off its
+ * count. */
+static void offer_b(pr *p, best *bt, const sym_expr *e, sym_sbuf *c, size_t bonus)
 {
 	size_t t;
 	if (!c->fail && c->s && c->n <= ALT_MAX_LEN) {
 		t = count_tokens(c->s);
+		t = t > bonus ? t - bonus : 0;
 		/* fewer tokens; as many, and shorter (by 2 bytes than the
 		 * default: x >= 1 stays, it is not x > 0) */
 		if ((t < bt->tokens || (t == bt->tokens && c->n + (bt->have ? 1 : 2) <= bt->len)) &&
@@ -1113,6 +1166,11 @@ static void offer(pr *p, best *bt, const sym_expr *e, sym_sbuf *c)
 		}
 	}
 	sym__sbuf_clear(c);
+}
+
+static void offer(pr *p, best *bt, const sym_expr *e, sym_sbuf *c)
+{
+	offer_b(p, bt, e, c, 0);
 }
 
 /* Appends the sum of item (text it, negated with neg, unsafe under a
@@ -1180,12 +1238,13 @@ static int has_mono(const sym_expr *P, const sym_expr *m)
 static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 {
 	size_t i, j;
-	int mode;
-	for (i = 0; i < v->n; i++) {
-		const sym_expr *F = v->t[i].m, *P, *Q, *restall, *T, *inner, *rem;
-		const sym_num *k = &v->t[i].coef;
+	int mode, flip;
+	for (i = 0; i < 2 * v->n; i++) {
+		const sym_expr *F = v->t[i / 2].m, *P, *Q, *restall, *T, *inner, *rem;
+		const sym_num *k = &v->t[i / 2].coef;
 		sym_sumb tb;
-		sym_num q, ak;
+		sym_num q, ak, kf;
+		flip = (int)(i % 2);
 		if (F->kind != SYM_KIND_FLOOR || !sym__num_is_int(k))
 			continue;
 		if (!sym__quotient_form(p->ctx, node_kid(F), &P, &Q))
@@ -1193,6 +1252,28 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 		restall = sym_expr_sub(p->ctx, e, sym__scale(p->ctx, k, F));
 		if (!restall)
 			return;
+		sym__num_init(&kf);
+		sym__num_set(&kf, k);
+		if (flip) {
+			/* floor(P/Q) == -floor((Q - 1 - P)/Q) for integer P and Q:
+			 * the other form of the floor (the node keeps one) */
+			sym_num q1;
+			if (sym__num_sgn(k) > 0 || Q->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(Q)) ||
+			    !(P->flags & SYM_F_INT)) {
+				sym__num_clear(&kf);
+				continue;
+			}
+			sym__num_init(&q1);
+			sym__num_sub(&q1, node_num(Q), &num_one);
+			P = sym__add_num(p->ctx, sym_expr_neg(p->ctx, P), &q1);
+			sym__num_clear(&q1);
+			sym__num_neg(&kf, &kf);
+			k = &kf;
+			if (!P) {
+				sym__num_clear(&kf);
+				return;
+			}
+		}
 		sym__num_init(&q);
 		sym__num_init(&ak);
 		sym__num_abs(&ak, k);
@@ -1224,7 +1305,7 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 			T = sym__sumb_finish(&tb);
 			if (!T)
 				break;
-			if (T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)))
+			if (T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)) && (!flip || mode != 1))
 				continue;
 			inner = sym_expr_add(
 			    p->ctx, P,
@@ -1242,11 +1323,19 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 			node_text(p, Q, &it, P_UNARY);
 			if (!sym__num_is_one(&ak))
 				sym__sbuf_puts(&it, ")");
+			if (flip && rem->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(rem)) &&
+			    !(T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)))) {
+				/* one floor reads better than a difference with a
+				 * floor: (x + 1)//2 rather than x - x//2 */
+				offer_b(p, bt, e, &it, FOLD_BONUS);
+				continue;
+			}
 			offer_item(p, bt, e, sym__num_sgn(k) < 0, &it, sym__num_is_one(&ak), rem);
 			sym__sbuf_clear(&it);
 		}
 		sym__num_clear(&q);
 		sym__num_clear(&ak);
+		sym__num_clear(&kf);
 	}
 }
 
@@ -1255,6 +1344,43 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 
 /* A modulo re-folded with terms borrowed from the rest of the sum:
  * y - 5*((y + z)//5) is (y + z) % 5 - z. */
+/* P with integer coefficients and constant reduced modulo the integer Q
+ * into (-Q/2, Q/2]; P itself when some coefficient is not an integer. */
+static const sym_expr *reduced_mod(sym_ctx *ctx, const sym_expr *P, const sym_num *Q)
+{
+	sym_lin v;
+	sym_sumb b;
+	sym_num c, h;
+	size_t i;
+	sym__lin_view(P, &v);
+	for (i = 0; i < v.n; i++)
+		if (!sym__num_is_int(&v.t[i].coef))
+			return P;
+	if (!sym__num_is_int(v.c))
+		return P;
+	sym__num_init(&c);
+	sym__num_init(&h);
+	sym__sumb_init(&b, ctx);
+	for (i = 0; i <= v.n; i++) {
+		const sym_num *k = i < v.n ? &v.t[i].coef : v.c;
+		/* c = k - Q*floor(k/Q), then minus Q above Q/2 */
+		sym__num_div(&c, k, Q);
+		sym__num_floor(&c, &c);
+		sym__num_mul(&c, &c, Q);
+		sym__num_sub(&c, k, &c);
+		sym__num_add(&h, &c, &c);
+		if (sym__num_cmp(&h, Q) > 0)
+			sym__num_sub(&c, &c, Q);
+		if (i < v.n)
+			sym__sumb_add_term(&b, &c, v.t[i].m);
+		else
+			sym__num_add(&b.c, &b.c, &c);
+	}
+	sym__num_clear(&c);
+	sym__num_clear(&h);
+	return sym__sumb_finish(&b);
+}
+
 static void alt_mod(pr *p, best *bt, const sym_expr *e)
 {
 	modpart mp;
@@ -1277,6 +1403,27 @@ static void alt_mod(pr *p, best *bt, const sym_expr *e)
 			sym__sbuf_puts(&it, ")");
 		offer_item(p, bt, e, sym__num_sgn(&mp.k) < 0, &it, sym__num_is_one(&a), rest);
 		sym__sbuf_clear(&it);
+		if (mp.Q->kind == SYM_KIND_NUM && sym__num_is_int(node_num(mp.Q)) &&
+		    (mp.P->flags & SYM_F_INT)) {
+			/* (P + Q*J) % Q == P % Q: the coefficients of P
+			 * reduced into (-Q/2, Q/2], (-32*x - y) % 64 is
+			 * (32*x - y) % 64 */
+			const sym_expr *P2 = reduced_mod(p->ctx, mp.P, node_num(mp.Q));
+			if (P2 && P2 != mp.P) {
+				sym__sbuf_init(&it, p->ctx);
+				if (!sym__num_is_one(&a)) {
+					put_num(&it, &a);
+					sym__sbuf_puts(&it, "*(");
+				}
+				node_text(p, P2, &it, -(100 + P_MUL));
+				sym__sbuf_puts(&it, " % ");
+				node_text(p, mp.Q, &it, P_UNARY);
+				if (!sym__num_is_one(&a))
+					sym__sbuf_puts(&it, ")");
+				offer_item(p, bt, e, sym__num_sgn(&mp.k) < 0, &it, sym__num_is_one(&a), rest);
+				sym__sbuf_clear(&it);
+			}
+		}
 	}
 	sym__num_clear(&mp.k);
 	sym__num_clear(&a);

@@ -272,6 +272,43 @@ done:
 	return r ? r : e;
 }
 
+/* floor(A) == G + n, G the floor atoms of A whose coefficient is in (0, 1)
+ * (construction floors the coefficients: (x % 4)//8 holds
+ * floor(x/8 + floor(x/4)/2)), when A - G is proven to lie in [n, n + 1). */
+static const sym_expr *rw_floor_shift(simp *s, const sym_expr *e)
+{
+	static const sym_num one = {{1}, 1};
+	sym_ctx *ctx = s->ctx;
+	const sym_expr *A = node_kid(e), *G, *r = e;
+	sym_lin v;
+	sym_sumb g;
+	sym_ival iv;
+	size_t i;
+	sym__lin_view(A, &v);
+	sym__sumb_init(&g, ctx);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind == SYM_KIND_FLOOR && sym__num_sgn(&v.t[i].coef) > 0 &&
+		    sym__num_cmp(&v.t[i].coef, &one) < 0)
+			sym__sumb_add_term(&g, &one, v.t[i].m);
+	G = sym__sumb_finish(&g);
+	if (!G || (G->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(G))))
+		return e;
+	sym__ival_init(&iv);
+	if (sym__bounds(ctx, s->f, sym_expr_sub(ctx, A, G), &iv) && !iv.lo.inf && !iv.hi.inf) {
+		sym_num a, b;
+		sym__num_init(&a);
+		sym__num_init(&b);
+		sym__num_floor(&a, &iv.lo.v);
+		sym__num_floor(&b, &iv.hi.v);
+		if (sym__num_equal(&a, &b))
+			r = sym__add_num(ctx, G, &a);
+		sym__num_clear(&a);
+		sym__num_clear(&b);
+	}
+	sym__ival_clear(&iv);
+	return r ? r : e;
+}
+
 static const sym_expr *rw_floor(simp *s, const sym_expr *e)
 {
 	sym_ival iv;
@@ -298,6 +335,8 @@ static const sym_expr *rw_floor(simp *s, const sym_expr *e)
 		sym__num_clear(&b);
 	}
 	sym__ival_clear(&iv);
+	if (r == e)
+		r = rw_floor_shift(s, e);
 	return r;
 }
 
