@@ -1281,7 +1281,7 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 			sym_sbuf it;
 			sym__sumb_init(&tb, p->ctx);
 			for (j = 0; j < v->n && mode != 1; j++) {
-				if (j == i || !sym__is_int(v->t[j].m) || !has_mono(P, v->t[j].m))
+				if (j == i / 2 || !sym__is_int(v->t[j].m) || !has_mono(P, v->t[j].m))
 					continue;
 				sym__num_div(&q, &v->t[j].coef, k);
 				if (sym__num_is_int(&q))

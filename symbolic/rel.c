@@ -2,6 +2,8 @@
  * pushed to the relations, so there is no negation node. */
 #include "node_private.h"
 
+#include <stdint.h>
+
 #include <stdlib.h>
 
 static const sym_num num_one = {{1}, 1};
@@ -134,6 +136,75 @@ static const sym_expr *minmax_eq(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 	return NULL;
 }
 
+/* (N + r) % q == t, for 0 < r < q, is N % q == (t - r) mod q, and false
+ * when t is not an integer in [0, q): d == a*((N + r) % q) + K, written
+ * a*(N + r - q*floor((N + r)/q)) + K, with N integer-valued, t = -K/a.
+ * Only when floor(N/q) is a plain floor node (its constant then is 0, so
+ * the rule does not apply again).  NULL when d has no such form. */
+static const sym_expr *mod_eq(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
+{
+	sym_lin v, w;
+	size_t i, f = SIZE_MAX;
+	sym_num q, a, r, t, u;
+	const sym_expr *A, *N, *K, *res = NULL, *fl, *modr;
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind == SYM_KIND_FLOOR) {
+			if (f != SIZE_MAX)
+				return NULL;
+			f = i;
+		}
+	if (f == SIZE_MAX)
+		return NULL;
+	A = node_kid(v.t[f].m);
+	sym__lin_view(A, &w);
+	if (!sym__lin_int_monos(&w) || sym__num_is_zero(w.c))
+		return NULL;
+	sym__num_init(&q);
+	sym__num_init(&a);
+	sym__num_init(&r);
+	sym__num_init(&t);
+	sym__num_init(&u);
+	sym__lin_denom(&w, &q);
+	sym__num_mul(&r, w.c, &q); /* 0 < r < q */
+	N = sym__add_num(ctx, sym__scale(ctx, &q, A), &(sym_num){{0}, 1});
+	sym__num_neg(&t, &r);
+	N = sym__add_num(ctx, N, &t);
+	/* a = -coef(F)/q; K = d - a*(N + r - q*F) */
+	sym__num_div(&a, &v.t[f].coef, &q);
+	sym__num_neg(&a, &a);
+	modr = sym_expr_sub(ctx, sym__add_num(ctx, N, &r), sym__scale(ctx, &q, v.t[f].m));
+	K = sym_expr_sub(ctx, d, sym__scale(ctx, &a, modr));
+	if (!N || !K || K->kind != SYM_KIND_NUM || !sym__num_is_int(&r))
+		goto done;
+	/* t = -K/a: the value of (N + r) % q */
+	sym__num_div(&t, node_num(K), &a);
+	sym__num_neg(&t, &t);
+	if (!sym__num_is_int(&t) || sym__num_sgn(&t) < 0 || sym__num_cmp(&t, &q) >= 0) {
+		res = sym_expr_bool(ctx, kind == SYM_KIND_NE);
+		goto done;
+	}
+	/* u = (t - r) mod q */
+	sym__num_sub(&u, &t, &r);
+	if (sym__num_sgn(&u) < 0)
+		sym__num_add(&u, &u, &q);
+	fl = sym_expr_floor(ctx, sym_expr_div(ctx, N, sym__num_node(ctx, &q)));
+	if (!fl || fl->kind != SYM_KIND_FLOOR)
+		goto done;
+	sym__lin_view(node_kid(fl), &w);
+	if (!sym__num_is_zero(w.c))
+		goto done;
+	sym__num_neg(&u, &u);
+	res = rel_canon(ctx, kind, sym__add_num(ctx, sym_expr_sub(ctx, N, sym__scale(ctx, &q, fl)), &u));
+done:
+	sym__num_clear(&q);
+	sym__num_clear(&a);
+	sym__num_clear(&r);
+	sym__num_clear(&t);
+	sym__num_clear(&u);
+	return res;
+}
+
 /* The canonical relation "d KIND 0". */
 static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 {
@@ -150,6 +221,10 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 		const sym_expr *mm = minmax_eq(ctx, kind, d);
 		if (mm || sym__failed(ctx))
 			return mm;
+		if (int_monos(d) && (mm = mod_eq(ctx, kind, d)) != NULL)
+			return mm;
+		if (sym__failed(ctx))
+			return NULL;
 	}
 	sym__lin_view(d, &v);
 	all_int = sym__lin_int_monos(&v);

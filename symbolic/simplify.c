@@ -550,9 +550,59 @@ static const sym_expr *rw_conn(simp *s, const sym_expr *e)
 	return r;
 }
 
+/* Nodes of the tree of e, counted up to cap. */
+static size_t tree_size(const sym_expr *e, size_t cap)
+{
+	size_t i, n = sym__nslots(e), t = 1;
+	for (i = 0; i < n && t < cap; i++)
+		t += tree_size(sym__slot(e, i), cap - t);
+	return t;
+}
+
+/* c*min(a_1, ..., a_n) + T == c*min(a_1 + T/c, ..., a_n + T/c) for any
+ * c != 0: the other terms of a sum move into its one min or max when the
+ * result is smaller (max(0, 1 - 4*x) + 4*x is max(4*x, 1)). */
+static const sym_expr *rw_sum_into_minmax(simp *s, const sym_expr *e)
+{
+	sym_ctx *ctx = s->ctx;
+	sym_lin v;
+	size_t i, j, at = SIZE_MAX, sz;
+	const sym_expr *M, *T, *r, *args[16];
+	sym_num ic;
+	if (e->n > 8)
+		return e;
+	sym__lin_view(e, &v);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind == SYM_KIND_MIN || v.t[i].m->kind == SYM_KIND_MAX) {
+			if (at != SIZE_MAX)
+				return e;
+			at = i;
+		}
+	if (at == SIZE_MAX || v.t[at].m->n > 16)
+		return e;
+	M = v.t[at].m;
+	T = sym_expr_sub(ctx, e, sym__scale(ctx, &v.t[at].coef, M));
+	if (!T)
+		return NULL;
+	sym__num_init(&ic);
+	sym__num_div(&ic, &(sym_num){{1}, 1}, &v.t[at].coef);
+	T = sym__scale(ctx, &ic, T);
+	for (j = 0; j < M->n && T; j++)
+		args[j] = sym_expr_add(ctx, node_kids(M)[j], T);
+	r = T ? (M->kind == SYM_KIND_MIN ? sym_expr_min : sym_expr_max)(ctx, M->n, args) : NULL;
+	r = sym__scale(ctx, &v.t[at].coef, r);
+	sym__num_clear(&ic);
+	if (!r)
+		return NULL;
+	sz = tree_size(e, 256);
+	return tree_size(r, sz) < sz ? r : e;
+}
+
 static const sym_expr *rewrite(simp *s, const sym_expr *e)
 {
 	switch (e->kind) {
+	case SYM_KIND_ADD:
+		return rw_sum_into_minmax(s, e);
 	case SYM_KIND_AND:
 	case SYM_KIND_OR:
 		return rw_conn(s, e);
@@ -585,6 +635,15 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 	n = sym__nslots(e);
 	if (n == 0) {
 		r = e;
+		if (e->kind == SYM_KIND_SYM && s->f) {
+			/* a symbol the facts pin to one value is that value */
+			sym_ival iv;
+			sym__ival_init(&iv);
+			sym__facts_sym_range(s->f, e, &iv);
+			if (!iv.lo.inf && !iv.hi.inf && sym__num_equal(&iv.lo.v, &iv.hi.v))
+				r = sym__num_node(s->ctx, &iv.lo.v);
+			sym__ival_clear(&iv);
+		}
 	} else {
 		k = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*k));
 		if (!k)
