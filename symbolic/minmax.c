@@ -189,6 +189,45 @@ static const sym_expr *as_floor(sym_ctx *ctx, const sym_expr *a)
 	}
 }
 
+/* min(max(c, A...), max(c, B...)) == max(c, min(max(A...), max(B...)))
+ * for an argument c common to every max (and with min and max swapped):
+ * the distributive law.  NULL when the arguments share none. */
+static const sym_expr *distribute(sym_ctx *ctx, sym_kind kind, const sym_expr **v, size_t m)
+{
+	sym_kind other = kind == SYM_KIND_MIN ? SYM_KIND_MAX : SYM_KIND_MIN;
+	const sym_expr *c = NULL, *inner[16], *rest[16], *pair[2];
+	size_t i, j, k, l;
+	if (m > 16)
+		return NULL;
+	for (i = 0; i < m; i++)
+		if (v[i]->kind != other || v[i]->n > 16)
+			return NULL;
+	for (k = 0; k < v[0]->n && !c; k++) {
+		int all = 1;
+		for (i = 1; i < m && all; i++) {
+			int found = 0;
+			for (j = 0; j < v[i]->n && !found; j++)
+				found = node_kids(v[i])[j] == node_kids(v[0])[k];
+			all = found;
+		}
+		if (all)
+			c = node_kids(v[0])[k];
+	}
+	if (!c)
+		return NULL;
+	for (i = 0; i < m; i++) {
+		for (j = 0, l = 0; j < v[i]->n; j++)
+			if (node_kids(v[i])[j] != c)
+				rest[l++] = node_kids(v[i])[j];
+		inner[i] = minmax(ctx, other, l, rest);
+		if (!inner[i])
+			return NULL;
+	}
+	pair[0] = c;
+	pair[1] = minmax(ctx, kind, m, inner);
+	return pair[1] ? minmax(ctx, other, 2, pair) : NULL;
+}
+
 static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_expr *const *args)
 {
 	const sym_expr **v, *stack[16], *bstack[16], *r = NULL;
@@ -299,12 +338,27 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 			other += sg > 0 || (sg == 0 && v[i]->kind != SYM_KIND_NUM);
 		}
 		if (neg > other) {
+			/* K, the constant of the first nonconstant argument
+			 * in the structural order, moves out with the sign:
+			 * min(3 - x, 2) is 3 - max(x, 1) (an order that a
+			 * shift of every argument keeps) */
+			const sym_expr *first = NULL, *K;
+			sym_lin w;
 			for (i = 0; i < m; i++)
-				v[i] = sym_expr_neg(ctx, v[i]);
-			r = sym_expr_neg(ctx, minmax(ctx, okind, m, v));
+				if (v[i]->kind != SYM_KIND_NUM && (!first || sym_expr_cmp(v[i], first) < 0))
+					first = v[i];
+			sym__lin_view(first, &w);
+			K = sym__num_node(ctx, w.c);
+			for (i = 0; i < m; i++)
+				v[i] = sym_expr_sub(ctx, K, v[i]);
+			r = sym_expr_sub(ctx, K, minmax(ctx, okind, m, v));
 			goto out;
 		}
 	}
+	if (m > 1 && (r = distribute(ctx, kind, v, m)) != NULL)
+		goto out;
+	if (sym__failed(ctx))
+		goto out;
 	if (m > 1 && (r = extract_common(ctx, kind, v, m)) != NULL)
 		goto out;
 	if (sym__failed(ctx))

@@ -205,6 +205,96 @@ done:
 	return res;
 }
 
+/* k*M + R <= 0 (or < 0) with M = min(A_1, ..., A_n) or max(...) is the
+ * "or" (min, k > 0; max, k < 0) or the "and" (otherwise) of the relations
+ * k*A_i + R <= 0.  Taken when all of them but at most one are decided:
+ * min(11, x) <= 9 is x <= 9, x + 2 - max(8, x) <= 0 is x <= 6.  NULL
+ * otherwise. */
+static const sym_expr *minmax_rel(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
+{
+	sym_lin v;
+	size_t i, at = SIZE_MAX, open = 0;
+	const sym_expr *M, *R, *r, *rs[16] = {NULL};
+	int is_or;
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind == SYM_KIND_MIN || v.t[i].m->kind == SYM_KIND_MAX) {
+			if (at != SIZE_MAX)
+				return NULL;
+			at = i;
+		}
+	if (at == SIZE_MAX || v.t[at].m->n > 16)
+		return NULL;
+	M = v.t[at].m;
+	R = sym_expr_sub(ctx, d, sym__scale(ctx, &v.t[at].coef, M));
+	if (!R)
+		return NULL;
+	is_or = (M->kind == SYM_KIND_MIN) == (sym__num_sgn(&v.t[at].coef) > 0);
+	for (i = 0; i < M->n; i++) {
+		rs[i] = rel_canon(ctx, kind,
+		                  sym_expr_add(ctx, sym__scale(ctx, &v.t[at].coef, node_kids(M)[i]), R));
+		if (!rs[i])
+			return NULL;
+		if (rs[i]->kind != SYM_KIND_BOOL && ++open > 1)
+			return NULL;
+	}
+	r = rs[0];
+	for (i = 1; i < M->n && r; i++)
+		r = is_or ? sym_expr_or(ctx, r, rs[i]) : sym_expr_and(ctx, r, rs[i]);
+	return r;
+}
+
+/* k*M + c0 == 0 with M = max(C..., O...), C the constant arguments, and
+ * c = -c0/k: false when some C > c; max(O...) <= c when some C == c;
+ * max(O...) == c when every C < c (and min likewise with the order
+ * reversed): max(1, min(5, x)) == 3 is x == 3.  != is the negation.  NULL
+ * when M has no constant argument or d no such form. */
+static const sym_expr *minmax_eq_const(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
+{
+	sym_lin v;
+	const sym_expr *M, *O[16], *c, *r = NULL;
+	sym_num cv;
+	size_t i, no = 0, nc = 0;
+	int hit = 0, over = 0, is_max;
+	sym__lin_view(d, &v);
+	if (v.n != 1 || (v.t[0].m->kind != SYM_KIND_MIN && v.t[0].m->kind != SYM_KIND_MAX) ||
+	    v.t[0].m->n > 16)
+		return NULL;
+	M = v.t[0].m;
+	is_max = M->kind == SYM_KIND_MAX;
+	sym__num_init(&cv);
+	sym__num_div(&cv, v.c, &v.t[0].coef);
+	sym__num_neg(&cv, &cv);
+	for (i = 0; i < M->n; i++) {
+		const sym_expr *a = node_kids(M)[i];
+		if (a->kind != SYM_KIND_NUM) {
+			O[no++] = a;
+			continue;
+		}
+		nc++;
+		if (sym__num_equal(node_num(a), &cv))
+			hit = 1;
+		else if ((sym__num_cmp(node_num(a), &cv) > 0) == is_max)
+			over = 1;
+	}
+	if (!nc || !no) {
+		sym__num_clear(&cv);
+		return NULL;
+	}
+	c = sym__num_node(ctx, &cv);
+	sym__num_clear(&cv);
+	if (over) {
+		r = sym_expr_bool(ctx, 0);
+	} else {
+		const sym_expr *m = is_max ? sym_expr_max(ctx, no, O) : sym_expr_min(ctx, no, O);
+		if (hit)
+			r = sym_expr_rel(ctx, is_max ? SYM_REL_LE : SYM_REL_GE, m, c);
+		else
+			r = sym_expr_rel(ctx, SYM_REL_EQ, m, c);
+	}
+	return kind == SYM_KIND_NE ? sym_expr_not(ctx, r) : r;
+}
+
 /* The canonical relation "d KIND 0". */
 static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 {
@@ -217,11 +307,20 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 		return NULL;
 	if (d->kind == SYM_KIND_NUM)
 		return sym_expr_bool(ctx, num_truth(kind, node_num(d)));
+	if (kind == SYM_KIND_LE || kind == SYM_KIND_LT) {
+		const sym_expr *mm = minmax_rel(ctx, kind, d);
+		if (mm || sym__failed(ctx))
+			return mm;
+	}
 	if (kind == SYM_KIND_EQ || kind == SYM_KIND_NE) {
 		const sym_expr *mm = minmax_eq(ctx, kind, d);
 		if (mm || sym__failed(ctx))
 			return mm;
 		if (int_monos(d) && (mm = mod_eq(ctx, kind, d)) != NULL)
+			return mm;
+		if (sym__failed(ctx))
+			return NULL;
+		if ((mm = minmax_eq_const(ctx, kind, d)) != NULL)
 			return mm;
 		if (sym__failed(ctx))
 			return NULL;

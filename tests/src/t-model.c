@@ -333,8 +333,8 @@ static void slice_clamps_int64_ends_and_symbolic_ends(void **state)
 	                                     "r: [n, L]",
 	                                     "e: [n, (L + 1)//2]",
 	                                     "Lm2: []",
-	                                     "m: [n, max(0, L - max(0, L*min(0, L - 2) + 2) - 1)]",
-	                                     "rr: [max(0, min(n, L - n*min(0, L - 2) - 2) - 1), L]",
+	                                     "m: [n, max(0, min(L, 3*L - L*min(2, L) - 2) - 1)]",
+	                                     "rr: [max(0, min(n, L - n*min(2, L) + 2*n - 2) - 1), L]",
 	                                     NULL};
 	static const char *const guards[] = {NULL};
 	fixture fx;
