@@ -146,6 +146,7 @@ typedef struct pr {
 	const sym_expr *busy[ALT_DEPTH];
 	int depth;
 	long budget;
+	int long_offer; /* candidates of a long sum (alt_substitute) */
 } pr;
 
 static const pmemo_ent *memo_find(const pmemo *m, const sym_expr *e)
@@ -648,6 +649,17 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 					P2 = sym__add_num(ctx, sym_expr_neg(ctx, P), &q1);
 					sym__num_neg(&k2, &mp->k);
 					kP2 = P2 ? sym__scale(ctx, &k2, P2) : NULL;
+					/* a lone negated term only for the whole sum:
+					 * -y % 4, but seq + -seq % 8 reads worse than
+					 * 8*((seq + 7)//8) */
+					sym_lin pv;
+					sym__lin_view(P2 ? P2 : P, &pv);
+					if (kP2 && pv.n == 1 && sym__num_sgn(&pv.t[0].coef) < 0) {
+						const sym_expr *r2 = sym_expr_sub(ctx, S, kP2);
+						if (!r2 || r2->kind != SYM_KIND_NUM ||
+						    !sym__num_is_zero(node_num(r2)))
+							kP2 = NULL;
+					}
 					if (kP2 && kP2->kind != SYM_KIND_NUM &&
 					    (relax || terms_within(kP2, S))) {
 						const sym_expr *rest2 = sym_expr_sub(ctx, S, kP2);
@@ -1003,10 +1015,13 @@ static int print_node(pr *p, const sym_expr *e)
  * (memoised) choices.  A candidate that does not parse back to the node is
  * never printed. */
 
-#define ALT_BUDGET 400  /* candidate parses per printed root */
-#define ALT_MAX_TERMS 8 /* larger sums print as they are */
-#define ALT_MAX_LEN 400 /* longer texts print as they are */
-#define FOLD_BONUS 3    /* tokens a sum folded into one floor may add */
+#define ALT_BUDGET 400     /* candidate parses per printed root */
+#define ALT_MAX_TERMS 8    /* larger sums print as they are */
+#define ALT_MAX_LEN 400    /* longer texts print as they are */
+#define FOLD_BONUS 3       /* tokens a sum folded into one floor may add */
+#define SUBST_MAX_TERMS 64 /* longer sums print as they are */
+#define SUBST_MAX_LEN 4096 /* and so do longer texts */
+#define SUBST_MAX_FLOORS 8
 
 /* Tokens of a text: names and numbers, two-character operators and single
  * characters other than spaces count one each. */
@@ -1079,7 +1094,14 @@ static int classify(const char *s, int *unsafe)
 
 /* Appends the printer's text of x to out, parenthesised when its
  * precedence is below min; returns 0 on failure. */
+static int node_text_max(pr *p, const sym_expr *x, sym_sbuf *out, int min, size_t max);
+
 static int node_text(pr *p, const sym_expr *x, sym_sbuf *out, int min)
+{
+	return node_text_max(p, x, out, min, ALT_MAX_LEN);
+}
+
+static int node_text_max(pr *p, const sym_expr *x, sym_sbuf *out, int min, size_t max)
 {
 	sym_sbuf cnt, *save = p->b;
 	int measure = p->measure, unsafe = p->unsafe, prec, avoid = min < 0 ? -min / 100 : 0;
@@ -1094,7 +1116,7 @@ static int node_text(pr *p, const sym_expr *x, sym_sbuf *out, int min)
 	prec = print(p, x);
 	if (avoid && p->unsafe == avoid)
 		prec = P_OR; /* parenthesised */
-	if (!cnt.fail && !sym__failed(p->ctx) && cnt.n <= ALT_MAX_LEN) {
+	if (!cnt.fail && !sym__failed(p->ctx) && cnt.n <= max) {
 		p->b = out;
 		p->measure = 0;
 		if (prec < min)
@@ -1150,7 +1172,7 @@ typedef struct best {
 static void offer_b(pr *p, best *bt, const sym_expr *e, sym_sbuf *c, size_t bonus)
 {
 	size_t t;
-	if (!c->fail && c->s && c->n <= ALT_MAX_LEN) {
+	if (!c->fail && c->s && c->n <= (p->long_offer ? SUBST_MAX_LEN : ALT_MAX_LEN)) {
 		t = count_tokens(c->s);
 		t = t > bonus ? t - bonus : 0;
 		/* fewer tokens; as many, and shorter (by 2 bytes than the
@@ -1693,6 +1715,206 @@ done:
 	sym__num_clear(&t);
 }
 
+/* Appends text to out with each whole word name[i] replaced by rep[i]. */
+static void replace_names(sym_sbuf *out, const char *text, size_t n, char names[][16], char *const *rep)
+{
+	const char *s = text;
+	while (*s) {
+		size_t i, w = 0;
+		int idc = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+		          (*s >= '0' && *s <= '9');
+		if (!idc) {
+			char c[2] = {*s++, 0};
+			sym__sbuf_puts(out, c);
+			continue;
+		}
+		while ((s[w] >= 'a' && s[w] <= 'z') || (s[w] >= 'A' && s[w] <= 'Z') || s[w] == '_' ||
+		       (s[w] >= '0' && s[w] <= '9'))
+			w++;
+		for (i = 0; i < n; i++)
+			if (strlen(names[i]) == w && !strncmp(s, names[i], w))
+				break;
+		if (i < n) {
+			sym__sbuf_puts(out, rep[i]);
+		} else {
+			char buf[64];
+			size_t k = 0;
+			while (k < w) {
+				size_t c = w - k < sizeof(buf) - 1 ? w - k : sizeof(buf) - 1;
+				memcpy(buf, s + k, c);
+				buf[c] = 0;
+				sym__sbuf_puts(out, buf);
+				k += c;
+			}
+		}
+		s += w;
+	}
+}
+
+/* The sum v with each factor F[k] of its monomials replaced by by[k]. */
+static const sym_expr *subst_factors(sym_ctx *ctx, const sym_lin *v, size_t nf, const sym_expr *const *F,
+                                     const sym_expr *const *by)
+{
+	const sym_expr *r = sym__num_node(ctx, v->c);
+	size_t i, j, k;
+	for (i = 0; i < v->n && r; i++) {
+		sym_factor one;
+		size_t n;
+		const sym_factor *f = mono_view(v->t[i].m, &one, &n);
+		const sym_expr *t = sym__num_node(ctx, &v->t[i].coef);
+		for (j = 0; j < n && t; j++) {
+			const sym_expr *b = f[j].base;
+			for (k = 0; k < nf; k++)
+				if (F[k] == b)
+					b = by[k];
+			t = sym_expr_mul(ctx, t, sym_expr_pow_si(ctx, b, f[j].exp));
+		}
+		r = sym_expr_add(ctx, r, t);
+	}
+	return r;
+}
+
+/* A long sum (past ALT_MAX_TERMS terms or ALT_MAX_LEN bytes) written with
+ * each floor by a constant in its other form: floor(P/Q) == T - G with
+ * G = floor((Q - 1 - P + Q*T)/Q) and T the positive terms of P rounded up
+ * to multiples of Q, so that G's argument has no negative coefficient
+ * (x//2 is x - (x + 1)//2).  The sum is rebuilt with G as a fresh symbol,
+ * printed, and G's text put in its place: a byte size expanded from
+ * 512*N*((H + 1)//2)*((W + 1)//2) prints as that product again.  The
+ * floors join the replaced set one by one while the text gets shorter;
+ * the result is one candidate, verified like every other. */
+static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
+{
+	const sym_expr *F[SUBST_MAX_FLOORS], *by[SUBST_MAX_FLOORS], *gs[SUBST_MAX_FLOORS], *present[64];
+	char names[SUBST_MAX_FLOORS][16];
+	char *gtext[SUBST_MAX_FLOORS];
+	sym_sbuf gbuf[SUBST_MAX_FLOORS];
+	int ginit[SUBST_MAX_FLOORS];
+	size_t nf = 0, i, j, k, np;
+	for (i = 0; i < v->n && nf < SUBST_MAX_FLOORS; i++) {
+		sym_factor one;
+		size_t n;
+		const sym_factor *f = mono_view(v->t[i].m, &one, &n);
+		for (j = 0; j < n && nf < SUBST_MAX_FLOORS; j++) {
+			const sym_expr *P, *Q;
+			if (f[j].base->kind != SYM_KIND_FLOOR)
+				continue;
+			for (k = 0; k < nf && F[k] != f[j].base; k++)
+				;
+			if (k < nf || !sym__quotient_form(p->ctx, node_kid(f[j].base), &P, &Q) ||
+			    Q->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(Q)) ||
+			    !(P->flags & SYM_F_INT))
+				continue;
+			F[nf++] = f[j].base;
+		}
+	}
+	if (!nf)
+		return;
+	np = sym_expr_symbols(p->ctx, e, present, 64);
+	for (i = 0; i < nf; i++)
+		gtext[i] = NULL, ginit[i] = 0;
+	for (i = 0; i < nf; i++) {
+		const sym_expr *P, *Q, *P2, *T;
+		sym_lin w;
+		sym_sumb tb;
+		sym_num c, q1;
+		sym_sbuf gt;
+		size_t l;
+		snprintf(names[i], sizeof(names[i]), "g%zu__", i);
+		gs[i] = sym_expr_symbol(p->ctx, names[i]);
+		for (l = 0; l < np && l < 64; l++)
+			if (present[l] == gs[i])
+				goto done;
+		if (!sym__quotient_form(p->ctx, node_kid(F[i]), &P, &Q) || !P || !Q)
+			goto done;
+		sym__lin_view(P, &w);
+		sym__sumb_init(&tb, p->ctx);
+		sym__num_init(&c);
+		sym__num_init(&q1);
+		for (l = 0; l < w.n; l++) {
+			if (sym__num_sgn(&w.t[l].coef) <= 0)
+				continue;
+			sym__num_div(&c, &w.t[l].coef, node_num(Q));
+			sym__num_ceil(&c, &c);
+			sym__sumb_add_term(&tb, &c, w.t[l].m);
+		}
+		T = sym__sumb_finish(&tb);
+		sym__num_sub(&q1, node_num(Q), &num_one);
+		P2 = sym_expr_add(p->ctx, sym__add_num(p->ctx, sym_expr_neg(p->ctx, P), &q1),
+		                  sym_expr_mul(p->ctx, Q, T));
+		sym__num_clear(&c);
+		sym__num_clear(&q1);
+		by[i] = sym_expr_sub(p->ctx, T, gs[i]);
+		if (!P2 || !by[i])
+			goto done;
+		sym__sbuf_init(&gt, p->ctx);
+		ginit[i] = 1;
+		sym__sbuf_puts(&gt, "(");
+		node_text(p, P2, &gt, -(200 + P_MUL));
+		sym__sbuf_puts(&gt, "//");
+		node_text(p, Q, &gt, P_UNARY);
+		sym__sbuf_puts(&gt, ")");
+		gbuf[i] = gt;
+		if (gt.fail || !gt.s)
+			goto done;
+		gtext[i] = gt.s;
+	}
+	{
+		/* greedily: a floor joins the replaced set when the text gets
+		 * fewer tokens */
+		const sym_expr *SF[SUBST_MAX_FLOORS], *SB[SUBST_MAX_FLOORS];
+		char snames[SUBST_MAX_FLOORS][16];
+		char *stext[SUBST_MAX_FLOORS];
+		size_t ns = 0, cur = bt->tokens, tk;
+		sym_sbuf keep;
+		sym__sbuf_init(&keep, p->ctx);
+		for (i = 0; i < nf; i++) {
+			const sym_expr *es;
+			sym_sbuf t, c;
+			SF[ns] = F[i], SB[ns] = by[i], stext[ns] = gtext[i];
+			memcpy(snames[ns], names[i], sizeof(names[i]));
+			es = subst_factors(p->ctx, v, ns + 1, SF, SB);
+			if (!es)
+				break;
+			sym__sbuf_init(&t, p->ctx);
+			if (!node_text_max(p, es, &t, 0, SUBST_MAX_LEN) || !t.s) {
+				int oom = t.fail == 1;
+				sym__sbuf_clear(&t);
+				if (oom)
+					break;
+				continue;
+			}
+			sym__sbuf_init(&c, p->ctx);
+			replace_names(&c, t.s, ns + 1, snames, stext);
+			sym__sbuf_clear(&t);
+			if (c.fail || !c.s) {
+				sym__sbuf_clear(&c);
+				break;
+			}
+			tk = count_tokens(c.s);
+			if (tk < cur) {
+				cur = tk;
+				ns++;
+				sym__sbuf_clear(&keep);
+				keep = c;
+			} else {
+				sym__sbuf_clear(&c);
+			}
+		}
+		if (keep.s) {
+			p->long_offer = 1;
+			offer(p, bt, e, &keep);
+			p->long_offer = 0;
+		} else {
+			sym__sbuf_clear(&keep);
+		}
+	}
+done:
+	for (i = 0; i < nf; i++)
+		if (ginit[i])
+			sym__sbuf_clear(&gbuf[i]);
+}
+
 /* The shortest verified spelling of e when shorter than the default
  * (*len bytes, precedence *prec) in tokens; NULL to keep the default. */
 static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe)
@@ -1702,12 +1924,14 @@ static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int 
 	sym_lin v;
 	int measure, i, pr0, un0;
 	char *r = NULL;
-	if (p->depth >= ALT_DEPTH || p->budget <= 0 || *len > ALT_MAX_LEN || sym__failed(p->ctx))
+	int long_sum;
+	if (p->depth >= ALT_DEPTH || p->budget <= 0 || *len > SUBST_MAX_LEN || sym__failed(p->ctx))
 		return NULL;
 	if (e->kind != SYM_KIND_ADD && !(node_is_rel(e) && node_kid(e)->kind == SYM_KIND_ADD))
 		return NULL;
 	sym__lin_view(e->kind == SYM_KIND_ADD ? e : node_kid(e), &v);
-	if (v.n > ALT_MAX_TERMS)
+	long_sum = v.n > ALT_MAX_TERMS || *len > ALT_MAX_LEN;
+	if (long_sum && (e->kind != SYM_KIND_ADD || v.n > SUBST_MAX_TERMS))
 		return NULL;
 	for (i = 0; i < p->depth; i++)
 		if (p->busy[i] == e)
@@ -1733,7 +1957,9 @@ static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int 
 	bt.have = 0;
 	sym__sbuf_init(&bt.s, p->ctx);
 	p->busy[p->depth++] = e;
-	if (e->kind == SYM_KIND_ADD) {
+	if (long_sum) {
+		alt_substitute(p, &bt, e, &v);
+	} else if (e->kind == SYM_KIND_ADD) {
 		alt_floor_fold(p, &bt, e, &v);
 		alt_mod(p, &bt, e);
 		alt_factor(p, &bt, e, &v);
@@ -1770,6 +1996,7 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 	p.memo = &memo;
 	p.depth = 0;
 	p.budget = ALT_BUDGET;
+	p.long_offer = 0;
 	/* measure first: the memo makes this linear in the distinct nodes,
 	 * while the text of a shared node is written at each of its uses */
 	sym__sbuf_init(&cnt, b->ctx);

@@ -550,6 +550,8 @@ static const sym_expr *rw_conn(simp *s, const sym_expr *e)
 				continue;
 			t = sym_expr_subst(s->ctx, v[j], 1, &x, &c);
 			if (!t) {
+				if (sym_ctx_last_error(s->ctx) == SYM_ENOMEM)
+					return NULL;
 				sym_ctx_clear_error(s->ctx);
 				continue;
 			}
