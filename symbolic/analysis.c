@@ -299,6 +299,73 @@ static void mod_bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_
 	sym__num_clear(&mp.k);
 }
 
+/* A sum c*floor(A) + h*G + R, with G an integer atom inside A and h/c an
+ * integer, is c*floor(A + (h/c)*G) + R: the floor's coefficients are
+ * floored at construction (floor(x/8 - G/2) is floor(x/8 + G/2) - G), and
+ * the shifted argument may bound better (it may hold a modulo: x % 4 is
+ * x - 4*G).  Narrows out with the bounds of the shifted form, for the first
+ * floor term that shifts. */
+static void shifted_floor_bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out)
+{
+	size_t i, j, l;
+	sym_num q;
+	if (e->n > 16)
+		return;
+	sym__num_init(&q);
+	for (i = 0; i < e->n; i++) {
+		const sym_term *ti = &node_terms(e)[i];
+		const sym_expr *A, *R;
+		sym_sumb a, r;
+		sym_lin w;
+		int shifted = 0;
+		if (ti->m->kind != SYM_KIND_FLOOR || !sym__num_is_int(&ti->coef))
+			continue;
+		A = node_kid(ti->m);
+		sym__lin_view(A, &w);
+		sym__sumb_init(&a, ctx);
+		sym__sumb_init(&r, ctx);
+		sym__sumb_add(&a, NULL, A);
+		sym__num_set(&r.c, node_add_const(e));
+		for (j = 0; j < e->n; j++) {
+			const sym_term *tj = &node_terms(e)[j];
+			int in = 0;
+			if (j == i)
+				continue;
+			sym__num_div(&q, &tj->coef, &ti->coef);
+			if (sym__is_int(tj->m) && sym__num_is_int(&q))
+				for (l = 0; l < w.n && !in; l++)
+					in = w.t[l].m == tj->m;
+			if (in) {
+				sym__sumb_add_term(&a, &q, tj->m);
+				shifted = 1;
+			} else {
+				sym__sumb_add_term(&r, &tj->coef, tj->m);
+			}
+		}
+		A = sym__sumb_finish(&a);
+		R = sym__sumb_finish(&r);
+		if (shifted && A && R) {
+			sym_ival x, y;
+			sym__ival_init(&x);
+			sym__ival_init(&y);
+			if (sym__bounds(ctx, f, A, &x) && sym__bounds(ctx, f, R, &y)) {
+				x_floor(&x.lo, &x.lo);
+				x_floor(&x.hi, &x.hi);
+				ival_scale(&x, &x, &ti->coef);
+				x_add(&x.lo, &x.lo, &y.lo);
+				x_add(&x.hi, &x.hi, &y.hi);
+				ival_meet(out, &x);
+			}
+			sym__ival_clear(&x);
+			sym__ival_clear(&y);
+			break;
+		}
+		if (!A || !R)
+			break;
+	}
+	sym__num_clear(&q);
+}
+
 void sym__bcache_clear(sym_facts *f)
 {
 	size_t i;
@@ -428,6 +495,8 @@ static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival 
 		}
 		if (ok)
 			mod_bounds(ctx, f, e, out);
+		if (ok)
+			shifted_floor_bounds(ctx, f, e, out);
 		cf = ok ? sym__common_factor(ctx, e, 0) : NULL;
 		if (cf) {
 			const sym_expr *q = sym_expr_div(ctx, e, cf);

@@ -16,17 +16,21 @@ static const sym_expr *floor_node(sym_ctx *ctx, const sym_expr *arg)
 
 /* Returns the index of a term k*floor(E)... with coefficient 1/k for a
  * positive integer k such that every other coefficient and the constant
- * times k are integers, or -1.  (All monomials are integer-valued.) */
+ * times k are integers, or -1.  (All monomials are integer-valued.)  Of
+ * several, the one whose E has the smallest common denominator (then the
+ * first): (x//2 + x//16*k)/3 merges x//2, the divisions stay small. */
 static long mergeable_floor_term(const sym_expr *inner)
 {
-	sym_lin w;
-	sym_num k, u;
+	sym_lin w, ev;
+	sym_num k, u, best, de;
 	size_t i, j;
 	long found = -1;
 	sym__lin_view(inner, &w);
 	sym__num_init(&k);
 	sym__num_init(&u);
-	for (i = 0; i < w.n && found < 0; i++) {
+	sym__num_init(&best);
+	sym__num_init(&de);
+	for (i = 0; i < w.n; i++) {
 		int ok;
 		if (w.t[i].m->kind != SYM_KIND_FLOOR || sym__num_sgn(&w.t[i].coef) <= 0)
 			continue;
@@ -41,12 +45,103 @@ static long mergeable_floor_term(const sym_expr *inner)
 			sym__num_mul(&u, &w.t[j].coef, &k);
 			ok = sym__num_is_int(&u);
 		}
-		if (ok)
+		if (!ok)
+			continue;
+		sym__lin_view(node_kid(w.t[i].m), &ev);
+		sym__lin_denom(&ev, &de);
+		if (found < 0 || sym__num_cmp(&de, &best) < 0) {
 			found = (long)i;
+			sym__num_set(&best, &de);
+		}
 	}
 	sym__num_clear(&k);
 	sym__num_clear(&u);
+	sym__num_clear(&best);
+	sym__num_clear(&de);
 	return found;
+}
+
+/* floor((J - floor(E))/k), k >= 2 an integer, J*k and E's monomials
+ * integer-valued, is floor((J + floor(E'))/k) with E' = -E + (d - 1)/d
+ * (d*E integer-valued: -floor(E) == floor(E')), so the floors merge into
+ * floor((J + E')/k).  NULL when e (in view v) has no such term. */
+static const sym_expr *merge_negative_floor(sym_ctx *ctx, const sym_expr *e, const sym_lin *v)
+{
+	sym_num k, u, d;
+	sym_lin w;
+	size_t i, j;
+	const sym_expr *r = NULL;
+	sym__num_init(&k);
+	sym__num_init(&u);
+	sym__num_init(&d);
+	for (i = 0; i < v->n && !r; i++) {
+		int ok;
+		const sym_expr *E, *a;
+		if (v->t[i].m->kind != SYM_KIND_FLOOR || sym__num_sgn(&v->t[i].coef) >= 0)
+			continue;
+		sym__num_div(&k, &num_mone, &v->t[i].coef);
+		if (!sym__num_is_int(&k) || sym__num_is_one(&k))
+			continue;
+		sym__num_mul(&u, v->c, &k);
+		ok = sym__num_is_int(&u);
+		for (j = 0; j < v->n && ok; j++) {
+			if (j == i)
+				continue;
+			sym__num_mul(&u, &v->t[j].coef, &k);
+			ok = sym__num_is_int(&u);
+		}
+		E = node_kid(v->t[i].m);
+		sym__lin_view(E, &w);
+		if (!ok || !sym__lin_int_monos(&w))
+			continue;
+		sym__lin_denom(&w, &d);
+		sym__num_sub(&u, &d, &num_one);
+		sym__num_div(&u, &u, &d);
+		/* e - coef*floor(E) + (-E + (d - 1)/d)/k */
+		a = sym__add_num(ctx, sym_expr_neg(ctx, E), &u);
+		sym__num_div(&u, &num_one, &k);
+		a = sym__scale(ctx, &u, a);
+		a = sym_expr_add(ctx, sym_expr_sub(ctx, e, sym__scale(ctx, &v->t[i].coef, v->t[i].m)), a);
+		if (!a)
+			break;
+		r = sym_expr_floor(ctx, a);
+		if (!r)
+			break;
+	}
+	sym__num_clear(&k);
+	sym__num_clear(&u);
+	sym__num_clear(&d);
+	return r;
+}
+
+/* Whether the complement of the floor argument inner (every monomial
+ * integer-valued, every coefficient in (0, 1), the constant r/d with
+ * 0 <= r < d) comes first: its coefficients are 1 - c_i and its constant is
+ * (d - 1 - r)/d.  The first term whose coefficient is not 1/2 decides (the
+ * complement when c_i > 1/2), else the constant: all c_i = 1/2 makes d = 2
+ * and r is 0 or 1, and the node keeps r = 0 (floor(x/2); ceil(x/2) and
+ * floor((x + 1)/2) are x - floor(x/2)).  So exactly one of the two forms is
+ * the node. */
+static int complement_is_smaller(const sym_expr *inner, const sym_num *d)
+{
+	static const sym_num half = {{1}, 2};
+	sym_lin w;
+	sym_num t;
+	size_t i;
+	int s = 0;
+	sym__lin_view(inner, &w);
+	for (i = 0; i < w.n && !s; i++)
+		s = sym__num_cmp(&w.t[i].coef, &half);
+	if (!s) {
+		/* 2*r/d vs (d - 1)/d */
+		sym__num_init(&t);
+		sym__num_add(&t, w.c, w.c);
+		sym__num_mul(&t, &t, d);
+		sym__num_add(&t, &t, &num_one);
+		s = sym__num_cmp(&t, d);
+		sym__num_clear(&t);
+	}
+	return s > 0;
 }
 
 /* floor(e).  Canonical form: integer-valued terms leave the floor; the
@@ -77,6 +172,11 @@ const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *e)
 	if (sym__is_int(e))
 		return e;
 	sym__lin_view(e, &v);
+	if (sym__lin_int_monos(&v)) {
+		const sym_expr *r = merge_negative_floor(ctx, e, &v);
+		if (r || sym__failed(ctx))
+			return r;
+	}
 	sym__sumb_init(&out, ctx);
 	sym__sumb_init(&in, ctx);
 	sym__num_init(&c);
@@ -91,15 +191,13 @@ const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *e)
 			continue;
 		}
 		if (sym__is_int(tm->m)) {
-			/* k*m with |k| > 1 leaves its integer part: 7*x/2 is
-			 * 3*x + x/2 (truncated, so the sign stays) */
+			/* k*m leaves its integer part floor(k), so the
+			 * coefficient left inside is in (0, 1): 7*x/2 is
+			 * 3*x + x/2, -x/3 is -x + 2*x/3 */
 			sym_num w, fr;
 			sym__num_init(&w);
 			sym__num_init(&fr);
-			if (sym__num_sgn(&tm->coef) > 0)
-				sym__num_floor(&w, &tm->coef);
-			else
-				sym__num_ceil(&w, &tm->coef);
+			sym__num_floor(&w, &tm->coef);
 			sym__num_sub(&fr, &tm->coef, &w);
 			if (!sym__num_is_zero(&w))
 				sym__sumb_add_term(&out, &w, tm->m);
@@ -136,7 +234,15 @@ const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *e)
 		fl = sym_expr_floor(ctx, inner);
 	} else if (inner && all_int_monos) {
 		long k = mergeable_floor_term(inner);
-		if (k >= 0) {
+		if (k < 0 && complement_is_smaller(inner, &d)) {
+			/* floor(E) == -floor(-E + (d - 1)/d) when d*E is
+			 * integer-valued: the form with the smaller
+			 * coefficients is the node */
+			sym__num_sub(&t, &d, &num_one);
+			sym__num_div(&t, &t, &d);
+			fl = sym_expr_neg(
+			    ctx, sym_expr_floor(ctx, sym__add_num(ctx, sym_expr_neg(ctx, inner), &t)));
+		} else if (k >= 0) {
 			const sym_term *tm = &node_terms(inner)[k];
 			sym_sumb m;
 			sym__sumb_init(&m, ctx);
@@ -191,6 +297,8 @@ int sym__floor_is_plain(const sym_expr *a, const sym_num *D)
 	}
 	if (!(all_int && int_coefs) && sym__num_bits(D) > PLAIN_CHECK_BITS)
 		return 0;
+	if (all_int && !int_coefs)
+		return 0; /* the complement may come first */
 	sym__num_init(&t);
 	sym__num_init(&d);
 	sym__num_init(&c);
@@ -199,26 +307,40 @@ int sym__floor_is_plain(const sym_expr *a, const sym_num *D)
 		/* |n_i| < D for every term; then the denominator of the terms
 		 * is D/G with G = gcd(D, n_1, ..., n_k), and the constant stays
 		 * when 0 <= c0 < D and G divides c0 */
+		int s = 0;
 		for (i = 0; i < v.n && ok; i++) {
-			sym__num_abs(&t, &v.t[i].coef);
-			ok = sym__num_cmp(&t, D) < 0;
-			sym__num_gcd(&g, &g, &t);
+			ok = sym__num_sgn(&v.t[i].coef) > 0 && sym__num_cmp(&v.t[i].coef, D) < 0;
+			sym__num_gcd(&g, &g, &v.t[i].coef);
+			/* the complement comes first when n_i/D > 1/2 */
+			if (!s) {
+				sym__num_add(&t, &v.t[i].coef, &v.t[i].coef);
+				s = sym__num_cmp(&t, D);
+			}
 		}
 		ok = ok && sym__num_sgn(v.c) >= 0 && sym__num_cmp(v.c, D) < 0;
+		sym__num_gcd(&g, &g, D);
 		if (ok && !sym__num_is_one(&g)) {
-			sym__num_gcd(&g, &g, D);
 			sym__num_div(&t, v.c, &g);
 			ok = sym__num_is_int(&t);
 		}
+		if (ok && !s) {
+			/* the constant decides: c0/D vs (d - 1)/(2*d), d = D/G */
+			sym__num_div(&d, D, &g);
+			sym__num_div(&c, v.c, D);
+			sym__num_add(&c, &c, &c);
+			sym__num_mul(&c, &c, &d);
+			sym__num_add(&c, &c, &one);
+			s = sym__num_cmp(&c, &d);
+		}
+		ok = ok && s < 0;
 		goto done;
 	}
 	sym__num_set_si(&d, 1);
 	for (i = 0; i < v.n && ok; i++) {
 		sym__num_div(&t, &v.t[i].coef, D);
 		if (sym__is_int(v.t[i].m)) {
-			/* a term k*m with |k| >= 1 leaves its integer part */
-			sym__num_abs(&c, &t);
-			ok = sym__num_cmp(&c, &one) < 0;
+			/* a term k*m leaves floor(k) unless 0 < k < 1 */
+			ok = sym__num_sgn(&t) > 0 && sym__num_cmp(&t, &one) < 0;
 		}
 		sym__num_denom(&g, &t);
 		sym__num_lcm(&d, &d, &g);

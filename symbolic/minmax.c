@@ -2,6 +2,7 @@
  * arguments that differ from another by a constant pruned. */
 #include "node_private.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Returns 1 when a - b is a constant, storing it in *diff. */
@@ -107,9 +108,129 @@ done:
 	return r;
 }
 
+/* The min or max (of kind) held by the argument a == c*M + k, c a nonzero
+ * number and k a constant, or NULL. */
+static const sym_expr *scaled_minmax(const sym_expr *a, sym_num *c, sym_num *k)
+{
+	sym_lin w;
+	sym__lin_view(a, &w);
+	if (w.n != 1 || (w.t[0].m->kind != SYM_KIND_MIN && w.t[0].m->kind != SYM_KIND_MAX))
+		return NULL;
+	sym__num_set(c, &w.t[0].coef);
+	sym__num_set(k, w.c);
+	return w.t[0].m;
+}
+
+/* The sign of every term of a (the constant aside): -1 or 1 when all
+ * terms have it, 0 for mixed signs or a constant. */
+static int lead_sign(const sym_expr *a)
+{
+	sym_lin w;
+	size_t i;
+	int sg;
+	sym__lin_view(a, &w);
+	if (!w.n)
+		return 0;
+	sg = sym__num_sgn(&w.t[0].coef);
+	for (i = 1; i < w.n; i++)
+		if (sym__num_sgn(&w.t[i].coef) != sg)
+			return 0;
+	return sg;
+}
+
+/* a == floor(B) for an argument J + floor(A) (J integer-valued) or
+ * J - floor(A) (d*A integer-valued: -floor(A) == floor(-A + (d - 1)/d));
+ * NULL when a holds no such floor. */
+static const sym_expr *as_floor(sym_ctx *ctx, const sym_expr *a)
+{
+	static const sym_num one = {{1}, 1};
+	sym_lin w, av;
+	size_t i, f = SIZE_MAX;
+	const sym_expr *A;
+	if (a->kind == SYM_KIND_FLOOR)
+		return node_kid(a);
+	if (a->kind != SYM_KIND_ADD || !sym__num_is_int(node_add_const(a)))
+		return NULL;
+	sym__lin_view(a, &w);
+	for (i = 0; i < w.n; i++) {
+		const sym_num *c = &w.t[i].coef;
+		if (!sym__is_int(w.t[i].m) || !sym__num_is_int(c))
+			return NULL;
+		if (w.t[i].m->kind == SYM_KIND_FLOOR && f == SIZE_MAX) {
+			sym_num m;
+			sym__num_init(&m);
+			sym__num_abs(&m, c);
+			if (sym__num_is_one(&m))
+				f = i;
+			sym__num_clear(&m);
+		}
+	}
+	if (f == SIZE_MAX)
+		return NULL;
+	A = node_kid(w.t[f].m);
+	if (sym__num_sgn(&w.t[f].coef) > 0)
+		return sym_expr_add(ctx, sym_expr_sub(ctx, a, w.t[f].m), A);
+	sym__lin_view(A, &av);
+	if (!sym__lin_int_monos(&av))
+		return NULL;
+	{
+		sym_num d, t;
+		const sym_expr *r;
+		sym__num_init(&d);
+		sym__num_init(&t);
+		sym__lin_denom(&av, &d);
+		sym__num_sub(&t, &d, &one);
+		sym__num_div(&t, &t, &d);
+		r = sym_expr_add(ctx, sym_expr_add(ctx, a, w.t[f].m),
+		                 sym__add_num(ctx, sym_expr_neg(ctx, A), &t));
+		sym__num_clear(&d);
+		sym__num_clear(&t);
+		return r;
+	}
+}
+
+/* min(max(c, A...), max(c, B...)) == max(c, min(max(A...), max(B...)))
+ * for an argument c common to every max (and with min and max swapped):
+ * the distributive law.  NULL when the arguments share none. */
+static const sym_expr *distribute(sym_ctx *ctx, sym_kind kind, const sym_expr **v, size_t m)
+{
+	sym_kind other = kind == SYM_KIND_MIN ? SYM_KIND_MAX : SYM_KIND_MIN;
+	const sym_expr *c = NULL, *inner[16], *rest[16], *pair[2];
+	size_t i, j, k, l;
+	if (m > 16)
+		return NULL;
+	for (i = 0; i < m; i++)
+		if (v[i]->kind != other || v[i]->n > 16)
+			return NULL;
+	for (k = 0; k < v[0]->n && !c; k++) {
+		int all = 1;
+		for (i = 1; i < m && all; i++) {
+			int found = 0;
+			for (j = 0; j < v[i]->n && !found; j++)
+				found = node_kids(v[i])[j] == node_kids(v[0])[k];
+			all = found;
+		}
+		if (all)
+			c = node_kids(v[0])[k];
+	}
+	if (!c)
+		return NULL;
+	for (i = 0; i < m; i++) {
+		for (j = 0, l = 0; j < v[i]->n; j++)
+			if (node_kids(v[i])[j] != c)
+				rest[l++] = node_kids(v[i])[j];
+		inner[i] = minmax(ctx, other, l, rest);
+		if (!inner[i])
+			return NULL;
+	}
+	pair[0] = c;
+	pair[1] = minmax(ctx, kind, m, inner);
+	return pair[1] ? minmax(ctx, other, 2, pair) : NULL;
+}
+
 static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_expr *const *args)
 {
-	const sym_expr **v, *stack[16], *r = NULL;
+	const sym_expr **v, *stack[16], *bstack[16], *r = NULL;
 	size_t i, j, m = 0, cap = 0;
 	sym_num d;
 	struct sym_expr h = {0};
@@ -118,24 +239,48 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 	if (n == 0)
 		return sym__error(ctx, SYM_EDOMAIN, -1, "%s needs at least one argument",
 		                  kind == SYM_KIND_MIN ? "min" : "max");
+	sym_num c, k;
+	const sym_expr *M;
+	sym_kind okind = kind == SYM_KIND_MIN ? SYM_KIND_MAX : SYM_KIND_MIN;
 	for (i = 0; i < n; i++) {
 		if (!args[i])
 			return NULL;
 		if (args[i]->flags & SYM_F_PRED)
 			return sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
 		cap += args[i]->kind == kind ? args[i]->n : 1;
+		if (args[i]->kind == SYM_KIND_ADD && args[i]->n == 1 &&
+		    (node_terms(args[i])[0].m->kind == SYM_KIND_MIN ||
+		     node_terms(args[i])[0].m->kind == SYM_KIND_MAX))
+			cap += node_terms(args[i])[0].m->n;
 	}
 	v = cap <= 16 ? stack : sym__alloc(ctx, cap * sizeof(*v));
 	if (!v)
 		return NULL;
+	sym__num_init(&c);
+	sym__num_init(&k);
 	for (i = 0; i < n; i++) {
 		if (args[i]->kind == kind) {
 			for (j = 0; j < args[i]->n; j++)
 				v[m++] = node_kids(args[i])[j];
+		} else if ((M = scaled_minmax(args[i], &c, &k)) != NULL &&
+		           (M->kind == kind ? sym__num_sgn(&c) > 0 : sym__num_sgn(&c) < 0)) {
+			/* min(a, c*min(b, e) + k) == min(a, c*b + k, c*e + k)
+			 * for c > 0, and min(a, c*max(b, e) + k) likewise for
+			 * c < 0 */
+			for (j = 0; j < M->n; j++)
+				v[m++] = sym__add_num(ctx, sym__scale(ctx, &c, node_kids(M)[j]), &k);
 		} else {
 			v[m++] = args[i];
 		}
 	}
+	sym__num_clear(&c);
+	sym__num_clear(&k);
+	for (i = 0; i < m; i++)
+		if (!v[i]) {
+			if (v != stack)
+				sym__free(ctx, v, cap * sizeof(*v));
+			return NULL;
+		}
 	sym__num_init(&d);
 	/* prune arguments that are dominated by another one with a constant
 	 * difference (this also folds constants and removes duplicates) */
@@ -163,16 +308,57 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 			v[j++] = v[i];
 	m = j;
 	if (m > 1) {
-		/* min(floor(a), floor(b)) == floor(min(a, b)): floor is monotone */
-		for (i = 0; i < m && v[i]->kind == SYM_KIND_FLOOR; i++)
+		/* min(floor(a), floor(b)) == floor(min(a, b)): floor is monotone;
+		 * an argument J + floor(A) or J - floor(A) is a floor too
+		 * (as_floor) */
+		const sym_expr **b = cap <= 16 ? bstack : sym__alloc(ctx, cap * sizeof(*b));
+		if (!b)
+			goto out;
+		for (i = 0; i < m && (b[i] = as_floor(ctx, v[i])) != NULL; i++)
 			;
 		if (i == m) {
+			r = sym_expr_floor(ctx, minmax(ctx, kind, m, b));
+			if (b != bstack)
+				sym__free(ctx, b, cap * sizeof(*b));
+			goto out;
+		}
+		if (b != bstack)
+			sym__free(ctx, b, cap * sizeof(*b));
+		if (sym__failed(ctx))
+			goto out;
+	}
+	if (m > 1) {
+		/* min(a, b) == -max(-a, -b): when more arguments have only
+		 * negative terms than any other (positive, mixed), the negated
+		 * form is the node */
+		size_t neg = 0, other = 0;
+		for (i = 0; i < m; i++) {
+			int sg = lead_sign(v[i]);
+			neg += sg < 0;
+			other += sg > 0 || (sg == 0 && v[i]->kind != SYM_KIND_NUM);
+		}
+		if (neg > other) {
+			/* K, the constant of the first nonconstant argument
+			 * in the structural order, moves out with the sign:
+			 * min(3 - x, 2) is 3 - max(x, 1) (an order that a
+			 * shift of every argument keeps) */
+			const sym_expr *first = NULL, *K;
+			sym_lin w;
 			for (i = 0; i < m; i++)
-				v[i] = node_kid(v[i]);
-			r = sym_expr_floor(ctx, minmax(ctx, kind, m, v));
+				if (v[i]->kind != SYM_KIND_NUM && (!first || sym_expr_cmp(v[i], first) < 0))
+					first = v[i];
+			sym__lin_view(first, &w);
+			K = sym__num_node(ctx, w.c);
+			for (i = 0; i < m; i++)
+				v[i] = sym_expr_sub(ctx, K, v[i]);
+			r = sym_expr_sub(ctx, K, minmax(ctx, okind, m, v));
 			goto out;
 		}
 	}
+	if (m > 1 && (r = distribute(ctx, kind, v, m)) != NULL)
+		goto out;
+	if (sym__failed(ctx))
+		goto out;
 	if (m > 1 && (r = extract_common(ctx, kind, v, m)) != NULL)
 		goto out;
 	if (sym__failed(ctx))

@@ -206,6 +206,7 @@ typedef struct pr {
 	const sym_expr *busy[ALT_DEPTH];
 	int depth;
 	long budget;
+	int long_offer; /* candidates of a long sum (alt_substitute) */
 } pr;
 
 static const pmemo_ent *memo_find(const pmemo *m, const sym_expr *e)
@@ -617,6 +618,15 @@ static int divides_by_a_large_sum(const sym_expr *a)
 static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
                          int relax);
 
+/* Terms of a sum, plus one for a nonzero constant and one for a negative
+ * first term (a unary minus). */
+static size_t lin_size(const sym_expr *e)
+{
+	sym_lin v;
+	sym__lin_view(e, &v);
+	return v.n + !sym__num_is_zero(v.c) + (v.n && sym__num_sgn(&v.t[0].coef) < 0);
+}
+
 int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac)
 {
 	return find_mod_impl(ctx, e, mp, rest, frac, 0);
@@ -668,6 +678,7 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 			ratio = sym_expr_div(ctx, R, Q);
 			if (ratio && ratio->kind == SYM_KIND_NUM &&
 			    (frac || sym__num_is_int(node_num(ratio)))) {
+				const sym_expr *P2 = NULL, *kP2, *rest1 = NULL;
 				if (!(S = sym_expr_sub(ctx, e, term)))
 					return 0;
 				sym__num_neg(&mp->k, node_num(ratio));
@@ -677,9 +688,60 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 				if ((P->kind != SYM_KIND_NUM || Q->kind != SYM_KIND_NUM) &&
 				    (relax || terms_within(kP, S)) &&
 				    (P->kind == SYM_KIND_NUM || kP->kind != SYM_KIND_NUM)) {
+					if (!(rest1 = sym_expr_sub(ctx, S, kP)))
+						return 0;
+					if (rest1->kind == SYM_KIND_NUM &&
+					    sym__num_is_zero(node_num(rest1))) {
+						mp->P = P, mp->Q = Q;
+						*rest = rest1;
+						return 1;
+					}
+				}
+				/* the floor's other form: floor(P/Q) == -floor(P2/Q)
+				 * with P2 = Q - 1 - P for integer P and Q, so
+				 * -k*Q*floor(P/Q) is k*Q*floor(P2/Q) */
+				if (Q->kind == SYM_KIND_NUM && sym__num_is_int(node_num(Q)) &&
+				    (P->flags & SYM_F_INT) && P->kind != SYM_KIND_NUM) {
+					sym_num q1, k2;
+					sym__num_init(&q1);
+					sym__num_init(&k2);
+					sym__num_sub(&q1, node_num(Q), &(sym_num){{1}, 1});
+					P2 = sym__add_num(ctx, sym_expr_neg(ctx, P), &q1);
+					sym__num_neg(&k2, &mp->k);
+					kP2 = P2 ? sym__scale(ctx, &k2, P2) : NULL;
+					/* a lone negated term only for the whole sum:
+					 * -y % 4, but seq + -seq % 8 reads worse than
+					 * 8*((seq + 7)//8) */
+					sym_lin pv;
+					sym__lin_view(P2 ? P2 : P, &pv);
+					if (kP2 && pv.n == 1 && sym__num_sgn(&pv.t[0].coef) < 0) {
+						const sym_expr *r2 = sym_expr_sub(ctx, S, kP2);
+						if (!r2 || r2->kind != SYM_KIND_NUM ||
+						    !sym__num_is_zero(node_num(r2)))
+							kP2 = NULL;
+					}
+					if (kP2 && kP2->kind != SYM_KIND_NUM &&
+					    (relax || terms_within(kP2, S))) {
+						const sym_expr *rest2 = sym_expr_sub(ctx, S, kP2);
+						if (rest2 && (!rest1 || lin_size(rest2) + lin_size(P2) <
+						                            lin_size(rest1) + lin_size(P))) {
+							sym__num_set(&mp->k, &k2);
+							mp->P = P2, mp->Q = Q;
+							*rest = rest2;
+							sym__num_clear(&q1);
+							sym__num_clear(&k2);
+							return 1;
+						}
+					}
+					sym__num_clear(&q1);
+					sym__num_clear(&k2);
+					if (sym__failed(ctx))
+						return 0;
+				}
+				if (rest1) {
 					mp->P = P, mp->Q = Q;
-					*rest = sym_expr_sub(ctx, S, kP);
-					return *rest != NULL;
+					*rest = rest1;
+					return 1;
 				}
 			}
 		}
@@ -1018,9 +1080,13 @@ static int print_node(pr *p, const sym_expr *e)
  * (memoised) choices.  A candidate that does not parse back to the node is
  * never printed. */
 
-#define ALT_BUDGET 400  /* candidate parses per printed root */
-#define ALT_MAX_TERMS 8 /* larger sums print as they are */
-#define ALT_MAX_LEN 400 /* longer texts print as they are */
+#define ALT_BUDGET 400     /* candidate parses per printed root */
+#define ALT_MAX_TERMS 8    /* larger sums print as they are */
+#define ALT_MAX_LEN 400    /* longer texts print as they are */
+#define FOLD_BONUS 3       /* tokens a sum folded into one floor may add */
+#define SUBST_MAX_TERMS 64 /* longer sums print as they are */
+#define SUBST_MAX_LEN 4096 /* and so do longer texts */
+#define SUBST_MAX_FLOORS 8
 
 /* Tokens of a text: names and numbers, two-character operators and single
  * characters other than spaces count one each. */
@@ -1093,7 +1159,14 @@ static int classify(const char *s, int *unsafe)
 
 /* Appends the printer's text of x to out, parenthesised when its
  * precedence is below min; returns 0 on failure. */
+static int node_text_max(pr *p, const sym_expr *x, sym_sbuf *out, int min, size_t max);
+
 static int node_text(pr *p, const sym_expr *x, sym_sbuf *out, int min)
+{
+	return node_text_max(p, x, out, min, ALT_MAX_LEN);
+}
+
+static int node_text_max(pr *p, const sym_expr *x, sym_sbuf *out, int min, size_t max)
 {
 	sym_sbuf cnt, *save = p->b;
 	int measure = p->measure, unsafe = p->unsafe, prec, avoid = min < 0 ? -min / 100 : 0;
@@ -1108,7 +1181,7 @@ static int node_text(pr *p, const sym_expr *x, sym_sbuf *out, int min)
 	prec = print(p, x);
 	if (avoid && p->unsafe == avoid)
 		prec = P_OR; /* parenthesised */
-	if (!cnt.fail && !sym__failed(p->ctx) && cnt.n <= ALT_MAX_LEN) {
+	if (!cnt.fail && !sym__failed(p->ctx) && cnt.n <= max) {
 		p->b = out;
 		p->measure = 0;
 		if (prec < min)
@@ -1159,12 +1232,14 @@ typedef struct best {
 	int have;
 } best;
 
-/* Offers a candidate text (consumed). */
-static void offer(pr *p, best *bt, const sym_expr *e, sym_sbuf *c)
+/* Offers a candidate text (consumed); bonus tokens are taken off its
+ * count. */
+static void offer_b(pr *p, best *bt, const sym_expr *e, sym_sbuf *c, size_t bonus)
 {
 	size_t t;
-	if (!c->fail && c->s && c->n <= ALT_MAX_LEN) {
+	if (!c->fail && c->s && c->n <= (p->long_offer ? SUBST_MAX_LEN : ALT_MAX_LEN)) {
 		t = count_tokens(c->s);
+		t = t > bonus ? t - bonus : 0;
 		/* fewer tokens; as many, and shorter (by 2 bytes than the
 		 * default: x >= 1 stays, it is not x > 0) */
 		if ((t < bt->tokens || (t == bt->tokens && c->n + (bt->have ? 1 : 2) <= bt->len)) &&
@@ -1178,6 +1253,11 @@ static void offer(pr *p, best *bt, const sym_expr *e, sym_sbuf *c)
 		}
 	}
 	sym__sbuf_clear(c);
+}
+
+static void offer(pr *p, best *bt, const sym_expr *e, sym_sbuf *c)
+{
+	offer_b(p, bt, e, c, 0);
 }
 
 /* Appends the sum of item (text it, negated with neg, unsafe under a
@@ -1245,12 +1325,13 @@ static int has_mono(const sym_expr *P, const sym_expr *m)
 static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 {
 	size_t i, j;
-	int mode;
-	for (i = 0; i < v->n; i++) {
-		const sym_expr *F = v->t[i].m, *P, *Q, *restall, *T, *inner, *rem;
-		const sym_num *k = &v->t[i].coef;
+	int mode, flip;
+	for (i = 0; i < 2 * v->n; i++) {
+		const sym_expr *F = v->t[i / 2].m, *P, *Q, *restall, *T, *inner, *rem;
+		const sym_num *k = &v->t[i / 2].coef;
 		sym_sumb tb;
-		sym_num q, ak;
+		sym_num q, ak, kf;
+		flip = (int)(i % 2);
 		if (F->kind != SYM_KIND_FLOOR || !sym__num_is_int(k))
 			continue;
 		if (!sym__quotient_form(p->ctx, node_kid(F), &P, &Q))
@@ -1258,6 +1339,28 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 		restall = sym_expr_sub(p->ctx, e, sym__scale(p->ctx, k, F));
 		if (!restall)
 			return;
+		sym__num_init(&kf);
+		sym__num_set(&kf, k);
+		if (flip) {
+			/* floor(P/Q) == -floor((Q - 1 - P)/Q) for integer P and Q:
+			 * the other form of the floor (the node keeps one) */
+			sym_num q1;
+			if (sym__num_sgn(k) > 0 || Q->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(Q)) ||
+			    !(P->flags & SYM_F_INT)) {
+				sym__num_clear(&kf);
+				continue;
+			}
+			sym__num_init(&q1);
+			sym__num_sub(&q1, node_num(Q), &num_one);
+			P = sym__add_num(p->ctx, sym_expr_neg(p->ctx, P), &q1);
+			sym__num_clear(&q1);
+			sym__num_neg(&kf, &kf);
+			k = &kf;
+			if (!P) {
+				sym__num_clear(&kf);
+				return;
+			}
+		}
 		sym__num_init(&q);
 		sym__num_init(&ak);
 		sym__num_abs(&ak, k);
@@ -1265,7 +1368,7 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 			sym_sbuf it;
 			sym__sumb_init(&tb, p->ctx);
 			for (j = 0; j < v->n && mode != 1; j++) {
-				if (j == i || !sym__is_int(v->t[j].m) || !has_mono(P, v->t[j].m))
+				if (j == i / 2 || !sym__is_int(v->t[j].m) || !has_mono(P, v->t[j].m))
 					continue;
 				sym__num_div(&q, &v->t[j].coef, k);
 				if (sym__num_is_int(&q))
@@ -1289,7 +1392,7 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 			T = sym__sumb_finish(&tb);
 			if (!T)
 				break;
-			if (T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)))
+			if (T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)) && (!flip || mode != 1))
 				continue;
 			inner = sym_expr_add(
 			    p->ctx, P,
@@ -1307,11 +1410,19 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 			node_text(p, Q, &it, P_UNARY);
 			if (!sym__num_is_one(&ak))
 				sym__sbuf_puts(&it, ")");
+			if (flip && rem->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(rem)) &&
+			    !(T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)))) {
+				/* one floor reads better than a difference with a
+				 * floor: (x + 1)//2 rather than x - x//2 */
+				offer_b(p, bt, e, &it, FOLD_BONUS);
+				continue;
+			}
 			offer_item(p, bt, e, sym__num_sgn(k) < 0, &it, sym__num_is_one(&ak), rem);
 			sym__sbuf_clear(&it);
 		}
 		sym__num_clear(&q);
 		sym__num_clear(&ak);
+		sym__num_clear(&kf);
 	}
 }
 
@@ -1320,6 +1431,43 @@ static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym
 
 /* A modulo re-folded with terms borrowed from the rest of the sum:
  * y - 5*((y + z)//5) is (y + z) % 5 - z. */
+/* P with integer coefficients and constant reduced modulo the integer Q
+ * into (-Q/2, Q/2]; P itself when some coefficient is not an integer. */
+static const sym_expr *reduced_mod(sym_ctx *ctx, const sym_expr *P, const sym_num *Q)
+{
+	sym_lin v;
+	sym_sumb b;
+	sym_num c, h;
+	size_t i;
+	sym__lin_view(P, &v);
+	for (i = 0; i < v.n; i++)
+		if (!sym__num_is_int(&v.t[i].coef))
+			return P;
+	if (!sym__num_is_int(v.c))
+		return P;
+	sym__num_init(&c);
+	sym__num_init(&h);
+	sym__sumb_init(&b, ctx);
+	for (i = 0; i <= v.n; i++) {
+		const sym_num *k = i < v.n ? &v.t[i].coef : v.c;
+		/* c = k - Q*floor(k/Q), then minus Q above Q/2 */
+		sym__num_div(&c, k, Q);
+		sym__num_floor(&c, &c);
+		sym__num_mul(&c, &c, Q);
+		sym__num_sub(&c, k, &c);
+		sym__num_add(&h, &c, &c);
+		if (sym__num_cmp(&h, Q) > 0)
+			sym__num_sub(&c, &c, Q);
+		if (i < v.n)
+			sym__sumb_add_term(&b, &c, v.t[i].m);
+		else
+			sym__num_add(&b.c, &b.c, &c);
+	}
+	sym__num_clear(&c);
+	sym__num_clear(&h);
+	return sym__sumb_finish(&b);
+}
+
 static void alt_mod(pr *p, best *bt, const sym_expr *e)
 {
 	modpart mp;
@@ -1342,6 +1490,27 @@ static void alt_mod(pr *p, best *bt, const sym_expr *e)
 			sym__sbuf_puts(&it, ")");
 		offer_item(p, bt, e, sym__num_sgn(&mp.k) < 0, &it, sym__num_is_one(&a), rest);
 		sym__sbuf_clear(&it);
+		if (mp.Q->kind == SYM_KIND_NUM && sym__num_is_int(node_num(mp.Q)) &&
+		    (mp.P->flags & SYM_F_INT)) {
+			/* (P + Q*J) % Q == P % Q: the coefficients of P
+			 * reduced into (-Q/2, Q/2], (-32*x - y) % 64 is
+			 * (32*x - y) % 64 */
+			const sym_expr *P2 = reduced_mod(p->ctx, mp.P, node_num(mp.Q));
+			if (P2 && P2 != mp.P) {
+				sym__sbuf_init(&it, p->ctx);
+				if (!sym__num_is_one(&a)) {
+					put_num(&it, &a);
+					sym__sbuf_puts(&it, "*(");
+				}
+				node_text(p, P2, &it, -(100 + P_MUL));
+				sym__sbuf_puts(&it, " % ");
+				node_text(p, mp.Q, &it, P_UNARY);
+				if (!sym__num_is_one(&a))
+					sym__sbuf_puts(&it, ")");
+				offer_item(p, bt, e, sym__num_sgn(&mp.k) < 0, &it, sym__num_is_one(&a), rest);
+				sym__sbuf_clear(&it);
+			}
+		}
 	}
 	sym__num_clear(&mp.k);
 	sym__num_clear(&a);
@@ -1611,6 +1780,206 @@ done:
 	sym__num_clear(&t);
 }
 
+/* Appends text to out with each whole word name[i] replaced by rep[i]. */
+static void replace_names(sym_sbuf *out, const char *text, size_t n, char names[][16], char *const *rep)
+{
+	const char *s = text;
+	while (*s) {
+		size_t i, w = 0;
+		int idc = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+		          (*s >= '0' && *s <= '9');
+		if (!idc) {
+			char c[2] = {*s++, 0};
+			sym__sbuf_puts(out, c);
+			continue;
+		}
+		while ((s[w] >= 'a' && s[w] <= 'z') || (s[w] >= 'A' && s[w] <= 'Z') || s[w] == '_' ||
+		       (s[w] >= '0' && s[w] <= '9'))
+			w++;
+		for (i = 0; i < n; i++)
+			if (strlen(names[i]) == w && !strncmp(s, names[i], w))
+				break;
+		if (i < n) {
+			sym__sbuf_puts(out, rep[i]);
+		} else {
+			char buf[64];
+			size_t k = 0;
+			while (k < w) {
+				size_t c = w - k < sizeof(buf) - 1 ? w - k : sizeof(buf) - 1;
+				memcpy(buf, s + k, c);
+				buf[c] = 0;
+				sym__sbuf_puts(out, buf);
+				k += c;
+			}
+		}
+		s += w;
+	}
+}
+
+/* The sum v with each factor F[k] of its monomials replaced by by[k]. */
+static const sym_expr *subst_factors(sym_ctx *ctx, const sym_lin *v, size_t nf, const sym_expr *const *F,
+                                     const sym_expr *const *by)
+{
+	const sym_expr *r = sym__num_node(ctx, v->c);
+	size_t i, j, k;
+	for (i = 0; i < v->n && r; i++) {
+		sym_factor one;
+		size_t n;
+		const sym_factor *f = mono_view(v->t[i].m, &one, &n);
+		const sym_expr *t = sym__num_node(ctx, &v->t[i].coef);
+		for (j = 0; j < n && t; j++) {
+			const sym_expr *b = f[j].base;
+			for (k = 0; k < nf; k++)
+				if (F[k] == b)
+					b = by[k];
+			t = sym_expr_mul(ctx, t, sym_expr_pow_si(ctx, b, f[j].exp));
+		}
+		r = sym_expr_add(ctx, r, t);
+	}
+	return r;
+}
+
+/* A long sum (past ALT_MAX_TERMS terms or ALT_MAX_LEN bytes) written with
+ * each floor by a constant in its other form: floor(P/Q) == T - G with
+ * G = floor((Q - 1 - P + Q*T)/Q) and T the positive terms of P rounded up
+ * to multiples of Q, so that G's argument has no negative coefficient
+ * (x//2 is x - (x + 1)//2).  The sum is rebuilt with G as a fresh symbol,
+ * printed, and G's text put in its place: a byte size expanded from
+ * 512*N*((H + 1)//2)*((W + 1)//2) prints as that product again.  The
+ * floors join the replaced set one by one while the text gets shorter;
+ * the result is one candidate, verified like every other. */
+static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
+{
+	const sym_expr *F[SUBST_MAX_FLOORS], *by[SUBST_MAX_FLOORS], *gs[SUBST_MAX_FLOORS], *present[64];
+	char names[SUBST_MAX_FLOORS][16];
+	char *gtext[SUBST_MAX_FLOORS];
+	sym_sbuf gbuf[SUBST_MAX_FLOORS];
+	int ginit[SUBST_MAX_FLOORS];
+	size_t nf = 0, i, j, k, np;
+	for (i = 0; i < v->n && nf < SUBST_MAX_FLOORS; i++) {
+		sym_factor one;
+		size_t n;
+		const sym_factor *f = mono_view(v->t[i].m, &one, &n);
+		for (j = 0; j < n && nf < SUBST_MAX_FLOORS; j++) {
+			const sym_expr *P, *Q;
+			if (f[j].base->kind != SYM_KIND_FLOOR)
+				continue;
+			for (k = 0; k < nf && F[k] != f[j].base; k++)
+				;
+			if (k < nf || !sym__quotient_form(p->ctx, node_kid(f[j].base), &P, &Q) ||
+			    Q->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(Q)) ||
+			    !(P->flags & SYM_F_INT))
+				continue;
+			F[nf++] = f[j].base;
+		}
+	}
+	if (!nf)
+		return;
+	np = sym_expr_symbols(p->ctx, e, present, 64);
+	for (i = 0; i < nf; i++)
+		gtext[i] = NULL, ginit[i] = 0;
+	for (i = 0; i < nf; i++) {
+		const sym_expr *P, *Q, *P2, *T;
+		sym_lin w;
+		sym_sumb tb;
+		sym_num c, q1;
+		sym_sbuf gt;
+		size_t l;
+		snprintf(names[i], sizeof(names[i]), "g%zu__", i);
+		gs[i] = sym_expr_symbol(p->ctx, names[i]);
+		for (l = 0; l < np && l < 64; l++)
+			if (present[l] == gs[i])
+				goto done;
+		if (!sym__quotient_form(p->ctx, node_kid(F[i]), &P, &Q) || !P || !Q)
+			goto done;
+		sym__lin_view(P, &w);
+		sym__sumb_init(&tb, p->ctx);
+		sym__num_init(&c);
+		sym__num_init(&q1);
+		for (l = 0; l < w.n; l++) {
+			if (sym__num_sgn(&w.t[l].coef) <= 0)
+				continue;
+			sym__num_div(&c, &w.t[l].coef, node_num(Q));
+			sym__num_ceil(&c, &c);
+			sym__sumb_add_term(&tb, &c, w.t[l].m);
+		}
+		T = sym__sumb_finish(&tb);
+		sym__num_sub(&q1, node_num(Q), &num_one);
+		P2 = sym_expr_add(p->ctx, sym__add_num(p->ctx, sym_expr_neg(p->ctx, P), &q1),
+		                  sym_expr_mul(p->ctx, Q, T));
+		sym__num_clear(&c);
+		sym__num_clear(&q1);
+		by[i] = sym_expr_sub(p->ctx, T, gs[i]);
+		if (!P2 || !by[i])
+			goto done;
+		sym__sbuf_init(&gt, p->ctx);
+		ginit[i] = 1;
+		sym__sbuf_puts(&gt, "(");
+		node_text(p, P2, &gt, -(200 + P_MUL));
+		sym__sbuf_puts(&gt, "//");
+		node_text(p, Q, &gt, P_UNARY);
+		sym__sbuf_puts(&gt, ")");
+		gbuf[i] = gt;
+		if (gt.fail || !gt.s)
+			goto done;
+		gtext[i] = gt.s;
+	}
+	{
+		/* greedily: a floor joins the replaced set when the text gets
+		 * fewer tokens */
+		const sym_expr *SF[SUBST_MAX_FLOORS], *SB[SUBST_MAX_FLOORS];
+		char snames[SUBST_MAX_FLOORS][16];
+		char *stext[SUBST_MAX_FLOORS];
+		size_t ns = 0, cur = bt->tokens, tk;
+		sym_sbuf keep;
+		sym__sbuf_init(&keep, p->ctx);
+		for (i = 0; i < nf; i++) {
+			const sym_expr *es;
+			sym_sbuf t, c;
+			SF[ns] = F[i], SB[ns] = by[i], stext[ns] = gtext[i];
+			memcpy(snames[ns], names[i], sizeof(names[i]));
+			es = subst_factors(p->ctx, v, ns + 1, SF, SB);
+			if (!es)
+				break;
+			sym__sbuf_init(&t, p->ctx);
+			if (!node_text_max(p, es, &t, 0, SUBST_MAX_LEN) || !t.s) {
+				int oom = t.fail == 1;
+				sym__sbuf_clear(&t);
+				if (oom)
+					break;
+				continue;
+			}
+			sym__sbuf_init(&c, p->ctx);
+			replace_names(&c, t.s, ns + 1, snames, stext);
+			sym__sbuf_clear(&t);
+			if (c.fail || !c.s) {
+				sym__sbuf_clear(&c);
+				break;
+			}
+			tk = count_tokens(c.s);
+			if (tk < cur) {
+				cur = tk;
+				ns++;
+				sym__sbuf_clear(&keep);
+				keep = c;
+			} else {
+				sym__sbuf_clear(&c);
+			}
+		}
+		if (keep.s) {
+			p->long_offer = 1;
+			offer(p, bt, e, &keep);
+			p->long_offer = 0;
+		} else {
+			sym__sbuf_clear(&keep);
+		}
+	}
+done:
+	for (i = 0; i < nf; i++)
+		if (ginit[i])
+			sym__sbuf_clear(&gbuf[i]);
+}
+
 /* The shortest verified spelling of e when shorter than the default
  * (*len bytes, precedence *prec) in tokens; NULL to keep the default. */
 static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe)
@@ -1620,12 +1989,14 @@ static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int 
 	sym_lin v;
 	int measure, i, pr0, un0;
 	char *r = NULL;
-	if (p->depth >= ALT_DEPTH || p->budget <= 0 || *len > ALT_MAX_LEN || sym__failed(p->ctx))
+	int long_sum;
+	if (p->depth >= ALT_DEPTH || p->budget <= 0 || *len > SUBST_MAX_LEN || sym__failed(p->ctx))
 		return NULL;
 	if (e->kind != SYM_KIND_ADD && !(node_is_rel(e) && node_kid(e)->kind == SYM_KIND_ADD))
 		return NULL;
 	sym__lin_view(e->kind == SYM_KIND_ADD ? e : node_kid(e), &v);
-	if (v.n > ALT_MAX_TERMS)
+	long_sum = v.n > ALT_MAX_TERMS || *len > ALT_MAX_LEN;
+	if (long_sum && (e->kind != SYM_KIND_ADD || v.n > SUBST_MAX_TERMS))
 		return NULL;
 	for (i = 0; i < p->depth; i++)
 		if (p->busy[i] == e)
@@ -1651,7 +2022,9 @@ static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int 
 	bt.have = 0;
 	sym__sbuf_init(&bt.s, p->ctx);
 	p->busy[p->depth++] = e;
-	if (e->kind == SYM_KIND_ADD) {
+	if (long_sum) {
+		alt_substitute(p, &bt, e, &v);
+	} else if (e->kind == SYM_KIND_ADD) {
 		alt_floor_fold(p, &bt, e, &v);
 		alt_mod(p, &bt, e);
 		alt_factor(p, &bt, e, &v);
@@ -1692,6 +2065,7 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 	p.memo = &memo;
 	p.depth = 0;
 	p.budget = ALT_BUDGET;
+	p.long_offer = 0;
 	/* measure first: the memo makes this linear in the distinct nodes,
 	 * while the text of a shared node is written at each of its uses */
 	sym__sbuf_init(&cnt, b->ctx);

@@ -2,6 +2,8 @@
  * pushed to the relations, so there is no negation node. */
 #include "node_private.h"
 
+#include <stdint.h>
+
 #include <stdlib.h>
 
 static const sym_num num_one = {{1}, 1};
@@ -134,6 +136,165 @@ static const sym_expr *minmax_eq(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 	return NULL;
 }
 
+/* (N + r) % q == t, for 0 < r < q, is N % q == (t - r) mod q, and false
+ * when t is not an integer in [0, q): d == a*((N + r) % q) + K, written
+ * a*(N + r - q*floor((N + r)/q)) + K, with N integer-valued, t = -K/a.
+ * Only when floor(N/q) is a plain floor node (its constant then is 0, so
+ * the rule does not apply again).  NULL when d has no such form. */
+static const sym_expr *mod_eq(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
+{
+	sym_lin v, w;
+	size_t i, f = SIZE_MAX;
+	sym_num q, a, r, t, u;
+	const sym_expr *A, *N, *K, *res = NULL, *fl, *modr;
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind == SYM_KIND_FLOOR) {
+			if (f != SIZE_MAX)
+				return NULL;
+			f = i;
+		}
+	if (f == SIZE_MAX)
+		return NULL;
+	A = node_kid(v.t[f].m);
+	sym__lin_view(A, &w);
+	if (!sym__lin_int_monos(&w) || sym__num_is_zero(w.c))
+		return NULL;
+	sym__num_init(&q);
+	sym__num_init(&a);
+	sym__num_init(&r);
+	sym__num_init(&t);
+	sym__num_init(&u);
+	sym__lin_denom(&w, &q);
+	sym__num_mul(&r, w.c, &q); /* 0 < r < q */
+	N = sym__add_num(ctx, sym__scale(ctx, &q, A), &(sym_num){{0}, 1});
+	sym__num_neg(&t, &r);
+	N = sym__add_num(ctx, N, &t);
+	/* a = -coef(F)/q; K = d - a*(N + r - q*F) */
+	sym__num_div(&a, &v.t[f].coef, &q);
+	sym__num_neg(&a, &a);
+	modr = sym_expr_sub(ctx, sym__add_num(ctx, N, &r), sym__scale(ctx, &q, v.t[f].m));
+	K = sym_expr_sub(ctx, d, sym__scale(ctx, &a, modr));
+	if (!N || !K || K->kind != SYM_KIND_NUM || !sym__num_is_int(&r))
+		goto done;
+	/* t = -K/a: the value of (N + r) % q */
+	sym__num_div(&t, node_num(K), &a);
+	sym__num_neg(&t, &t);
+	if (!sym__num_is_int(&t) || sym__num_sgn(&t) < 0 || sym__num_cmp(&t, &q) >= 0) {
+		res = sym_expr_bool(ctx, kind == SYM_KIND_NE);
+		goto done;
+	}
+	/* u = (t - r) mod q */
+	sym__num_sub(&u, &t, &r);
+	if (sym__num_sgn(&u) < 0)
+		sym__num_add(&u, &u, &q);
+	fl = sym_expr_floor(ctx, sym_expr_div(ctx, N, sym__num_node(ctx, &q)));
+	if (!fl || fl->kind != SYM_KIND_FLOOR)
+		goto done;
+	sym__lin_view(node_kid(fl), &w);
+	if (!sym__num_is_zero(w.c))
+		goto done;
+	sym__num_neg(&u, &u);
+	res = rel_canon(ctx, kind, sym__add_num(ctx, sym_expr_sub(ctx, N, sym__scale(ctx, &q, fl)), &u));
+done:
+	sym__num_clear(&q);
+	sym__num_clear(&a);
+	sym__num_clear(&r);
+	sym__num_clear(&t);
+	sym__num_clear(&u);
+	return res;
+}
+
+/* k*M + R <= 0 (or < 0) with M = min(A_1, ..., A_n) or max(...) is the
+ * "or" (min, k > 0; max, k < 0) or the "and" (otherwise) of the relations
+ * k*A_i + R <= 0.  Taken when all of them but at most one are decided:
+ * min(11, x) <= 9 is x <= 9, x + 2 - max(8, x) <= 0 is x <= 6.  NULL
+ * otherwise. */
+static const sym_expr *minmax_rel(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
+{
+	sym_lin v;
+	size_t i, at = SIZE_MAX, open = 0;
+	const sym_expr *M, *R, *r, *rs[16] = {NULL};
+	int is_or;
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind == SYM_KIND_MIN || v.t[i].m->kind == SYM_KIND_MAX) {
+			if (at != SIZE_MAX)
+				return NULL;
+			at = i;
+		}
+	if (at == SIZE_MAX || v.t[at].m->n > 16)
+		return NULL;
+	M = v.t[at].m;
+	R = sym_expr_sub(ctx, d, sym__scale(ctx, &v.t[at].coef, M));
+	if (!R)
+		return NULL;
+	is_or = (M->kind == SYM_KIND_MIN) == (sym__num_sgn(&v.t[at].coef) > 0);
+	for (i = 0; i < M->n; i++) {
+		rs[i] = rel_canon(ctx, kind,
+		                  sym_expr_add(ctx, sym__scale(ctx, &v.t[at].coef, node_kids(M)[i]), R));
+		if (!rs[i])
+			return NULL;
+		if (rs[i]->kind != SYM_KIND_BOOL && ++open > 1)
+			return NULL;
+	}
+	r = rs[0];
+	for (i = 1; i < M->n && r; i++)
+		r = is_or ? sym_expr_or(ctx, r, rs[i]) : sym_expr_and(ctx, r, rs[i]);
+	return r;
+}
+
+/* k*M + c0 == 0 with M = max(C..., O...), C the constant arguments, and
+ * c = -c0/k: false when some C > c; max(O...) <= c when some C == c;
+ * max(O...) == c when every C < c (and min likewise with the order
+ * reversed): max(1, min(5, x)) == 3 is x == 3.  != is the negation.  NULL
+ * when M has no constant argument or d no such form. */
+static const sym_expr *minmax_eq_const(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
+{
+	sym_lin v;
+	const sym_expr *M, *O[16], *c, *r = NULL;
+	sym_num cv;
+	size_t i, no = 0, nc = 0;
+	int hit = 0, over = 0, is_max;
+	sym__lin_view(d, &v);
+	if (v.n != 1 || (v.t[0].m->kind != SYM_KIND_MIN && v.t[0].m->kind != SYM_KIND_MAX) ||
+	    v.t[0].m->n > 16)
+		return NULL;
+	M = v.t[0].m;
+	is_max = M->kind == SYM_KIND_MAX;
+	sym__num_init(&cv);
+	sym__num_div(&cv, v.c, &v.t[0].coef);
+	sym__num_neg(&cv, &cv);
+	for (i = 0; i < M->n; i++) {
+		const sym_expr *a = node_kids(M)[i];
+		if (a->kind != SYM_KIND_NUM) {
+			O[no++] = a;
+			continue;
+		}
+		nc++;
+		if (sym__num_equal(node_num(a), &cv))
+			hit = 1;
+		else if ((sym__num_cmp(node_num(a), &cv) > 0) == is_max)
+			over = 1;
+	}
+	if (!nc || !no) {
+		sym__num_clear(&cv);
+		return NULL;
+	}
+	c = sym__num_node(ctx, &cv);
+	sym__num_clear(&cv);
+	if (over) {
+		r = sym_expr_bool(ctx, 0);
+	} else {
+		const sym_expr *m = is_max ? sym_expr_max(ctx, no, O) : sym_expr_min(ctx, no, O);
+		if (hit)
+			r = sym_expr_rel(ctx, is_max ? SYM_REL_LE : SYM_REL_GE, m, c);
+		else
+			r = sym_expr_rel(ctx, SYM_REL_EQ, m, c);
+	}
+	return kind == SYM_KIND_NE ? sym_expr_not(ctx, r) : r;
+}
+
 /* The canonical relation "d KIND 0". */
 static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 {
@@ -146,10 +307,23 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 		return NULL;
 	if (d->kind == SYM_KIND_NUM)
 		return sym_expr_bool(ctx, num_truth(kind, node_num(d)));
+	if (kind == SYM_KIND_LE || kind == SYM_KIND_LT) {
+		const sym_expr *mm = minmax_rel(ctx, kind, d);
+		if (mm || sym__failed(ctx))
+			return mm;
+	}
 	if (kind == SYM_KIND_EQ || kind == SYM_KIND_NE) {
 		const sym_expr *mm = minmax_eq(ctx, kind, d);
 		if (mm || sym__failed(ctx))
 			return mm;
+		if (int_monos(d) && (mm = mod_eq(ctx, kind, d)) != NULL)
+			return mm;
+		if (sym__failed(ctx))
+			return NULL;
+		if ((mm = minmax_eq_const(ctx, kind, d)) != NULL)
+			return mm;
+		if (sym__failed(ctx))
+			return NULL;
 	}
 	sym__lin_view(d, &v);
 	all_int = sym__lin_int_monos(&v);

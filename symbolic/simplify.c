@@ -272,6 +272,43 @@ done:
 	return r ? r : e;
 }
 
+/* floor(A) == G + n, G the floor atoms of A whose coefficient is in (0, 1)
+ * (construction floors the coefficients: (x % 4)//8 holds
+ * floor(x/8 + floor(x/4)/2)), when A - G is proven to lie in [n, n + 1). */
+static const sym_expr *rw_floor_shift(simp *s, const sym_expr *e)
+{
+	static const sym_num one = {{1}, 1};
+	sym_ctx *ctx = s->ctx;
+	const sym_expr *A = node_kid(e), *G, *r = e;
+	sym_lin v;
+	sym_sumb g;
+	sym_ival iv;
+	size_t i;
+	sym__lin_view(A, &v);
+	sym__sumb_init(&g, ctx);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind == SYM_KIND_FLOOR && sym__num_sgn(&v.t[i].coef) > 0 &&
+		    sym__num_cmp(&v.t[i].coef, &one) < 0)
+			sym__sumb_add_term(&g, &one, v.t[i].m);
+	G = sym__sumb_finish(&g);
+	if (!G || (G->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(G))))
+		return e;
+	sym__ival_init(&iv);
+	if (sym__bounds(ctx, s->f, sym_expr_sub(ctx, A, G), &iv) && !iv.lo.inf && !iv.hi.inf) {
+		sym_num a, b;
+		sym__num_init(&a);
+		sym__num_init(&b);
+		sym__num_floor(&a, &iv.lo.v);
+		sym__num_floor(&b, &iv.hi.v);
+		if (sym__num_equal(&a, &b))
+			r = sym__add_num(ctx, G, &a);
+		sym__num_clear(&a);
+		sym__num_clear(&b);
+	}
+	sym__ival_clear(&iv);
+	return r ? r : e;
+}
+
 static const sym_expr *rw_floor(simp *s, const sym_expr *e)
 {
 	sym_ival iv;
@@ -298,6 +335,8 @@ static const sym_expr *rw_floor(simp *s, const sym_expr *e)
 		sym__num_clear(&b);
 	}
 	sym__ival_clear(&iv);
+	if (r == e)
+		r = rw_floor_shift(s, e);
 	return r;
 }
 
@@ -490,6 +529,42 @@ static const sym_expr *rw_conn(simp *s, const sym_expr *e)
 		if (!neg[i])
 			return NULL;
 	}
+	/* x == c && P is x == c && P[x := c]; x != c || P is x != c || P[x := c] */
+	for (i = 0; i < n; i++) {
+		sym_lin w;
+		int changed = 0;
+		const sym_expr *x, *c;
+		if (neg[i]->kind != SYM_KIND_EQ)
+			continue;
+		sym__lin_view(node_kid(neg[i]), &w);
+		if (w.n != 1 || w.t[0].m->kind != SYM_KIND_SYM || !sym__num_is_one(&w.t[0].coef))
+			continue;
+		x = w.t[0].m;
+		c = sym__num_node(s->ctx, w.c);
+		c = sym_expr_neg(s->ctx, c);
+		if (!c)
+			return NULL;
+		for (j = 0; j < n; j++) {
+			const sym_expr *t;
+			if (j == i)
+				continue;
+			t = sym_expr_subst(s->ctx, v[j], 1, &x, &c);
+			if (!t) {
+				if (sym_ctx_last_error(s->ctx) == SYM_ENOMEM)
+					return NULL;
+				sym_ctx_clear_error(s->ctx);
+				continue;
+			}
+			if (t != v[j])
+				v[j] = t, changed = 1;
+		}
+		if (changed) {
+			r = is_and ? s->ctx->btrue : s->ctx->bfalse;
+			for (j = 0; j < n && r; j++)
+				r = is_and ? sym_expr_and(s->ctx, r, v[j]) : sym_expr_or(s->ctx, r, v[j]);
+			return r;
+		}
+	}
 	/* all together impossible? 1 <= 0 follows */
 	if (sym__fm_prove_le_given(s->ctx, s->f, s->ctx->one, n, neg))
 		return s->ctx->bfalse == NULL ? NULL : (is_and ? s->ctx->bfalse : s->ctx->btrue);
@@ -511,9 +586,158 @@ static const sym_expr *rw_conn(simp *s, const sym_expr *e)
 	return r;
 }
 
+/* Nodes of the tree of e, counted up to cap. */
+static size_t tree_size(const sym_expr *e, size_t cap)
+{
+	size_t i, n = sym__nslots(e), t = 1;
+	for (i = 0; i < n && t < cap; i++)
+		t += tree_size(sym__slot(e, i), cap - t);
+	return t;
+}
+
+/* Two min/max terms of a sum that cancel: c*min(a, b) + c*max(a, b) is
+ * c*(a + b), and c*M1 - c*M2 is c*k when M1 and M2 are of one kind with as
+ * many arguments and each argument of M1 is one of M2 plus k (the
+ * arguments of a min differ by no constant, so the match is one to one).
+ * e when there are none. */
+static const sym_expr *rw_sum_minmax_pair(simp *s, const sym_expr *e)
+{
+	sym_ctx *ctx = s->ctx;
+	sym_lin v;
+	size_t i, j, l;
+	sym_num k, d, t;
+	const sym_expr *r = e;
+	if (e->n > 16)
+		return e;
+	sym__lin_view(e, &v);
+	sym__num_init(&k);
+	sym__num_init(&d);
+	sym__num_init(&t);
+	for (i = 0; i < v.n && r == e; i++) {
+		const sym_expr *A = v.t[i].m;
+		if (A->kind != SYM_KIND_MIN && A->kind != SYM_KIND_MAX)
+			continue;
+		for (j = i + 1; j < v.n && r == e; j++) {
+			const sym_expr *B = v.t[j].m, *rest;
+			if ((B->kind != SYM_KIND_MIN && B->kind != SYM_KIND_MAX) || A->n != B->n)
+				continue;
+			rest = sym_expr_sub(ctx, e,
+			                    sym_expr_add(ctx, sym__scale(ctx, &v.t[i].coef, A),
+			                                 sym__scale(ctx, &v.t[j].coef, B)));
+			if (!rest)
+				break;
+			if (A->kind != B->kind && A->n == 2 && sym__num_equal(&v.t[i].coef, &v.t[j].coef) &&
+			    node_kids(A)[0] == node_kids(B)[0] && node_kids(A)[1] == node_kids(B)[1]) {
+				r = sym_expr_add(
+				    ctx, rest,
+				    sym__scale(ctx, &v.t[i].coef,
+				               sym_expr_add(ctx, node_kids(A)[0], node_kids(A)[1])));
+				break;
+			}
+			sym__num_add(&t, &v.t[i].coef, &v.t[j].coef);
+			if (A->kind != B->kind || !sym__num_is_zero(&t))
+				continue;
+			for (l = 0; l < A->n; l++) {
+				size_t q;
+				int found = 0;
+				for (q = 0; q < B->n && !found; q++) {
+					const sym_expr *df =
+					    sym_expr_sub(ctx, node_kids(A)[l], node_kids(B)[q]);
+					if (!df)
+						break;
+					found = df->kind == SYM_KIND_NUM &&
+					        (!l || sym__num_equal(node_num(df), &k));
+					if (found)
+						sym__num_set(&k, node_num(df));
+				}
+				if (!found)
+					break;
+			}
+			if (l == A->n) {
+				sym__num_mul(&d, &k, &v.t[i].coef);
+				r = sym__add_num(ctx, rest, &d);
+			}
+		}
+	}
+	sym__num_clear(&k);
+	sym__num_clear(&d);
+	sym__num_clear(&t);
+	return r;
+}
+
+/* min(a, b)**k * max(a, b)**k == (a*b)**k in a monomial. */
+static const sym_expr *rw_mul_minmax_pair(simp *s, const sym_expr *e)
+{
+	size_t i, j;
+	for (i = 0; i < e->n; i++) {
+		const sym_factor *fi = &node_factors(e)[i];
+		if (fi->base->kind != SYM_KIND_MIN || fi->base->n != 2)
+			continue;
+		for (j = 0; j < e->n; j++) {
+			const sym_factor *fj = &node_factors(e)[j];
+			const sym_expr *ab, *out;
+			if (fj->base->kind != SYM_KIND_MAX || fj->base->n != 2 || fj->exp != fi->exp ||
+			    node_kids(fj->base)[0] != node_kids(fi->base)[0] ||
+			    node_kids(fj->base)[1] != node_kids(fi->base)[1])
+				continue;
+			ab = sym_expr_mul(s->ctx, node_kids(fi->base)[0], node_kids(fi->base)[1]);
+			out = sym_expr_div(s->ctx, e,
+			                   sym_expr_mul(s->ctx, sym_expr_pow_si(s->ctx, fi->base, fi->exp),
+			                                sym_expr_pow_si(s->ctx, fj->base, fj->exp)));
+			return sym_expr_mul(s->ctx, out, sym_expr_pow_si(s->ctx, ab, fi->exp));
+		}
+	}
+	return e;
+}
+
+/* c*min(a_1, ..., a_n) + T == c*min(a_1 + T/c, ..., a_n + T/c) for any
+ * c != 0: the other terms of a sum move into its one min or max when the
+ * result is smaller (max(0, 1 - 4*x) + 4*x is max(4*x, 1)). */
+static const sym_expr *rw_sum_into_minmax(simp *s, const sym_expr *e)
+{
+	sym_ctx *ctx = s->ctx;
+	sym_lin v;
+	size_t i, j, at = SIZE_MAX, sz;
+	const sym_expr *M, *T, *r, *args[16];
+	sym_num ic;
+	if (e->n > 8)
+		return e;
+	sym__lin_view(e, &v);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind == SYM_KIND_MIN || v.t[i].m->kind == SYM_KIND_MAX) {
+			if (at != SIZE_MAX)
+				return e;
+			at = i;
+		}
+	if (at == SIZE_MAX || v.t[at].m->n > 16)
+		return e;
+	M = v.t[at].m;
+	T = sym_expr_sub(ctx, e, sym__scale(ctx, &v.t[at].coef, M));
+	if (!T)
+		return NULL;
+	sym__num_init(&ic);
+	sym__num_div(&ic, &(sym_num){{1}, 1}, &v.t[at].coef);
+	T = sym__scale(ctx, &ic, T);
+	for (j = 0; j < M->n && T; j++)
+		args[j] = sym_expr_add(ctx, node_kids(M)[j], T);
+	r = T ? (M->kind == SYM_KIND_MIN ? sym_expr_min : sym_expr_max)(ctx, M->n, args) : NULL;
+	r = sym__scale(ctx, &v.t[at].coef, r);
+	sym__num_clear(&ic);
+	if (!r)
+		return NULL;
+	sz = tree_size(e, 256);
+	return tree_size(r, sz) < sz ? r : e;
+}
+
 static const sym_expr *rewrite(simp *s, const sym_expr *e)
 {
 	switch (e->kind) {
+	case SYM_KIND_ADD: {
+		const sym_expr *r = rw_sum_minmax_pair(s, e);
+		return r != e ? r : rw_sum_into_minmax(s, e);
+	}
+	case SYM_KIND_MUL:
+		return rw_mul_minmax_pair(s, e);
 	case SYM_KIND_AND:
 	case SYM_KIND_OR:
 		return rw_conn(s, e);
@@ -546,6 +770,15 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 	n = sym__nslots(e);
 	if (n == 0) {
 		r = e;
+		if (e->kind == SYM_KIND_SYM && s->f) {
+			/* a symbol the facts pin to one value is that value */
+			sym_ival iv;
+			sym__ival_init(&iv);
+			sym__facts_sym_range(s->f, e, &iv);
+			if (!iv.lo.inf && !iv.hi.inf && sym__num_equal(&iv.lo.v, &iv.hi.v))
+				r = sym__num_node(s->ctx, &iv.lo.v);
+			sym__ival_clear(&iv);
+		}
 	} else {
 		k = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*k));
 		if (!k)

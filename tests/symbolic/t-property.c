@@ -6,7 +6,7 @@
  * checked at admissible points.
  *
  * SYM_TEST_SEED picks the seed (default 1); SYM_TEST_ITERS the number of
- * random expressions per property. */
+ * random expressions per property; SYM_TEST_LONG=1 makes it 100,000. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,10 +48,17 @@ static uint64_t seed_from_env(void)
 	return s && *s ? strtoull(s, NULL, 10) : 1;
 }
 
+/* SYM_TEST_ITERS wins; else SYM_TEST_LONG=1 asks for LONG_ITERS random
+ * expressions per property (the long run), else dflt (the `make test`
+ * run). */
+#define LONG_ITERS 100000
+
 static long iters_from_env(long dflt)
 {
-	const char *s = getenv("SYM_TEST_ITERS");
+	const char *s = getenv("SYM_TEST_ITERS"), *l = getenv("SYM_TEST_LONG");
 	long v = s && *s ? atol(s) : 0;
+	if (v <= 0 && l && *l && strcmp(l, "0"))
+		v = LONG_ITERS;
 	return v > 0 ? v : dflt;
 }
 
@@ -975,6 +982,180 @@ static void evaluation_agrees_with_an_independent_evaluator(void **state)
 	       iters, points, divzero, cancelled_divisions);
 }
 
+/* ---- the normal forms of floors, min and max --------------------------- */
+
+static tn *t_sym(int i)
+{
+	tn *t = tnew(T_SYM);
+	t->s = i;
+	return t;
+}
+
+static tn *t_int(long v)
+{
+	tn *t = tnew(T_CONST);
+	mpq_set_si(t->c, v, 1);
+	return t;
+}
+
+static tn *t_op(int op, tn *a, tn *b)
+{
+	tn *t = tnew(op);
+	t->a = a, t->b = b;
+	return t;
+}
+
+/* a*s_i + b*s_j + c with small coefficients (b may be 0). */
+static tn *t_lin(void)
+{
+	tn *t = t_op(T_MUL, t_int(rnd_range(-9, 9)), t_sym((int)rnd_range(0, 2)));
+	if (rnd() % 2)
+		t = t_op(T_ADD, t, t_op(T_MUL, t_int(rnd_range(-9, 9)), t_sym((int)rnd_range(0, 2))));
+	return t_op(T_ADD, t, t_int(rnd_range(-20, 20)));
+}
+
+/* floor(lin/d) + k, floor(-lin/d), ceil(lin/d), or a floor of a floor. */
+static tn *t_floor(long d)
+{
+	tn *t;
+	switch (rnd() % 4) {
+	case 0:
+		t = t_op(T_FDIV, t_lin(), t_int(d));
+		break;
+	case 1:
+		t = t_op(T_NEG, t_op(T_FDIV, t_op(T_NEG, t_lin(), NULL), t_int(d)), NULL);
+		break;
+	case 2:
+		t = t_op(T_CEIL, t_op(T_DIV, t_lin(), t_int(d)), NULL);
+		break;
+	default:
+		t = t_op(T_FDIV,
+		         t_op(T_ADD, t_op(T_FDIV, t_lin(), t_int(rnd_range(2, 5))), t_int(rnd_range(-3, 3))),
+		         t_int(d));
+		break;
+	}
+	return rnd() % 2 ? t_op(T_ADD, t, t_int(rnd_range(-4, 4))) : t;
+}
+
+/* A tree in the shapes the normal forms rewrite: floors with negative or
+ * complementary coefficients, min/max of floors with integer offsets,
+ * min/max of negated arguments and of scaled min/max, a sum around a
+ * min/max, and modulo with an offset. */
+static tn *gen_form(void)
+{
+	long d = rnd_range(2, 9);
+	int mm = rnd() % 2 ? T_MIN : T_MAX;
+	switch (rnd() % 7) {
+	case 0:
+		return t_floor(d);
+	case 1:
+		return t_op(mm, t_floor(d), t_floor(rnd() % 3 ? d : rnd_range(2, 9)));
+	case 2:
+		return t_op(mm, t_op(T_NEG, t_lin(), NULL), t_op(T_NEG, t_lin(), NULL));
+	case 3:
+		return t_op(
+		    mm, t_lin(),
+		    t_op(T_MUL, t_int(rnd_range(-3, 3)), t_op(rnd() % 2 ? T_MIN : T_MAX, t_lin(), t_lin())));
+	case 4:
+		return t_op(T_ADD, t_op(mm, t_int(rnd_range(-2, 2)), t_lin()), t_lin());
+	case 5:
+		return t_op(T_MOD, t_op(T_ADD, t_lin(), t_int(rnd_range(0, 40))), t_int(d));
+	default:
+		return t_op(T_SUB, t_op(T_MOD, t_lin(), t_int(d)),
+		            t_op(T_MOD, t_op(T_ADD, t_lin(), t_int(1)), t_int(d)));
+	}
+}
+
+/* Each tree in the rewritten shapes: the canonical node has the tree's
+ * value at random points, prints to a text that parses back to the same
+ * pointer, and simplifies to a node of the same value that simplifies to
+ * itself; (x + r) % q == c relations keep their truth value. */
+static void floor_and_minmax_normal_forms_keep_the_value(void **state)
+{
+	long iters = iters_from_env(3000), it, points = 0;
+	sym_ctx *ctx = NULL;
+	mpz_t vals[NSYM];
+	mpq_t ref, got, got2;
+	int i;
+	(void)state;
+	for (i = 0; i < NSYM; i++)
+		mpz_init(vals[i]);
+	mpq_inits(ref, got, got2, NULL);
+	for (it = 0; it < iters; it++) {
+		tn *t = gen_form();
+		const sym_expr *e, *sm, *back, *rel = NULL, *rels = NULL;
+		char *s;
+		long c = 0;
+		int p;
+		if (it % 500 == 0) {
+			sym_ctx_free(ctx);
+			ctx = sym_ctx_new();
+			make_syms(ctx);
+		}
+		e = build_checked(ctx, t);
+		s = sym_expr_to_str(ctx, e);
+		assert_non_null(s);
+		back = sym_expr_from_str(ctx, s);
+		if (back != e) {
+			char *w = tstr(t);
+			fail_msg("%s: printed '%s' parses to '%s', another node", w, s,
+			         back ? estr(ctx, back) : "error");
+		}
+		sym_str_free(ctx, s);
+		sm = sym_simplify(ctx, NULL, e);
+		assert_non_null(sm);
+		if (sym_simplify(ctx, NULL, sm) != sm) {
+			char *w = tstr(t);
+			fail_msg("%s: simplify is not idempotent (%s)", w, estr(ctx, sm));
+		}
+		if (t->op == T_MOD) {
+			c = rnd_range(-1, 9);
+			rel = sym_expr_rel(ctx, SYM_REL_EQ, e, sym_expr_from_si(ctx, c));
+			assert_non_null(rel);
+			rels = sym_simplify(ctx, NULL, rel);
+			assert_non_null(rels);
+		}
+		for (p = 0; p < 8; p++) {
+			sym_status st;
+			for (i = 0; i < NSYM; i++)
+				mpz_set_si(vals[i],
+				           rnd() % 4 ? rnd_range(-60, 60) : rnd_range(-1000000, 1000000));
+			if (!teval(t, vals, ref))
+				fail_msg("no value");
+			points++;
+			if (!lib_eval(ctx, e, vals, got, &st) || !mpq_equal(ref, got)) {
+				char *w = tstr(t);
+				fail_msg("%s (canonical %s) at %s: wrong value", w, estr(ctx, e), pstr(vals));
+			}
+			if (!lib_eval(ctx, sm, vals, got2, &st) || !mpq_equal(ref, got2)) {
+				char *w = tstr(t);
+				fail_msg("%s (simplified %s) at %s: wrong value", w, estr(ctx, sm),
+				         pstr(vals));
+			}
+			if (rel) {
+				int want = mpq_cmp_si(ref, c, 1) == 0;
+				long long lv[NSYM];
+				const sym_expr *tv = sym_expr_bool(ctx, want);
+				for (i = 0; i < NSYM; i++)
+					lv[i] = mpz_get_si(vals[i]);
+				if (sym_expr_eval_si(ctx, rel, NSYM, syms, lv) != tv ||
+				    sym_expr_eval_si(ctx, rels, NSYM, syms, lv) != tv) {
+					char *w = tstr(t);
+					fail_msg("%s == %ld (canonical %s, simplified %s) at %s: wrong truth "
+					         "value",
+					         w, c, estr(ctx, rel), estr(ctx, rels), pstr(vals));
+				}
+			}
+		}
+		tfree(t);
+	}
+	sym_ctx_free(ctx);
+	for (i = 0; i < NSYM; i++)
+		mpz_clear(vals[i]);
+	mpq_clears(ref, got, got2, NULL);
+	printf("normal forms: %ld expressions, %ld points\n", iters, points);
+}
+
 /* SPEC §2: "Division or modulo by zero is an error when evaluated, never a
  * silent value."  The canonical form (SPEC §3) cancels x/x to 1 before any
  * evaluation; the written form, read with the values substituted
@@ -1457,6 +1638,7 @@ int main(void)
 	    cmocka_unit_test(abs_of_a_negated_abs_is_canonical),
 	    cmocka_unit_test_setup(products_with_reciprocals_of_sums_are_associative, setup_seed),
 	    cmocka_unit_test(division_by_zero_in_the_written_expression_is_reported),
+	    cmocka_unit_test_setup(floor_and_minmax_normal_forms_keep_the_value, setup_seed),
 	};
 	printf("SYM_TEST_SEED=%llu\n", (unsigned long long)seed_from_env());
 	return cmocka_run_group_tests(tests, NULL, NULL);
