@@ -4,6 +4,7 @@
 #include "args.h"
 #include "output.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,6 +258,16 @@ static void print_text(const sym_model_diff *d)
 	}
 }
 
+/* An exact JSON integer: a number up to 2**53, a decimal string past it. */
+static cJSON *int_json(int64_t v)
+{
+	char buf[24];
+	if (v >= -(INT64_C(1) << 53) && v <= (INT64_C(1) << 53))
+		return cJSON_CreateNumber((double)v);
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	return cJSON_CreateString(buf);
+}
+
 static int print_json(const sym_model_diff *d)
 {
 	cJSON *root = cJSON_CreateObject(), *w = NULL;
@@ -275,7 +286,7 @@ static int print_json(const sym_model_diff *d)
 			const char *name = sym_model_diff_input(d, i, &rank, &dims);
 			cJSON *a = cJSON_AddArrayToObject(w, name);
 			for (k = 0; a && k < rank; k++)
-				cJSON_AddItemToArray(a, cli_int_json(dims[k]));
+				cJSON_AddItemToArray(a, int_json(dims[k]));
 		}
 	} else {
 		cJSON_AddNullToObject(root, "witness");

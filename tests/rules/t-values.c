@@ -357,7 +357,7 @@ static void casting_negative_floats_to_integers_truncates_toward_zero(void **sta
 	/* -h / 2 is negative: a ceiling */
 	v = unary(&t, "Neg", cast(&t, rt_t(&t, "[]", "int64", "[h]"), "float32"));
 	v = cast(&t, run2(&t, "Div", v, rt_t(&t, "[]", "float32", "[2]")), "int64");
-	assert_string_equal(rt_value(&t, &v), "[(1 - h)//2]");
+	assert_string_equal(rt_value(&t, &v), "[-(h//2)]");
 	for (h = 1; h <= 6; h++)
 		assert_int_equal(value_at(&t, &v, 0, "h", h), -(h / 2));
 	rt_free(&t);
