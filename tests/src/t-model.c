@@ -310,8 +310,8 @@ static void reshape_follows_shape_gather_unsqueeze_concat_chains(void **state)
 static void concat_and_split_add_and_divide_dims(void **state)
 {
 	static const char *const shapes[] = {
-	    "ab: [n, k + 3]",      "ac: [m + n, k]",          "x4: [n, 4]", "x8: [n, 8]",
-	    "z0: [n, (w + 1)//2]", "z1: [n, w//2]", "zz: [n, w]", NULL};
+	    "ab: [n, k + 3]",      "ac: [m + n, k]", "x4: [n, 4]", "x8: [n, 8]",
+	    "z0: [n, (w + 1)//2]", "z1: [n, w//2]",  "zz: [n, w]", NULL};
 	static const char *const guards[] = {"k == k2 | assert | cat_rows", "w >= 2 | assert | split_even",
 	                                     NULL};
 	static const char *const groups[] = {"cat_rows", "split_even", "split_fixed",
