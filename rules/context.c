@@ -405,6 +405,31 @@ const sym_tval *sym__rc_need_rank(sym_rule_ctx *rc, size_t i)
 	return t;
 }
 
+/* The expect under which float arithmetic on shape values is exact (cond
+ * NULL: nothing to require).  Here, below the value rules (values.c), so
+ * that the input accessors and they share it without calling each other. */
+int sym__rc_require_float_exact(sym_rule_ctx *rc, const sym_expr *cond)
+{
+	if (!cond)
+		return 0;
+	return sym__rc_require(rc, cond, SYM_GUARD_EXPECT,
+	                       "float shape arithmetic is exact only for integers up to 2**24");
+}
+
+int sym__rc_value_exact(sym_rule_ctx *rc, const sym_tval *t)
+{
+	size_t i;
+	if (!t->fmeta)
+		return 1;
+	for (i = 0; i < t->nvalue; i++)
+		if (t->fmeta[i].err)
+			return 0;
+	for (i = 0; i < t->nvalue; i++)
+		if (sym__rc_require_float_exact(rc, t->fmeta[i].cond) < 0)
+			return -1;
+	return 1;
+}
+
 int sym__rc_in_value(sym_rule_ctx *rc, size_t i, size_t *n, const sym_expr *const **v)
 {
 	const sym_tval *t = sym__rc_need(rc, i);

@@ -133,6 +133,9 @@ int sym__rc_set_fvalue(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *con
  * conditions that needs become expect guards), 0 when some is rounded,
  * -1 on error. */
 int sym__rc_value_exact(sym_rule_ctx *rc, const sym_tval *t);
+/* Requires cond (an expect) for exact float shape arithmetic; 0 when cond
+ * is NULL, -1 on error. */
+int sym__rc_require_float_exact(sym_rule_ctx *rc, const sym_expr *cond);
 
 /* Float arithmetic on value elements (rules/values.c): the exact rational
  * result and its rounding record for the runtime's dtype; returns 1 with

@@ -148,24 +148,7 @@ static const sym_expr *and_cond(sym_ctx *ctx, const sym_expr *a, const sym_expr 
 /* Requires the condition of a record as an expect guard. */
 static int require_cond(sym_rule_ctx *rc, const sym_expr *cond)
 {
-	if (!cond)
-		return 0;
-	return sym__rc_require(rc, cond, SYM_GUARD_EXPECT,
-	                       "float shape arithmetic is exact only for integers up to 2**24");
-}
-
-int sym__rc_value_exact(sym_rule_ctx *rc, const sym_tval *t)
-{
-	size_t i;
-	if (!t->fmeta)
-		return 1;
-	for (i = 0; i < t->nvalue; i++)
-		if (t->fmeta[i].err)
-			return 0;
-	for (i = 0; i < t->nvalue; i++)
-		if (require_cond(rc, t->fmeta[i].cond) < 0)
-			return -1;
-	return 1;
+	return sym__rc_require_float_exact(rc, cond);
 }
 
 /* ---- exact numbers ------------------------------------------------------------ */
