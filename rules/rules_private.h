@@ -224,6 +224,9 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	X(gather)                                                                                            \
 	X(reduce)                                                                                            \
 	X(misc)                                                                                              \
+	X(resize)                                                                                            \
+	X(einsum)                                                                                            \
+	X(datadep)                                                                                           \
 	X(matmul)                                                                                            \
 	X(norm)                                                                                              \
 	X(conv)                                                                                              \
