@@ -1,5 +1,5 @@
-/* The rule context: session storage, attributes, inputs, outputs, guards,
- * hints, and the broadcasting shared by many operator families. */
+/* The rule context: session storage, attributes, inputs, outputs, guards
+ * and hints, and running one rule. */
 #include "rules_private.h"
 #include "session.h"
 
@@ -7,69 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const struct {
-	const char *name;
-	int size;
-} dtypes[] = {
-#define SYM__DT_ENTRY(name, str, size) {str, size},
-    SYM_DTYPE_MAP(SYM__DT_ENTRY)
-#undef SYM__DT_ENTRY
-};
-
-const char *sym__dtype_name(int dt)
-{
-	return dt >= 0 && dt < SYM_DT_COUNT ? dtypes[dt].name : "undefined";
-}
-
-int sym__dtype_size(int dt)
-{
-	return dt >= 0 && dt < SYM_DT_COUNT ? dtypes[dt].size : 0;
-}
-
-int sym__dtype_from_name(const char *name)
-{
-	static const struct {
-		const char *alias;
-		int dt;
-	} aliases[] = {{"float", SYM_DT_FLOAT32}, {"double", SYM_DT_FLOAT64}, {"half", SYM_DT_FLOAT16},
-	               {"long", SYM_DT_INT64},    {"int", SYM_DT_INT32},      {"bf16", SYM_DT_BFLOAT16},
-	               {"fp16", SYM_DT_FLOAT16},  {"fp32", SYM_DT_FLOAT32}};
-	int i;
-	size_t k;
-	if (!name)
-		return -1;
-	for (i = 1; i < SYM_DT_COUNT; i++)
-		if (!strcmp(name, dtypes[i].name))
-			return i;
-	for (k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
-		if (!strcmp(name, aliases[k].alias))
-			return aliases[k].dt;
-	return -1;
-}
-
-int sym__dtype_is_int(int dt)
-{
-	switch (dt) {
-	case SYM_DT_UINT8:
-	case SYM_DT_INT8:
-	case SYM_DT_UINT16:
-	case SYM_DT_INT16:
-	case SYM_DT_INT32:
-	case SYM_DT_INT64:
-	case SYM_DT_UINT32:
-	case SYM_DT_UINT64:
-	case SYM_DT_BOOL:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-int sym__dtype_is_float(int dt)
-{
-	return dt == SYM_DT_FLOAT32 || dt == SYM_DT_FLOAT64 || dt == SYM_DT_FLOAT16 || dt == SYM_DT_BFLOAT16;
-}
 
 /* ---- session ------------------------------------------------------------ */
 
@@ -697,107 +634,6 @@ int sym__rc_axis(sym_rule_ctx *rc, int64_t axis, int rank, const char *what, int
 		return sym__rc_error(rc, "%s %lld is out of range for rank %d", what, (long long)axis, rank);
 	*out = (int)(axis < 0 ? axis + rank : axis);
 	return 0;
-}
-
-const sym_expr *sym__rc_num(sym_rule_ctx *rc, int64_t v)
-{
-	return sym_expr_from_si(rc->inf->ctx, v);
-}
-
-const sym_expr *sym__rc_numel(sym_rule_ctx *rc, const sym_tval *t)
-{
-	const sym_expr *r = sym__one(rc->inf->ctx);
-	int k;
-	for (k = 0; k < t->rank && r; k++)
-		r = sym_expr_mul(rc->inf->ctx, r, t->dims[k]);
-	return r;
-}
-
-int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out)
-{
-	sym_ctx *ctx = rc->inf->ctx;
-	const sym_expr *one = sym__one(ctx);
-	const sym_expr *eq, *a1, *b1, *ok, *ab[2];
-	int64_t ha, hb;
-	if (a == b || b == one) {
-		*out = a;
-		return 0;
-	}
-	if (a == one) {
-		*out = b;
-		return 0;
-	}
-	eq = sym_expr_rel(ctx, SYM_REL_EQ, a, b);
-	a1 = sym_expr_rel(ctx, SYM_REL_EQ, a, one);
-	b1 = sym_expr_rel(ctx, SYM_REL_EQ, b, one);
-	if (sym__rc_prove(rc, eq) == SYM_TRUE || sym__rc_prove(rc, b1) == SYM_TRUE) {
-		*out = a;
-		return 0;
-	}
-	if (sym__rc_prove(rc, a1) == SYM_TRUE) {
-		*out = b;
-		return 0;
-	}
-	if (sym__rc_has_hints(rc) && sym__rc_hint_value(rc, a, &ha) && sym__rc_hint_value(rc, b, &hb)) {
-		/* specialise on the branch the hints select */
-		if (ha == hb) {
-			*out = a;
-			return sym__rc_require(rc, eq, SYM_GUARD_EXPECT, "broadcast dims taken as equal");
-		}
-		if (hb == 1) {
-			*out = a;
-			return sym__rc_require(rc, b1, SYM_GUARD_EXPECT, "broadcast dim taken as 1");
-		}
-		if (ha == 1) {
-			*out = b;
-			return sym__rc_require(rc, a1, SYM_GUARD_EXPECT, "broadcast dim taken as 1");
-		}
-		return sym__rc_error(rc, "dims %lld and %lld (hinted) cannot be broadcast", (long long)ha,
-		                     (long long)hb);
-	}
-	ok = sym_expr_or(ctx, eq, sym_expr_or(ctx, a1, b1));
-	if (sym__rc_require(rc, ok, SYM_GUARD_ASSERT, "dims must be equal or 1 to broadcast") < 0)
-		return -1;
-	/* exact for every valid pair: max(a, b)*min(a, b, 1) */
-	ab[0] = a, ab[1] = b;
-	{
-		const sym_expr *m3[3] = {a, b, one};
-		*out = sym_expr_mul(ctx, sym_expr_max(ctx, 2, ab), sym_expr_min(ctx, 3, m3));
-	}
-	*out = sym__rc_simplify(rc, *out);
-	return *out ? 0 : -1;
-}
-
-int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, size_t out)
-{
-	int rank = 0, k;
-	size_t i;
-	const sym_expr **dims;
-	for (i = 0; i < n; i++) {
-		if (ins[i]->rank < 0)
-			return sym__rc_set_unknown_rank(rc, out);
-		if (ins[i]->rank > rank)
-			rank = ins[i]->rank;
-	}
-	dims = sym__rc_alloc(rc, (size_t)(rank ? rank : 1) * sizeof(*dims));
-	if (!dims)
-		return -1;
-	for (k = 0; k < rank; k++) {
-		const sym_expr *d = NULL;
-		for (i = 0; i < n; i++) {
-			int off = rank - ins[i]->rank;
-			const sym_expr *x;
-			if (k < off)
-				continue;
-			x = ins[i]->dims[k - off];
-			if (!d)
-				d = x;
-			else if (sym__rc_broadcast_dim(rc, d, x, &d) < 0)
-				return -1;
-		}
-		dims[k] = d;
-	}
-	return sym__rc_set_shape(rc, out, rank, dims);
 }
 
 /* ---- running one rule --------------------------------------------------- */
