@@ -627,9 +627,20 @@ static size_t lin_size(const sym_expr *e)
 	return v.n + !sym__num_is_zero(v.c) + (v.n && sym__num_sgn(&v.t[0].coef) < 0);
 }
 
+/* Whether k*(P % Q) + rest, as the parser builds it from the printed text,
+ * is e itself: a floor read through its other form, or over a sum that
+ * holds a fraction of a sum, can equal e in value and still be another
+ * node, and the text must parse back to e. */
+static int mod_is_exact(sym_ctx *ctx, const sym_expr *e, const modpart *mp, const sym_expr *rest)
+{
+	const sym_expr *m = sym_expr_mod(ctx, mp->P, mp->Q);
+	m = m ? sym__scale(ctx, &mp->k, m) : NULL;
+	return m && rest && sym_expr_add(ctx, m, rest) == e;
+}
+
 int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac)
 {
-	return find_mod_impl(ctx, e, mp, rest, frac, 0);
+	return find_mod_impl(ctx, e, mp, rest, frac, 0) && mod_is_exact(ctx, e, mp, *rest);
 }
 
 /* With relax, P's terms need not all be in the sum (the rest then has
@@ -1476,7 +1487,7 @@ static void alt_mod(pr *p, best *bt, const sym_expr *e)
 	sym_num a;
 	sym__num_init(&mp.k);
 	sym__num_init(&a);
-	if (find_mod_impl(p->ctx, e, &mp, &rest, 0, 1)) {
+	if (find_mod_impl(p->ctx, e, &mp, &rest, 0, 1) && mod_is_exact(p->ctx, e, &mp, rest)) {
 		sym__num_abs(&a, &mp.k);
 		sym__sbuf_init(&it, p->ctx);
 		if (!sym__num_is_one(&a)) {
