@@ -457,7 +457,8 @@ static struct sym_fmstate *fm_state(sym_ctx *ctx, const sym_facts *cf)
 		return NULL;
 	}
 	if (f->fm->version != f->version) {
-		memset(f->fm->res, 0, f->fm->rcap * sizeof(*f->fm->res));
+		if (f->fm->rcap)
+			memset(f->fm->res, 0, f->fm->rcap * sizeof(*f->fm->res));
 		f->fm->rcount = 0;
 		f->fm->version = f->version;
 	}
@@ -540,7 +541,7 @@ int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, 
 		if ((cached = result_slot(ctx, p.st, d, 0)))
 			return cached->proven;
 	}
-	if (p.st && ++p.st->call == 0) { /* the marks wrapped around */
+	if (p.st && ++p.st->call == 0 && p.st->capmark) { /* the marks wrapped around */
 		memset(p.st->mark, 0, p.st->capmark * sizeof(*p.st->mark));
 		p.st->call = 1;
 	}

@@ -963,9 +963,12 @@ static int load_nodes_streamed(ld *l, const char *text, const span *sp)
 	}
 	if (i == sp->count)
 		ret = 0;
-	else if (!sym__failed(l->ctx))
-		lerr(l, "\"nodes\": an entry could not be read");
 done:
+	/* the list's span and the entries disagree (a byte the span's scan
+	 * reads otherwise than cJSON): -2, the caller reads the nodes from
+	 * the whole text's tree instead */
+	if (ret < 0 && !sym__failed(l->ctx))
+		ret = -2;
 	sym__free(l->ctx, l->inexact, l->capinexact * sizeof(*l->inexact));
 	l->inexact = root_inexact, l->ninexact = root_n, l->capinexact = root_cap;
 	return ret;
@@ -977,8 +980,10 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 {
 	ld l;
 	const cJSON *x, *nodes = NULL;
+	cJSON *whole = NULL;
 	size_t i;
 	int64_t opset = 18;
+	int st = 0;
 	memset(&l, 0, sizeof(l));
 	l.ctx = ctx;
 	sym__sbuf_init(&l.at_node, ctx);
@@ -1018,8 +1023,25 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		nomem(&l);
 		goto fail;
 	}
+	if (sp && (st = load_nodes_streamed(&l, text, sp)) == -2) {
+		/* the tree of the whole text: its "nodes" or a syntax error */
+		sp = NULL;
+		if (!(whole = cJSON_ParseWithLength(text, len))) {
+			syntax_error(ctx, text, len);
+			goto fail;
+		}
+		nodes = field(whole, "nodes");
+		if (!cJSON_IsArray(nodes) || (size_t)cJSON_GetArraySize(nodes) != l.m->nnodes) {
+			lerr(&l, "\"nodes\": the list could not be read");
+			goto fail;
+		}
+		if (sym__json_scan_numbers(&l, text, len, whole, 0, 0) < 0) {
+			nomem(&l);
+			goto fail;
+		}
+	}
 	if (sp) {
-		if (load_nodes_streamed(&l, text, sp) < 0)
+		if (st < 0)
 			goto fail;
 	} else {
 		const cJSON *x = nodes->child;
@@ -1038,10 +1060,12 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		goto fail;
 	loader_clear(&l);
 	cJSON_Delete(root);
+	cJSON_Delete(whole);
 	return l.m;
 fail:
 	loader_clear(&l);
 	cJSON_Delete(root);
+	cJSON_Delete(whole);
 	sym_model_free(l.m);
 	/* a syntax error anywhere comes first, as when the whole text is parsed
 	 * before anything is read */
