@@ -430,52 +430,36 @@ static void residue_facts_carry_through_products(void **state)
 	CHECK(check_simplify, v);
 }
 
-/* A simplified form can hold a floor of a sum over a reciprocal that the
- * constructors left uncancelled: floor(xn*F/S - 1/S) with S == xn*F - 1.
- * Its P//Q spelling (S)//(S) would parse back to 1, so it prints another
- * way, and every printed form parses back to its node. */
-static void printed_floor_of_an_uncancelled_quotient_parses_back(void **state)
+/* Simplified forms whose printed text once parsed to another node: a floor
+ * of a sum over a reciprocal the constructors left uncancelled
+ * (floor(xn*F/S - 1/S) with S == xn*F - 1, whose P//Q spelling (S)//(S)
+ * parses to 1), and a modulo folded from a floor over a sum that holds
+ * 992/(n - 1 % xn).  Every printed form parses back to its node. */
+static void printed_forms_of_simplified_expressions_parse_back(void **state)
 {
-	static const char *const as[] = {"1 % xn % 4 == y", NULL};
-	sym_ctx *ctx = sym_ctx_new();
-	sym_facts *f;
-	const sym_expr *e, *r;
-	char *t;
+	static const struct {
+		const char *fact, *in;
+	} v[] = {
+	    {"1 % xn % 4 == y", "1 % xn % y"},
+	    {"1 % xn % 4 == n - y", "992 % y % n % 4 == p"},
+	};
+	size_t i;
 	(void)state;
-	f = facts_for(ctx, as, 1);
-	e = parse(ctx, "1 % xn % y");
-	r = sym_simplify(ctx, f, e);
-	assert_non_null(r);
-	t = sym_expr_to_str(ctx, r);
-	assert_non_null(t);
-	if (sym_expr_from_str(ctx, t) != r)
-		fail_msg("'%s' does not parse back to its node", t);
-	sym_str_free(ctx, t);
-	sym_facts_free(f);
-	sym_ctx_free(ctx);
-}
-
-/* A modulo folded into a printed sum must rebuild the sum's own node: a
- * floor over a sum that holds 992/(n - 1 % xn) read as P % Q gave a text
- * equal in value but another node. */
-static void printed_modulo_of_a_sum_with_a_fraction_parses_back(void **state)
-{
-	static const char *const as[] = {"1 % xn % 4 == n - y", NULL};
-	sym_ctx *ctx = sym_ctx_new();
-	sym_facts *f;
-	const sym_expr *r;
-	char *t;
-	(void)state;
-	f = facts_for(ctx, as, 1);
-	r = sym_simplify(ctx, f, parse(ctx, "992 % y % n % 4 == p"));
-	assert_non_null(r);
-	t = sym_expr_to_str(ctx, r);
-	assert_non_null(t);
-	if (sym_expr_from_str(ctx, t) != r)
-		fail_msg("'%s' does not parse back to its node", t);
-	sym_str_free(ctx, t);
-	sym_facts_free(f);
-	sym_ctx_free(ctx);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		const char *as[] = {v[i].fact, NULL};
+		sym_ctx *ctx = sym_ctx_new();
+		sym_facts *f = facts_for(ctx, as, 1);
+		const sym_expr *r = sym_simplify(ctx, f, parse(ctx, v[i].in));
+		char *t;
+		assert_non_null(r);
+		t = sym_expr_to_str(ctx, r);
+		assert_non_null(t);
+		if (sym_expr_from_str(ctx, t) != r)
+			fail_msg("'%s' does not parse back to its node", t);
+		sym_str_free(ctx, t);
+		sym_facts_free(f);
+		sym_ctx_free(ctx);
+	}
 }
 
 static void nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive(void **state)
@@ -1174,8 +1158,7 @@ int main(void)
 	    cmocka_unit_test(floor_of_an_argument_within_one_step_is_a_constant),
 	    cmocka_unit_test(residue_facts_fix_remainders_and_make_quotients_exact),
 	    cmocka_unit_test(residue_facts_carry_through_products),
-	    cmocka_unit_test(printed_floor_of_an_uncancelled_quotient_parses_back),
-	    cmocka_unit_test(printed_modulo_of_a_sum_with_a_fraction_parses_back),
+	    cmocka_unit_test(printed_forms_of_simplified_expressions_parse_back),
 	    cmocka_unit_test(nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive),
 	    cmocka_unit_test(floor_range_elimination_with_a_symbolic_divisor_needs_both_bounds),
 	    cmocka_unit_test(a_part_below_a_common_factor_of_the_divisor_cannot_carry),
