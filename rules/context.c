@@ -638,6 +638,21 @@ int sym__rc_axis(sym_rule_ctx *rc, int64_t axis, int rank, const char *what, int
 
 /* ---- running one rule --------------------------------------------------- */
 
+/* Whether every constant element of t's value is a value of t's integer
+ * type. */
+static int int_value_holds(const sym_tval *t)
+{
+	size_t k;
+	for (k = 0; k < t->nvalue; k++) {
+		long long c;
+		if (sym_expr_kind(t->value[k]) != SYM_KIND_NUM)
+			continue;
+		if (sym_expr_get_si(t->value[k], &c) != 1 || !sym__dtype_holds(t->dtype, c))
+			return 0;
+	}
+	return 1;
+}
+
 int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
                   const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out)
 {
@@ -679,11 +694,16 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 			sym__rc_error(&rc, "inference failed");
 		return -1;
 	}
-	/* a float value is kept only with what the rule says of its rounding */
+	/* a float value is kept only with what the rule says of its rounding;
+	 * an integer value only when every constant element is a value of the
+	 * type: exact arithmetic past the type's range is not what the runtime
+	 * computes (it wraps) */
 	for (i = 0; i < nout; i++) {
 		if (!sym__dtype_is_float(out[i].dtype))
 			out[i].fmeta = NULL;
 		else if (out[i].has_value && !out[i].fmeta)
+			out[i].has_value = 0, out[i].nvalue = 0, out[i].value = NULL;
+		if (out[i].has_value && sym__dtype_is_int(out[i].dtype) && !int_value_holds(&out[i]))
 			out[i].has_value = 0, out[i].nvalue = 0, out[i].value = NULL;
 	}
 	return sym__failed(inf->ctx) ? -1 : 0;

@@ -458,7 +458,7 @@ static int const_scalar(sym_graph_result *r, const sym_tval *t, long long *v)
 		return *v = 1, 1;
 	if (e == sym__false(r->ctx))
 		return *v = 0, 1;
-	return sym_expr_get_si(e, v);
+	return sym_expr_get_si(e, v) == 1;
 }
 
 static int proven_equal(sym_graph_result *r, const sym_expr *a, const sym_expr *b)
@@ -692,7 +692,7 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 				sym__bounds_expr(ctx, r->inf.facts, e, &clo, &chi);
 				if (sym__failed(ctx))
 					return -1;
-				if (!clo || !sym_expr_get_si(clo, &v) || v < 0)
+				if (!clo || sym_expr_get_si(clo, &v) != 1 || v < 0)
 					clo = sym__zero(ctx);
 				e = clo;
 			}

@@ -372,6 +372,9 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 				if (!(where = at(l, &l->at_elem, "initializer '%s' data[%zu]", t->name, i)) ||
 				    get_int(l, x, where, &t->data[i]) < 0)
 					return -1;
+				if (!sym__dtype_holds(t->dtype, t->data[i]))
+					return lerr(l, "%s: %lld is not a value of %s", where,
+					            (long long)t->data[i], sym__dtype_name(t->dtype));
 			}
 		}
 		t->has_data = 1;

@@ -170,6 +170,33 @@ static void if_with_a_known_condition_takes_that_branch(void **state)
 	close_model(&fx);
 }
 
+/* 2**32 * 2**32 is 0 in the runtime's int64 arithmetic, so the condition's
+ * exact product 2**64 is not its value: neither branch may be taken as known
+ * (the then branch would give [n], the runtime runs the else branch). */
+static void an_if_condition_past_int64_is_not_known(void **state)
+{
+	static const char text[] =
+	    "{\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [\"n\"]}],"
+	    " \"initializers\": [{\"name\": \"c\", \"dtype\": \"int64\", \"shape\": [],"
+	    " \"data\": [4294967296]}],"
+	    " \"nodes\": [{\"name\": \"m\", \"op\": \"Mul\", \"inputs\": [\"c\", \"c\"],"
+	    " \"outputs\": [\"cc\"]},"
+	    " {\"name\": \"if\", \"op\": \"If\", \"inputs\": [\"cc\"], \"outputs\": [\"y\"],"
+	    " \"attrs\": {\"then_branch\": {\"nodes\": [{\"name\": \"t\", \"op\": \"Relu\","
+	    " \"inputs\": [\"x\"], \"outputs\": [\"yt\"]}], \"outputs\": [\"yt\"]},"
+	    " \"else_branch\": {\"nodes\": [{\"name\": \"e\", \"op\": \"Concat\","
+	    " \"inputs\": [\"x\", \"x\"], \"outputs\": [\"ye\"], \"attrs\": {\"axis\": 0}}],"
+	    " \"outputs\": [\"ye\"]}}}],"
+	    " \"outputs\": [\"y\"]}";
+	fixture fx;
+	char *copy = strdup(text);
+	(void)state;
+	assert_non_null(copy);
+	open_text(&fx, "if past int64", copy, 0, NULL, NULL);
+	expect_bound_symbol(&fx, "y", 0, "dim 0 of output 'y' of node 'if' (If)");
+	close_model(&fx);
+}
+
 static void if_branches_that_agree_keep_their_dims(void **state)
 {
 	fixture fx;
@@ -631,6 +658,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(if_with_a_known_condition_takes_that_branch),
+	    cmocka_unit_test(an_if_condition_past_int64_is_not_known),
 	    cmocka_unit_test(if_branches_that_agree_keep_their_dims),
 	    cmocka_unit_test(if_dims_that_differ_are_runtime_bound_with_the_union_range),
 	    cmocka_unit_test(runtime_bound_names_do_not_depend_on_earlier_models_of_the_context),
