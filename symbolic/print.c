@@ -1098,6 +1098,7 @@ static int print_node(pr *p, const sym_expr *e)
 #define SUBST_MAX_TERMS 64 /* longer sums print as they are */
 #define SUBST_MAX_LEN 4096 /* and so do longer texts */
 #define SUBST_MAX_FLOORS 8
+#define SIGN_COST 3 /* tokens a leading unary minus counts for */
 
 /* Tokens of a text: names and numbers, two-character operators and single
  * characters other than spaces count one each. */
@@ -1124,6 +1125,37 @@ static size_t count_tokens(const char *s)
 			s += 2;
 		else
 			s++;
+	}
+	return n;
+}
+
+/* Whether the text after a unary minus starts with a product: a name or
+ * a number followed by `*` (-32*(...), -K*N), not -x//2. */
+static int negates_a_product(const char *s)
+{
+	const char *t = s;
+	while ((*t >= '0' && *t <= '9') || (*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || *t == '_')
+		t++;
+	return t > s && *t == '*';
+}
+
+/* What a candidate text costs: its tokens, and SIGN_COST more for each
+ * unary minus in front of a product that starts a whole text, a
+ * parenthesised part or an argument (one more inside a factor's
+ * parentheses; -x//2 and -(x//2) are not charged).  A person writes a
+ * byte size as 32*((L*n - n + 7)//8) rather than -32*((n - L*n)//8), which
+ * has fewer tokens. */
+static size_t text_cost(const char *s)
+{
+	size_t n = count_tokens(s);
+	char prev = '(', prev2 = ' ';
+	for (; *s; s++) {
+		if (*s == ' ')
+			continue;
+		if (*s == '-' && (prev == '(' || prev == ',') && negates_a_product(s + 1))
+			n += SIGN_COST + (prev == '(' && prev2 == '*'); /* 4*(-3*x//2) */
+		prev2 = prev;
+		prev = *s;
 	}
 	return n;
 }
@@ -1249,7 +1281,7 @@ static void offer_b(pr *p, best *bt, const sym_expr *e, sym_sbuf *c, size_t bonu
 {
 	size_t t;
 	if (!c->fail && c->s && c->n <= (p->long_offer ? SUBST_MAX_LEN : ALT_MAX_LEN)) {
-		t = count_tokens(c->s);
+		t = text_cost(c->s);
 		t = t > bonus ? t - bonus : 0;
 		/* fewer tokens; as many, and shorter (by 2 bytes than the
 		 * default: x >= 1 stays, it is not x > 0) */
@@ -1277,6 +1309,7 @@ static void offer(pr *p, best *bt, const sym_expr *e, sym_sbuf *c)
 static void join2(sym_sbuf *c, int neg, const char *it, int un, const char *rest, int item_first)
 {
 	if (item_first) {
+		un = un || it[0] == '-';
 		if (neg)
 			sym__sbuf_puts(c, un ? "-(" : "-");
 		sym__sbuf_puts(c, it);
@@ -1287,9 +1320,13 @@ static void join2(sym_sbuf *c, int neg, const char *it, int un, const char *rest
 			sym__sbuf_puts(c, rest[0] == '-' ? rest + 1 : rest);
 		}
 	} else {
+		/* a leading minus of the item would read as a second sign */
+		int paren = it[0] == '-';
 		sym__sbuf_puts(c, rest);
 		sym__sbuf_puts(c, neg ? " - " : " + ");
+		sym__sbuf_puts(c, paren ? "(" : "");
 		sym__sbuf_puts(c, it);
+		sym__sbuf_puts(c, paren ? ")" : "");
 	}
 }
 
@@ -1544,6 +1581,21 @@ static int has_sum_recip(const sym_expr *x)
 	return 0;
 }
 
+/* Whether every coefficient and the constant of the sum x are integers:
+ * a factor such as (w + 2/3) is not how a person factors. */
+static int int_coefs(const sym_expr *x)
+{
+	sym_lin v;
+	size_t i;
+	sym__lin_view(x, &v);
+	if (!sym__num_is_int(v.c))
+		return 0;
+	for (i = 0; i < v.n; i++)
+		if (!sym__num_is_int(&v.t[i].coef))
+			return 0;
+	return 1;
+}
+
 /* Splits R into factors (A + Q)*R1*...: A an atom of R's first term of
  * degree 1 in R, Q = R0/R1 a polynomial.  Returns the number of factors
  * (1 when R does not split). */
@@ -1594,7 +1646,7 @@ static size_t split_factors(pr *p, const sym_expr *R, const sym_expr **out, size
 		if (!Qn || has_sum_recip(Qn))
 			continue;
 		fa = sym_expr_add(p->ctx, A, Qn);
-		if (!fa || sym_expr_mul(p->ctx, fa, R1) != R)
+		if (!fa || !int_coefs(fa) || sym_expr_mul(p->ctx, fa, R1) != R)
 			continue;
 		out[0] = fa;
 		nf = split_factors(p, R1, out + 1, max - 1);
@@ -1668,6 +1720,12 @@ static void alt_factor(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	nf = split_factors(p, R, facs, 4);
 	if (nf == 1 && R == e)
 		goto done;
+	/* -(x + y) only adds parentheses to -x - y */
+	if (nf == 1 && !nc && sym__num_sgn(&c0) < 0) {
+		int64_t c1;
+		if (sym__num_get_si(&c0, &c1) && c1 == -1)
+			goto done;
+	}
 	sym__sbuf_init(&c, p->ctx);
 	sym__num_numer(&num, &c0);
 	sym__num_denom(&den, &c0);
@@ -1700,6 +1758,32 @@ static void alt_factor(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 done:
 	sym__num_clear(&g), sym__num_clear(&l), sym__num_clear(&t), sym__num_clear(&c0);
 	sym__num_clear(&num), sym__num_clear(&den);
+}
+
+/* A sum with a constant: the rest printed with its own choice (factored,
+ * say), then the constant: K*N*(H - 2)*(W - 2) + 15 rather than the
+ * expansion of the product. */
+static void alt_const_apart(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
+{
+	const sym_expr *R;
+	sym_sbuf c;
+	sym_num a;
+	if (sym__num_is_zero(v->c) || v->n < 2)
+		return;
+	sym__num_init(&a);
+	sym__num_neg(&a, v->c);
+	R = sym__add_num(p->ctx, e, &a);
+	sym__num_abs(&a, v->c);
+	if (!R || R->kind != SYM_KIND_ADD) {
+		sym__num_clear(&a);
+		return;
+	}
+	sym__sbuf_init(&c, p->ctx);
+	node_text(p, R, &c, P_ADD);
+	sym__sbuf_puts(&c, sym__num_sgn(v->c) < 0 ? " - " : " + ");
+	put_num(&c, &a);
+	sym__num_clear(&a);
+	offer(p, bt, e, &c);
 }
 
 /* Relations: the terms on the side where they are positive, the constant
@@ -2028,7 +2112,7 @@ static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int 
 		sym__sbuf_clear(&def);
 		return NULL;
 	}
-	bt.tokens = count_tokens(def.s);
+	bt.tokens = text_cost(def.s);
 	bt.len = def.n;
 	bt.have = 0;
 	sym__sbuf_init(&bt.s, p->ctx);
@@ -2039,6 +2123,7 @@ static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int 
 		alt_floor_fold(p, &bt, e, &v);
 		alt_mod(p, &bt, e);
 		alt_factor(p, &bt, e, &v);
+		alt_const_apart(p, &bt, e, &v);
 	} else {
 		alt_rel(p, &bt, e);
 	}
