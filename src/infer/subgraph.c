@@ -396,12 +396,13 @@ static const sym_expr *fresh_dim(sym_graph_result *r, const sym_mnode *nd, size_
 }
 
 /* The output: the body's dims, a fresh symbol where the body's was its own. */
-static int finish_out(sym_graph_result *r, const sym_mnode *nd, size_t i, const bout *o, sym_tval *out)
+static int finish_out(sym_graph_result *r, const sym_mnode *nd, size_t i, const bout *o, sym_tval *out,
+                      int k0)
 {
 	int k;
 	*out = o->tv;
 	for (k = 0; k < o->tv.rank; k++)
-		if (!o->tv.dims[k] && !(o->tv.dims[k] = fresh_dim(r, nd, i, k, o->lo[k], o->hi[k])))
+		if (!o->tv.dims[k] && !(o->tv.dims[k] = fresh_dim(r, nd, i, k0 + k, o->lo[k], o->hi[k])))
 			return -1;
 	return 0;
 }
@@ -473,6 +474,46 @@ static int proven_equal(sym_graph_result *r, const sym_expr *a, const sym_expr *
 		sym_ctx_clear_error(r->ctx);
 	}
 	return t == SYM_TRUE;
+}
+
+/* The assert guard a == b of node nd (what: the dims it equates); a == b
+ * proven false is an error naming the node. */
+static int assert_equal(sym_graph_result *r, const sym_mnode *nd, const sym_expr *a, const sym_expr *b,
+                        const char *what)
+{
+	sym_infer *inf = &r->inf;
+	sym_ctx *ctx = r->ctx;
+	const sym_expr *p = sym_expr_rel(ctx, SYM_REL_EQ, a, b);
+	sym_guard *g;
+	size_t i;
+	if (!p || !(p = sym_simplify(ctx, inf->facts, p)))
+		return -1;
+	if (p == sym__true(ctx))
+		return 0;
+	if (p == sym__false(ctx)) {
+		inf->fatal = 1;
+		sym__error(ctx, SYM_EDOMAIN, -1, "node '%s' (%s): %s differ", nd->name, nd->op, what);
+		return -1;
+	}
+	for (i = 0; i < inf->nguards; i++)
+		if (inf->guards[i].pred == p)
+			return 0;
+	if (SYM_GROW(ctx, inf->guards, inf->nguards + 1, inf->capguards, 16) < 0)
+		return -1;
+	g = &inf->guards[inf->nguards];
+	g->pred = p;
+	g->kind = SYM_GUARD_ASSERT;
+	g->node = sym__infer_strdup(inf, nd->name);
+	g->reason = sym__infer_printf(inf, "%s must be equal", what);
+	if (!g->node || !g->reason)
+		return -1;
+	inf->nguards++;
+	if (sym_facts_assume(inf->facts, p) != SYM_EOK) {
+		if (sym_ctx_last_error(ctx) == SYM_ENOMEM)
+			return -1;
+		sym_ctx_clear_error(ctx);
+	}
+	return 0;
 }
 
 /* ---- If ---------------------------------------------------------------------- */
@@ -601,7 +642,7 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_KEEP, NULL, o[b], why, NULL)) != 0)
 			return st < 0 ? -1 : not_inferred(r, why, "%s: %s", names[b], *why);
 		for (i = 0; i < nd->nout; i++)
-			if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
+			if (finish_out(r, nd, i, &o[b][i], &outs[i], 0) < 0)
 				return -1;
 		return 0;
 	}
@@ -619,7 +660,7 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_COND, cb, o[b], why, NULL)) != 0)
 			return st < 0 ? -1 : not_inferred(r, why, "%s: %s", names[b], *why);
 		for (i = 0; i < nd->nout; i++)
-			if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
+			if (finish_out(r, nd, i, &o[b][i], &outs[i], 0) < 0)
 				return -1;
 		return 0;
 	}
@@ -647,7 +688,7 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 			                          whyb[1 - b]) < 0)
 				return -1;
 			for (i = 0; i < nd->nout; i++)
-				if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
+				if (finish_out(r, nd, i, &o[b][i], &outs[i], 0) < 0)
 					return -1;
 			return 0;
 		}
@@ -802,7 +843,8 @@ static int carried_init(sym_graph_result *r, carried *c, size_t n, const sym_tva
 
 /* The final carried output i: the initial dims where invariant, fresh
  * runtime-bound symbols where not, unknown rank where the rank changes. */
-static int carried_final(sym_graph_result *r, const sym_mnode *nd, const carried *c, size_t i, sym_tval *out)
+static int carried_final(sym_graph_result *r, const sym_mnode *nd, const carried *c, size_t i, sym_tval *out,
+                         int k0)
 {
 	int k;
 	memset(out, 0, sizeof(*out));
@@ -815,7 +857,7 @@ static int carried_final(sym_graph_result *r, const sym_mnode *nd, const carried
 	if (!(out->dims = sym__infer_alloc(&r->inf, (size_t)(out->rank + 1) * sizeof(*out->dims))))
 		return -1;
 	for (k = 0; k < out->rank; k++)
-		if (!(out->dims[k] = c->variant[i][k] ? fresh_dim(r, nd, i, k, sym__zero(r->ctx), NULL)
+		if (!(out->dims[k] = c->variant[i][k] ? fresh_dim(r, nd, i, k0 + k, sym__zero(r->ctx), NULL)
 		                                      : c->init[i].dims[k]))
 			return -1;
 	return 0;
@@ -959,12 +1001,12 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	else if (K && !(trip = fresh_dim(r, nd, N, 0, sym__zero(ctx), m)))
 		return -1;
 	for (i = 0; i < N; i++)
-		if (carried_final(r, nd, &L.c, i, &outs[i]) < 0)
+		if (carried_final(r, nd, &L.c, i, &outs[i], 0) < 0)
 			return -1;
 	for (i = 0; i < K; i++) {
 		const bout *b = &o[1 + N + i];
 		sym_tval *out = &outs[N + i];
-		if (finish_out(r, nd, N + i, b, out) < 0)
+		if (finish_out(r, nd, N + i, b, out, 0) < 0)
 			return -1;
 		out->has_value = 0, out->nvalue = 0, out->value = NULL;
 		if (out->rank < 0)
@@ -997,6 +1039,129 @@ static int attr_ints(const sym_mnode *nd, const char *name, size_t *n, const int
 	return 0;
 }
 
+/* t without its first `drop` axes (and without a value), in *out. */
+static int strip_axes(sym_graph_result *r, const sym_tval *t, int drop, sym_tval *out)
+{
+	int k;
+	*out = *t;
+	out->has_value = 0, out->nvalue = 0, out->value = NULL;
+	if (!t->present || t->rank < 0)
+		return 0;
+	out->rank = t->rank - drop;
+	if (!(out->dims = sym__infer_alloc(&r->inf, (size_t)(out->rank + 1) * sizeof(*out->dims))))
+		return -1;
+	for (k = 0; k < out->rank; k++)
+		out->dims[k] = t->dims[k + drop];
+	return 0;
+}
+
+/* out with the dims lead[0..n) put in front. */
+static int prepend_dims(sym_graph_result *r, sym_tval *out, int n, const sym_expr *const *lead)
+{
+	const sym_expr **d;
+	int k;
+	if (out->rank < 0)
+		return 0;
+	if (!(d = sym__infer_alloc(&r->inf, (size_t)(out->rank + n + 1) * sizeof(*d))))
+		return -1;
+	for (k = 0; k < n; k++)
+		d[k] = lead[k];
+	for (k = 0; k < out->rank; k++)
+		d[n + k] = out->dims[k];
+	out->dims = d, out->rank += n;
+	return 0;
+}
+
+/* Scan of opset 8: input 0 is the optional sequence_lens, and every other
+ * input and every output has the batch at axis 0; the scan inputs have the
+ * sequence at axis 1.  The body sees one batch element: the states without
+ * the batch axis, the scan elements without the batch and sequence axes.
+ * The final states are [batch, ...], the scan outputs [batch, sequence,
+ * ...] (a sequence that sequence_lens makes shorter is padded). */
+static int run_scan8(sym_graph_result *r, const scope *s, const sym_mnode *nd, const sym_tval *ins,
+                     sym_tval *outs, const char **why)
+{
+	sym_ctx *ctx = r->ctx;
+	const sym_mgraph *g = graph_attr(nd, "body");
+	const int64_t *nscan_v, *dirs = NULL;
+	size_t nn, nd_dirs = 0, M, N, K, i;
+	const sym_expr *batch = NULL, *trip = NULL, *run1, *lead[2];
+	sym_tval *states, *slices;
+	loopk L;
+	bout *o;
+	int st;
+	if (!g)
+		return not_inferred(r, why, "needs the graph attribute body");
+	if (nd->nin < 2 || attr_ints(nd, "num_scan_inputs", &nn, &nscan_v) != 1 || nn != 1 ||
+	    nscan_v[0] < 1 || (size_t)nscan_v[0] > nd->nin - 1)
+		return not_inferred(r, why, "needs num_scan_inputs, an integer in [1, %zu]",
+		                    nd->nin > 1 ? nd->nin - 1 : 0);
+	M = (size_t)nscan_v[0], N = nd->nin - 1 - M;
+	if (attr_ints(nd, "directions", &nd_dirs, &dirs) < 0 || (dirs && nd_dirs != M))
+		return not_inferred(r, why, "directions must list one direction per scan input");
+	for (i = 0; dirs && i < M; i++)
+		if (dirs[i] != 0 && dirs[i] != 1)
+			return not_inferred(r, why, "directions[%zu] = %lld is not 0 or 1", i,
+			                    (long long)dirs[i]);
+	if (g->ninputs != N + M || g->noutputs < N || nd->nout != g->noutputs)
+		return not_inferred(r, why,
+		                    "the body has %zu inputs and %zu outputs for %zu state, "
+		                    "%zu scan inputs and %zu outputs",
+		                    g->ninputs, g->noutputs, N, M, nd->nout);
+	K = nd->nout - N;
+	if (!(states = sym__infer_alloc(&r->inf, (N + 1) * sizeof(*states))) ||
+	    !(slices = sym__infer_alloc(&r->inf, (M + 1) * sizeof(*slices))))
+		return -1;
+	for (i = 0; i < N + M; i++) {
+		const sym_tval *t = &ins[1 + i];
+		int scan = i >= N;
+		if (!t->present || t->rank < (scan ? 2 : 1))
+			return not_inferred(r, why, "%s %zu needs a known rank of at least %d (batch%s)",
+			                    scan ? "scan input" : "state", scan ? i - N : i, scan ? 2 : 1,
+			                    scan ? ", sequence" : "");
+		if (!batch)
+			batch = t->dims[0];
+		else if (assert_equal(r, nd, batch, t->dims[0], "batch sizes (dim 0 of every input)") < 0)
+			return -1;
+		if (scan && !trip)
+			trip = t->dims[1];
+		else if (scan && assert_equal(r, nd, trip, t->dims[1],
+		                              "sequence lengths (dim 1 of the scan inputs)") < 0)
+			return -1;
+		if (strip_axes(r, t, scan ? 2 : 1, scan ? &slices[i - N] : &states[i]) < 0)
+			return -1;
+	}
+	if (ins[0].present) {
+		if (ins[0].rank >= 0 && ins[0].rank != 1)
+			return not_inferred(r, why, "sequence_lens has rank %d, not 1", ins[0].rank);
+		if (ins[0].rank == 1 && assert_equal(r, nd, batch, ins[0].dims[0],
+		                                     "sequence_lens' length and the batch size") < 0)
+			return -1;
+	}
+	memset(&L, 0, sizeof(L));
+	L.npre = 0, L.npost = M, L.post = slices, L.coff = 0;
+	if (carried_init(r, &L.c, N, states) < 0)
+		return -1;
+	if (!(o = sym__infer_alloc(&r->inf, (g->noutputs + 1) * sizeof(*o))) ||
+	    !(run1 = sym_expr_rel(ctx, SYM_REL_GE, trip, sym__one(ctx))))
+		return -1;
+	if ((st = run_loop_body(r, s, g, &L, GUARDS_COND, run1, 0, o, why)) != 0)
+		return st < 0 ? -1 : not_inferred(r, why, "body: %s", *why);
+	lead[0] = batch, lead[1] = trip;
+	for (i = 0; i < N; i++)
+		if (carried_final(r, nd, &L.c, i, &outs[i], 1) < 0 || prepend_dims(r, &outs[i], 1, lead) < 0)
+			return -1;
+	for (i = 0; i < K; i++) {
+		sym_tval *out = &outs[N + i];
+		if (finish_out(r, nd, N + i, &o[N + i], out, 2) < 0)
+			return -1;
+		out->has_value = 0, out->nvalue = 0, out->value = NULL;
+		if (prepend_dims(r, out, 2, lead) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int run_scan(sym_graph_result *r, const scope *s, const sym_mnode *nd, const sym_tval *ins,
                     sym_tval *outs, const char **why)
 {
@@ -1012,8 +1177,7 @@ static int run_scan(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	if (!g)
 		return not_inferred(r, why, "needs the graph attribute body");
 	if (r->model->opset < 9)
-		return not_inferred(r, why, "opset %d is not read (Scan of opset 9 and later)",
-		                    r->model->opset);
+		return run_scan8(r, s, nd, ins, outs, why);
 	if (attr_ints(nd, "num_scan_inputs", &nn, &nscan_v) != 1 || nn != 1 || nscan_v[0] < 1 ||
 	    (size_t)nscan_v[0] > nd->nin)
 		return not_inferred(r, why, "needs num_scan_inputs, an integer in [1, %zu]", nd->nin);
@@ -1071,13 +1235,13 @@ static int run_scan(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	if ((st = run_loop_body(r, s, g, &L, GUARDS_COND, run1, 0, o, why)) != 0)
 		return st < 0 ? -1 : not_inferred(r, why, "body: %s", *why);
 	for (i = 0; i < N; i++)
-		if (carried_final(r, nd, &L.c, i, &outs[i]) < 0)
+		if (carried_final(r, nd, &L.c, i, &outs[i], 0) < 0)
 			return -1;
 	for (i = 0; i < K; i++) {
 		sym_tval *out = &outs[N + i];
 		int64_t ax = out_axes ? out_axes[i] : 0;
 		int j = 0;
-		if (finish_out(r, nd, N + i, &o[N + i], out) < 0)
+		if (finish_out(r, nd, N + i, &o[N + i], out, 0) < 0)
 			return -1;
 		out->has_value = 0, out->nvalue = 0, out->value = NULL;
 		if (out->rank < 0)

@@ -639,6 +639,40 @@ static void loop_body_guards_hold_when_the_body_runs(void **state)
 	close_model(&fx);
 }
 
+/* Scan of opset 8: sequence_lens first (optional), the batch at axis 0 of
+ * every input and output and the sequence at axis 1 of the scan inputs;
+ * the body sees one batch element. */
+static void scan_of_opset_8_has_the_batch_first_and_the_sequence_second(void **state)
+{
+	fixture fx;
+	(void)state;
+	open_model(&fx, "tests/models/scan_opset8.json");
+	expect_shape(&fx, "total", "[b, n]");
+	expect_shape(&fx, "partial", "[b, t, n]");
+	expect_shape(&fx, "total2", "[b, n]");
+	expect_shape(&fx, "partial2", "[b, t, n]");
+	expect_shape(&fx, "grow_all", "[b, t, n]");
+	/* a state that doubles every step: runtime-bound past the batch */
+	expect_bound_symbol(&fx, "grown", 1, "dim 1 of output 'grown' of node 'scan_grow' (Scan)");
+	close_model(&fx);
+	/* batch sizes not proven equal: an assert that they are */
+	open_text(
+	    &fx, "scan8 batches",
+	    dup_text("{\"opset\": 8, \"inputs\": [{\"name\": \"i\", \"shape\": [\"c\", 2]},"
+	             " {\"name\": \"x\", \"shape\": [\"b\", \"t\", 2]}],"
+	             " \"nodes\": [{\"name\": \"s\", \"op\": \"Scan\", \"inputs\": [\"\", \"i\", \"x\"],"
+	             " \"outputs\": [\"f\", \"a\"], \"attrs\": {\"num_scan_inputs\": 1, \"body\":"
+	             " {\"inputs\": [{\"name\": \"p\"}, {\"name\": \"q\"}], \"nodes\": [{\"name\":"
+	             " \"add\", \"op\": \"Add\", \"inputs\": [\"p\", \"q\"], \"outputs\": [\"r\"]}],"
+	             " \"outputs\": [\"r\", \"r\"]}}}], \"outputs\": [\"f\", \"a\"]}"),
+	    0, NULL, NULL);
+	assert_int_equal(sym_graph_num_errors(fx.r), 0);
+	expect_guards(&fx, (const char *const[]){"b == c | assert | s", NULL});
+	expect_shape(&fx, "f", "[b, 2]");
+	expect_shape(&fx, "a", "[b, t, 2]");
+	close_model(&fx);
+}
+
 static void loop_bodies_run_nested_ifs_and_scan_outputs_stack_at_their_axis(void **state)
 {
 	fixture fx;
@@ -676,6 +710,7 @@ int main(void)
 	    cmocka_unit_test(while_loop_scan_outputs_lead_with_a_runtime_bound_trip_count),
 	    cmocka_unit_test(loop_with_cond_runs_m_times_while_the_body_keeps_cond_true),
 	    cmocka_unit_test(scan_outputs_get_the_sequence_length_at_their_axis),
+	    cmocka_unit_test(scan_of_opset_8_has_the_batch_first_and_the_sequence_second),
 	    cmocka_unit_test(loop_body_guards_hold_when_the_body_runs),
 	    cmocka_unit_test(loop_bodies_run_nested_ifs_and_scan_outputs_stack_at_their_axis),
 	};
