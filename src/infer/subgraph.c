@@ -1214,16 +1214,12 @@ static int run_scan(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 		for (k = 0; k < t->rank; k++)
 			if (k != ax)
 				slices[i].dims[j++] = t->dims[k];
-		if (!trip) {
+		if (!trip)
 			trip = t->dims[ax];
-		} else {
-			int eq = proven_equal(r, trip, t->dims[ax]);
-			if (eq < 0)
-				return -1;
-			if (!eq)
-				return not_inferred(r, why,
-				                    "the scan inputs' sequence lengths are not proven equal");
-		}
+		else if (assert_equal(r, nd, trip, t->dims[ax],
+		                      "sequence lengths (the scan inputs' dims at their scan_input_axes)") <
+		         0)
+			return -1;
 	}
 	memset(&L, 0, sizeof(L));
 	L.npre = 0, L.npost = M, L.post = slices, L.coff = 0;

@@ -642,6 +642,30 @@ static void loop_body_guards_hold_when_the_body_runs(void **state)
 /* Scan of opset 8: sequence_lens first (optional), the batch at axis 0 of
  * every input and output and the sequence at axis 1 of the scan inputs;
  * the body sees one batch element. */
+/* Scan inputs of sequence lengths not proven equal: an assert that they
+ * are. */
+static void scan_inputs_of_different_lengths_assert_equal_lengths(void **state)
+{
+	fixture fx;
+	(void)state;
+	open_text(
+	    &fx, "scan lengths",
+	    dup_text(
+	        "{\"inputs\": [{\"name\": \"i\", \"shape\": [2]},"
+	        " {\"name\": \"x\", \"shape\": [\"t\", 2]}, {\"name\": \"y\", \"shape\": [\"u\", 2]}],"
+	        " \"nodes\": [{\"name\": \"s\", \"op\": \"Scan\", \"inputs\": [\"i\", \"x\", \"y\"],"
+	        " \"outputs\": [\"f\", \"a\"], \"attrs\": {\"num_scan_inputs\": 2, \"body\":"
+	        " {\"inputs\": [{\"name\": \"p\"}, {\"name\": \"q\"}, {\"name\": \"w\"}],"
+	        " \"nodes\": [{\"name\": \"add\", \"op\": \"Add\", \"inputs\": [\"p\", \"q\"],"
+	        " \"outputs\": [\"r\"]}], \"outputs\": [\"r\", \"w\"]}}}], \"outputs\": [\"f\", \"a\"]}"),
+	    0, NULL, NULL);
+	assert_int_equal(sym_graph_num_errors(fx.r), 0);
+	expect_guards(&fx, (const char *const[]){"t == u | assert | s", NULL});
+	expect_shape(&fx, "f", "[2]");
+	expect_shape(&fx, "a", "[t, 2]");
+	close_model(&fx);
+}
+
 static void scan_of_opset_8_has_the_batch_first_and_the_sequence_second(void **state)
 {
 	fixture fx;
@@ -711,6 +735,7 @@ int main(void)
 	    cmocka_unit_test(loop_with_cond_runs_m_times_while_the_body_keeps_cond_true),
 	    cmocka_unit_test(scan_outputs_get_the_sequence_length_at_their_axis),
 	    cmocka_unit_test(scan_of_opset_8_has_the_batch_first_and_the_sequence_second),
+	    cmocka_unit_test(scan_inputs_of_different_lengths_assert_equal_lengths),
 	    cmocka_unit_test(loop_body_guards_hold_when_the_body_runs),
 	    cmocka_unit_test(loop_bodies_run_nested_ifs_and_scan_outputs_stack_at_their_axis),
 	};
