@@ -874,6 +874,11 @@ typedef struct loopk {
 	carried c;
 	/* Loop: whether the body's cond output is constant true */
 	int cond_true;
+	/* Loop: pre[0] is the iteration number, a body-local symbol in
+	 * [0, iter_hi] (iter_hi NULL: no upper end); iter_src names it */
+	int iter;
+	const sym_expr *iter_hi;
+	const char *iter_src;
 } loopk;
 
 static int run_loop_body(sym_graph_result *r, const scope *s, const sym_mgraph *g, loopk *L, guard_mode mode,
@@ -896,6 +901,17 @@ static int run_loop_body(sym_graph_result *r, const scope *s, const sym_mgraph *
 		for (i = 0; i < L->npost; i++)
 			in[L->npre + L->c.n + i] = L->post[i];
 		st = carried_inputs(r, &L->c, in + L->npre);
+		if (st == 0 && L->iter) {
+			/* the iteration number, known to the body only as a
+			 * symbol of its own (exported dims that use it become
+			 * runtime-bound) */
+			const sym_expr **v = sym__infer_alloc(&r->inf, sizeof(*v));
+			if (!v || !(v[0] = sym__infer_fresh_dim(&r->inf, "u", sym__zero(r->ctx), L->iter_hi,
+			                                        L->iter_src)))
+				st = -1;
+			else
+				in[0].has_value = 1, in[0].nvalue = 1, in[0].value = v;
+		}
 		if (st == 0)
 			st = run_graph(r, s, mode == GUARDS_COND ? cond : NULL, g, nin, in, outs, why);
 		if (st == 0 && (ch = carried_check(r, &L->c, in + L->npre, outs + L->coff)) < 0)
@@ -973,6 +989,18 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	}
 	memset(&L, 0, sizeof(L));
 	L.npre = 2, L.pre = pre, L.coff = 1;
+	L.iter = 1;
+	if (m) {
+		/* the iteration number is below the trip count */
+		sym_truth runs =
+		    sym_prove(ctx, r->inf.facts, sym_expr_rel(ctx, SYM_REL_GE, m, sym__one(ctx)));
+		if (runs == SYM_ERROR)
+			return -1;
+		if (runs != SYM_FALSE && !(L.iter_hi = sym_expr_sub(ctx, m, sym__one(ctx))))
+			return -1;
+	}
+	if (!(L.iter_src = sym__infer_printf(&r->inf, "the iteration number of node '%s' (Loop)", nd->name)))
+		return -1;
 	if (carried_init(r, &L.c, N, ins + 2) < 0)
 		return -1;
 	for (i = 0; i < N; i++)
@@ -1006,7 +1034,7 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	for (i = 0; i < K; i++) {
 		const bout *b = &o[1 + N + i];
 		sym_tval *out = &outs[N + i];
-		if (finish_out(r, nd, N + i, b, out, 0) < 0)
+		if (finish_out(r, nd, N + i, b, out, 1) < 0)
 			return -1;
 		out->has_value = 0, out->nvalue = 0, out->value = NULL;
 		if (out->rank < 0)

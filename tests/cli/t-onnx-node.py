@@ -55,6 +55,7 @@ TIMEOUT = 60
 
 # Inputs (by position) whose values an operator's output shape depends on.
 VALUE_INPUTS = {
+    "Loop": [0, 1],
     "Reshape": [1], "Expand": [1], "Tile": [1], "Slice": [1, 2, 3, 4], "Pad": [1, 2, 3],
     "Resize": [1, 2, 3], "Upsample": [1], "TopK": [1], "Range": [0, 1, 2],
     "ConstantOfShape": [0], "OneHot": [1], "Split": [1], "Squeeze": [1], "Unsqueeze": [1],
@@ -86,8 +87,6 @@ EXCLUDED = {
 # variants, "case variant" for one.  Only "not inferred" may be listed: a
 # wrong shape always fails.
 KNOWN = {
-    "test_loop11":
-        "the body slices at the iteration number, a value the body does not get",
     "test_range_float_type_positive_delta_expanded":
         "the trip count is computed from graph inputs (start, limit, delta): "
         "the output dim is runtime-bound",

@@ -642,6 +642,49 @@ static void loop_body_guards_hold_when_the_body_runs(void **state)
 /* Scan of opset 8: sequence_lens first (optional), the batch at axis 0 of
  * every input and output and the sequence at axis 1 of the scan inputs;
  * the body sees one batch element. */
+/* The body gets the iteration number as a symbol in [0, M - 1]: a slice
+ * x[i:i+1] of a 5-element x over 5 iterations is one element each time;
+ * over an unknown count it may be empty, so the dim is runtime-bound. */
+static void a_loop_body_knows_its_iteration_number_is_below_the_trip_count(void **state)
+{
+	static const char *const counts[] = {"5", "7"};
+	int k;
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		fixture fx;
+		char *text = malloc(2048);
+		assert_non_null(text);
+		snprintf(
+		    text, 2048,
+		    "{\"inputs\": [],"
+		    " \"initializers\": [{\"name\": \"m\", \"dtype\": \"int64\", \"shape\": [], \"data\": "
+		    "[%s]},"
+		    "  {\"name\": \"x\", \"dtype\": \"int64\", \"shape\": [5], \"data\": [1, 2, 3, 4, 5]},"
+		    "  {\"name\": \"one\", \"dtype\": \"int64\", \"shape\": [1], \"data\": [1]},"
+		    "  {\"name\": \"zero\", \"dtype\": \"int64\", \"shape\": [1], \"data\": [0]}],"
+		    " \"nodes\": [{\"name\": \"loop\", \"op\": \"Loop\", \"inputs\": [\"m\", \"\"],"
+		    "  \"outputs\": [\"rows\"], \"attrs\": {\"body\": {\"inputs\": [{\"name\": \"i\","
+		    "  \"dtype\": \"int64\"}, {\"name\": \"c\", \"dtype\": \"bool\"}],"
+		    "  \"nodes\": [{\"name\": \"u\", \"op\": \"Unsqueeze\", \"inputs\": [\"i\", \"zero\"],"
+		    "   \"outputs\": [\"i1\"]},"
+		    "   {\"name\": \"e\", \"op\": \"Add\", \"inputs\": [\"i1\", \"one\"], \"outputs\": "
+		    "[\"i2\"]},"
+		    "   {\"name\": \"s\", \"op\": \"Slice\", \"inputs\": [\"x\", \"i1\", \"i2\"],"
+		    "   \"outputs\": [\"row\"]},"
+		    "   {\"name\": \"k\", \"op\": \"Identity\", \"inputs\": [\"c\"], \"outputs\": [\"c2\"]}],"
+		    "  \"outputs\": [\"c2\", \"row\"]}}}],"
+		    " \"outputs\": [\"rows\"]}",
+		    counts[k]);
+		open_text(&fx, counts[k], text, 0, NULL, NULL);
+		assert_int_equal(sym_graph_num_errors(fx.r), 0);
+		if (k == 0)
+			expect_shape(&fx, "rows", "[5, 1]");
+		else
+			expect_bound_symbol(&fx, "rows", 1, "dim 1 of output 'rows' of node 'loop' (Loop)");
+		close_model(&fx);
+	}
+}
+
 /* Scan inputs of sequence lengths not proven equal: an assert that they
  * are. */
 static void scan_inputs_of_different_lengths_assert_equal_lengths(void **state)
@@ -736,6 +779,7 @@ int main(void)
 	    cmocka_unit_test(scan_outputs_get_the_sequence_length_at_their_axis),
 	    cmocka_unit_test(scan_of_opset_8_has_the_batch_first_and_the_sequence_second),
 	    cmocka_unit_test(scan_inputs_of_different_lengths_assert_equal_lengths),
+	    cmocka_unit_test(a_loop_body_knows_its_iteration_number_is_below_the_trip_count),
 	    cmocka_unit_test(loop_body_guards_hold_when_the_body_runs),
 	    cmocka_unit_test(loop_bodies_run_nested_ifs_and_scan_outputs_stack_at_their_axis),
 	};
