@@ -1171,9 +1171,14 @@ static int run_scan8(sym_graph_result *r, const scope *s, const sym_mnode *nd, c
 	if (carried_init(r, &L.c, N, states) < 0)
 		return -1;
 	if (!(o = sym__infer_alloc(&r->inf, (g->noutputs + 1) * sizeof(*o))) ||
-	    !(run1 = sym_expr_rel(ctx, SYM_REL_GE, trip, sym__one(ctx))))
+	    !(run1 = sym_expr_and(ctx, sym_expr_rel(ctx, SYM_REL_GE, batch, sym__one(ctx)),
+	                          sym_expr_rel(ctx, SYM_REL_GE, trip, sym__one(ctx)))))
 		return -1;
-	if ((st = run_loop_body(r, s, g, &L, GUARDS_COND, run1, 0, o, why)) != 0)
+	/* the body runs when there is a batch element and a step; with
+	 * sequence_lens, only for a length of at least 1, which the shapes do
+	 * not tell: its guards are then dropped */
+	if ((st = run_loop_body(r, s, g, &L, ins[0].present ? GUARDS_DROP : GUARDS_COND, run1, 0, o, why)) !=
+	    0)
 		return st < 0 ? -1 : not_inferred(r, why, "body: %s", *why);
 	lead[0] = batch, lead[1] = trip;
 	for (i = 0; i < N; i++)
