@@ -245,6 +245,7 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	X(microsoft_norm)                                                                                    \
 	X(microsoft_conv)                                                                                    \
 	X(microsoft_quant)                                                                                   \
+	X(microsoft_moe)                                                                                     \
 	X(sequence)
 
 #define SYM__FAMILY_DECL(fam)                                                                                \
