@@ -6,6 +6,8 @@
  * here, the dim is bound at run time (never guessed). */
 #include "rules_private.h"
 
+#include <string.h>
+
 #define MS "com.microsoft"
 
 static const sym_expr *eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
@@ -348,6 +350,9 @@ static int r_moe(sym_rule_ctx *rc)
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_tval *x = sym__rc_need_rank(rc, 0), *router, *w1, *w2, *w3, *b1, *b2, *b3;
 	const sym_expr *rows, *hidden, *e;
+	static const char *const acts[] = {"relu", "gelu", "silu", "identity", "swiglu"};
+	const char *act;
+	size_t i;
 	int64_t k;
 	int ok;
 	if (!x)
@@ -358,6 +363,12 @@ static int r_moe(sym_rule_ctx *rc)
 		return -1;
 	if (k < 1)
 		return sym__rc_error(rc, "attribute 'k' must be at least 1, not %lld", (long long)k);
+	if (sym__rc_attr_string(rc, "activation_type", "relu", &act) < 0)
+		return -1;
+	for (i = 0; i < sizeof(acts) / sizeof(acts[0]) && strcmp(act, acts[i]); i++)
+		;
+	if (i == sizeof(acts) / sizeof(acts[0]))
+		return sym__rc_error(rc, "attribute 'activation_type' has the unknown value '%s'", act);
 	if (!(router = need_rank_n(rc, 1, "router_probs", 2)) ||
 	    !(w1 = need_rank_n(rc, 2, "fc1_experts_weights", 3)) ||
 	    !(w2 = need_rank_n(rc, 4, "fc2_experts_weights", 3)))
@@ -372,8 +383,6 @@ static int r_moe(sym_rule_ctx *rc)
 	rows = x->rank == 2 ? x->dims[0] : sym_expr_mul(ctx, x->dims[0], x->dims[1]);
 	hidden = x->dims[x->rank - 1], e = router->dims[1];
 	if (require_eq(rc, router->dims[0], rows, "router_probs must have a row per token") < 0 ||
-	    require_rel(rc, SYM_REL_LE, sym__rc_num(rc, k), e, "attribute 'k' must be at most num_experts") <
-	        0 ||
 	    expert_weight(rc, w1, e, hidden, "fc1_experts_weights") < 0 ||
 	    expert_weight(rc, w2, e, hidden, "fc2_experts_weights") < 0 ||
 	    (w3 && expert_weight(rc, w3, e, hidden, "fc3_experts_weights") < 0))

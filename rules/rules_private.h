@@ -246,6 +246,7 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	X(microsoft_conv)                                                                                    \
 	X(microsoft_quant)                                                                                   \
 	X(microsoft_moe)                                                                                     \
+	X(microsoft_dropout)                                                                                 \
 	X(sequence)
 
 #define SYM__FAMILY_DECL(fam)                                                                                \
