@@ -208,6 +208,10 @@ int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, si
  * promotion, batch broadcasting, the contracted dims guarded equal; the
  * last two dims of an operand of rank >= 2 swapped when ta (tb) is set. */
 int sym__rc_matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int ta, int tb, int dtype);
+/* Conv(X, W, B) into output 0 (rules/conv.c), X's type: channels first
+ * (X [N, C, in...], W [M, C/group, k...]) or, with channels_last, X
+ * [N, in..., C], W [M, k..., C/group] and the output [N, out..., M]. */
+int sym__rc_conv(sym_rule_ctx *rc, int channels_last);
 /* Broadcasts two dims; stores the result dim. */
 int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out);
 
@@ -239,6 +243,10 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	X(microsoft)                                                                                         \
 	X(microsoft_attention)                                                                               \
 	X(microsoft_norm)                                                                                    \
+	X(microsoft_conv)                                                                                    \
+	X(microsoft_quant)                                                                                   \
+	X(microsoft_moe)                                                                                     \
+	X(microsoft_dropout)                                                                                 \
 	X(sequence)
 
 #define SYM__FAMILY_DECL(fam)                                                                                \
