@@ -476,25 +476,21 @@ static int proven_equal(sym_graph_result *r, const sym_expr *a, const sym_expr *
 	return t == SYM_TRUE;
 }
 
-/* The assert guard a == b of node nd (what: the dims it equates); a == b
- * proven false is an error naming the node. */
-static int assert_equal(sym_graph_result *r, const sym_mnode *nd, const sym_expr *a, const sym_expr *b,
-                        const char *what)
+/* Adds the assert guard p (simplified) of node nd with the reason (made
+ * in the session's memory), assumed from here on; 0 when p holds, 1 when
+ * it never holds (nothing added), -1 out of memory. */
+static int push_assert(sym_graph_result *r, const sym_mnode *nd, const sym_expr *p, char *reason)
 {
 	sym_infer *inf = &r->inf;
 	sym_ctx *ctx = r->ctx;
-	const sym_expr *p = sym_expr_rel(ctx, SYM_REL_EQ, a, b);
 	sym_guard *g;
 	size_t i;
-	if (!p || !(p = sym_simplify(ctx, inf->facts, p)))
+	if (!p || !reason || !(p = sym_simplify(ctx, inf->facts, p)))
 		return -1;
 	if (p == sym__true(ctx))
 		return 0;
-	if (p == sym__false(ctx)) {
-		inf->fatal = 1;
-		sym__error(ctx, SYM_EDOMAIN, -1, "node '%s' (%s): %s differ", nd->name, nd->op, what);
-		return -1;
-	}
+	if (p == sym__false(ctx))
+		return 1;
 	for (i = 0; i < inf->nguards; i++)
 		if (inf->guards[i].pred == p)
 			return 0;
@@ -504,8 +500,8 @@ static int assert_equal(sym_graph_result *r, const sym_mnode *nd, const sym_expr
 	g->pred = p;
 	g->kind = SYM_GUARD_ASSERT;
 	g->node = sym__infer_strdup(inf, nd->name);
-	g->reason = sym__infer_printf(inf, "%s must be equal", what);
-	if (!g->node || !g->reason)
+	g->reason = reason;
+	if (!g->node)
 		return -1;
 	inf->nguards++;
 	if (sym_facts_assume(inf->facts, p) != SYM_EOK) {
@@ -516,6 +512,21 @@ static int assert_equal(sym_graph_result *r, const sym_mnode *nd, const sym_expr
 	return 0;
 }
 
+/* The assert guard a == b of node nd (what: the dims it equates); a == b
+ * proven false is an error naming the node. */
+static int assert_equal(sym_graph_result *r, const sym_mnode *nd, const sym_expr *a, const sym_expr *b,
+                        const char *what)
+{
+	int st = push_assert(r, nd, sym_expr_rel(r->ctx, SYM_REL_EQ, a, b),
+	                     sym__infer_printf(&r->inf, "%s must be equal", what));
+	if (st == 1) {
+		r->inf.fatal = 1;
+		sym__error(r->ctx, SYM_EDOMAIN, -1, "node '%s' (%s): %s differ", nd->name, nd->op, what);
+		return -1;
+	}
+	return st;
+}
+
 /* ---- If ---------------------------------------------------------------------- */
 
 /* The assert guard p of If node nd: the branch name never runs on a valid
@@ -523,39 +534,15 @@ static int assert_equal(sym_graph_result *r, const sym_mnode *nd, const sym_expr
 static int assert_branch(sym_graph_result *r, const sym_mnode *nd, const sym_expr *p, const char *name,
                          const char *why)
 {
-	sym_infer *inf = &r->inf;
-	sym_ctx *ctx = r->ctx;
-	sym_guard *g;
-	size_t i;
-	if (!p || !(p = sym_simplify(ctx, inf->facts, p)))
-		return -1;
-	if (p == sym__true(ctx))
-		return 0;
-	if (p == sym__false(ctx)) {
-		inf->fatal = 1;
-		sym__error(ctx, SYM_EDOMAIN, -1, "node '%s' (If): neither branch runs on a valid input (%s)",
-		           nd->name, why);
+	int st = push_assert(r, nd, p,
+	                     sym__infer_printf(&r->inf, "%s never runs on a valid input: %s", name, why));
+	if (st == 1) {
+		r->inf.fatal = 1;
+		sym__error(r->ctx, SYM_EDOMAIN, -1,
+		           "node '%s' (If): neither branch runs on a valid input (%s)", nd->name, why);
 		return -1;
 	}
-	for (i = 0; i < inf->nguards; i++)
-		if (inf->guards[i].pred == p)
-			return 0;
-	if (SYM_GROW(ctx, inf->guards, inf->nguards + 1, inf->capguards, 16) < 0)
-		return -1;
-	g = &inf->guards[inf->nguards];
-	g->pred = p;
-	g->kind = SYM_GUARD_ASSERT;
-	g->node = sym__infer_strdup(inf, nd->name);
-	g->reason = sym__infer_printf(inf, "%s never runs on a valid input: %s", name, why);
-	if (!g->node || !g->reason)
-		return -1;
-	inf->nguards++;
-	if (sym_facts_assume(inf->facts, p) != SYM_EOK) {
-		if (sym_ctx_last_error(ctx) == SYM_ENOMEM)
-			return -1;
-		sym_ctx_clear_error(ctx);
-	}
-	return 0;
+	return st;
 }
 
 /* With hints that decide the condition pred of If node nd: the branch
