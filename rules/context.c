@@ -239,6 +239,18 @@ const sym_attr *sym__rc_attr(const sym_rule_ctx *rc, const char *name)
 	return NULL;
 }
 
+int sym__rc_attr_pos(sym_rule_ctx *rc, const char *name, int64_t *out)
+{
+	if (!sym__rc_attr(rc, name))
+		return sym__rc_error(rc, "attribute '%s' is required", name);
+	if (sym__rc_attr_int(rc, name, 1, out) < 0)
+		return -1;
+	if (*out < 1)
+		return sym__rc_error(rc, "attribute '%s' must be at least 1, not %lld", name,
+		                     (long long)*out);
+	return 0;
+}
+
 static const char *attr_type_name(sym_attr_type t)
 {
 	static const char *const names[] = {"an integer", "a list of integers", "a float", "a list of floats",
@@ -492,6 +504,15 @@ int sym__rc_set_dtype(sym_rule_ctx *rc, size_t i, int dtype)
 		return -1;
 	rc->out[i].dtype = dtype;
 	return 0;
+}
+
+int sym__rc_set_out(sym_rule_ctx *rc, size_t i, int n, const sym_expr *const *d, int dtype)
+{
+	if (i >= rc->nout)
+		return 0;
+	if (sym__rc_set_shape(rc, i, n, d) < 0)
+		return -1;
+	return sym__rc_set_dtype(rc, i, dtype);
 }
 
 int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *const *v)

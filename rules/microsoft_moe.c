@@ -49,28 +49,6 @@ static const sym_tval *opt_rank_n(sym_rule_ctx *rc, size_t i, const char *what, 
 	return t;
 }
 
-static int set_out(sym_rule_ctx *rc, size_t i, int n, const sym_expr *const *d, int dtype)
-{
-	if (i >= rc->nout)
-		return 0;
-	if (sym__rc_set_shape(rc, i, n, d) < 0)
-		return -1;
-	return sym__rc_set_dtype(rc, i, dtype);
-}
-
-/* A required positive int attribute. */
-static int pos_attr(sym_rule_ctx *rc, const char *name, int64_t *out)
-{
-	if (!sym__rc_attr(rc, name))
-		return sym__rc_error(rc, "attribute '%s' is required", name);
-	if (sym__rc_attr_int(rc, name, 1, out) < 0)
-		return -1;
-	if (*out < 1)
-		return sym__rc_error(rc, "attribute '%s' must be at least 1, not %lld", name,
-		                     (long long)*out);
-	return 0;
-}
-
 /* The value of a one-element input as a constant: 1 with *v set, 0 when
  * absent or not known. */
 static int const_scalar(const sym_tval *t, long long *v)
@@ -110,7 +88,7 @@ static int r_decoder_attention(sym_rule_ctx *rc)
 	int64_t heads;
 	int st, past, layer, hasmask, ok, i, cache;
 	size_t j;
-	if (pos_attr(rc, "num_heads", &heads) < 0)
+	if (sym__rc_attr_pos(rc, "num_heads", &heads) < 0)
 		return -1;
 	if (!(q = need_rank_n(rc, 0, "query", 3)) || !(k = need_rank_n(rc, 1, "key", 3)) ||
 	    !(qw = need_rank_n(rc, 2, "q_weight", 2)) || !(kvw = need_rank_n(rc, 3, "kv_weight", 2)) ||
@@ -176,9 +154,9 @@ static int r_decoder_attention(sym_rule_ctx *rc)
 		return -1;
 	d[0] = b, d[1] = sym__rc_num(rc, heads), d[2] = kv;
 	d[3] = sym_expr_floordiv(ctx, h, d[1]);
-	if (set_out(rc, 1, 4, d, q->dtype) < 0)
+	if (sym__rc_set_out(rc, 1, 4, d, q->dtype) < 0)
 		return -1;
-	return set_out(rc, 2, 4, d, q->dtype);
+	return sym__rc_set_out(rc, 2, 4, d, q->dtype);
 }
 
 /* ---- SparseAttention ----------------------------------------------------- */
@@ -227,8 +205,9 @@ static int r_sparse_attention(sym_rule_ctx *rc)
 	const sym_expr *hq, *hd, *tsl, *d[3], *maxb;
 	int64_t heads, kv_heads, block, rotary;
 	int i;
-	if (pos_attr(rc, "num_heads", &heads) < 0 || pos_attr(rc, "kv_num_heads", &kv_heads) < 0 ||
-	    pos_attr(rc, "sparse_block_size", &block) < 0 ||
+	if (sym__rc_attr_pos(rc, "num_heads", &heads) < 0 ||
+	    sym__rc_attr_pos(rc, "kv_num_heads", &kv_heads) < 0 ||
+	    sym__rc_attr_pos(rc, "sparse_block_size", &block) < 0 ||
 	    sym__rc_attr_int(rc, "do_rotary", 0, &rotary) < 0)
 		return -1;
 	if (heads % kv_heads)
@@ -317,9 +296,9 @@ static int r_sparse_attention(sym_rule_ctx *rc)
 	if (rotary && sparse_rotary(rc, hd, tsl) < 0)
 		return -1;
 	d[0] = q->dims[0], d[1] = q->dims[1], d[2] = hq;
-	if (set_out(rc, 0, 3, d, q->dtype) < 0 || set_out(rc, 1, 4, pk->dims, pk->dtype) < 0)
+	if (sym__rc_set_out(rc, 0, 3, d, q->dtype) < 0 || sym__rc_set_out(rc, 1, 4, pk->dims, pk->dtype) < 0)
 		return -1;
-	return set_out(rc, 2, 4, pk->dims, pv->dtype);
+	return sym__rc_set_out(rc, 2, 4, pk->dims, pv->dtype);
 }
 
 /* ---- MoE ----------------------------------------------------------------- */

@@ -22,18 +22,10 @@ static const char *run(rt *t, const char *op, const char *domain, const char *co
                        const sym_attr *a)
 {
 	sym_tval in[8];
-	size_t nin = 0;
-	for (; shapes[nin]; nin++)
-		in[nin] = *shapes[nin] ? rt_t(t, shapes[nin], NULL, NULL) : rt_absent();
-	if (rt_run(t, op, domain, nin, in, na, a, 1, out) < 0) {
-		const char *m = sym__infer_strdup(&t->inf, sym_ctx_last_message(t->ctx));
-		sym_ctx_clear_error(t->ctx);
-		return m;
-	}
-	return rt_shape(t, &out[0]);
+	return rt_outcome(t, op, domain, rt_shapes(t, shapes, in, 8), in, na, a, 1, out);
 }
 
-#define SHAPES(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define SHAPES RT_LIST
 
 static void fused_conv_has_the_conv_shape_and_checks_the_sum(void **state)
 {
@@ -164,14 +156,12 @@ static uint64_t rng_state;
 
 static long long rnd(long long lo, long long hi)
 {
-	rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
-	return lo + (long long)(rng_state % (uint64_t)(hi - lo + 1));
+	return rt_rand(&rng_state, lo, hi);
 }
 
 static void seed_rng(void)
 {
-	const char *env = getenv("SYM_TEST_SEED");
-	rng_state = 0x9e3779b97f4a7c15ULL ^ (env ? strtoull(env, NULL, 10) : 0);
+	rt_rand_seed(&rng_state);
 }
 
 /* The convolution output size, computed here independently of the rule. */

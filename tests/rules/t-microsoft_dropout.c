@@ -20,24 +20,10 @@ static sym_tval out[2];
 static const char *run(rt *t, const char *op, const char *const *shapes, size_t nout)
 {
 	sym_tval in[5];
-	size_t nin = 0, i;
-	char buf[256] = "";
-	for (; shapes[nin]; nin++)
-		in[nin] = *shapes[nin] ? rt_t(t, shapes[nin], NULL, NULL) : rt_absent();
-	if (rt_run(t, op, MS, nin, in, 0, NULL, nout, out) < 0) {
-		const char *m = sym__infer_strdup(&t->inf, sym_ctx_last_message(t->ctx));
-		sym_ctx_clear_error(t->ctx);
-		return m;
-	}
-	for (i = 0; i < nout; i++) {
-		if (i)
-			strcat(buf, " ");
-		strcat(buf, rt_shape(t, &out[i]));
-	}
-	return sym__infer_strdup(&t->inf, buf);
+	return rt_outcome(t, op, MS, rt_shapes(t, shapes, in, 5), in, 0, NULL, nout, out);
 }
 
-#define SHAPES(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define SHAPES RT_LIST
 
 static void bias_dropout_keeps_the_shape_and_masks_it(void **state)
 {
@@ -95,18 +81,16 @@ static uint64_t rng_state;
 
 static long long rnd(long long lo, long long hi)
 {
-	rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
-	return lo + (long long)(rng_state % (uint64_t)(hi - lo + 1));
+	return rt_rand(&rng_state, lo, hi);
 }
 
 static void bitmask_words_match_the_kernel_at_random_dims(void **state)
 {
 	rt t;
 	char x[48], bias[24], want[96];
-	const char *env = getenv("SYM_TEST_SEED");
 	int it;
 	(void)state;
-	rng_state = 0x9e3779b97f4a7c15ULL ^ (env ? strtoull(env, NULL, 10) : 0);
+	rt_rand_seed(&rng_state);
 	rt_init(&t, 1);
 	for (it = 0; it < 200; it++) {
 		long long a = rnd(1, 9), b = rnd(1, 40), c = rnd(1, 70);

@@ -38,21 +38,10 @@ static const char *run(rt *t, const char *op, const char *const *specs, size_t n
                        size_t nout)
 {
 	sym_tval in[12];
-	size_t nin = 0, i;
-	char buf[512] = "";
+	size_t nin = 0;
 	for (; specs[nin]; nin++)
 		in[nin] = input(t, specs[nin]);
-	if (rt_run(t, op, MS, nin, in, na, a, nout, out) < 0) {
-		const char *m = sym__infer_strdup(&t->inf, sym_ctx_last_message(t->ctx));
-		sym_ctx_clear_error(t->ctx);
-		return m;
-	}
-	for (i = 0; i < nout; i++) {
-		if (i)
-			strcat(buf, " ");
-		strcat(buf, rt_shape(t, &out[i]));
-	}
-	return sym__infer_strdup(&t->inf, buf);
+	return rt_outcome(t, op, MS, nin, in, na, a, nout, out);
 }
 
 static void prop(rt *t, const char *op, const char *const *specs, size_t na, const sym_attr *a, size_t nout)
@@ -64,21 +53,19 @@ static void prop(rt *t, const char *op, const char *const *specs, size_t na, con
 	rt_property(t, op, MS, nin, in, na, a, nout, 300, 1, 6);
 }
 
-#define SPECS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define SPECS RT_LIST
 
 /* A seeded generator (SYM_TEST_SEED) for the concrete checks. */
 static uint64_t rng_state;
 
 static long long rnd(long long lo, long long hi)
 {
-	rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
-	return lo + (long long)(rng_state % (uint64_t)(hi - lo + 1));
+	return rt_rand(&rng_state, lo, hi);
 }
 
 static void seed_rng(void)
 {
-	const char *env = getenv("SYM_TEST_SEED");
-	rng_state = 0x9e3779b97f4a7c15ULL ^ (env ? strtoull(env, NULL, 10) : 0);
+	rt_rand_seed(&rng_state);
 }
 
 /* ---- DecoderAttention ---------------------------------------------------- */

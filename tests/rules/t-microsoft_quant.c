@@ -140,8 +140,7 @@ static uint64_t rng_state;
 
 static long long rnd(long long lo, long long hi)
 {
-	rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
-	return lo + (long long)(rng_state % (uint64_t)(hi - lo + 1));
+	return rt_rand(&rng_state, lo, hi);
 }
 
 /* The kernel's output, computed here: A's dims with B's column count
@@ -163,11 +162,11 @@ static void qordered_matmul_matches_the_kernel_at_random_dims(void **state)
 	rt t;
 	sym_attr a[3];
 	char sa[64], sb[64], want[64];
-	const char *env = getenv("SYM_TEST_SEED"), *got, *w;
+	const char *got, *w;
 	size_t na;
 	int it;
 	(void)state;
-	rng_state = 0x2545f4914f6cdd1dULL ^ (env ? strtoull(env, NULL, 10) : 0);
+	rt_rand_seed(&rng_state);
 	rt_init(&t, 1);
 	na = orders(&t, a);
 	for (it = 0; it < 300; it++) {
