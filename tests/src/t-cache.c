@@ -23,6 +23,7 @@
 #include "symshape/symshape.h"
 #include "test_util.h"
 #include "cache_private.h"
+#include "../counting_alloc.h"
 
 /* ---- the models and their variants -------------------------------------- */
 
@@ -525,44 +526,6 @@ static void overflowing_dims_answer_as_the_sequential_lookup(void **state)
 }
 
 /* ---- allocation failures ------------------------------------------------------- */
-
-typedef struct counting {
-	long calls, fail_at, live;
-	long long bytes;
-	long bad_sizes;
-} counting;
-
-#define HDR 16
-
-static void *counting_realloc(void *ud, void *p, size_t old, size_t n)
-{
-	counting *c = ud;
-	char *blk = p ? (char *)p - HDR : NULL;
-	if (blk && *(size_t *)blk != old)
-		c->bad_sizes++;
-	if (n == 0) {
-		if (blk) {
-			c->live--;
-			c->bytes -= (long long)*(size_t *)blk;
-			free(blk);
-		}
-		return NULL;
-	}
-	c->calls++;
-	if (c->fail_at && c->calls == c->fail_at)
-		return NULL;
-	{
-		size_t had = blk ? *(size_t *)blk : 0;
-		char *nb = realloc(blk, n + HDR);
-		if (!nb)
-			return NULL;
-		if (!blk)
-			c->live++;
-		c->bytes += (long long)n - (long long)had;
-		*(size_t *)nb = n;
-		return nb + HDR;
-	}
-}
 
 /* A workload on a cache of the failing allocator: every failed call must
  * leave a cache whose answers are those of the reference holding what was

@@ -30,53 +30,9 @@
 
 #include "symshape/symshape.h"
 #include "test_util.h"
+#include "../counting_alloc.h"
 
 /* ---- the failing allocator ------------------------------------------- */
-
-typedef struct counting {
-	long calls;      /* allocations and growths so far */
-	long fail_at;    /* fail this call (1-based); 0: never */
-	long live;       /* blocks not yet freed */
-	long long bytes; /* bytes not yet freed */
-	long bad_sizes;  /* frees or reallocs whose old size was wrong */
-	size_t bad_old, bad_real;
-} counting;
-
-/* Each block carries its size in a header so that the old size the
- * library passes back can be checked. */
-#define HDR 16
-
-static void *counting_realloc(void *ud, void *p, size_t old, size_t n)
-{
-	counting *c = ud;
-	char *blk = p ? (char *)p - HDR : NULL;
-	if (blk && *(size_t *)blk != old) {
-		if (!c->bad_sizes++)
-			c->bad_old = old, c->bad_real = *(size_t *)blk;
-	}
-	if (n == 0) {
-		if (blk) {
-			c->live--;
-			c->bytes -= (long long)*(size_t *)blk;
-			free(blk);
-		}
-		return NULL;
-	}
-	c->calls++;
-	if (c->fail_at && c->calls == c->fail_at)
-		return NULL;
-	{
-		size_t had = blk ? *(size_t *)blk : 0;
-		char *nb = realloc(blk, n + HDR);
-		if (!nb)
-			return NULL;
-		if (!blk)
-			c->live++;
-		c->bytes += (long long)n - (long long)had;
-		*(size_t *)nb = n;
-		return nb + HDR;
-	}
-}
 
 /* ---- the workload ------------------------------------------------------- */
 

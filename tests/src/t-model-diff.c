@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "symshape/symshape.h"
+#include "../counting_alloc.h"
 
 #define MODEL(name) SYM_TEST_ROOT "/tests/models/diff/" name
 
@@ -274,44 +275,6 @@ static void incomplete_inference_is_unknown(void **state)
 
 /* ---- allocation failures ------------------------------------------------- */
 
-typedef struct counting {
-	long calls, fail_at, live;
-	long long bytes;
-	long bad_sizes;
-} counting;
-
-#define HDR 16
-
-static void *counting_realloc(void *ud, void *p, size_t old, size_t n)
-{
-	counting *c = ud;
-	char *blk = p ? (char *)p - HDR : NULL;
-	if (blk && *(size_t *)blk != old)
-		c->bad_sizes++;
-	if (n == 0) {
-		if (blk) {
-			c->live--;
-			c->bytes -= (long long)*(size_t *)blk;
-			free(blk);
-		}
-		return NULL;
-	}
-	c->calls++;
-	if (c->fail_at && c->calls == c->fail_at)
-		return NULL;
-	{
-		size_t had = blk ? *(size_t *)blk : 0;
-		char *nb = realloc(blk, n + HDR);
-		if (!nb)
-			return NULL;
-		if (!blk)
-			c->live++;
-		c->bytes += (long long)n - (long long)had;
-		*(size_t *)nb = n;
-		return nb + HDR;
-	}
-}
-
 /* Fails the k-th allocation of sym_graph_diff for every k until one run
  * needs no more, for pairs with witnesses: every step runs (the proofs,
  * the compilation, the search, the witness kept; for inputs whose ranks
@@ -327,7 +290,7 @@ static void allocation_failures_give_clean_errors(void **state)
 		sym_truth want = SYM_ERROR;
 		long k;
 		for (k = 1;; k++) {
-			counting c = {0, 0, 0, 0, 0};
+			counting c = {0};
 			sym_allocator al = {counting_realloc, &c};
 			sym_ctx *ctx = sym_ctx_new_with_allocator(&al);
 			pair p;
