@@ -83,6 +83,9 @@ int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r);
 /* The monomial (coefficient 1) dividing every nonconstant term of e, or NULL
  * when there is none (or e has a constant and ignore_const is 0). */
 const sym_expr *sym__common_factor(sym_ctx *ctx, const sym_expr *e, int ignore_const);
+/* Whether atom occurs in one of the linear facts of f (1 also when that
+ * cannot be told). */
+int sym__fm_atom_in_facts(sym_ctx *ctx, const sym_facts *f, const sym_expr *atom);
 /* Proves "d <= 0" for an integer-valued d by Fourier-Motzkin elimination
  * over the linear facts, symbol bounds and atom inequalities. */
 int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d);

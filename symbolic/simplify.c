@@ -352,6 +352,91 @@ static const sym_expr *rw_abs(simp *s, const sym_expr *e)
 	return e;
 }
 
+/* Whether the decisions compare argument a of a min or max with the
+ * others by its bounds alone, which it then puts in *iv: a constant, or a
+ * symbol with more than one value, no residue fact, no definition and in
+ * no linear fact.  Between two such arguments sym__decide_rel of the
+ * difference is the comparison of their bounds (interval arithmetic; the
+ * linear prover sees the same bounds and nothing else). */
+static int bounds_only(simp *s, const sym_expr *a, sym_ival *iv)
+{
+	const sym_syminfo *si;
+	if (a->kind == SYM_KIND_NUM) {
+		iv->lo.inf = iv->hi.inf = 0;
+		sym__num_set(&iv->lo.v, node_num(a));
+		sym__num_set(&iv->hi.v, node_num(a));
+		return 1;
+	}
+	if (a->kind != SYM_KIND_SYM)
+		return 0;
+	si = sym__facts_get(s->f, a);
+	if (si && (si->def || !sym__num_is_zero(&si->mod)))
+		return 0;
+	if (sym__fm_atom_in_facts(s->ctx, s->f, a))
+		return 0;
+	sym__facts_sym_range(s->f, a, iv);
+	return iv->lo.inf || iv->hi.inf || !sym__num_equal(&iv->lo.v, &iv->hi.v);
+}
+
+/* rw_minmax when every argument is compared by its bounds alone: "v[i]
+ * proven >= v[j]" is lo_i >= hi_j for a max (hi_i <= lo_j for a min),
+ * a strict order (no two arguments dominate each other, as no symbol here
+ * has a single value) and transitive, so the pairwise rewrite keeps
+ * exactly the arguments that no other dominates.  Linear in the
+ * arguments: each is compared with the best end among the others.
+ * Returns 0 when some argument is not compared by its bounds alone, else
+ * 1 with the result in *out (e when nothing is dropped, NULL on error). */
+static int minmax_by_bounds(simp *s, const sym_expr *e, const sym_expr **out)
+{
+	size_t n = e->n, i, m = 0, best = SIZE_MAX, second = SIZE_MAX;
+	int is_max = e->kind == SYM_KIND_MAX;
+	const sym_expr **keep = NULL;
+	sym_ival *iv = sym__alloc(s->ctx, n * sizeof(*iv));
+	int applies = 0;
+	*out = NULL;
+	if (!iv)
+		return 1;
+	for (i = 0; i < n; i++)
+		sym__ival_init(&iv[i]);
+	for (i = 0; i < n; i++) {
+		const sym_xnum *x;
+		if (!bounds_only(s, node_kids(e)[i], &iv[i]))
+			goto done;
+		/* the two best dominating ends: the largest lo (max), smallest hi (min) */
+		x = is_max ? &iv[i].lo : &iv[i].hi;
+		if (x->inf)
+			continue;
+		if (best == SIZE_MAX || (is_max ? sym__num_cmp(&x->v, &iv[best].lo.v) > 0
+		                                : sym__num_cmp(&x->v, &iv[best].hi.v) < 0)) {
+			second = best;
+			best = i;
+		} else if (second == SIZE_MAX || (is_max ? sym__num_cmp(&x->v, &iv[second].lo.v) > 0
+		                                         : sym__num_cmp(&x->v, &iv[second].hi.v) < 0)) {
+			second = i;
+		}
+	}
+	applies = 1;
+	if (!(keep = sym__alloc(s->ctx, n * sizeof(*keep))))
+		goto done;
+	for (i = 0; i < n; i++) {
+		size_t d = i == best ? second : best;
+		const sym_xnum *y = is_max ? &iv[i].hi : &iv[i].lo;
+		int dominated =
+		    d != SIZE_MAX && !y->inf &&
+		    (is_max ? sym__num_cmp(&iv[d].lo.v, &y->v) >= 0 : sym__num_cmp(&iv[d].hi.v, &y->v) <= 0);
+		if (!dominated)
+			keep[m++] = node_kids(e)[i];
+	}
+	*out = m == n ? e : is_max ? sym_expr_max(s->ctx, m, keep) : sym_expr_min(s->ctx, m, keep);
+done:
+	for (i = 0; i < n; i++)
+		sym__ival_clear(&iv[i]);
+	sym__free(s->ctx, iv, n * sizeof(*iv));
+	if (keep)
+		sym__free(s->ctx, keep, n * sizeof(*keep));
+	return applies;
+}
+
 /* Drops the arguments of min (max) proven not smaller (larger) than
  * another argument. */
 static const sym_expr *rw_minmax(simp *s, const sym_expr *e)
@@ -360,6 +445,9 @@ static const sym_expr *rw_minmax(simp *s, const sym_expr *e)
 	size_t n = e->n, i, j, m = 0;
 	int changed = 0;
 	const sym_expr *r = e;
+	if (n > 2 && minmax_by_bounds(s, e, &r))
+		return r;
+	r = e;
 	v = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*v));
 	if (!v)
 		return NULL;
