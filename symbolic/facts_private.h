@@ -49,6 +49,8 @@ struct sym_facts {
 	struct sym_fmstate *fm;
 	/* the assumptions as the prover compares them (prove.c) */
 	struct sym_aset *aset;
+	/* the simplifier's results under this version of the facts (simplify.c) */
+	struct sym_simpstate *simp;
 };
 
 typedef struct sym_bcache {
@@ -56,6 +58,8 @@ typedef struct sym_bcache {
 	sym_ival iv;
 } sym_bcache;
 
+/* Frees the simplifier's results kept in f. */
+void sym__simp_state_free(sym_facts *f);
 /* Frees the prover's set of assumptions of f. */
 void sym__aset_free(sym_facts *f);
 /* Frees what the linear prover keeps in f. */

@@ -185,10 +185,62 @@ static void min_and_max_of_many_arguments_keep_the_pairwise_result(void **state)
 	assert_true(dropped > by_bounds);
 }
 
+/* A min or max grown one argument at a time from its simplified form, as a
+ * chain of broadcasts grows max(d0, ..., dk): the simplifier compares only
+ * the new argument with the others, and must still give the pairwise
+ * rule's node at every step. */
+static void extending_a_simplified_min_or_max_keeps_the_pairwise_result(void **state)
+{
+	int c, steps = 0, dropped = 0;
+	(void)state;
+	rng_state = seed_from_env() * 0x9e3779b97f4a7c15ULL + 7;
+	for (c = 0; c < CASES / 10; c++) {
+		sym_ctx *ctx = sym_ctx_new();
+		sym_facts *f = random_facts(ctx);
+		const sym_expr *acc = NULL;
+		int is_max = (int)rng_range(0, 1), k, n = (int)rng_range(3, MAX_ARGS);
+		for (k = 0; k < n; k++) {
+			const sym_expr *a = sym_simplify(ctx, f, random_arg(ctx, 1)), *pair[2], *e, *got,
+			               *want;
+			assert_non_null(a);
+			if (!acc) {
+				acc = a;
+				continue;
+			}
+			pair[0] = acc, pair[1] = a;
+			e = is_max ? sym_expr_max(ctx, 2, pair) : sym_expr_min(ctx, 2, pair);
+			assert_non_null(e);
+			got = sym_simplify(ctx, f, e);
+			assert_non_null(got);
+			if (e->kind != SYM_KIND_MIN && e->kind != SYM_KIND_MAX) {
+				acc = got; /* construction moved a common part out: min(x, y) + 1 */
+				continue;
+			}
+			want = pairwise(ctx, f, e);
+			assert_non_null(want);
+			if (got != want) {
+				char *t = sym_expr_to_str(ctx, e), *g = sym_expr_to_str(ctx, got),
+				     *w = sym_expr_to_str(ctx, want);
+				fail_msg("case %d step %d (seed %llu): %s simplifies to %s, the pairwise "
+				         "rule gives %s",
+				         c, k, (unsigned long long)seed_from_env(), t, g, w);
+			}
+			steps++;
+			dropped += got != e;
+			acc = got;
+		}
+		sym_facts_free(f);
+		sym_ctx_free(ctx);
+	}
+	print_message("%d of %d steps dropped an argument\n", dropped, steps);
+	assert_true(dropped > 0 && dropped < steps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(min_and_max_of_many_arguments_keep_the_pairwise_result),
+	    cmocka_unit_test(extending_a_simplified_min_or_max_keeps_the_pairwise_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
