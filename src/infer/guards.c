@@ -59,8 +59,10 @@ static int soft_failure(sym_graph_result *r)
 	return 0;
 }
 
-/* Up to PRUNE_ALL guards, each is proven under every other one it may be
- * pruned by (n*n assumptions).  Past that, under the guards connected to
+/* Up to PRUNE_ALL guards, or up to PRUNE_ALL_SMALL guards of at most
+ * PRUNE_WORK nodes all together times their count, each is proven under
+ * every other one it may be pruned by (n*n assumptions, their cost
+ * bounded).  Past that, under the guards connected to
  * it through shared symbols (directly or through other such guards), and
  * only when there are at most PRUNE_GROUP of them, found within
  * PRUNE_VISITS index entries; a guard with more than PRUNE_SYMS symbols is
@@ -68,9 +70,12 @@ static int soft_failure(sym_graph_result *r)
  * more: a guard is still dropped only when it is implied, and the pass is
  * linear in the guards. */
 #define PRUNE_ALL 32
+#define PRUNE_ALL_SMALL 256
+#define PRUNE_WORK (1u << 18)
 #define PRUNE_GROUP 32
 #define PRUNE_VISITS 1024
 #define PRUNE_SYMS 64
+#define PRUNE_NODES 256
 
 /* Which guards may imply guard i: those of the kind it may be pruned by
  * (an assert by asserts only) among the ones kept before it and every one
@@ -133,6 +138,64 @@ static size_t sym_slot_of(const pruner *p, const sym_expr *s)
 	((ptr) = sym__alloc((p)->r->ctx, (count) * sizeof(*(ptr))),                                          \
 	 (ptr) ? (memset((ptr), 0, (count) * sizeof(*(ptr))), 1) : 0)
 
+/* The distinct symbols of predicate e into out (at most PRUNE_SYMS); their
+ * count, or (size_t)-1 past PRUNE_SYMS symbols or PRUNE_NODES distinct
+ * nodes (a wide guard).  Stops there, so a guard over the max of a
+ * thousand dims costs what one over PRUNE_SYMS does. */
+static size_t guard_symbols(const sym_expr *e, const sym_expr **out, size_t *nodes)
+{
+	const sym_expr *seen[2 * PRUNE_NODES], *stack[PRUNE_NODES];
+	size_t nseen = 1, sp = 0, ns = 0, i, j;
+	memset(seen, 0, sizeof(seen));
+	seen[sym_expr_hash(e) & (2 * PRUNE_NODES - 1)] = e;
+	stack[sp++] = e;
+	*nodes = PRUNE_NODES; /* when it stops early */
+	while (sp) {
+		const sym_expr *x = stack[--sp];
+		size_t na = sym__expr_nargs(x);
+		if (sym_expr_kind(x) == SYM_KIND_SYM) {
+			if (ns == PRUNE_SYMS)
+				return (size_t)-1;
+			out[ns++] = x;
+			continue;
+		}
+		for (i = 0; i < na; i++) {
+			const sym_expr *c = sym__expr_arg(x, i);
+			for (j = sym_expr_hash(c) & (2 * PRUNE_NODES - 1); seen[j] && seen[j] != c;
+			     j = (j + 1) & (2 * PRUNE_NODES - 1))
+				;
+			if (seen[j])
+				continue;
+			if (nseen == PRUNE_NODES)
+				return (size_t)-1;
+			seen[j] = c;
+			nseen++;
+			stack[sp++] = c;
+		}
+	}
+	*nodes = nseen;
+	return ns;
+}
+
+/* Whether the n guards take the rule of every other guard: few, or few
+ * and small. */
+static int prune_all(const sym_guard *all, size_t n)
+{
+	const sym_expr *buf[PRUNE_SYMS];
+	size_t g, nodes, work = 0;
+	if (n <= PRUNE_ALL)
+		return 1;
+	if (n > PRUNE_ALL_SMALL)
+		return 0;
+	for (g = 0; g < n; g++) {
+		guard_symbols(all[g].pred, buf, &nodes);
+		work += nodes * n;
+		if (work > PRUNE_WORK)
+			return 0;
+	}
+	return 1;
+}
+
 /* Builds the symbol index of every guard.  -1 when memory runs out. */
 static int pruner_index(pruner *p)
 {
@@ -142,9 +205,9 @@ static int pruner_index(pruner *p)
 	if (!PRUNER_ALLOC(p, p->gsym_at, p->n + 1))
 		return -1;
 	for (g = 0; g < p->n; g++) {
-		size_t ns = sym_expr_symbols(ctx, p->all[g].pred, buf, PRUNE_SYMS);
+		size_t nodes, ns = guard_symbols(p->all[g].pred, buf, &nodes);
 		p->gsym_at[g] = total;
-		total += ns <= PRUNE_SYMS ? ns : 0; /* a wide guard stays out of the index */
+		total += ns != (size_t)-1 ? ns : 0; /* a wide guard stays out of the index */
 	}
 	p->gsym_at[p->n] = total;
 	for (p->symcap = 64; p->symcap < 2 * total + 2; p->symcap *= 2)
@@ -155,10 +218,10 @@ static int pruner_index(pruner *p)
 	    !PRUNER_ALLOC(p, p->gmark, p->n) || !PRUNER_ALLOC(p, p->group, PRUNE_GROUP + 1))
 		return -1;
 	for (g = 0; g < p->n; g++) {
-		size_t ns = p->gsym_at[g + 1] - p->gsym_at[g];
+		size_t nodes, ns = p->gsym_at[g + 1] - p->gsym_at[g];
 		if (!ns)
 			continue;
-		sym_expr_symbols(ctx, p->all[g].pred, buf, PRUNE_SYMS);
+		guard_symbols(p->all[g].pred, buf, &nodes);
 		for (k = 0; k < ns; k++) {
 			size_t slot = sym_slot_of(p, buf[k]), l = p->nlinks++;
 			p->syms[slot] = buf[k];
@@ -246,7 +309,7 @@ int sym__guards_prune(sym_graph_result *r, const sym_graph_result *r0)
 	size_t cap, n = guards_to_prune(r, r0, &all, &cap), i, j, w = 0, k = 0;
 	size_t *given = NULL;
 	pruner p;
-	int ret = -1;
+	int ret = -1, exact;
 	if (n == (size_t)-1)
 		return -1;
 	memset(&p, 0, sizeof(p));
@@ -255,7 +318,8 @@ int sym__guards_prune(sym_graph_result *r, const sym_graph_result *r0)
 		goto error;
 	if (!PRUNER_ALLOC(&p, p.kept, n + 1))
 		goto error;
-	if (n <= PRUNE_ALL) {
+	exact = prune_all(all, n);
+	if (exact) {
 		if (!(given = sym__alloc(r->ctx, (n + 1) * sizeof(*given))))
 			goto error;
 	} else if (pruner_index(&p) < 0) {
@@ -263,7 +327,7 @@ int sym__guards_prune(sym_graph_result *r, const sym_graph_result *r0)
 	}
 	for (i = 0; i < n; i++) {
 		int implied = 0;
-		if (n <= PRUNE_ALL) {
+		if (exact) {
 			size_t ng = 0;
 			for (j = 0; j < n; j++)
 				if (may_imply(&p, i, j))
