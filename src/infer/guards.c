@@ -71,7 +71,7 @@ static int soft_failure(sym_graph_result *r)
  * linear in the guards. */
 #define PRUNE_ALL 32
 #define PRUNE_ALL_SMALL 256
-#define PRUNE_WORK (1u << 18)
+#define PRUNE_WORK (1u << 15)
 #define PRUNE_GROUP 32
 #define PRUNE_VISITS 1024
 #define PRUNE_SYMS 64
