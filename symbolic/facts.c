@@ -34,6 +34,7 @@ void sym_facts_free(sym_facts *f)
 	sym__bcache_clear(f);
 	sym__fm_state_free(f);
 	sym__aset_free(f);
+	sym__simp_state_free(f);
 	sym__free(f->ctx, f, sizeof(*f));
 }
 

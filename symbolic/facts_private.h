@@ -49,6 +49,8 @@ struct sym_facts {
 	struct sym_fmstate *fm;
 	/* the assumptions as the prover compares them (prove.c) */
 	struct sym_aset *aset;
+	/* the simplifier's results under this version of the facts (simplify.c) */
+	struct sym_simpstate *simp;
 };
 
 typedef struct sym_bcache {
@@ -56,6 +58,8 @@ typedef struct sym_bcache {
 	sym_ival iv;
 } sym_bcache;
 
+/* Frees the simplifier's results kept in f. */
+void sym__simp_state_free(sym_facts *f);
 /* Frees the prover's set of assumptions of f. */
 void sym__aset_free(sym_facts *f);
 /* Frees what the linear prover keeps in f. */
@@ -83,6 +87,9 @@ int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r);
 /* The monomial (coefficient 1) dividing every nonconstant term of e, or NULL
  * when there is none (or e has a constant and ignore_const is 0). */
 const sym_expr *sym__common_factor(sym_ctx *ctx, const sym_expr *e, int ignore_const);
+/* Whether atom occurs in one of the linear facts of f (1 also when that
+ * cannot be told). */
+int sym__fm_atom_in_facts(sym_ctx *ctx, const sym_facts *f, const sym_expr *atom);
 /* Proves "d <= 0" for an integer-valued d by Fourier-Motzkin elimination
  * over the linear facts, symbol bounds and atom inequalities. */
 int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d);

@@ -518,6 +518,20 @@ static void add_facts_of(lp *p, const sym_expr *x)
 	}
 }
 
+int sym__fm_atom_in_facts(sym_ctx *ctx, const sym_facts *f, const sym_expr *atom)
+{
+	struct sym_fmstate *st;
+	size_t j;
+	if (!f || !f->nlin)
+		return 0;
+	if (!(st = fm_state(ctx, f)))
+		return 1; /* no index: say it may occur */
+	if (!st->scap)
+		return 0;
+	j = slot_find(st->slots, st->scap, atom);
+	return st->slots[j].atom && st->slots[j].head;
+}
+
 int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d)
 {
 	return sym__fm_prove_le_given(ctx, f, d, 0, NULL);

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Returns 1 when a - b is a constant, storing it in *diff. */
 static int const_diff(const sym_expr *a, const sym_expr *b, sym_num *diff)
@@ -22,6 +23,103 @@ static int const_diff(const sym_expr *a, const sym_expr *b, sym_num *diff)
 }
 
 static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_expr *const *args);
+
+/* An argument's index and the first monomial of its nonconstant part
+ * (NULL for a constant): two arguments differ by a constant only when
+ * their keys are equal. */
+typedef struct arg_key {
+	const sym_expr *key;
+	size_t at;
+} arg_key;
+
+static int arg_key_cmp(const void *a, const void *b)
+{
+	const arg_key *x = a, *y = b;
+	uintptr_t p = (uintptr_t)x->key, q = (uintptr_t)y->key;
+	if (p != q)
+		return p < q ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Sets to NULL each argument of v[0..m) that another dominates with a
+ * constant difference (this also folds constants and removes duplicates):
+ * of the arguments with one nonconstant part, the one with the smallest
+ * constant stays in a min, the largest in a max.  Only arguments with one
+ * key are compared, so the pass is n log n when few share a leading
+ * monomial.  Returns 0 when memory runs out. */
+static int prune_const_diff(sym_ctx *ctx, sym_kind kind, const sym_expr **v, size_t m)
+{
+	arg_key *k;
+	size_t i, j, g, e;
+	sym_num d;
+	if (m < 2)
+		return 1;
+	if (!(k = sym__alloc(ctx, m * sizeof(*k))))
+		return 0;
+	for (i = 0; i < m; i++) {
+		sym_lin w;
+		sym__lin_view(v[i], &w);
+		k[i].key = w.n ? w.t[0].m : NULL;
+		k[i].at = i;
+	}
+	qsort(k, m, sizeof(*k), arg_key_cmp);
+	sym__num_init(&d);
+	for (g = 0; g < m; g = e) {
+		for (e = g + 1; e < m && k[e].key == k[g].key; e++)
+			;
+		/* one group, in argument order */
+		for (i = g; i < e; i++) {
+			const sym_expr *a = v[k[i].at];
+			if (!a)
+				continue;
+			for (j = i + 1; j < e; j++) {
+				int sg;
+				if (!v[k[j].at] || !const_diff(a, v[k[j].at], &d))
+					continue;
+				sg = sym__num_sgn(&d);
+				if (kind == SYM_KIND_MAX)
+					sg = -sg;
+				if (sg <= 0) {
+					v[k[j].at] = NULL; /* a <= v[j] for min: drop v[j] */
+				} else {
+					v[k[i].at] = NULL;
+					break;
+				}
+			}
+		}
+	}
+	sym__num_clear(&d);
+	sym__free(ctx, k, m * sizeof(*k));
+	return 1;
+}
+
+/* Sorts v[0..m) (distinct nodes) in the structural order: a sorted prefix
+ * (the arguments of a min or max that is being extended) is merged with
+ * the sorted rest, so extending a sorted list by a few arguments costs
+ * linear time.  Returns 0 when memory runs out. */
+static int sort_args(sym_ctx *ctx, const sym_expr **v, size_t m)
+{
+	size_t p = 1, i, j, o;
+	const sym_expr **t;
+	if (m < 2)
+		return 1;
+	while (p < m && sym__cmp(v[p - 1], v[p]) < 0)
+		p++;
+	if (p == m)
+		return 1;
+	if (p < m / 2 || m <= 16) {
+		qsort(v, m, sizeof(*v), sym__cmp_q);
+		return 1;
+	}
+	qsort(v + p, m - p, sizeof(*v), sym__cmp_q);
+	if (!(t = sym__alloc(ctx, m * sizeof(*t))))
+		return 0;
+	for (i = 0, j = p, o = 0; i < p || j < m;)
+		t[o++] = j == m || (i < p && sym__cmp(v[i], v[j]) < 0) ? v[i++] : v[j++];
+	memcpy(v, t, m * sizeof(*v));
+	sym__free(ctx, t, m * sizeof(*t));
+	return 1;
+}
 
 /* min(A + C, B + C) == min(A, B) + C for the terms C common to every
  * argument (the constant only when all are equal), and
@@ -232,7 +330,6 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 {
 	const sym_expr **v, *stack[16], *bstack[16], *r = NULL;
 	size_t i, j, m = 0, cap = 0;
-	sym_num d;
 	struct sym_expr h = {0};
 	if (sym__failed(ctx))
 		return NULL;
@@ -281,28 +378,11 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 				sym__free(ctx, v, cap * sizeof(*v));
 			return NULL;
 		}
-	sym__num_init(&d);
-	/* prune arguments that are dominated by another one with a constant
-	 * difference (this also folds constants and removes duplicates) */
-	for (i = 0; i < m; i++) {
-		if (!v[i])
-			continue;
-		for (j = i + 1; j < m; j++) {
-			int s;
-			if (!v[j] || !const_diff(v[i], v[j], &d))
-				continue;
-			s = sym__num_sgn(&d);
-			if (kind == SYM_KIND_MAX)
-				s = -s;
-			if (s <= 0) {
-				v[j] = NULL; /* v[i] <= v[j] for min: drop v[j] */
-			} else {
-				v[i] = NULL;
-				break;
-			}
-		}
+	if (!prune_const_diff(ctx, kind, v, m)) {
+		if (v != stack)
+			sym__free(ctx, v, cap * sizeof(*v));
+		return NULL;
 	}
-	sym__num_clear(&d);
 	for (i = 0, j = 0; i < m; i++)
 		if (v[i])
 			v[j++] = v[i];
@@ -363,7 +443,8 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 		goto out;
 	if (sym__failed(ctx))
 		goto out;
-	qsort(v, m, sizeof(*v), sym__cmp_q);
+	if (!sort_args(ctx, v, m))
+		goto out;
 	if (m == 1) {
 		r = v[0];
 	} else {

@@ -7,8 +7,184 @@
 typedef struct simp {
 	sym_ctx *ctx;
 	const sym_facts *f;
-	sym_memo memo;
+	sym_memo *memo;             /* node -> simp_node(node) */
+	struct sym_simpstate *kept; /* what f keeps between calls, or NULL */
 } simp;
+
+/* A min or max whose arguments are pairwise incomparable under the facts
+ * (no one proven not smaller, not larger, than another), under the sum of
+ * its arguments' mixed hashes: a min or max that extends it by one
+ * argument finds it by subtracting that argument's share. */
+typedef struct mm_entry {
+	uint64_t key;
+	const sym_expr *e;
+} mm_entry;
+
+/* What the simplifier keeps in a fact store between calls: simp_node's
+ * result for every node it met under the current version of the facts (a
+ * node's result depends on the node and the facts only), so that a
+ * subexpression that rules, guards and final shapes simplify again and
+ * again (the max of a chain of broadcasts) is simplified once per version.
+ * Emptied when the version moves, when a call fails (a result computed
+ * around an error is not kept) and past SIMP_MEMO_MAX entries. */
+struct sym_simpstate {
+	unsigned long version;
+	sym_memo memo;
+	mm_entry *mm; /* open addressing, mmcap slots */
+	size_t mmcap, mmcount;
+};
+
+static void mm_clear(sym_ctx *ctx, struct sym_simpstate *st)
+{
+	sym__free(ctx, st->mm, st->mmcap * sizeof(*st->mm));
+	st->mm = NULL;
+	st->mmcap = st->mmcount = 0;
+}
+
+#define SIMP_MEMO_MAX (1u << 18)
+
+void sym__simp_state_free(sym_facts *f)
+{
+	if (!f->simp)
+		return;
+	sym__memo_clear(&f->simp->memo);
+	mm_clear(f->ctx, f->simp);
+	sym__free(f->ctx, f->simp, sizeof(*f->simp));
+	f->simp = NULL;
+}
+
+/* What f keeps, brought to f's version; NULL when there is no fact store
+ * or memory runs out (the call then uses a memo of its own). */
+static struct sym_simpstate *kept_state(sym_ctx *ctx, sym_facts *f)
+{
+	if (!f)
+		return NULL;
+	if (!f->simp) {
+		if (!(f->simp = sym__alloc(ctx, sizeof(*f->simp)))) {
+			sym_ctx_clear_error(ctx); /* the memo is optional */
+			return NULL;
+		}
+		memset(f->simp, 0, sizeof(*f->simp));
+		sym__memo_init(&f->simp->memo, ctx);
+		f->simp->version = f->version;
+	}
+	if (f->simp->version != f->version || f->simp->memo.count > SIMP_MEMO_MAX ||
+	    f->simp->mmcount > SIMP_MEMO_MAX) {
+		sym__memo_clear(&f->simp->memo);
+		mm_clear(ctx, f->simp);
+		f->simp->version = f->version;
+	}
+	return f->simp;
+}
+
+static uint64_t mm_mix(const sym_expr *a)
+{
+	uint64_t x = a->hash + 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* The key of min or max e: its kind and the sum of its arguments' shares. */
+static uint64_t mm_key(const sym_expr *e)
+{
+	uint64_t k = e->kind;
+	size_t i;
+	for (i = 0; i < e->n; i++)
+		k += mm_mix(node_kids(e)[i]);
+	return k;
+}
+
+/* Records min or max e (key k) as pairwise incomparable; a failure only
+ * loses the entry. */
+static void mm_put(simp *s, const sym_expr *e, uint64_t k)
+{
+	struct sym_simpstate *st = s->kept;
+	size_t j, i;
+	if (!st || e->n < 2 || (e->kind != SYM_KIND_MIN && e->kind != SYM_KIND_MAX))
+		return;
+	if ((st->mmcount + 1) * 2 > st->mmcap) {
+		size_t cap = st->mmcap ? st->mmcap * 2 : 64;
+		mm_entry *nm = sym__alloc(s->ctx, cap * sizeof(*nm));
+		if (!nm) {
+			sym_ctx_clear_error(s->ctx);
+			return;
+		}
+		memset(nm, 0, cap * sizeof(*nm));
+		for (i = 0; i < st->mmcap; i++)
+			if (st->mm[i].e) {
+				for (j = st->mm[i].key & (cap - 1); nm[j].e; j = (j + 1) & (cap - 1))
+					;
+				nm[j] = st->mm[i];
+			}
+		sym__free(s->ctx, st->mm, st->mmcap * sizeof(*st->mm));
+		st->mm = nm;
+		st->mmcap = cap;
+	}
+	for (j = k & (st->mmcap - 1); st->mm[j].e; j = (j + 1) & (st->mmcap - 1))
+		if (st->mm[j].e == e)
+			return;
+	st->mm[j].key = k;
+	st->mm[j].e = e;
+	st->mmcount++;
+}
+
+/* Records r, the min or max built from the arguments kept[0..m) of e, when
+ * it holds exactly them (the constructor may rewrite them: distribute a
+ * common argument, say); kept NULL: r's arguments are among e's. */
+static void mm_put_kept(simp *s, const sym_expr *e, const sym_expr *r, const sym_expr *const *kept, size_t m)
+{
+	size_t i, t = 0;
+	if (r->kind != e->kind)
+		return;
+	if (kept) {
+		if (r->n != m)
+			return;
+		for (i = 0; i < m; i++)
+			if (node_kids(r)[i] != kept[i])
+				return;
+	} else {
+		/* both sorted: r's arguments a subsequence of e's */
+		for (i = 0; i < e->n && t < r->n; i++)
+			if (node_kids(e)[i] == node_kids(r)[t])
+				t++;
+		if (t < r->n)
+			return;
+	}
+	mm_put(s, r, mm_key(r));
+}
+
+/* Whether M's arguments are e's without its argument at. */
+static int mm_is_e_without(const sym_expr *M, const sym_expr *e, size_t at)
+{
+	size_t i, t = 0;
+	if (M->kind != e->kind || M->n + 1 != e->n)
+		return 0;
+	for (i = 0; i < e->n; i++)
+		if (i != at && node_kids(M)[t++] != node_kids(e)[i])
+			return 0;
+	return 1;
+}
+
+/* The index of an argument of e whose removal leaves a recorded min or max
+ * (e itself recorded: e->n), or (size_t)-1. */
+static size_t mm_find(const simp *s, const sym_expr *e, uint64_t k)
+{
+	const struct sym_simpstate *st = s->kept;
+	size_t i, j;
+	if (!st || !st->mmcap)
+		return (size_t)-1;
+	for (j = k & (st->mmcap - 1); st->mm[j].e; j = (j + 1) & (st->mmcap - 1))
+		if (st->mm[j].e == e)
+			return e->n;
+	for (i = 0; i < e->n; i++) {
+		uint64_t ki = k - mm_mix(node_kids(e)[i]);
+		for (j = ki & (st->mmcap - 1); st->mm[j].e; j = (j + 1) & (st->mmcap - 1))
+			if (st->mm[j].key == ki && mm_is_e_without(st->mm[j].e, e, i))
+				return i;
+	}
+	return (size_t)-1;
+}
 
 static const sym_expr *simp_node(simp *s, const sym_expr *e);
 
@@ -352,14 +528,127 @@ static const sym_expr *rw_abs(simp *s, const sym_expr *e)
 	return e;
 }
 
+/* Whether the decisions compare argument a of a min or max with the
+ * others by its bounds alone, which it then puts in *iv: a constant, or a
+ * symbol with more than one value, no residue fact, no definition and in
+ * no linear fact.  Between two such arguments sym__decide_rel of the
+ * difference is the comparison of their bounds (interval arithmetic; the
+ * linear prover sees the same bounds and nothing else). */
+static int bounds_only(simp *s, const sym_expr *a, sym_ival *iv)
+{
+	const sym_syminfo *si;
+	if (a->kind == SYM_KIND_NUM) {
+		iv->lo.inf = iv->hi.inf = 0;
+		sym__num_set(&iv->lo.v, node_num(a));
+		sym__num_set(&iv->hi.v, node_num(a));
+		return 1;
+	}
+	if (a->kind != SYM_KIND_SYM)
+		return 0;
+	si = sym__facts_get(s->f, a);
+	if (si && (si->def || !sym__num_is_zero(&si->mod)))
+		return 0;
+	if (sym__fm_atom_in_facts(s->ctx, s->f, a))
+		return 0;
+	sym__facts_sym_range(s->f, a, iv);
+	return iv->lo.inf || iv->hi.inf || !sym__num_equal(&iv->lo.v, &iv->hi.v);
+}
+
+/* rw_minmax when every argument is compared by its bounds alone: "v[i]
+ * proven >= v[j]" is lo_i >= hi_j for a max (hi_i <= lo_j for a min),
+ * a strict order (no two arguments dominate each other, as no symbol here
+ * has a single value) and transitive, so the pairwise rewrite keeps
+ * exactly the arguments that no other dominates.  Linear in the
+ * arguments: each is compared with the best end among the others.
+ * Returns 0 when some argument is not compared by its bounds alone, else
+ * 1 with the result in *out (e when nothing is dropped, NULL on error). */
+static int minmax_by_bounds(simp *s, const sym_expr *e, const sym_expr **out)
+{
+	size_t n = e->n, i, m = 0, best = SIZE_MAX, second = SIZE_MAX;
+	int is_max = e->kind == SYM_KIND_MAX;
+	const sym_expr **keep = NULL;
+	sym_ival *iv = sym__alloc(s->ctx, n * sizeof(*iv));
+	int applies = 0;
+	*out = NULL;
+	if (!iv)
+		return 1;
+	for (i = 0; i < n; i++)
+		sym__ival_init(&iv[i]);
+	for (i = 0; i < n; i++) {
+		const sym_xnum *x;
+		if (!bounds_only(s, node_kids(e)[i], &iv[i]))
+			goto done;
+		/* the two best dominating ends: the largest lo (max), smallest hi (min) */
+		x = is_max ? &iv[i].lo : &iv[i].hi;
+		if (x->inf)
+			continue;
+		if (best == SIZE_MAX || (is_max ? sym__num_cmp(&x->v, &iv[best].lo.v) > 0
+		                                : sym__num_cmp(&x->v, &iv[best].hi.v) < 0)) {
+			second = best;
+			best = i;
+		} else if (second == SIZE_MAX || (is_max ? sym__num_cmp(&x->v, &iv[second].lo.v) > 0
+		                                         : sym__num_cmp(&x->v, &iv[second].hi.v) < 0)) {
+			second = i;
+		}
+	}
+	applies = 1;
+	if (!(keep = sym__alloc(s->ctx, n * sizeof(*keep))))
+		goto done;
+	for (i = 0; i < n; i++) {
+		size_t d = i == best ? second : best;
+		const sym_xnum *y = is_max ? &iv[i].hi : &iv[i].lo;
+		int dominated =
+		    d != SIZE_MAX && !y->inf &&
+		    (is_max ? sym__num_cmp(&iv[d].lo.v, &y->v) >= 0 : sym__num_cmp(&iv[d].hi.v, &y->v) <= 0);
+		if (!dominated)
+			keep[m++] = node_kids(e)[i];
+	}
+	*out = m == n ? e : is_max ? sym_expr_max(s->ctx, m, keep) : sym_expr_min(s->ctx, m, keep);
+done:
+	for (i = 0; i < n; i++)
+		sym__ival_clear(&iv[i]);
+	sym__free(s->ctx, iv, n * sizeof(*iv));
+	if (keep)
+		sym__free(s->ctx, keep, n * sizeof(*keep));
+	return applies;
+}
+
 /* Drops the arguments of min (max) proven not smaller (larger) than
  * another argument. */
+/* Whether v[i] is proven not larger (min) or not smaller (max) than v[j]:
+ * then v[j] can go. */
+static int dominates(simp *s, const sym_expr *e, const sym_expr *vi, const sym_expr *vj)
+{
+	const sym_expr *d =
+	    e->kind == SYM_KIND_MIN ? sym_expr_sub(s->ctx, vi, vj) : sym_expr_sub(s->ctx, vj, vi);
+	return sym__decide_rel(s->ctx, s->f, SYM_KIND_LE, d) == SYM_TRUE;
+}
+
+/* Drops the arguments of min (max) proven not smaller (larger) than
+ * another argument, each argument tested against each other one in order
+ * (v[i] drops v[j] while both are still in).  The result has no two
+ * arguments of which one drops the other, and is recorded as such: a min
+ * or max that extends a recorded one by the argument p is done with the
+ * pairs that hold p only, in the same order, which gives the same node,
+ * since the other pairs drop nothing.  Arguments compared by their bounds
+ * alone take a linear pass (minmax_by_bounds). */
 static const sym_expr *rw_minmax(simp *s, const sym_expr *e)
 {
 	const sym_expr *stack[16], **v;
-	size_t n = e->n, i, j, m = 0;
+	size_t n = e->n, i, j, m = 0, p = (size_t)-1;
 	int changed = 0;
 	const sym_expr *r = e;
+	uint64_t key = s->kept ? mm_key(e) : 0;
+	if (n > 2 && minmax_by_bounds(s, e, &r)) {
+		if (r == e)
+			mm_put(s, e, key);
+		else if (r)
+			mm_put_kept(s, e, r, NULL, 0);
+		return r;
+	}
+	if (s->kept && (p = mm_find(s, e, key)) == n)
+		return e;
+	r = e;
 	v = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*v));
 	if (!v)
 		return NULL;
@@ -367,14 +656,17 @@ static const sym_expr *rw_minmax(simp *s, const sym_expr *e)
 	for (i = 0; i < n; i++) {
 		if (!v[i])
 			continue;
+		if (p != (size_t)-1 && i != p) {
+			if (v[p] && dominates(s, e, v[i], v[p])) {
+				v[p] = NULL;
+				changed = 1;
+			}
+			continue;
+		}
 		for (j = 0; j < n; j++) {
-			const sym_expr *d;
 			if (j == i || !v[j])
 				continue;
-			/* min: v[i] <= v[j] drops v[j]; max: v[i] >= v[j] drops v[j] */
-			d = e->kind == SYM_KIND_MIN ? sym_expr_sub(s->ctx, v[i], v[j])
-			                            : sym_expr_sub(s->ctx, v[j], v[i]);
-			if (sym__decide_rel(s->ctx, s->f, SYM_KIND_LE, d) == SYM_TRUE) {
+			if (dominates(s, e, v[i], v[j])) {
 				v[j] = NULL;
 				changed = 1;
 			}
@@ -385,6 +677,10 @@ static const sym_expr *rw_minmax(simp *s, const sym_expr *e)
 			if (v[i])
 				v[m++] = v[i];
 		r = e->kind == SYM_KIND_MIN ? sym_expr_min(s->ctx, m, v) : sym_expr_max(s->ctx, m, v);
+		if (r && !sym__failed(s->ctx))
+			mm_put_kept(s, e, r, v, m);
+	} else if (!sym__failed(s->ctx)) {
+		mm_put(s, e, key);
 	}
 	if (v != stack)
 		sym__free(s->ctx, v, n * sizeof(*v));
@@ -765,7 +1061,7 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 	int same = 1;
 	if (!e || sym__failed(s->ctx))
 		return NULL;
-	if ((r = sym__memo_get(&s->memo, e)))
+	if ((r = sym__memo_get(s->memo, e)))
 		return r;
 	n = sym__nslots(e);
 	if (n == 0) {
@@ -801,7 +1097,7 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 			r = r2 && r2->kind == r->kind ? r2 : simp_node(s, r2);
 		}
 	}
-	if (r && !sym__memo_put(&s->memo, e, r))
+	if (r && !sym__memo_put(s->memo, e, r))
 		return NULL;
 	return r;
 }
@@ -809,6 +1105,7 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 const sym_expr *sym_simplify(sym_ctx *ctx, sym_facts *f, const sym_expr *e)
 {
 	simp s;
+	sym_memo own;
 	const sym_expr *r;
 	int round;
 	if (!e || sym__failed(ctx))
@@ -816,14 +1113,21 @@ const sym_expr *sym_simplify(sym_ctx *ctx, sym_facts *f, const sym_expr *e)
 	r = sym__facts_apply_defs(ctx, f, e);
 	s.ctx = ctx;
 	s.f = f;
+	s.kept = kept_state(ctx, f);
+	s.memo = s.kept ? &s.kept->memo : NULL;
+	if (!s.memo) {
+		sym__memo_init(&own, ctx);
+		s.memo = &own;
+	}
 	for (round = 0; r && round < MAX_ROUNDS; round++) {
-		const sym_expr *r2;
-		sym__memo_init(&s.memo, ctx);
-		r2 = simp_node(&s, r);
-		sym__memo_clear(&s.memo);
+		const sym_expr *r2 = simp_node(&s, r);
 		if (r2 == r)
 			break;
 		r = r2;
 	}
+	if (s.memo == &own)
+		sym__memo_clear(&own);
+	else if (!r || sym__failed(ctx))
+		sym__memo_clear(s.memo);
 	return r;
 }

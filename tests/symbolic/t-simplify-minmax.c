@@ -1,0 +1,246 @@
+/* The simplifier's min and max rewrite against the pairwise rule it
+ * replaces: an argument is dropped when another one is proven not smaller
+ * (min: not larger), each argument compared with each other one in order.
+ * The simplifier compares arguments that the decisions see by their bounds
+ * alone in linear time; the result must be the same node.
+ *
+ * Seeded (SYM_TEST_SEED, default 1): random fact stores over x0..x9
+ * (the default minimum, ranges, residues, linear facts between two
+ * symbols) and random min and max of 3 to 40 arguments (symbols,
+ * constants, and in half the cases sums x + c, which the decisions compare
+ * by more than bounds). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "facts_private.h"
+
+#define NSYMS 10
+#define CASES 1500
+#define MAX_ARGS 40
+
+static uint64_t rng_state;
+
+static uint64_t seed_from_env(void)
+{
+	const char *s = getenv("SYM_TEST_SEED");
+	uint64_t v = s && *s ? strtoull(s, NULL, 10) : 1;
+	return v ? v : 1;
+}
+
+static uint64_t rng_next(void)
+{
+	uint64_t x = rng_state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	rng_state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+static long long rng_range(long long lo, long long hi)
+{
+	return lo + (long long)(rng_next() % (uint64_t)(hi - lo + 1));
+}
+
+/* Assumes the predicate text; a fact that contradicts the others is left
+ * out. */
+static void assume(sym_ctx *ctx, sym_facts *f, const char *text)
+{
+	const sym_expr *p = sym_expr_from_str(ctx, text);
+	assert_non_null(p);
+	if (sym_facts_assume(f, p) != SYM_EOK)
+		sym_ctx_clear_error(ctx);
+}
+
+static sym_facts *random_facts(sym_ctx *ctx)
+{
+	sym_facts *f = sym_facts_new(ctx);
+	char buf[64];
+	int i;
+	assert_non_null(f);
+	if (rng_range(0, 1))
+		assert_int_equal(sym_facts_set_default_min(f, 1), SYM_EOK);
+	for (i = 0; i < NSYMS; i++) {
+		long long lo = rng_range(-3, 20), hi = lo + rng_range(1, 30);
+		switch (rng_range(0, 5)) {
+		case 0:
+			snprintf(buf, sizeof(buf), "x%d >= %lld", i, lo);
+			assume(ctx, f, buf);
+			break;
+		case 1:
+			snprintf(buf, sizeof(buf), "x%d >= %lld && x%d <= %lld", i, lo, i, hi);
+			assume(ctx, f, buf);
+			break;
+		case 2:
+			snprintf(buf, sizeof(buf), "x%d <= %lld", i, hi);
+			assume(ctx, f, buf);
+			break;
+		case 3:
+			snprintf(buf, sizeof(buf), "x%d %% 4 == %d", i, (int)rng_range(0, 3));
+			assume(ctx, f, buf);
+			break;
+		default:
+			break;
+		}
+	}
+	for (i = (int)rng_range(0, 3); i > 0; i--) {
+		int a = (int)rng_range(0, NSYMS - 1), b = (int)rng_range(0, NSYMS - 1);
+		if (a == b)
+			continue;
+		snprintf(buf, sizeof(buf), "x%d <= x%d + %d", a, b, (int)rng_range(-2, 3));
+		assume(ctx, f, buf);
+	}
+	return f;
+}
+
+/* The pairwise rule on the arguments of e (min or max). */
+static const sym_expr *pairwise(sym_ctx *ctx, sym_facts *f, const sym_expr *e)
+{
+	const sym_expr *v[MAX_ARGS * 2];
+	size_t n = e->n, i, j, m = 0;
+	int changed = 0;
+	assert_true(n <= MAX_ARGS * 2);
+	memcpy(v, node_kids(e), n * sizeof(*v));
+	for (i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		for (j = 0; j < n; j++) {
+			const sym_expr *d;
+			if (j == i || !v[j])
+				continue;
+			d = e->kind == SYM_KIND_MIN ? sym_expr_sub(ctx, v[i], v[j])
+			                            : sym_expr_sub(ctx, v[j], v[i]);
+			if (sym__decide_rel(ctx, f, SYM_KIND_LE, d) == SYM_TRUE) {
+				v[j] = NULL;
+				changed = 1;
+			}
+		}
+	}
+	if (!changed)
+		return e;
+	for (i = 0; i < n; i++)
+		if (v[i])
+			v[m++] = v[i];
+	return e->kind == SYM_KIND_MIN ? sym_expr_min(ctx, m, v) : sym_expr_max(ctx, m, v);
+}
+
+static const sym_expr *random_arg(sym_ctx *ctx, int sums)
+{
+	char buf[32];
+	long long k = rng_range(0, 9);
+	if (k < 6)
+		snprintf(buf, sizeof(buf), "x%d", (int)rng_range(0, NSYMS - 1));
+	else if (k < 8 || !sums)
+		snprintf(buf, sizeof(buf), "%lld", rng_range(-5, 40));
+	else
+		snprintf(buf, sizeof(buf), "x%d + %lld", (int)rng_range(0, NSYMS - 1), rng_range(-4, 4));
+	return sym_expr_from_str(ctx, buf);
+}
+
+static void min_and_max_of_many_arguments_keep_the_pairwise_result(void **state)
+{
+	int c, dropped = 0, by_bounds = 0;
+	(void)state;
+	rng_state = seed_from_env() * 0x9e3779b97f4a7c15ULL + 1;
+	for (c = 0; c < CASES; c++) {
+		sym_ctx *ctx = sym_ctx_new();
+		sym_facts *f = random_facts(ctx);
+		const sym_expr *args[MAX_ARGS], *e, *got, *want;
+		size_t n = (size_t)rng_range(3, MAX_ARGS), i;
+		int is_max = (int)rng_range(0, 1), sums = (int)rng_range(0, 1);
+		for (i = 0; i < n; i++) {
+			args[i] = random_arg(ctx, sums);
+			assert_non_null(args[i]);
+		}
+		/* the arguments as the rewrite sees them: simplified first */
+		for (i = 0; i < n; i++)
+			args[i] = sym_simplify(ctx, f, args[i]);
+		e = is_max ? sym_expr_max(ctx, n, args) : sym_expr_min(ctx, n, args);
+		assert_non_null(e);
+		got = sym_simplify(ctx, f, e);
+		assert_non_null(got);
+		want = e->kind == SYM_KIND_MIN || e->kind == SYM_KIND_MAX ? pairwise(ctx, f, e) : e;
+		assert_non_null(want);
+		if (got != want) {
+			char *a = sym_expr_to_str(ctx, e), *g = sym_expr_to_str(ctx, got),
+			     *w = sym_expr_to_str(ctx, want);
+			fail_msg("case %d (seed %llu): %s simplifies to %s, the pairwise rule gives %s", c,
+			         (unsigned long long)seed_from_env(), a, g, w);
+		}
+		dropped += got != e;
+		by_bounds += !sums && got != e;
+		sym_facts_free(f);
+		sym_ctx_free(ctx);
+	}
+	print_message("%d of %d simplified (%d with symbols and constants only)\n", dropped, CASES,
+	              by_bounds);
+	assert_true(by_bounds > 0);
+	assert_true(dropped > by_bounds);
+}
+
+/* A min or max grown one argument at a time from its simplified form, as a
+ * chain of broadcasts grows max(d0, ..., dk): the simplifier compares only
+ * the new argument with the others, and must still give the pairwise
+ * rule's node at every step. */
+static void extending_a_simplified_min_or_max_keeps_the_pairwise_result(void **state)
+{
+	int c, steps = 0, dropped = 0;
+	(void)state;
+	rng_state = seed_from_env() * 0x9e3779b97f4a7c15ULL + 7;
+	for (c = 0; c < CASES / 10; c++) {
+		sym_ctx *ctx = sym_ctx_new();
+		sym_facts *f = random_facts(ctx);
+		const sym_expr *acc = NULL;
+		int is_max = (int)rng_range(0, 1), k, n = (int)rng_range(3, MAX_ARGS);
+		for (k = 0; k < n; k++) {
+			const sym_expr *a = sym_simplify(ctx, f, random_arg(ctx, 1)), *pair[2], *e, *got,
+			               *want;
+			assert_non_null(a);
+			if (!acc) {
+				acc = a;
+				continue;
+			}
+			pair[0] = acc, pair[1] = a;
+			e = is_max ? sym_expr_max(ctx, 2, pair) : sym_expr_min(ctx, 2, pair);
+			assert_non_null(e);
+			got = sym_simplify(ctx, f, e);
+			assert_non_null(got);
+			if (e->kind != SYM_KIND_MIN && e->kind != SYM_KIND_MAX) {
+				acc = got; /* construction moved a common part out: min(x, y) + 1 */
+				continue;
+			}
+			want = pairwise(ctx, f, e);
+			assert_non_null(want);
+			if (got != want) {
+				char *t = sym_expr_to_str(ctx, e), *g = sym_expr_to_str(ctx, got),
+				     *w = sym_expr_to_str(ctx, want);
+				fail_msg("case %d step %d (seed %llu): %s simplifies to %s, the pairwise "
+				         "rule gives %s",
+				         c, k, (unsigned long long)seed_from_env(), t, g, w);
+			}
+			steps++;
+			dropped += got != e;
+			acc = got;
+		}
+		sym_facts_free(f);
+		sym_ctx_free(ctx);
+	}
+	print_message("%d of %d steps dropped an argument\n", dropped, steps);
+	assert_true(dropped > 0 && dropped < steps);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(min_and_max_of_many_arguments_keep_the_pairwise_result),
+	    cmocka_unit_test(extending_a_simplified_min_or_max_keeps_the_pairwise_result),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
