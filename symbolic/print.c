@@ -384,6 +384,8 @@ static int terms_within(const sym_expr *x, const sym_expr *y)
  * its expansion, and finding the quotient form of such a floor costs a
  * pass over the divisor each time a sum holding it is printed. */
 #define MOD_MAX_DIVISOR_TERMS 64
+/* Sums with more terms are not searched for G - m*floor(G/m). */
+#define MOD_MAX_G_TERMS 256
 
 /* Whether the floor argument a has a reciprocal of a sum of more than
  * MOD_MAX_DIVISOR_TERMS terms among the factors of its first term. */
@@ -439,6 +441,28 @@ int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr *
 
 /* With relax, P's terms need not all be in the sum (the rest then has
  * their negation). */
+/* Whether the terms of -k*P2, P2 = Q - 1 - P the other form's numerator
+ * of floor(P/Q) (integer P and Q), are all in e: the check before the
+ * other form is tried. */
+static int other_form_within(sym_ctx *ctx, const sym_expr *e, const sym_expr *P, const sym_expr *Q,
+                             const sym_num *k)
+{
+	sym_num q1, k2;
+	const sym_expr *P2, *kP2;
+	if (Q->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(Q)) || !(P->flags & SYM_F_INT) ||
+	    P->kind == SYM_KIND_NUM)
+		return 0;
+	sym__num_init(&q1);
+	sym__num_init(&k2);
+	sym__num_sub(&q1, node_num(Q), &(sym_num){{1}, 1});
+	sym__num_neg(&k2, k);
+	P2 = sym__add_num(ctx, sym_expr_neg(ctx, P), &q1);
+	kP2 = P2 ? sym__scale(ctx, &k2, P2) : NULL;
+	sym__num_clear(&q1);
+	sym__num_clear(&k2);
+	return kP2 && kP2->kind != SYM_KIND_NUM && terms_within(kP2, e);
+}
+
 int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
                         int relax)
 {
@@ -484,11 +508,23 @@ int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_
 			if (ratio && ratio->kind == SYM_KIND_NUM &&
 			    (frac || sym__num_is_int(node_num(ratio)))) {
 				const sym_expr *P2 = NULL, *kP2, *rest1 = NULL;
-				if (!(S = sym_expr_sub(ctx, e, term)))
-					return 0;
 				sym__num_neg(&mp->k, node_num(ratio));
 				kP = sym__scale(ctx, &mp->k, P);
 				if (!kP)
+					return 0;
+				/* the rest of the sum (e without the term) is built
+				 * only when P's terms, or those of the other form's
+				 * P2, are in e: on a sum of many floors each floor's
+				 * check is a look at its few terms, not a new sum.
+				 * P's terms have no floor F, so they are in e exactly
+				 * when they are in the rest. */
+				if (!relax && !terms_within(kP, e) &&
+				    !other_form_within(ctx, e, P, Q, &mp->k)) {
+					if (sym__failed(ctx))
+						return 0;
+					goto next_g;
+				}
+				if (!(S = sym_expr_sub(ctx, e, term)))
 					return 0;
 				if ((P->kind != SYM_KIND_NUM || Q->kind != SYM_KIND_NUM) &&
 				    (relax || terms_within(kP, S)) &&
@@ -550,11 +586,12 @@ int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_
 				}
 			}
 		}
-		/* G - m*floor(G/m) with G another floor term of the sum */
-		if (R->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(R)))
+	next_g:
+		/* G - m*floor(G/m) with G another floor term of the sum (looked
+		 * for in sums of at most MOD_MAX_G_TERMS terms: each pair costs
+		 * a floor) */
+		if (R->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(R)) || v.n > MOD_MAX_G_TERMS)
 			continue;
-		if (!S && !(S = sym_expr_sub(ctx, e, term)))
-			return 0;
 		for (j = 0; j < v.n; j++) {
 			const sym_expr *G = v.t[j].m, *Fm, *Qm;
 			sym_num mq;
@@ -570,6 +607,10 @@ int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_
 				if (Fm == F) {
 					sym__num_set(&mp->k, &v.t[j].coef);
 					mp->P = G, mp->Q = Qm;
+					if (!S && !(S = sym_expr_sub(ctx, e, term))) {
+						sym__num_clear(&mq);
+						return 0;
+					}
 					*rest = sym_expr_sub(ctx, S, sym__scale(ctx, &v.t[j].coef, G));
 					sym__num_clear(&mq);
 					return *rest != NULL;
