@@ -27,9 +27,8 @@ typedef struct ld {
 	sym_model *m;
 	inexact *inexact; /* sorted by item */
 	size_t ninexact, capinexact;
-	/* the locations messages name, one per level of nesting (a node, an
-	 * attribute or a list entry, a dim or an element of a tensor) */
-	sym_sbuf at_node, at_entry, at_elem;
+	/* the text of the location a message names (loc_text) */
+	sym_sbuf at;
 	/* the subgraph being read: its nesting level (0: the main graph) and
 	 * the prefix of the names of its unnamed nodes */
 	int depth;
@@ -56,28 +55,93 @@ static int nomem(ld *l)
 	return sym__load_nomem(l->ctx);
 }
 
-/* Sets the location b (one of l's levels) to the printf-formatted text and
- * returns it; NULL with out of memory recorded. */
-static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
+/* A location messages name (a node, an attribute or a list entry, a dim or
+ * an element of a tensor), formatted only when a message names it: most
+ * models have no error, and formatting one per field cost as much as
+ * reading the field.  fmt is a printf format taking the arguments args
+ * says, strings first; they must outlive the location and never be the
+ * text of another location (loc_text reuses one buffer). */
+enum { LOC_S, LOC_SS, LOC_N, LOC_SN };
+
+typedef struct loc {
+	const char *fmt;
+	int args;
+	const char *s, *s2;
+	size_t n;
+} loc;
+
+#define LOC_T(text) (&(const loc){"%s", LOC_S, (text), NULL, 0})
+#define LOC_1(fmt, s) (&(const loc){(fmt), LOC_S, (s), NULL, 0})
+#define LOC_2(fmt, s, s2) (&(const loc){(fmt), LOC_SS, (s), (s2), 0})
+#define LOC_I(fmt, n) (&(const loc){(fmt), LOC_N, NULL, NULL, (n)})
+#define LOC_SI(fmt, s, n) (&(const loc){(fmt), LOC_SN, (s), NULL, (n)})
+
+static const char *loc_vat(ld *l, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
+static const char *loc_vat(ld *l, const char *fmt, ...)
 {
 	va_list ap;
 	const char *r;
 	va_start(ap, fmt);
-	r = sym__load_vat(l->ctx, b, fmt, ap);
+	r = sym__load_vat(l->ctx, &l->at, fmt, ap);
 	va_end(ap);
 	return r;
 }
 
-/* Names appear in messages of one line and in the printed shapes: a
- * control character in one is an error (what locates it). */
-static int check_name(ld *l, const char *s, const char *what)
+/* The text of the location w; NULL with out of memory recorded. */
+static const char *loc_text(ld *l, const loc *w)
 {
-	return sym__load_check_name(l->ctx, "model", s, what);
+	switch (w->args) {
+	case LOC_SS:
+		return loc_vat(l, w->fmt, w->s, w->s2);
+	case LOC_N:
+		return loc_vat(l, w->fmt, w->n);
+	case LOC_SN:
+		return loc_vat(l, w->fmt, w->s, w->n);
+	default:
+		return loc_vat(l, w->fmt, w->s);
+	}
+}
+
+/* The error "<location w>: <fmt, formatted>": -1. */
+static int lerr_at(ld *l, const loc *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int lerr_at(ld *l, const loc *w, const char *fmt, ...)
+{
+	va_list ap;
+	sym_sbuf b;
+	const char *t = loc_text(l, w);
+	if (!t)
+		return -1;
+	sym__sbuf_init(&b, l->ctx);
+	sym__sbuf_printf(&b, "%s: ", t);
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (b.fail || !b.s)
+		nomem(l);
+	else
+		lerr(l, "%s", b.s);
+	sym__sbuf_clear(&b);
+	return -1;
+}
+
+/* Names appear in messages of one line and in the printed shapes: a
+ * control character in one is an error (w locates it). */
+static int check_name(ld *l, const char *s, const loc *w)
+{
+	const char *t;
+	if (!sym__model_name_has_control(s))
+		return 0;
+	if (!(t = loc_text(l, w)))
+		return -1;
+	return sym__load_check_name(l->ctx, "model", s, t);
 }
 
 /* ---- numbers as written ---------------------------------------------------
@@ -231,17 +295,18 @@ static const inexact *sym__json_inexact(const ld *l, const cJSON *j)
 
 /* An exact integer: a JSON number within +-2**53 that is integral and
  * written exactly, or a decimal string. */
-static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
+static int get_int(ld *l, const cJSON *j, const loc *where, int64_t *out)
 {
 	if (cJSON_IsNumber(j)) {
 		double d = j->valuedouble;
 		const inexact *x = sym__json_inexact(l, j);
 		if (x)
-			return lerr(l, "%s: %.*s is not an exact integer%s", where, x->len, x->text,
-			            x->integral ? " (write integers beyond 2**53 as decimal strings)" : "");
+			return lerr_at(l, where, "%.*s is not an exact integer%s", x->len, x->text,
+			               x->integral ? " (write integers beyond 2**53 as decimal strings)"
+			                           : "");
 		if (!(d == floor(d)) || fabs(d) > JSON_EXACT_LIMIT)
-			return lerr(l, "%s: %.17g is not an exact integer (write big integers as strings)",
-			            where, d);
+			return lerr_at(l, where,
+			               "%.17g is not an exact integer (write big integers as strings)", d);
 		*out = (int64_t)d;
 		return 0;
 	}
@@ -252,11 +317,11 @@ static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
 		errno = 0;
 		v = strtoll(s, &end, 10);
 		if (!*s || *end || errno == ERANGE)
-			return lerr(l, "%s: '%s' is not a 64-bit integer", where, s);
+			return lerr_at(l, where, "'%s' is not a 64-bit integer", s);
 		*out = v;
 		return 0;
 	}
-	return lerr(l, "%s: expected an integer", where);
+	return lerr_at(l, where, "expected an integer");
 }
 
 static const cJSON *field(const cJSON *o, const char *name)
@@ -264,11 +329,11 @@ static const cJSON *field(const cJSON *o, const char *name)
 	return cJSON_GetObjectItemCaseSensitive(o, name);
 }
 
-static int get_name(ld *l, const cJSON *o, const char *what, char **out)
+static int get_name(ld *l, const cJSON *o, const loc *what, char **out)
 {
 	const cJSON *n = field(o, "name");
 	if (!cJSON_IsString(n) || !*n->valuestring)
-		return lerr(l, "%s: missing \"name\" (a non-empty string)", what);
+		return lerr_at(l, what, "missing \"name\" (a non-empty string)");
 	if (check_name(l, n->valuestring, what) < 0)
 		return -1;
 	if (!(*out = sym__model_strdup(l->m, n->valuestring)))
@@ -289,13 +354,12 @@ static int get_dtype(ld *l, const cJSON *o, const char *tname, int *dt)
 	return 0;
 }
 
-static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym_mtensor *t)
+static int load_tensor(ld *l, const cJSON *o, const loc *what, int is_init, sym_mtensor *t)
 {
 	const cJSON *shape, *data;
-	const char *where;
 	int k;
 	if (!cJSON_IsObject(o))
-		return lerr(l, "%s: expected an object", what);
+		return lerr_at(l, what, "expected an object");
 	if (get_name(l, o, what, &t->name) < 0 || get_dtype(l, o, t->name, &t->dtype) < 0)
 		return -1;
 	shape = field(o, "shape");
@@ -312,18 +376,17 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 			return nomem(l);
 		const cJSON *d = shape->child;
 		for (k = 0; k < t->rank; k++, d = d->next) {
-			if (!(where = at(l, &l->at_elem, "tensor '%s' dim %d", t->name, k)))
-				return -1;
+			const loc *where = LOC_SI("tensor '%s' dim %zu", t->name, (size_t)k);
 			if (cJSON_IsNull(d) || (cJSON_IsString(d) && !strcmp(d->valuestring, "?"))) {
 				if (is_init)
-					return lerr(l, "%s: initializers need concrete dims", where);
+					return lerr_at(l, where, "initializers need concrete dims");
 				t->dims[k].kind = SYM_DIM_ANON;
 			} else if (cJSON_IsNumber(d)) {
 				if (get_int(l, d, where, &t->dims[k].value) < 0)
 					return -1;
 				if (t->dims[k].value < 0)
-					return lerr(l, "%s: negative dim %lld", where,
-					            (long long)t->dims[k].value);
+					return lerr_at(l, where, "negative dim %lld",
+					               (long long)t->dims[k].value);
 				t->dims[k].kind = SYM_DIM_CONST;
 			} else if (cJSON_IsString(d) && *d->valuestring) {
 				char *end;
@@ -331,21 +394,21 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 				errno = 0;
 				v = strtoll(d->valuestring, &end, 10);
 				if (!*end && (errno == ERANGE || v < 0))
-					return lerr(l, "%s: '%s' is not a dim (0 to 2**63-1)", where,
-					            d->valuestring);
+					return lerr_at(l, where, "'%s' is not a dim (0 to 2**63-1)",
+					               d->valuestring);
 				if (!*end) {
 					t->dims[k].kind = SYM_DIM_CONST;
 					t->dims[k].value = v;
 				} else {
 					if (is_init)
-						return lerr(l, "%s: initializers need concrete dims", where);
+						return lerr_at(l, where, "initializers need concrete dims");
 					t->dims[k].kind = SYM_DIM_EXPR;
 					if (!(t->dims[k].text = sym__model_strdup(l->m, d->valuestring)))
 						return nomem(l);
 				}
 			} else {
-				return lerr(l, "%s: a dim is an integer, a name, an expression or null",
-				            where);
+				return lerr_at(l, where,
+				               "a dim is an integer, a name, an expression or null");
 			}
 		}
 	}
@@ -369,8 +432,8 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 		{
 			const cJSON *x = data->child;
 			for (i = 0; i < n; i++, x = x->next) {
-				if (!(where = at(l, &l->at_elem, "initializer '%s' data[%zu]", t->name, i)) ||
-				    get_int(l, x, where, &t->data[i]) < 0)
+				if (get_int(l, x, LOC_SI("initializer '%s' data[%zu]", t->name, i),
+				            &t->data[i]) < 0)
 					return -1;
 			}
 		}
@@ -382,14 +445,12 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 
 static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym_attr *out)
 {
-	const char *where = at(l, &l->at_entry, "node '%s' attribute %zu", nd->name, idx);
-	if (!where || check_name(l, a->string, where) < 0)
+	const loc *where = LOC_2("node '%s' attribute '%s'", nd->name, a->string);
+	if (check_name(l, a->string, LOC_SI("node '%s' attribute %zu", nd->name, idx)) < 0)
 		return -1;
 	out->name = sym__model_strdup(l->m, a->string);
 	if (!out->name)
 		return nomem(l);
-	if (!(where = at(l, &l->at_entry, "node '%s' attribute '%s'", nd->name, a->string)))
-		return -1;
 	if (cJSON_IsBool(a)) {
 		int64_t *v = sym__model_alloc(l->m, sizeof(*v));
 		if (!v)
@@ -443,7 +504,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 						all_int = 0;
 				}
 			} else {
-				return lerr(l, "%s: list elements must be numbers or strings", where);
+				return lerr_at(l, where, "list elements must be numbers or strings");
 			}
 		}
 		if (all_int) {
@@ -473,7 +534,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 					return nomem(l);
 			out->type = SYM_ATTR_STRINGS, out->n = n, out->strs = v;
 		} else {
-			return lerr(l, "%s: a list mixes numbers and strings", where);
+			return lerr_at(l, where, "a list mixes numbers and strings");
 		}
 	} else if (cJSON_IsObject(a)) {
 		/* a tensor attribute: {"dtype", "shape", "data"} */
@@ -510,16 +571,17 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 		}
 		out->type = SYM_ATTR_TENSOR, out->n = 1, out->tensor = tv;
 	} else {
-		return lerr(l, "%s: unsupported value", where);
+		return lerr_at(l, where, "unsupported value");
 	}
 	return 0;
 }
 
-static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char ***out, int allow_empty)
+static int load_names(ld *l, const cJSON *arr, const loc *w, size_t *n, char ***out, int allow_empty)
 {
+	const char *what;
 	size_t i;
 	if (!cJSON_IsArray(arr))
-		return lerr(l, "%s must be a list of tensor names", what);
+		return (what = loc_text(l, w)) ? lerr(l, "%s must be a list of tensor names", what) : -1;
 	*n = (size_t)cJSON_GetArraySize(arr);
 	*out = sym__model_alloc(l->m, (*n ? *n : 1) * sizeof(**out));
 	if (!*out)
@@ -527,10 +589,13 @@ static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char
 	const cJSON *s = arr->child;
 	for (i = 0; i < *n; i++, s = s->next) {
 		if (!cJSON_IsString(s) || (!allow_empty && !*s->valuestring))
-			return lerr(l, "%s[%zu] must be a%s tensor name", what, i,
-			            allow_empty ? "" : " non-empty");
+			return (what = loc_text(l, w)) ? lerr(l, "%s[%zu] must be a%s tensor name", what, i,
+			                                      allow_empty ? "" : " non-empty")
+			                               : -1;
 		if (sym__model_name_has_control(s->valuestring))
-			return lerr(l, "%s[%zu]: a name contains a control character", what, i);
+			return (what = loc_text(l, w))
+			           ? lerr(l, "%s[%zu]: a name contains a control character", what, i)
+			           : -1;
 		if (!((*out)[i] = sym__model_strdup(l->m, s->valuestring)))
 			return nomem(l);
 	}
@@ -574,12 +639,11 @@ static int load_graph_attr(ld *l, sym_mnode *nd, const cJSON *a, sym_mgattr *out
 {
 	sym_mgraph *g;
 	const cJSON *nodes, *x;
-	const char *saved = l->gpath, *w;
+	const char *saved = l->gpath;
 	char *path, *what, *iwhat;
 	size_t i;
 	int st = -1;
-	if (!(w = at(l, &l->at_entry, "node '%s' attribute '%s'", nd->name, a->string)) ||
-	    check_name(l, a->string, w) < 0)
+	if (check_name(l, a->string, LOC_2("node '%s' attribute '%s'", nd->name, a->string)) < 0)
 		return -1;
 	if (l->depth >= SYM_MODEL_MAX_DEPTH)
 		return lerr(l, "node '%s' attribute '%s': subgraphs nest deeper than %d levels", nd->name,
@@ -613,8 +677,8 @@ static int load_graph_attr(ld *l, sym_mnode *nd, const cJSON *a, sym_mgattr *out
 		     a->string);
 		goto out;
 	}
-	if (!(w = at(l, &l->at_node, "node '%s' attribute '%s' \"outputs\"", nd->name, a->string)) ||
-	    load_names(l, x, w, &g->noutputs, &g->outputs, 0) < 0)
+	if (load_names(l, x, LOC_2("node '%s' attribute '%s' \"outputs\"", nd->name, a->string), &g->noutputs,
+	               &g->outputs, 0) < 0)
 		goto out;
 	st = 0;
 out:
@@ -625,38 +689,31 @@ out:
 static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 {
 	const cJSON *x, *attrs, *a;
-	const char *what;
 	if (!cJSON_IsObject(o))
 		return lerr(l, "nodes[%zu]: expected an object", idx);
 	x = field(o, "name");
-	if (!(what = at(l, &l->at_node, "nodes[%zu]", idx)))
-		return -1;
 	if (x && cJSON_IsString(x) && *x->valuestring) {
-		if (check_name(l, x->valuestring, what) < 0)
+		if (check_name(l, x->valuestring, LOC_I("nodes[%zu]", idx)) < 0)
 			return -1;
 		nd->name = sym__model_strdup(l->m, x->valuestring);
 	} else if (x) {
 		return lerr(l, "nodes[%zu]: \"name\" must be a non-empty string", idx);
 	} else {
-		/* the generated name of an unnamed node: the location is the name */
-		if (!(what = at(l, &l->at_node, "%snode%zu", l->gpath ? l->gpath : "", idx)))
-			return -1;
-		nd->name = sym__model_strdup(l->m, what);
+		/* the generated name of an unnamed node */
+		nd->name = mprintf(l, "%snode%zu", l->gpath ? l->gpath : "", idx);
 	}
 	if (!nd->name)
 		return nomem(l);
 	x = field(o, "op");
 	if (!cJSON_IsString(x) || !*x->valuestring)
 		return lerr(l, "node '%s': missing \"op\"", nd->name);
-	if (!(what = at(l, &l->at_node, "node '%s' \"op\"", nd->name)) ||
-	    check_name(l, x->valuestring, what) < 0)
+	if (check_name(l, x->valuestring, LOC_1("node '%s' \"op\"", nd->name)) < 0)
 		return -1;
 	nd->op = sym__model_strdup(l->m, x->valuestring);
 	x = field(o, "domain");
 	if (x && !cJSON_IsString(x))
 		return lerr(l, "node '%s': \"domain\" must be a string", nd->name);
-	if (!(what = at(l, &l->at_node, "node '%s' \"domain\"", nd->name)) ||
-	    (x && check_name(l, x->valuestring, what) < 0))
+	if (x && check_name(l, x->valuestring, LOC_1("node '%s' \"domain\"", nd->name)) < 0)
 		return -1;
 	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") &&
@@ -667,17 +724,15 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 		nd->domain[0] = 0;
 	if (!nd->op || !nd->domain)
 		return nomem(l);
-	if (!(what = at(l, &l->at_node, "node '%s' \"inputs\"", nd->name)))
-		return -1;
 	x = field(o, "inputs");
 	if (!x) {
 		nd->nin = 0;
 		nd->in = NULL;
-	} else if (load_names(l, x, what, &nd->nin, &nd->in, 1) < 0) {
+	} else if (load_names(l, x, LOC_1("node '%s' \"inputs\"", nd->name), &nd->nin, &nd->in, 1) < 0) {
 		return -1;
 	}
-	if (!(what = at(l, &l->at_node, "node '%s' \"outputs\"", nd->name)) ||
-	    load_names(l, field(o, "outputs"), what, &nd->nout, &nd->out, 0) < 0)
+	if (load_names(l, field(o, "outputs"), LOC_1("node '%s' \"outputs\"", nd->name), &nd->nout, &nd->out,
+	               0) < 0)
 		return -1;
 	if (nd->nout == 0)
 		return lerr(l, "node '%s': needs at least one output", nd->name);
@@ -721,7 +776,6 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, size_t *n, sym_mtensor **out)
 {
 	size_t i;
-	const char *w;
 	if (!arr) {
 		*n = 0;
 		*out = NULL;
@@ -736,8 +790,7 @@ static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, 
 	{
 		const cJSON *x = arr->child;
 		for (i = 0; i < *n; i++, x = x->next) {
-			if (!(w = at(l, &l->at_entry, "%s[%zu]", what, i)) ||
-			    load_tensor(l, x, w, is_init, &(*out)[i]) < 0)
+			if (load_tensor(l, x, LOC_SI("%s[%zu]", what, i), is_init, &(*out)[i]) < 0)
 				return -1;
 		}
 	}
@@ -761,8 +814,8 @@ static int load_formats(ld *l, const cJSON *fm)
 	{
 		const cJSON *f = field(e, "format"), *s = field(e, "storage_format");
 		sym_mformat *mf = &l->m->formats[i++];
-		const char *what = at(l, &l->at_entry, "\"formats\" entry %zu", i - 1);
-		if (!what || check_name(l, e->string, what) < 0)
+		const loc *what = LOC_I("\"formats\" entry %zu", i - 1);
+		if (check_name(l, e->string, what) < 0)
 			return -1;
 		if (!cJSON_IsObject(e) || (f && !cJSON_IsString(f)) || (s && !cJSON_IsString(s)))
 			return lerr(l, "formats['%s']: expected {\"format\": ..., \"storage_format\": ...}",
@@ -784,9 +837,7 @@ static int load_formats(ld *l, const cJSON *fm)
 static void loader_clear(ld *l)
 {
 	sym__free(l->ctx, l->inexact, l->capinexact * sizeof(*l->inexact));
-	sym__sbuf_clear(&l->at_node);
-	sym__sbuf_clear(&l->at_entry);
-	sym__sbuf_clear(&l->at_elem);
+	sym__sbuf_clear(&l->at);
 }
 
 /* ---- reading: the nodes one at a time --------------------------------------
@@ -986,9 +1037,7 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 	int st = 0;
 	memset(&l, 0, sizeof(l));
 	l.ctx = ctx;
-	sym__sbuf_init(&l.at_node, ctx);
-	sym__sbuf_init(&l.at_entry, ctx);
-	sym__sbuf_init(&l.at_elem, ctx);
+	sym__sbuf_init(&l.at, ctx);
 	if (!(l.m = sym__model_new(ctx))) {
 		cJSON_Delete(root);
 		return NULL;
@@ -1000,7 +1049,7 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		goto fail;
 	}
 	x = field(root, "opset");
-	if (x && get_int(&l, x, "\"opset\"", &opset) < 0)
+	if (x && get_int(&l, x, LOC_T("\"opset\""), &opset) < 0)
 		goto fail;
 	if (opset < 1 || opset > 1000) {
 		lerr(&l, "\"opset\" %lld is not a valid opset", (long long)opset);
@@ -1054,7 +1103,7 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		lerr(&l, "missing \"outputs\" (a list of tensor names)");
 		goto fail;
 	}
-	if (load_names(&l, x, "\"outputs\"", &l.m->noutputs, &l.m->outputs, 0) < 0)
+	if (load_names(&l, x, LOC_T("\"outputs\""), &l.m->noutputs, &l.m->outputs, 0) < 0)
 		goto fail;
 	if (load_formats(&l, field(root, "formats")) < 0 || sym__model_link(l.m) < 0)
 		goto fail;
