@@ -233,6 +233,12 @@ static void sym__json_match_numbers(ld *l, const cJSON *j, size_t *count, size_t
 
 /* Finds the inexact numbers of text outside [skip0, skip1) (the nodes,
  * read one by one): 0, or -1 (out of memory). */
+/* Whether c continues a number token (as cJSON reads one). */
+static int number_char(char c)
+{
+	return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == 'e' || c == 'E' || c == '.';
+}
+
 static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJSON *root, size_t skip0,
                                   size_t skip1)
 {
@@ -251,11 +257,19 @@ static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJS
 		} else if (c == '-' || isdigit((unsigned char)c)) {
 			/* as cJSON: the run of number characters, read by strtod */
 			char buf[72], *end;
-			size_t n = 0;
+			size_t n = c == '-', sign = n;
 			double d;
 			int integral = 0;
-			while (i + n < len && n < sizeof(buf) - 1 && strchr("0123456789+-eE.", text[i + n]) &&
-			       text[i + n])
+			while (i + n < len && n - sign <= 15 && isdigit((unsigned char)text[i + n]))
+				n++;
+			if (n > sign && n - sign <= 15 && (i + n >= len || !number_char(text[i + n]))) {
+				/* an integer of at most 15 digits, which a double holds exactly */
+				ord++;
+				i += n;
+				continue;
+			}
+			n = 0;
+			while (i + n < len && n < sizeof(buf) - 1 && number_char(text[i + n]))
 				n++;
 			memcpy(buf, text + i, n);
 			buf[n] = 0;
