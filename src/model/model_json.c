@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdint.h>
@@ -343,14 +344,16 @@ static const cJSON *field(const cJSON *o, const char *name)
 	return cJSON_GetObjectItemCaseSensitive(o, name);
 }
 
-static int get_name(ld *l, const cJSON *o, const loc *what, char **out)
+/* The "name" of o, or dflt when o has none (and dflt is given). */
+static int get_name(ld *l, const cJSON *o, const loc *what, const char *dflt, char **out)
 {
 	const cJSON *n = field(o, "name");
-	if (!cJSON_IsString(n) || !*n->valuestring)
+	const char *s = !n ? dflt : cJSON_IsString(n) ? n->valuestring : NULL;
+	if (!s || !*s)
 		return lerr_at(l, what, "missing \"name\" (a non-empty string)");
-	if (check_name(l, n->valuestring, what) < 0)
+	if (check_name(l, s, what) < 0)
 		return -1;
-	if (!(*out = sym__model_strdup(l->m, n->valuestring)))
+	if (!(*out = sym__model_strdup(l->m, s)))
 		return nomem(l);
 	return 0;
 }
@@ -368,13 +371,15 @@ static int get_dtype(ld *l, const cJSON *o, const char *tname, int *dt)
 	return 0;
 }
 
-static int load_tensor(ld *l, const cJSON *o, const loc *what, int is_init, sym_mtensor *t)
+/* Reads the tensor o; dflt names it when o has no "name" (NULL: one is
+ * required). */
+static int load_tensor(ld *l, const cJSON *o, const loc *what, int is_init, const char *dflt, sym_mtensor *t)
 {
 	const cJSON *shape, *data;
 	int k;
 	if (!cJSON_IsObject(o))
 		return lerr_at(l, what, "expected an object");
-	if (get_name(l, o, what, &t->name) < 0 || get_dtype(l, o, t->name, &t->dtype) < 0)
+	if (get_name(l, o, what, dflt, &t->name) < 0 || get_dtype(l, o, t->name, &t->dtype) < 0)
 		return -1;
 	shape = field(o, "shape");
 	if (!shape || cJSON_IsNull(shape)) {
@@ -555,9 +560,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 		sym_mtensor t;
 		sym_tval *tv;
 		memset(&t, 0, sizeof(t));
-		if (!field(a, "name"))
-			cJSON_AddStringToObject((cJSON *)a, "name", a->string);
-		if (load_tensor(l, a, where, 1, &t) < 0)
+		if (load_tensor(l, a, where, 1, a->string, &t) < 0)
 			return -1;
 		tv = sym__model_alloc(l->m, sizeof(*tv));
 		if (!tv)
@@ -804,7 +807,7 @@ static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, 
 	{
 		const cJSON *x = arr->child;
 		for (i = 0; i < *n; i++, x = x->next) {
-			if (load_tensor(l, x, LOC_SI("%s[%zu]", what, i), is_init, &(*out)[i]) < 0)
+			if (load_tensor(l, x, LOC_SI("%s[%zu]", what, i), is_init, NULL, &(*out)[i]) < 0)
 				return -1;
 		}
 	}
@@ -987,6 +990,221 @@ static int syntax_error(sym_ctx *ctx, const char *text, size_t len)
 	return 1;
 }
 
+/* ---- a node's entry without cJSON's allocations ------------------------------
+ * cJSON allocates every item and every string of an entry and frees them
+ * again: most of the time of reading a node.  The reader below builds the
+ * same items (cJSON's own struct, which the loader reads) in blocks it keeps
+ * from one entry to the next, for entries written in a strict subset of
+ * JSON: strings without escapes or control bytes, integers of at most 15
+ * digits (exact in a double, never inexact), only the four whitespace bytes
+ * of JSON, nesting of at most FJ_DEPTH.  An entry outside the subset, or
+ * malformed, is parsed by cJSON instead, so what is read and what is
+ * rejected stays cJSON's. */
+
+#define FJ_DEPTH 64
+#define FJ_NONE ((size_t)-1)
+
+/* An item while its entry is read: items refer to each other and to their
+ * text by index, as the blocks may move while they grow. */
+typedef struct fj_link {
+	size_t child, last, next; /* items; FJ_NONE: none */
+	size_t key, str;          /* offsets of the key and the string value; FJ_NONE: none */
+} fj_link;
+
+typedef struct fj {
+	sym_ctx *ctx;
+	cJSON *it;
+	fj_link *ln;
+	size_t n, capit, capln; /* it and ln grow one after the other */
+	char *s;
+	size_t ns, caps;
+	int nomem;
+} fj;
+
+static void fj_clear(fj *f)
+{
+	sym__free(f->ctx, f->it, f->capit * sizeof(*f->it));
+	sym__free(f->ctx, f->ln, f->capln * sizeof(*f->ln));
+	sym__free(f->ctx, f->s, f->caps);
+}
+
+/* A new item of type; FJ_NONE when out of memory. */
+static size_t fj_item(fj *f, int type)
+{
+	if (f->n == f->capit) {
+		size_t nc = f->capit ? 2 * f->capit : 64;
+		cJSON *it = sym__realloc(f->ctx, f->it, f->capit * sizeof(*it), nc * sizeof(*it));
+		if (!it) {
+			f->nomem = 1;
+			return FJ_NONE;
+		}
+		f->it = it, f->capit = nc;
+	}
+	if (f->n == f->capln) {
+		size_t nc = f->capln ? 2 * f->capln : 64;
+		fj_link *ln = sym__realloc(f->ctx, f->ln, f->capln * sizeof(*ln), nc * sizeof(*ln));
+		if (!ln) {
+			f->nomem = 1;
+			return FJ_NONE;
+		}
+		f->ln = ln, f->capln = nc;
+	}
+	memset(&f->it[f->n], 0, sizeof(f->it[f->n]));
+	f->it[f->n].type = type;
+	f->ln[f->n].child = f->ln[f->n].last = f->ln[f->n].next = FJ_NONE;
+	f->ln[f->n].key = f->ln[f->n].str = FJ_NONE;
+	return f->n++;
+}
+
+/* Reads the string at t[*i] == '"' into the text block: its offset, or
+ * FJ_NONE (outside the subset, malformed, out of memory). */
+static size_t fj_string(fj *f, const char *t, size_t len, size_t *i)
+{
+	size_t j = *i + 1, n, off = f->ns;
+	while (j < len && t[j] != '"' && t[j] != '\\' && (unsigned char)t[j] >= 32)
+		j++;
+	if (j >= len || t[j] != '"')
+		return FJ_NONE;
+	n = j - *i - 1;
+	if (f->ns + n + 1 > f->caps) {
+		size_t nc = 2 * (f->ns + n + 1);
+		char *s = sym__realloc(f->ctx, f->s, f->caps, nc);
+		if (!s) {
+			f->nomem = 1;
+			return FJ_NONE;
+		}
+		f->s = s, f->caps = nc;
+	}
+	memcpy(f->s + off, t + *i + 1, n);
+	f->s[off + n] = 0;
+	f->ns += n + 1;
+	*i = j + 1;
+	return off;
+}
+
+static size_t fj_value(fj *f, const char *t, size_t len, size_t *i, int depth);
+
+/* Reads the members or elements of the object or array at t[*i] into
+ * item k. 1, or 0 (outside the subset, malformed, out of memory). */
+static int fj_members(fj *f, const char *t, size_t len, size_t *i, size_t k, int object, int depth)
+{
+	char close = object ? '}' : ']';
+	*i = skip_space(t, len, *i + 1);
+	if (*i < len && t[*i] == close) {
+		(*i)++;
+		return 1;
+	}
+	for (;;) {
+		size_t key = FJ_NONE, v;
+		if (object) {
+			if (*i >= len || t[*i] != '"' || (key = fj_string(f, t, len, i)) == FJ_NONE)
+				return 0;
+			*i = skip_space(t, len, *i);
+			if (*i >= len || t[*i] != ':')
+				return 0;
+			*i = skip_space(t, len, *i + 1);
+		}
+		if ((v = fj_value(f, t, len, i, depth + 1)) == FJ_NONE)
+			return 0;
+		f->ln[v].key = key;
+		if (f->ln[k].last == FJ_NONE)
+			f->ln[k].child = v;
+		else
+			f->ln[f->ln[k].last].next = v;
+		f->ln[k].last = v;
+		*i = skip_space(t, len, *i);
+		if (*i < len && t[*i] == ',') {
+			*i = skip_space(t, len, *i + 1);
+			continue;
+		}
+		if (*i < len && t[*i] == close) {
+			(*i)++;
+			return 1;
+		}
+		return 0;
+	}
+}
+
+/* Reads the value at t[*i] (no space before it): its item, or FJ_NONE. */
+static size_t fj_value(fj *f, const char *t, size_t len, size_t *i, int depth)
+{
+	size_t k, j;
+	char c;
+	if (*i >= len || depth > FJ_DEPTH)
+		return FJ_NONE;
+	c = t[*i];
+	if (c == '{' || c == '[') {
+		if ((k = fj_item(f, c == '{' ? cJSON_Object : cJSON_Array)) == FJ_NONE ||
+		    !fj_members(f, t, len, i, k, c == '{', depth))
+			return FJ_NONE;
+		return k;
+	}
+	if (c == '"') {
+		size_t off;
+		if ((k = fj_item(f, cJSON_String)) == FJ_NONE || (off = fj_string(f, t, len, i)) == FJ_NONE)
+			return FJ_NONE;
+		f->ln[k].str = off;
+		return k;
+	}
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		/* JSON's integers: no leading zero, no fraction, no exponent */
+		int64_t v = 0;
+		size_t d0 = *i + (c == '-');
+		for (j = d0; j < len && t[j] >= '0' && t[j] <= '9' && j - d0 < 16; j++)
+			v = 10 * v + (t[j] - '0');
+		if (j == d0 || j - d0 > 15 || (t[d0] == '0' && j - d0 > 1) || (j < len && number_char(t[j])))
+			return FJ_NONE;
+		if ((k = fj_item(f, cJSON_Number)) == FJ_NONE)
+			return FJ_NONE;
+		f->it[k].valuedouble = c == '-' ? -(double)v : (double)v; /* -0 too */
+		/* cJSON's saturating int */
+		f->it[k].valueint = v > INT_MAX ? (c == '-' ? INT_MIN : INT_MAX) : (int)(c == '-' ? -v : v);
+		*i = j;
+		return k;
+	}
+	{
+		static const struct {
+			const char *word;
+			int type, value;
+		} words[] = {{"null", cJSON_NULL, 0}, {"true", cJSON_True, 1}, {"false", cJSON_False, 0}};
+		size_t w;
+		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+			size_t n = strlen(words[w].word);
+			if (len - *i >= n && !memcmp(t + *i, words[w].word, n)) {
+				if ((k = fj_item(f, words[w].type)) == FJ_NONE)
+					return FJ_NONE;
+				f->it[k].valueint = words[w].value;
+				*i += n;
+				return k;
+			}
+		}
+	}
+	return FJ_NONE;
+}
+
+/* Reads the entry at t[*i] (*i moves past it): its root item, whose tree
+ * lives until the next entry is read (linked by child and next, what the
+ * loader walks; prev is not set); NULL when cJSON must read it (then
+ * f->nomem tells out of memory). */
+static const cJSON *fj_parse(fj *f, const char *t, size_t len, size_t *i)
+{
+	size_t k, root, at = *i;
+	f->n = f->ns = 0;
+	f->nomem = 0;
+	if ((root = fj_value(f, t, len, &at, 0)) == FJ_NONE)
+		return NULL;
+	for (k = 0; k < f->n; k++) {
+		const fj_link *ln = &f->ln[k];
+		cJSON *it = &f->it[k];
+		it->child = ln->child == FJ_NONE ? NULL : &f->it[ln->child];
+		it->next = ln->next == FJ_NONE ? NULL : &f->it[ln->next];
+		it->string = ln->key == FJ_NONE ? NULL : f->s + ln->key;
+		it->valuestring = ln->str == FJ_NONE ? NULL : f->s + ln->str;
+	}
+	*i = at;
+	return &f->it[root];
+}
+
 /* Loads the nodes of the list sp one entry at a time, each parsed, read
  * with its own inexact numbers and freed. */
 static int load_nodes_streamed(ld *l, const char *text, const span *sp)
@@ -994,31 +1212,42 @@ static int load_nodes_streamed(ld *l, const char *text, const span *sp)
 	inexact *root_inexact = l->inexact;
 	size_t root_n = l->ninexact, root_cap = l->capinexact, i = 0, pos;
 	int ret = -1;
+	fj f;
+	memset(&f, 0, sizeof(f));
+	f.ctx = l->ctx;
 	l->inexact = NULL, l->ninexact = l->capinexact = 0;
 	pos = skip_space(text, sp->end, sp->at + 1);
 	while (pos < sp->end - 1) {
 		const char *end = NULL;
-		cJSON *e;
+		const cJSON *e;
+		cJSON *owned = NULL; /* the entry cJSON read */
 		size_t start = pos;
 		if (i == sp->count)
 			goto done;
-		e = cJSON_ParseWithLengthOpts(text + pos, sp->end - 1 - pos, &end, 0);
-		if (!e || !end) {
-			cJSON_Delete(e);
-			goto done;
-		}
-		pos = (size_t)(end - text);
-		l->ninexact = 0;
-		if (sym__json_scan_numbers(l, text + start, pos - start, e, 0, 0) < 0) {
-			cJSON_Delete(e);
-			nomem(l);
-			goto done;
+		l->ninexact = 0; /* an entry of the subset has no inexact number */
+		if (!(e = fj_parse(&f, text, sp->end - 1, &pos))) {
+			if (f.nomem) {
+				nomem(l);
+				goto done;
+			}
+			owned = cJSON_ParseWithLengthOpts(text + pos, sp->end - 1 - pos, &end, 0);
+			if (!owned || !end) {
+				cJSON_Delete(owned);
+				goto done;
+			}
+			e = owned;
+			pos = (size_t)(end - text);
+			if (sym__json_scan_numbers(l, text + start, pos - start, e, 0, 0) < 0) {
+				cJSON_Delete(owned);
+				nomem(l);
+				goto done;
+			}
 		}
 		if (load_node(l, e, i, &l->m->nodes[i]) < 0) {
-			cJSON_Delete(e);
+			cJSON_Delete(owned);
 			goto done;
 		}
-		cJSON_Delete(e);
+		cJSON_Delete(owned);
 		i++;
 		pos = skip_space(text, sp->end, pos);
 		if (pos < sp->end - 1 && text[pos] != ',')
@@ -1034,6 +1263,7 @@ done:
 	 * the whole text's tree instead */
 	if (ret < 0 && !sym__failed(l->ctx))
 		ret = -2;
+	fj_clear(&f);
 	sym__free(l->ctx, l->inexact, l->capinexact * sizeof(*l->inexact));
 	l->inexact = root_inexact, l->ninexact = root_n, l->capinexact = root_cap;
 	return ret;
