@@ -30,6 +30,9 @@ typedef struct ld {
 	size_t ninexact, capinexact;
 	/* the text of the location a message names (loc_text) */
 	sym_sbuf at;
+	/* the model's block that small allocations are carved from */
+	char *chunk;
+	size_t chunk_left, chunk_size;
 	/* the subgraph being read: its nesting level (0: the main graph) and
 	 * the prefix of the names of its unnamed nodes */
 	int depth;
@@ -54,6 +57,42 @@ static int lerr(ld *l, const char *fmt, ...)
 static int nomem(ld *l)
 {
 	return sym__load_nomem(l->ctx);
+}
+
+/* Model memory, zeroed, NULL when out of memory: small blocks are carved
+ * from larger ones of the model (a model has a few names and arrays per
+ * node, and an allocation of its own for each cost as much as reading
+ * them). */
+#define LD_CHUNK_MIN 4096
+#define LD_CHUNK_MAX 65536
+
+static void *ld_alloc(ld *l, size_t n)
+{
+	void *p;
+	if (n > LD_CHUNK_MAX / 16)
+		return sym__model_alloc(l->m, n);
+	n = n ? (n + 15) & ~(size_t)15 : 16; /* keeps every block aligned as the allocator's */
+	if (n > l->chunk_left) {
+		size_t size = l->chunk_size ? 2 * l->chunk_size : LD_CHUNK_MIN;
+		if (size > LD_CHUNK_MAX)
+			size = LD_CHUNK_MAX;
+		if (!(l->chunk = sym__model_alloc(l->m, size)))
+			return NULL;
+		l->chunk_left = l->chunk_size = size;
+	}
+	p = l->chunk;
+	l->chunk += n;
+	l->chunk_left -= n;
+	return p;
+}
+
+static char *ld_strdup(ld *l, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = ld_alloc(l, n);
+	if (r)
+		memcpy(r, s, n);
+	return r;
 }
 
 /* A location messages name (a node, an attribute or a list entry, a dim or
@@ -353,7 +392,7 @@ static int get_name(ld *l, const cJSON *o, const loc *what, const char *dflt, ch
 		return lerr_at(l, what, "missing \"name\" (a non-empty string)");
 	if (check_name(l, s, what) < 0)
 		return -1;
-	if (!(*out = sym__model_strdup(l->m, s)))
+	if (!(*out = ld_strdup(l, s)))
 		return nomem(l);
 	return 0;
 }
@@ -390,7 +429,7 @@ static int load_tensor(ld *l, const cJSON *o, const loc *what, int is_init, cons
 		return lerr(l, "tensor '%s': \"shape\" must be a list or null", t->name);
 	} else {
 		t->rank = cJSON_GetArraySize(shape);
-		t->dims = sym__model_alloc(l->m, (size_t)(t->rank ? t->rank : 1) * sizeof(*t->dims));
+		t->dims = ld_alloc(l, (size_t)(t->rank ? t->rank : 1) * sizeof(*t->dims));
 		if (!t->dims)
 			return nomem(l);
 		const cJSON *d = shape->child;
@@ -422,7 +461,7 @@ static int load_tensor(ld *l, const cJSON *o, const loc *what, int is_init, cons
 					if (is_init)
 						return lerr_at(l, where, "initializers need concrete dims");
 					t->dims[k].kind = SYM_DIM_EXPR;
-					if (!(t->dims[k].text = sym__model_strdup(l->m, d->valuestring)))
+					if (!(t->dims[k].text = ld_strdup(l, d->valuestring)))
 						return nomem(l);
 				}
 			} else {
@@ -445,7 +484,7 @@ static int load_tensor(ld *l, const cJSON *o, const loc *what, int is_init, cons
 		if ((int64_t)n != numel)
 			return lerr(l, "initializer '%s': \"data\" has %zu elements, the shape needs %lld",
 			            t->name, n, (long long)numel);
-		t->data = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*t->data));
+		t->data = ld_alloc(l, (n ? n : 1) * sizeof(*t->data));
 		if (!t->data)
 			return nomem(l);
 		{
@@ -467,11 +506,11 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 	const loc *where = LOC_2("node '%s' attribute '%s'", nd->name, a->string);
 	if (check_name(l, a->string, LOC_SI("node '%s' attribute %zu", nd->name, idx)) < 0)
 		return -1;
-	out->name = sym__model_strdup(l->m, a->string);
+	out->name = ld_strdup(l, a->string);
 	if (!out->name)
 		return nomem(l);
 	if (cJSON_IsBool(a)) {
-		int64_t *v = sym__model_alloc(l->m, sizeof(*v));
+		int64_t *v = ld_alloc(l, sizeof(*v));
 		if (!v)
 			return nomem(l);
 		*v = cJSON_IsTrue(a);
@@ -484,21 +523,21 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 			return get_int(l, a, where, &v);
 		}
 		if (!x && d == floor(d) && fabs(d) <= JSON_EXACT_LIMIT) {
-			int64_t *v = sym__model_alloc(l->m, sizeof(*v));
+			int64_t *v = ld_alloc(l, sizeof(*v));
 			if (!v)
 				return nomem(l);
 			*v = (int64_t)d;
 			out->type = SYM_ATTR_INT, out->n = 1, out->ints = v;
 		} else {
-			double *v = sym__model_alloc(l->m, sizeof(*v));
+			double *v = ld_alloc(l, sizeof(*v));
 			if (!v)
 				return nomem(l);
 			*v = d;
 			out->type = SYM_ATTR_FLOAT, out->n = 1, out->floats = v;
 		}
 	} else if (cJSON_IsString(a)) {
-		const char **v = sym__model_alloc(l->m, sizeof(*v));
-		if (!v || !(v[0] = sym__model_strdup(l->m, a->valuestring)))
+		const char **v = ld_alloc(l, sizeof(*v));
+		if (!v || !(v[0] = ld_strdup(l, a->valuestring)))
 			return nomem(l);
 		out->type = SYM_ATTR_STRING, out->n = 1, out->strs = v;
 	} else if (cJSON_IsArray(a)) {
@@ -527,7 +566,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 			}
 		}
 		if (all_int) {
-			int64_t *v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+			int64_t *v = ld_alloc(l, (n ? n : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
 			x = a->child;
@@ -536,7 +575,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 					return -1;
 			out->type = SYM_ATTR_INTS, out->n = n, out->ints = v;
 		} else if (all_num) {
-			double *v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+			double *v = ld_alloc(l, (n ? n : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
 			x = a->child;
@@ -544,12 +583,12 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 				v[i] = x->valuedouble;
 			out->type = SYM_ATTR_FLOATS, out->n = n, out->floats = v;
 		} else if (all_str) {
-			const char **v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+			const char **v = ld_alloc(l, (n ? n : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
 			x = a->child;
 			for (i = 0; i < n; i++, x = x->next)
-				if (!(v[i] = sym__model_strdup(l->m, x->valuestring)))
+				if (!(v[i] = ld_strdup(l, x->valuestring)))
 					return nomem(l);
 			out->type = SYM_ATTR_STRINGS, out->n = n, out->strs = v;
 		} else {
@@ -562,7 +601,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 		memset(&t, 0, sizeof(t));
 		if (load_tensor(l, a, where, 1, a->string, &t) < 0)
 			return -1;
-		tv = sym__model_alloc(l->m, sizeof(*tv));
+		tv = ld_alloc(l, sizeof(*tv));
 		if (!tv)
 			return nomem(l);
 		tv->present = 1;
@@ -570,7 +609,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 		tv->dtype = t.dtype;
 		if (t.rank > 0) {
 			int k;
-			const sym_expr **d = sym__model_alloc(l->m, (size_t)t.rank * sizeof(*d));
+			const sym_expr **d = ld_alloc(l, (size_t)t.rank * sizeof(*d));
 			if (!d)
 				return nomem(l);
 			for (k = 0; k < t.rank; k++)
@@ -579,7 +618,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 		}
 		if (t.has_data) {
 			size_t i;
-			const sym_expr **v = sym__model_alloc(l->m, (t.ndata ? t.ndata : 1) * sizeof(*v));
+			const sym_expr **v = ld_alloc(l, (t.ndata ? t.ndata : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
 			for (i = 0; i < t.ndata; i++)
@@ -600,7 +639,7 @@ static int load_names(ld *l, const cJSON *arr, const loc *w, size_t *n, char ***
 	if (!cJSON_IsArray(arr))
 		return (what = loc_text(l, w)) ? lerr(l, "%s must be a list of tensor names", what) : -1;
 	*n = (size_t)cJSON_GetArraySize(arr);
-	*out = sym__model_alloc(l->m, (*n ? *n : 1) * sizeof(**out));
+	*out = ld_alloc(l, (*n ? *n : 1) * sizeof(**out));
 	if (!*out)
 		return nomem(l);
 	const cJSON *s = arr->child;
@@ -613,7 +652,7 @@ static int load_names(ld *l, const cJSON *arr, const loc *w, size_t *n, char ***
 			return (what = loc_text(l, w))
 			           ? lerr(l, "%s[%zu]: a name contains a control character", what, i)
 			           : -1;
-		if (!((*out)[i] = sym__model_strdup(l->m, s->valuestring)))
+		if (!((*out)[i] = ld_strdup(l, s->valuestring)))
 			return nomem(l);
 	}
 	return 0;
@@ -637,7 +676,7 @@ static char *mprintf(ld *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	sym__sbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	r = b.fail || !b.s ? NULL : sym__model_strdup(l->m, b.s);
+	r = b.fail || !b.s ? NULL : ld_strdup(l, b.s);
 	sym__sbuf_clear(&b);
 	if (!r)
 		nomem(l);
@@ -665,7 +704,7 @@ static int load_graph_attr(ld *l, sym_mnode *nd, const cJSON *a, sym_mgattr *out
 	if (l->depth >= SYM_MODEL_MAX_DEPTH)
 		return lerr(l, "node '%s' attribute '%s': subgraphs nest deeper than %d levels", nd->name,
 		            a->string, SYM_MODEL_MAX_DEPTH);
-	if (!(out->name = sym__model_strdup(l->m, a->string)) || !(g = sym__model_alloc(l->m, sizeof(*g))))
+	if (!(out->name = ld_strdup(l, a->string)) || !(g = ld_alloc(l, sizeof(*g))))
 		return nomem(l);
 	out->graph = g;
 	if (!(path = mprintf(l, "%s/%s/", nd->name, a->string)) ||
@@ -681,7 +720,7 @@ static int load_graph_attr(ld *l, sym_mnode *nd, const cJSON *a, sym_mgattr *out
 	if (load_tensors(l, field(a, "initializers"), iwhat, 1, &g->ninits, &g->inits) < 0)
 		goto out;
 	g->nnodes = (size_t)cJSON_GetArraySize(nodes);
-	if (!(g->nodes = sym__model_alloc(l->m, (g->nnodes ? g->nnodes : 1) * sizeof(*g->nodes)))) {
+	if (!(g->nodes = ld_alloc(l, (g->nnodes ? g->nnodes : 1) * sizeof(*g->nodes)))) {
 		nomem(l);
 		goto out;
 	}
@@ -712,7 +751,7 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 	if (x && cJSON_IsString(x) && *x->valuestring) {
 		if (check_name(l, x->valuestring, LOC_I("nodes[%zu]", idx)) < 0)
 			return -1;
-		nd->name = sym__model_strdup(l->m, x->valuestring);
+		nd->name = ld_strdup(l, x->valuestring);
 	} else if (x) {
 		return lerr(l, "nodes[%zu]: \"name\" must be a non-empty string", idx);
 	} else {
@@ -726,13 +765,13 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 		return lerr(l, "node '%s': missing \"op\"", nd->name);
 	if (check_name(l, x->valuestring, LOC_1("node '%s' \"op\"", nd->name)) < 0)
 		return -1;
-	nd->op = sym__model_strdup(l->m, x->valuestring);
+	nd->op = ld_strdup(l, x->valuestring);
 	x = field(o, "domain");
 	if (x && !cJSON_IsString(x))
 		return lerr(l, "node '%s': \"domain\" must be a string", nd->name);
 	if (x && check_name(l, x->valuestring, LOC_1("node '%s' \"domain\"", nd->name)) < 0)
 		return -1;
-	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
+	nd->domain = ld_strdup(l, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") &&
 	    strcmp(x->valuestring, "ai.onnx") && strcmp(x->valuestring, "com.microsoft"))
 		return lerr(l, "node '%s': unsupported domain '%s' (\"\", \"cann\" or \"com.microsoft\")",
@@ -767,8 +806,8 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 			else
 				nd->nattr++;
 		}
-	nd->attrs = sym__model_alloc(l->m, (nd->nattr ? nd->nattr : 1) * sizeof(*nd->attrs));
-	nd->graphs = sym__model_alloc(l->m, (nd->ngraphs ? nd->ngraphs : 1) * sizeof(*nd->graphs));
+	nd->attrs = ld_alloc(l, (nd->nattr ? nd->nattr : 1) * sizeof(*nd->attrs));
+	nd->graphs = ld_alloc(l, (nd->ngraphs ? nd->ngraphs : 1) * sizeof(*nd->graphs));
 	if (!nd->attrs || !nd->graphs)
 		return nomem(l);
 	idx = 0;
@@ -801,7 +840,7 @@ static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, 
 	if (!cJSON_IsArray(arr))
 		return lerr(l, "\"%s\" must be a list", what);
 	*n = (size_t)cJSON_GetArraySize(arr);
-	*out = sym__model_alloc(l->m, (*n ? *n : 1) * sizeof(**out));
+	*out = ld_alloc(l, (*n ? *n : 1) * sizeof(**out));
 	if (!*out)
 		return nomem(l);
 	{
@@ -823,8 +862,7 @@ static int load_formats(ld *l, const cJSON *fm)
 	if (!cJSON_IsObject(fm))
 		return lerr(l, "\"formats\" must be an object");
 	l->m->nformats = (size_t)cJSON_GetArraySize(fm);
-	l->m->formats =
-	    sym__model_alloc(l->m, (l->m->nformats ? l->m->nformats : 1) * sizeof(*l->m->formats));
+	l->m->formats = ld_alloc(l, (l->m->nformats ? l->m->nformats : 1) * sizeof(*l->m->formats));
 	if (!l->m->formats)
 		return nomem(l);
 	cJSON_ArrayForEach(e, fm)
@@ -840,10 +878,9 @@ static int load_formats(ld *l, const cJSON *fm)
 		if ((f && check_name(l, f->valuestring, what) < 0) ||
 		    (s && check_name(l, s->valuestring, what) < 0))
 			return -1;
-		mf->tensor = sym__model_strdup(l->m, e->string);
-		mf->format = sym__model_strdup(l->m, f ? f->valuestring : "ND");
-		mf->storage_format =
-		    sym__model_strdup(l->m, s ? s->valuestring : (f ? f->valuestring : "ND"));
+		mf->tensor = ld_strdup(l, e->string);
+		mf->format = ld_strdup(l, f ? f->valuestring : "ND");
+		mf->storage_format = ld_strdup(l, s ? s->valuestring : (f ? f->valuestring : "ND"));
 		if (!mf->tensor || !mf->format || !mf->storage_format)
 			return nomem(l);
 	}
@@ -1311,7 +1348,7 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		}
 	}
 	l.m->nnodes = sp ? sp->count : (size_t)cJSON_GetArraySize(nodes);
-	l.m->nodes = sym__model_alloc(l.m, (l.m->nnodes ? l.m->nnodes : 1) * sizeof(*l.m->nodes));
+	l.m->nodes = ld_alloc(&l, (l.m->nnodes ? l.m->nnodes : 1) * sizeof(*l.m->nodes));
 	if (!l.m->nodes) {
 		nomem(&l);
 		goto fail;
