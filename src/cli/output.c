@@ -153,8 +153,9 @@ static void jw_raw(jw *w, const char *s)
 
 static void jw_tabs(jw *w, int n)
 {
-	while (n-- > 0)
-		jw_putc(w, '\t');
+	static const char tabs[JW_DEPTH] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+	if (n > 0)
+		jw_put(w, tabs, (size_t)(n < JW_DEPTH ? n : JW_DEPTH - 1));
 }
 
 static void jw_string(jw *w, const char *s)
@@ -205,18 +206,18 @@ static void jw_string(jw *w, const char *s)
 static void jw_item(jw *w)
 {
 	if (w->count[w->depth]++)
-		jw_raw(w, w->fmt ? ", " : ",");
+		jw_put(w, ", ", w->fmt ? 2 : 1);
 }
 
 /* A key inside an object; its value follows. */
 static void jw_key(jw *w, const char *key)
 {
 	if (w->count[w->depth]++)
-		jw_raw(w, w->fmt ? ",\n" : ",");
+		jw_put(w, ",\n", w->fmt ? 2 : 1);
 	if (w->fmt)
 		jw_tabs(w, w->depth);
 	jw_string(w, key);
-	jw_raw(w, w->fmt ? ":\t" : ":");
+	jw_put(w, ":\t", w->fmt ? 2 : 1);
 }
 
 static void jw_open(jw *w, int c)
