@@ -158,6 +158,18 @@ static void jw_tabs(jw *w, int n)
 		jw_put(w, tabs, (size_t)(n < JW_DEPTH ? n : JW_DEPTH - 1));
 }
 
+/* Bytes a JSON string holds as they are: not a control byte, '"' or '\\'. */
+#define JP16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+/* clang-format off */
+static const unsigned char json_plain[256] = {
+    JP16(0), JP16(0),
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* '"' */
+    JP16(1), JP16(1),
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* '\\' */
+    JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1)};
+/* clang-format on */
+#undef JP16
+
 static void jw_string(jw *w, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -165,7 +177,7 @@ static void jw_string(jw *w, const char *s)
 	jw_putc(w, '"');
 	while (*p) {
 		const unsigned char *q = p;
-		while (*q >= 32 && *q != '"' && *q != '\\')
+		while (json_plain[*q])
 			q++;
 		jw_put(w, (const char *)p, (size_t)(q - p));
 		if (!*q)

@@ -1093,12 +1093,24 @@ static size_t fj_item(fj *f, int type)
 	return f->n++;
 }
 
+/* Bytes a JSON string holds as they are: not a control byte, '"' or '\\'. */
+#define JP16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+/* clang-format off */
+static const unsigned char json_plain[256] = {
+    JP16(0), JP16(0),
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* '"' */
+    JP16(1), JP16(1),
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* '\\' */
+    JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1)};
+/* clang-format on */
+#undef JP16
+
 /* Reads the string at t[*i] == '"' into the text block: its offset, or
  * FJ_NONE (outside the subset, malformed, out of memory). */
 static size_t fj_string(fj *f, const char *t, size_t len, size_t *i)
 {
 	size_t j = *i + 1, n, off = f->ns;
-	while (j < len && t[j] != '"' && t[j] != '\\' && (unsigned char)t[j] >= 32)
+	while (j < len && json_plain[(unsigned char)t[j]])
 		j++;
 	if (j >= len || t[j] != '"')
 		return FJ_NONE;
