@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdint.h>
@@ -1032,11 +1033,11 @@ static int syntax_error(sym_ctx *ctx, const char *text, size_t len)
  * again: most of the time of reading a node.  The reader below builds the
  * same items (cJSON's own struct, which the loader reads) in blocks it keeps
  * from one entry to the next, for entries written in a strict subset of
- * JSON: strings without escapes or control bytes, integers of at most 15
- * digits (exact in a double, never inexact), only the four whitespace bytes
- * of JSON, nesting of at most FJ_DEPTH.  An entry outside the subset, or
- * malformed, is parsed by cJSON instead, so what is read and what is
- * rejected stays cJSON's. */
+ * JSON: strings without escapes or control bytes, numbers in JSON's grammar
+ * that sym__json_number_inexact accepts (so the entry has no inexact
+ * number to list), only the four whitespace bytes of JSON, nesting of at
+ * most FJ_DEPTH.  An entry outside the subset, or malformed, is parsed by
+ * cJSON instead, so what is read and what is rejected stays cJSON's. */
 
 #define FJ_DEPTH 64
 #define FJ_NONE ((size_t)-1)
@@ -1056,6 +1057,7 @@ typedef struct fj {
 	char *s;
 	size_t ns, caps;
 	int nomem;
+	int dot_is_point; /* strtod reads "1.5" as cJSON does */
 } fj;
 
 static void fj_clear(fj *f)
@@ -1133,6 +1135,59 @@ static size_t fj_string(fj *f, const char *t, size_t len, size_t *i)
 
 static size_t fj_value(fj *f, const char *t, size_t len, size_t *i, int depth);
 
+/* The end of the run of digits at t[j] (j itself when there is none). */
+static size_t fj_digits(const char *t, size_t len, size_t j)
+{
+	while (j < len && t[j] >= '0' && t[j] <= '9')
+		j++;
+	return j;
+}
+
+/* Reads the number at t[i] in JSON's grammar into *d: where it ends, or 0
+ * when cJSON must read it: not in the grammar, longer than cJSON reads
+ * (63 bytes), not what sym__json_number_inexact accepts, or with a
+ * fraction or exponent while strtod's decimal point is not '.' (cJSON
+ * writes the locale's into the text it reads). */
+static size_t fj_number(const fj *f, const char *t, size_t len, size_t i, double *d)
+{
+	size_t d0 = i + (t[i] == '-'), j = fj_digits(t, len, d0), k;
+	int exact = 1; /* an integer of at most 15 digits */
+	char buf[64];
+	if (j == d0 || (t[d0] == '0' && j - d0 > 1))
+		return 0;
+	if (j < len && t[j] == '.') {
+		if ((k = fj_digits(t, len, j + 1)) == j + 1)
+			return 0;
+		j = k, exact = 0;
+	}
+	if (j < len && (t[j] == 'e' || t[j] == 'E')) {
+		k = j + 1 + (j + 1 < len && (t[j + 1] == '+' || t[j + 1] == '-'));
+		if (fj_digits(t, len, k) == k)
+			return 0;
+		j = fj_digits(t, len, k), exact = 0;
+	}
+	if ((j < len && number_char(t[j])) || j - i >= sizeof(buf))
+		return 0;
+	if (exact && j - d0 <= 15) {
+		int64_t v = 0;
+		for (k = d0; k < j; k++)
+			v = 10 * v + (t[k] - '0');
+		*d = t[i] == '-' ? -(double)v : (double)v; /* -0 too */
+		return j;
+	}
+	if (!f->dot_is_point)
+		return 0;
+	memcpy(buf, t + i, j - i);
+	buf[j - i] = 0;
+	*d = strtod(buf, NULL);
+	{
+		int integral = 0;
+		if (sym__json_number_inexact(buf, j - i, *d, &integral))
+			return 0;
+	}
+	return j;
+}
+
 /* Reads the members or elements of the object or array at t[*i] into
  * item k. 1, or 0 (outside the subset, malformed, out of memory). */
 static int fj_members(fj *f, const char *t, size_t len, size_t *i, size_t k, int object, int depth)
@@ -1196,18 +1251,12 @@ static size_t fj_value(fj *f, const char *t, size_t len, size_t *i, int depth)
 		return k;
 	}
 	if (c == '-' || (c >= '0' && c <= '9')) {
-		/* JSON's integers: no leading zero, no fraction, no exponent */
-		int64_t v = 0;
-		size_t d0 = *i + (c == '-');
-		for (j = d0; j < len && t[j] >= '0' && t[j] <= '9' && j - d0 < 16; j++)
-			v = 10 * v + (t[j] - '0');
-		if (j == d0 || j - d0 > 15 || (t[d0] == '0' && j - d0 > 1) || (j < len && number_char(t[j])))
+		double d;
+		if (!(j = fj_number(f, t, len, *i, &d)) || (k = fj_item(f, cJSON_Number)) == FJ_NONE)
 			return FJ_NONE;
-		if ((k = fj_item(f, cJSON_Number)) == FJ_NONE)
-			return FJ_NONE;
-		f->it[k].valuedouble = c == '-' ? -(double)v : (double)v; /* -0 too */
+		f->it[k].valuedouble = d;
 		/* cJSON's saturating int */
-		f->it[k].valueint = v > INT_MAX ? (c == '-' ? INT_MIN : INT_MAX) : (int)(c == '-' ? -v : v);
+		f->it[k].valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
 		*i = j;
 		return k;
 	}
@@ -1264,6 +1313,7 @@ static int load_nodes_streamed(ld *l, const char *text, const span *sp)
 	fj f;
 	memset(&f, 0, sizeof(f));
 	f.ctx = l->ctx;
+	f.dot_is_point = !strcmp(localeconv()->decimal_point, ".");
 	l->inexact = NULL, l->ninexact = l->capinexact = 0;
 	pos = skip_space(text, sp->end, sp->at + 1);
 	while (pos < sp->end - 1) {

@@ -212,9 +212,14 @@ static const char *const same_models[] = {
     "[{\"name\": \"a\", \"op\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"t\"], \"attrs\": {\"i\": 7,"
     " \"n\": -12, \"z\": -0, \"big\": 123456789012345, \"nbig\": -999999999999999, \"l\": [1, -2, 0, 3],"
     " \"t\": true, \"no\": false, \"s\": \"text\", \"ls\": [\"p\", \"q\"], \"empty\": []}},"
-    /* 16 digits, a fraction, an exponent: the node is cJSON's in both forms */
-    " {\"name\": \"b\", \"op\": \"Relu\", \"inputs\": [\"t\"], \"outputs\": [\"y\"], \"attrs\": {"
-    "\"b16\": 1234567890123456, \"f\": 1.5, \"e\": 1e-5, \"lf\": [1, 2.5]}}]",
+    /* fractions and exponents, 16 digits within 2**53, 2**53 itself */
+    " {\"name\": \"b\", \"op\": \"Relu\", \"inputs\": [\"t\"], \"outputs\": [\"v\"], \"attrs\": {"
+    "\"f\": 1.5, \"e\": 1e-5, \"E\": -2.5E+3, \"p\": 0.1, \"i\": 3.0, \"h\": 1e2, \"lf\": [1, 2.5],"
+    " \"b16\": 1234567890123456, \"two53\": 9007199254740992}},"
+    /* what only cJSON reads: a number written inexactly (and one of 65 bytes) */
+    " {\"name\": \"c\", \"op\": \"Relu\", \"inputs\": [\"v\"], \"outputs\": [\"y\"], \"attrs\": {"
+    "\"x\": 3.0000000000000001, \"long\": "
+    "1.000000000000000000000000000000000000000000000000000000000000005}}]",
     /* a tensor attribute, named by its key or by itself */
     "[{\"name\": \"a\", \"op\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"y\"], \"attrs\": {"
     "\"value\": {\"dtype\": \"int64\", \"shape\": [2], \"data\": [4, -5]},"
@@ -261,6 +266,12 @@ static void bad_nodes_fail_alike_in_both_readers(void **state)
 	     "{\"dtype\": \"int64\", \"shape\": [null], \"data\": [1]}}}]",
 	     "model: tensor 'v' dim 0: initializers need concrete dims"},
 	    {"[7]", "model: nodes[0]: expected an object"},
+	    {"[{\"name\": \"a\", \"op\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"y\"], \"attrs\": "
+	     "{\"k\": "
+	     "9007199254740993}}]",
+	     "model: node 'a' attribute 'k': 9007199254740993 is not an exact integer (write integers beyond "
+	     "2**53 "
+	     "as decimal strings)"},
 	};
 	size_t i;
 	(void)state;
