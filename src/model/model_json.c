@@ -1144,10 +1144,10 @@ static size_t fj_digits(const char *t, size_t len, size_t j)
 }
 
 /* Reads the number at t[i] in JSON's grammar into *d: where it ends, or 0
- * when cJSON must read it: not in the grammar, longer than cJSON reads
- * (63 bytes), not what sym__json_number_inexact accepts, or with a
- * fraction or exponent while strtod's decimal point is not '.' (cJSON
- * writes the locale's into the text it reads). */
+ * when cJSON must read it: not in the grammar, longer than 63 bytes (some
+ * cJSON versions read no more), not what sym__json_number_inexact accepts,
+ * or with a fraction or exponent while strtod's decimal point is not '.'
+ * (cJSON writes the locale's into the text it reads). */
 static size_t fj_number(const fj *f, const char *t, size_t len, size_t i, double *d)
 {
 	size_t d0 = i + (t[i] == '-'), j = fj_digits(t, len, d0), k;
