@@ -240,6 +240,18 @@ const sym_attr *sym__rc_attr(const sym_rule_ctx *rc, const char *name)
 	return NULL;
 }
 
+int sym__rc_attr_pos(sym_rule_ctx *rc, const char *name, int64_t *out)
+{
+	if (!sym__rc_attr(rc, name))
+		return sym__rc_error(rc, "attribute '%s' is required", name);
+	if (sym__rc_attr_int(rc, name, 1, out) < 0)
+		return -1;
+	if (*out < 1)
+		return sym__rc_error(rc, "attribute '%s' must be at least 1, not %lld", name,
+		                     (long long)*out);
+	return 0;
+}
+
 static const char *attr_type_name(sym_attr_type t)
 {
 	static const char *const names[] = {"an integer", "a list of integers", "a float", "a list of floats",
@@ -495,6 +507,15 @@ int sym__rc_set_dtype(sym_rule_ctx *rc, size_t i, int dtype)
 	return 0;
 }
 
+int sym__rc_set_out(sym_rule_ctx *rc, size_t i, int n, const sym_expr *const *d, int dtype)
+{
+	if (i >= rc->nout)
+		return 0;
+	if (sym__rc_set_shape(rc, i, n, d) < 0)
+		return -1;
+	return sym__rc_set_dtype(rc, i, dtype);
+}
+
 int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *const *v)
 {
 	const sym_expr **d;
@@ -639,6 +660,21 @@ int sym__rc_axis(sym_rule_ctx *rc, int64_t axis, int rank, const char *what, int
 
 /* ---- running one rule --------------------------------------------------- */
 
+/* Whether every constant element of t's value is a value of t's integer
+ * type. */
+static int int_value_holds(const sym_tval *t)
+{
+	size_t k;
+	for (k = 0; k < t->nvalue; k++) {
+		long long c;
+		if (sym_expr_kind(t->value[k]) != SYM_KIND_NUM)
+			continue;
+		if (sym_expr_get_si(t->value[k], &c) != 1 || !sym__dtype_holds(t->dtype, c))
+			return 0;
+	}
+	return 1;
+}
+
 int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
                   const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out)
 {
@@ -687,11 +723,16 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 			sym__rc_error(&rc, "inference failed");
 		return -1;
 	}
-	/* a float value is kept only with what the rule says of its rounding */
+	/* a float value is kept only with what the rule says of its rounding;
+	 * an integer value only when every constant element is a value of the
+	 * type: exact arithmetic past the type's range is not what the runtime
+	 * computes (it wraps) */
 	for (i = 0; i < nout; i++) {
 		if (!sym__dtype_is_float(out[i].dtype))
 			out[i].fmeta = NULL;
 		else if (out[i].has_value && !out[i].fmeta)
+			out[i].has_value = 0, out[i].nvalue = 0, out[i].value = NULL;
+		if (out[i].has_value && sym__dtype_is_int(out[i].dtype) && !int_value_holds(&out[i]))
 			out[i].has_value = 0, out[i].nvalue = 0, out[i].value = NULL;
 	}
 	return sym__failed(inf->ctx) ? -1 : 0;

@@ -198,9 +198,10 @@ static const sym_expr *window_out(sym_rule_ctx *rc, const spatial *sp, int i, co
 }
 
 /* The inputs X and W of Conv and ConvTranspose: ranks (X at least 3, W the
- * same), the group and the spatial attributes with W's kernel. */
-static int conv_inputs_at(sym_rule_ctx *rc, size_t xi, size_t wi, const sym_tval **xp, const sym_tval **wp,
-                          int64_t *group, spatial *sp)
+ * same), the group and the spatial attributes with W's kernel (W's dims
+ * from 2 on, or from 1 on when last: the channels-last [M, k..., C/group]). */
+static int conv_inputs_at(sym_rule_ctx *rc, size_t xi, size_t wi, int last, const sym_tval **xp,
+                          const sym_tval **wp, int64_t *group, spatial *sp)
 {
 	const sym_tval *x = sym__rc_need_rank(rc, xi), *w;
 	if (!x || !(w = sym__rc_need_rank(rc, wi)))
@@ -214,7 +215,7 @@ static int conv_inputs_at(sym_rule_ctx *rc, size_t xi, size_t wi, const sym_tval
 		return -1;
 	if (*group < 1)
 		return sym__rc_error(rc, "attribute 'group' must be at least 1, not %lld", (long long)*group);
-	if (read_spatial(rc, x->rank - 2, sp) < 0 || read_kernel(rc, sp, w, 2) < 0)
+	if (read_spatial(rc, x->rank - 2, sp) < 0 || read_kernel(rc, sp, w, last ? 1 : 2) < 0)
 		return -1;
 	*xp = x, *wp = w;
 	return 0;
@@ -223,7 +224,7 @@ static int conv_inputs_at(sym_rule_ctx *rc, size_t xi, size_t wi, const sym_tval
 static int conv_inputs(sym_rule_ctx *rc, const sym_tval **xp, const sym_tval **wp, int64_t *group,
                        spatial *sp)
 {
-	return conv_inputs_at(rc, 0, 1, xp, wp, group, sp);
+	return conv_inputs_at(rc, 0, 1, 0, xp, wp, group, sp);
 }
 
 /* The optional bias B (input bi; none when bi < 0): rank 1, as long as
@@ -242,21 +243,27 @@ static int check_bias(sym_rule_ctx *rc, int bi, const sym_expr *m)
 }
 
 /* Conv(X, W, B): [N, M, out...] with M = W.shape[0]; X, W and B are
- * inputs xi, wi and bi (bi < 0: no bias); dtype < 0 is X's type. */
-static int conv_at(sym_rule_ctx *rc, size_t xi, size_t wi, int bi, int dtype)
+ * inputs xi, wi and bi (bi < 0: no bias); dtype < 0 is X's type.  With
+ * last, X is [N, in..., C], W [M, k..., C/group] and the output
+ * [N, out..., M]. */
+static int conv_at(sym_rule_ctx *rc, size_t xi, size_t wi, int bi, int dtype, int last)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_tval *x, *w;
 	const sym_expr **dims, *cin, *m, *g;
+	const char *reason;
 	spatial sp;
 	int64_t group;
-	int n, i;
-	if (conv_inputs_at(rc, xi, wi, &x, &w, &group, &sp) < 0)
+	int n, i, c, s0;
+	if (conv_inputs_at(rc, xi, wi, last, &x, &w, &group, &sp) < 0)
 		return -1;
 	n = x->rank - 2;
-	cin = x->dims[1], m = w->dims[0], g = sym__rc_num(rc, group);
-	if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, cin, sym_expr_mul(ctx, g, w->dims[1])), SYM_GUARD_ASSERT,
-	                    "input channels must equal group * W.shape[1]") < 0)
+	c = last ? x->rank - 1 : 1, s0 = last ? 1 : 2;
+	cin = x->dims[c], m = w->dims[0], g = sym__rc_num(rc, group);
+	if (!(reason = sym__rc_text(rc, "input channels must equal group * W.shape[%d]", c)))
+		return -1;
+	if (sym__rc_require(rc, rel(rc, SYM_REL_EQ, cin, sym_expr_mul(ctx, g, w->dims[c])), SYM_GUARD_ASSERT,
+	                    reason) < 0)
 		return -1;
 	if (group > 1 &&
 	    sym__rc_require_divisible(rc, m, g, "output channels W.shape[0] must be divisible by group") < 0)
@@ -266,24 +273,29 @@ static int conv_at(sym_rule_ctx *rc, size_t xi, size_t wi, int bi, int dtype)
 	dims = sym__rc_alloc(rc, (size_t)x->rank * sizeof(*dims));
 	if (!dims)
 		return -1;
-	dims[0] = x->dims[0], dims[1] = m;
+	dims[0] = x->dims[0], dims[c] = m;
 	for (i = 0; i < n; i++)
-		if (!(dims[2 + i] = window_out(rc, &sp, i, x->dims[2 + i], 0)))
+		if (!(dims[s0 + i] = window_out(rc, &sp, i, x->dims[s0 + i], 0)))
 			return -1;
 	if (sym__rc_set_shape(rc, 0, x->rank, dims) < 0)
 		return -1;
 	return sym__rc_set_dtype(rc, 0, dtype >= 0 ? dtype : x->dtype);
 }
 
+int sym__rc_conv(sym_rule_ctx *rc, int channels_last)
+{
+	return conv_at(rc, 0, 1, 2, -1, channels_last);
+}
+
 static int r_conv(sym_rule_ctx *rc)
 {
-	return conv_at(rc, 0, 1, 2, -1);
+	return conv_at(rc, 0, 1, 2, -1, 0);
 }
 
 /* ConvInteger(x, w, x_zero_point, w_zero_point): Conv's shape, int32. */
 static int r_conv_integer(sym_rule_ctx *rc)
 {
-	return conv_at(rc, 0, 1, -1, SYM_DT_INT32);
+	return conv_at(rc, 0, 1, -1, SYM_DT_INT32, 0);
 }
 
 /* QLinearConv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale,
@@ -293,7 +305,7 @@ static int r_qlinear_conv(sym_rule_ctx *rc)
 	const sym_tval *yz = sym__rc_need(rc, 7);
 	if (!yz)
 		return -1;
-	return conv_at(rc, 0, 3, 8, yz->dtype);
+	return conv_at(rc, 0, 3, 8, yz->dtype, 0);
 }
 
 /* ConvTranspose(X, W, B): [N, W.shape[1]*group, out...]. */

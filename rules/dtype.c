@@ -61,6 +61,30 @@ int sym__dtype_is_int(int dt)
 	}
 }
 
+int sym__dtype_holds(int dt, long long c)
+{
+	switch (dt) {
+	case SYM_DT_BOOL:
+		return c == 0 || c == 1;
+	case SYM_DT_UINT8:
+		return c >= 0 && c <= UINT8_MAX;
+	case SYM_DT_INT8:
+		return c >= INT8_MIN && c <= INT8_MAX;
+	case SYM_DT_UINT16:
+		return c >= 0 && c <= UINT16_MAX;
+	case SYM_DT_INT16:
+		return c >= INT16_MIN && c <= INT16_MAX;
+	case SYM_DT_INT32:
+		return c >= INT32_MIN && c <= INT32_MAX;
+	case SYM_DT_UINT32:
+		return c >= 0 && c <= (long long)UINT32_MAX;
+	case SYM_DT_UINT64:
+		return c >= 0;
+	default:
+		return 1;
+	}
+}
+
 int sym__dtype_is_float(int dt)
 {
 	return dt == SYM_DT_FLOAT32 || dt == SYM_DT_FLOAT64 || dt == SYM_DT_FLOAT16 || dt == SYM_DT_BFLOAT16;

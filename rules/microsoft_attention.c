@@ -45,29 +45,6 @@ static const sym_tval *opt_ranks(sym_rule_ctx *rc, size_t i, const char *what, i
 	return sym__rc_in(rc, i);
 }
 
-/* Output i (when the node has it and it is not omitted) with n dims. */
-static int set_out(sym_rule_ctx *rc, size_t i, int n, const sym_expr *const *d, int dtype)
-{
-	if (i >= rc->nout)
-		return 0;
-	if (sym__rc_set_shape(rc, i, n, d) < 0)
-		return -1;
-	return sym__rc_set_dtype(rc, i, dtype);
-}
-
-/* The attribute num_heads (required, at least 1), and name's when other. */
-static int heads_attr(sym_rule_ctx *rc, const char *name, int64_t *out)
-{
-	if (!sym__rc_attr(rc, name))
-		return sym__rc_error(rc, "attribute '%s' is required", name);
-	if (sym__rc_attr_int(rc, name, 1, out) < 0)
-		return -1;
-	if (*out < 1)
-		return sym__rc_error(rc, "attribute '%s' must be at least 1, not %lld", name,
-		                     (long long)*out);
-	return 0;
-}
-
 /* d // n with the guard d % n == 0 (reason). */
 static const sym_expr *exact_div(sym_rule_ctx *rc, const sym_expr *d, int64_t n, const char *reason)
 {
@@ -132,7 +109,7 @@ static int attention(sym_rule_ctx *rc, size_t past_in, int dtype)
 	const sym_expr *q, *v, *d[5], *total;
 	int64_t heads, share, uni;
 	int bad = 0, distinct_v, k;
-	if (!x || heads_attr(rc, "num_heads", &heads) < 0 ||
+	if (!x || sym__rc_attr_pos(rc, "num_heads", &heads) < 0 ||
 	    sym__rc_attr_int(rc, "unidirectional", 0, &uni) < 0 ||
 	    sym__rc_attr_int(rc, "past_present_share_buffer", 0, &share) < 0)
 		return -1;
@@ -152,7 +129,7 @@ static int attention(sym_rule_ctx *rc, size_t past_in, int dtype)
 	if (qkv_sizes(rc, total, heads, &q, &v, &distinct_v) < 0)
 		return -1;
 	d[0] = x->dims[0], d[1] = x->dims[1], d[2] = v;
-	if (set_out(rc, 0, 3, d, dtype) < 0)
+	if (sym__rc_set_out(rc, 0, 3, d, dtype) < 0)
 		return -1;
 	if (rc->nout < 2)
 		return 0;
@@ -169,13 +146,13 @@ static int attention(sym_rule_ctx *rc, size_t past_in, int dtype)
 			d[k] = past->dims[k];
 		if (!share)
 			d[3] = sym_expr_add(ctx, past->dims[3], x->dims[1]);
-		return set_out(rc, 1, 5, d, dtype);
+		return sym__rc_set_out(rc, 1, 5, d, dtype);
 	}
 	if (share || distinct_v)
 		return 0; /* no past to take the buffer from; mixed head sizes */
 	d[0] = sym__rc_num(rc, 2), d[1] = x->dims[0], d[2] = sym__rc_num(rc, heads), d[3] = x->dims[1];
 	d[4] = sym_expr_floordiv(ctx, q, sym__rc_num(rc, heads));
-	return set_out(rc, 1, 5, d, dtype);
+	return sym__rc_set_out(rc, 1, 5, d, dtype);
 }
 
 static int r_attention(sym_rule_ctx *rc)
@@ -209,7 +186,7 @@ static int self_presents(sym_rule_ctx *rc, const sym_tval *q, const sym_tval *ke
 		if (out + i >= rc->nout)
 			break;
 		if (share) {
-			if (past[i] && set_out(rc, out + i, 4, past[i]->dims, q->dtype) < 0)
+			if (past[i] && sym__rc_set_out(rc, out + i, 4, past[i]->dims, q->dtype) < 0)
 				return -1;
 			continue;
 		}
@@ -224,7 +201,7 @@ static int self_presents(sym_rule_ctx *rc, const sym_tval *q, const sym_tval *ke
 					return -1;
 			d[2] = sym_expr_add(ctx, past[i]->dims[2], d[2]);
 		}
-		if (set_out(rc, out + i, 4, d, q->dtype) < 0)
+		if (sym__rc_set_out(rc, out + i, 4, d, q->dtype) < 0)
 			return -1;
 	}
 	return 0;
@@ -245,7 +222,7 @@ static int attention_output(sym_rule_ctx *rc, const sym_tval *q, const sym_tval 
 		return -1;
 	d[0] = q->dims[0], d[1] = q->dims[1];
 	d[2] = value->rank == 3 ? value->dims[2] : sym_expr_mul(ctx, value->dims[1], value->dims[3]);
-	return set_out(rc, 0, 3, d, q->dtype);
+	return sym__rc_set_out(rc, 0, 3, d, q->dtype);
 }
 
 /* MultiHeadAttention(query, key, value, bias, key_padding_mask,
@@ -258,7 +235,7 @@ static int r_multi_head_attention(sym_rule_ctx *rc)
 	const sym_expr *d[3];
 	int64_t heads;
 	int bad = 0;
-	if (!q || heads_attr(rc, "num_heads", &heads) < 0)
+	if (!q || sym__rc_attr_pos(rc, "num_heads", &heads) < 0)
 		return -1;
 	if (q->rank == 4)
 		return sym__rc_error(rc, "input query must have rank 3 or 5 (packed QKV), not 4");
@@ -275,7 +252,7 @@ static int r_multi_head_attention(sym_rule_ctx *rc)
 		    require_eq(rc, q->dims[3], sym__rc_num(rc, 3), "packed QKV dim 3 must be 3") < 0)
 			return -1;
 		d[0] = q->dims[0], d[1] = q->dims[1], d[2] = sym_expr_mul(ctx, q->dims[2], q->dims[4]);
-		return set_out(rc, 0, 3, d, q->dtype);
+		return sym__rc_set_out(rc, 0, 3, d, q->dtype);
 	}
 	if (value) {
 		if (attention_output(rc, q, key, value) < 0)
@@ -298,7 +275,7 @@ static int r_decoder_masked_mha(sym_rule_ctx *rc)
 	const sym_tval *q = need_ranks(rc, 0, "query", 3, 3), *key, *value, *pk, *pv;
 	int64_t heads, share;
 	int bad = 0;
-	if (!q || heads_attr(rc, "num_heads", &heads) < 0 ||
+	if (!q || sym__rc_attr_pos(rc, "num_heads", &heads) < 0 ||
 	    sym__rc_attr_int(rc, "past_present_share_buffer", 0, &share) < 0)
 		return -1;
 	key = opt_ranks(rc, 1, "key", 3, 4, &bad);
@@ -335,7 +312,8 @@ static int r_group_query_attention(sym_rule_ctx *rc)
 	const sym_expr *h, *d[4], *len, *tsl;
 	int64_t heads, kv_heads;
 	int bad = 0, i, k;
-	if (!q || heads_attr(rc, "num_heads", &heads) < 0 || heads_attr(rc, "kv_num_heads", &kv_heads) < 0)
+	if (!q || sym__rc_attr_pos(rc, "num_heads", &heads) < 0 ||
+	    sym__rc_attr_pos(rc, "kv_num_heads", &kv_heads) < 0)
 		return -1;
 	if (heads % kv_heads)
 		return sym__rc_error(rc, "num_heads (%lld) must be a multiple of kv_num_heads (%lld)",
@@ -372,7 +350,7 @@ static int r_group_query_attention(sym_rule_ctx *rc)
 			return -1;
 		d[2] = sym_expr_mul(ctx, sym__rc_num(rc, heads), h);
 	}
-	if (set_out(rc, 0, 3, d, q->dtype) < 0)
+	if (sym__rc_set_out(rc, 0, 3, d, q->dtype) < 0)
 		return -1;
 	if (rc->nout < 2)
 		return 0;
@@ -400,9 +378,9 @@ static int r_group_query_attention(sym_rule_ctx *rc)
 		return -1;
 	}
 	d[2] = len;
-	if (set_out(rc, 1, 4, d, pk ? pk->dtype : q->dtype) < 0)
+	if (sym__rc_set_out(rc, 1, 4, d, pk ? pk->dtype : q->dtype) < 0)
 		return -1;
-	return set_out(rc, 2, 4, d, pv ? pv->dtype : q->dtype);
+	return sym__rc_set_out(rc, 2, 4, d, pv ? pv->dtype : q->dtype);
 }
 
 /* PackedAttention(input [T, Hin], weights [Hin, W], bias [W], token_offset,
@@ -413,15 +391,15 @@ static int r_packed_attention(sym_rule_ctx *rc)
 	const sym_expr *q, *v, *d[2];
 	int64_t heads;
 	int distinct;
-	if (!x || heads_attr(rc, "num_heads", &heads) < 0 || !(w = need_ranks(rc, 1, "weights", 2, 2)) ||
-	    !(bias = need_ranks(rc, 2, "bias", 1, 1)))
+	if (!x || sym__rc_attr_pos(rc, "num_heads", &heads) < 0 ||
+	    !(w = need_ranks(rc, 1, "weights", 2, 2)) || !(bias = need_ranks(rc, 2, "bias", 1, 1)))
 		return -1;
 	if (require_eq(rc, w->dims[0], x->dims[1], "weights rows must equal the input hidden size") < 0 ||
 	    require_eq(rc, bias->dims[0], w->dims[1], "bias length must equal the weights columns") < 0 ||
 	    qkv_sizes(rc, w->dims[1], heads, &q, &v, &distinct) < 0)
 		return -1;
 	d[0] = x->dims[0], d[1] = v;
-	return set_out(rc, 0, 2, d, x->dtype);
+	return sym__rc_set_out(rc, 0, 2, d, x->dtype);
 }
 
 /* PackedMultiHeadAttention(query [T, H] or packed [T, N, 3, h], key, value
@@ -433,7 +411,7 @@ static int r_packed_mha(sym_rule_ctx *rc)
 	const sym_expr *d[2];
 	int64_t heads;
 	int bad = 0;
-	if (!q || heads_attr(rc, "num_heads", &heads) < 0)
+	if (!q || sym__rc_attr_pos(rc, "num_heads", &heads) < 0)
 		return -1;
 	if (q->rank == 3)
 		return sym__rc_error(rc, "input query must have rank 2 or 4 (packed QKV), not 3");
@@ -444,7 +422,7 @@ static int r_packed_mha(sym_rule_ctx *rc)
 		    require_eq(rc, q->dims[2], sym__rc_num(rc, 3), "packed QKV dim 2 must be 3") < 0)
 			return -1;
 		d[1] = sym_expr_mul(sym__rc_ctx(rc), q->dims[1], q->dims[3]);
-		return set_out(rc, 0, 2, d, q->dtype);
+		return sym__rc_set_out(rc, 0, 2, d, q->dtype);
 	}
 	value = opt_ranks(rc, 2, "value", 2, 2, &bad);
 	if (bad)
@@ -454,7 +432,7 @@ static int r_packed_mha(sym_rule_ctx *rc)
 	if (require_eq(rc, value->dims[0], q->dims[0], "value must have the query's token count") < 0)
 		return -1;
 	d[1] = value->dims[1];
-	return set_out(rc, 0, 2, d, q->dtype);
+	return sym__rc_set_out(rc, 0, 2, d, q->dtype);
 }
 
 /* RotaryEmbedding(input [B, S, H] or [B, N, S, h], position_ids, cos_cache,
@@ -506,7 +484,7 @@ static int r_relative_position_bias(sym_rule_ctx *rc)
 	d[0] = sym__one(sym__rc_ctx(rc)), d[1] = t->dims[1];
 	if (!(d[2] = length_value(rc, 1, "query_length")) || !(d[3] = length_value(rc, 2, "key_length")))
 		return -1;
-	return set_out(rc, 0, 4, d, t->dtype);
+	return sym__rc_set_out(rc, 0, 4, d, t->dtype);
 }
 
 /* RemovePadding(input [B, S, H], sequence_token_count [B]) -> output [T, H]
@@ -525,12 +503,12 @@ static int r_remove_padding(sym_rule_ctx *rc)
 	          sym__rc_fresh_dim(rc, sym__zero(ctx), sym_expr_mul(ctx, x->dims[0], x->dims[1]), "tokens")))
 		return -1;
 	d[1] = x->dims[2];
-	if (set_out(rc, 0, 2, d, x->dtype) < 0 || set_out(rc, 1, 2, x->dims, dt) < 0)
+	if (sym__rc_set_out(rc, 0, 2, d, x->dtype) < 0 || sym__rc_set_out(rc, 1, 2, x->dims, dt) < 0)
 		return -1;
 	d[0] = sym_expr_add(ctx, x->dims[0], one);
-	if (set_out(rc, 2, 1, d, dt) < 0)
+	if (sym__rc_set_out(rc, 2, 1, d, dt) < 0)
 		return -1;
-	return set_out(rc, 3, 1, &one, dt);
+	return sym__rc_set_out(rc, 3, 1, &one, dt);
 }
 
 /* RestorePadding(input [T, H], token_offset [B, S]) -> [B, S, H]. */
@@ -541,7 +519,7 @@ static int r_restore_padding(sym_rule_ctx *rc)
 	if (!x || !(off = need_ranks(rc, 1, "token_offset", 2, 2)))
 		return -1;
 	d[0] = off->dims[0], d[1] = off->dims[1], d[2] = x->dims[1];
-	return set_out(rc, 0, 3, d, x->dtype);
+	return sym__rc_set_out(rc, 0, 3, d, x->dtype);
 }
 
 /* LongformerAttention(input [B, S, H], weight, bias, mask, global_weight,
@@ -550,7 +528,8 @@ static int r_longformer_attention(sym_rule_ctx *rc)
 {
 	const sym_tval *x = need_ranks(rc, 0, "input", 3, 3);
 	int64_t heads, window;
-	if (!x || heads_attr(rc, "num_heads", &heads) < 0 || heads_attr(rc, "window", &window) < 0)
+	if (!x || sym__rc_attr_pos(rc, "num_heads", &heads) < 0 ||
+	    sym__rc_attr_pos(rc, "window", &window) < 0)
 		return -1;
 	return sym__rc_copy_shape(rc, 0, x);
 }
@@ -564,7 +543,7 @@ static int r_gated_relative_position_bias(sym_rule_ctx *rc)
 	const sym_expr *d[4];
 	int64_t heads;
 	int bad = 0;
-	if (!q || heads_attr(rc, "num_heads", &heads) < 0)
+	if (!q || sym__rc_attr_pos(rc, "num_heads", &heads) < 0)
 		return -1;
 	off = opt_ranks(rc, 6, "token_offset", 2, 2, &bad);
 	if (bad)
@@ -573,7 +552,7 @@ static int r_gated_relative_position_bias(sym_rule_ctx *rc)
 		return sym__rc_error(rc, "a query_layer of [T, N*h] needs token_offset (input 6)");
 	off = off ? off : q;
 	d[0] = off->dims[0], d[1] = sym__rc_num(rc, heads), d[2] = d[3] = off->dims[1];
-	return set_out(rc, 0, 4, d, q->dtype);
+	return sym__rc_set_out(rc, 0, 4, d, q->dtype);
 }
 
 const sym_rule_entry sym__rules_microsoft_attention[] = {

@@ -220,6 +220,36 @@ static int policy_scale(sym_rule_ctx *rc, const sym_expr *size, const sym_expr *
 	return 0;
 }
 
+/* Resize with sizes whose value is not known but whose length is: each
+ * resized dim is a data-dependent symbol (SPEC §10), the others X's. */
+static int sizes_from_data(sym_rule_ctx *rc, const sym_tval *x, const sym_tval *sizes, int has_axes,
+                           size_t naxes, const int64_t *av)
+{
+	const sym_expr **d;
+	int *axes, r;
+	long long n;
+	size_t i;
+	if (x->rank < 0)
+		return sym__rc_set_unknown_rank(rc, 0);
+	r = x->rank;
+	if (sizes->rank != 1 || sym_expr_get_si(sizes->dims[0], &n) != 1)
+		return sym__rc_error(rc, "the value of input 3 must be known (sizes of unknown length)");
+	axes = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*axes));
+	d = sym__rc_alloc(rc, (size_t)(r ? r : 1) * sizeof(*d));
+	if (!axes || !d)
+		return -1;
+	if (norm_axes(rc, has_axes, &naxes, av, r, axes) < 0)
+		return -1;
+	if ((size_t)n != naxes)
+		return sym__rc_error(rc, "sizes has %lld entries for %zu axes", n, naxes);
+	memcpy(d, x->dims, (size_t)r * sizeof(*d));
+	for (i = 0; i < naxes; i++)
+		if (!(d[axes[i]] = sym__rc_fresh_dim(rc, sym__zero(sym__rc_ctx(rc)), NULL,
+		                                     "a size computed from data")))
+			return -1;
+	return sym__rc_set_shape(rc, 0, r, d);
+}
+
 /* Resize(X, roi, scales, sizes) (opset 11+; X, scales in opset 10) and
  * Upsample(X, scales) or its 'scales' attribute: with sizes the output
  * dims are the sizes (keep_aspect_ratio_policy rescales them); with scales
@@ -259,6 +289,10 @@ static int r_resize(sym_rule_ctx *rc)
 	    strcmp(ctm, "tf_crop_and_resize")) {
 		/* computed scales are read with their rounding records */
 		nv = scales_t->nvalue, sv = scales_t->value;
+	} else if (sizes_t && !sizes_t->has_value && !strcmp(policy, "stretch")) {
+		/* sizes computed from tensor data (a box's extent, say): the
+		 * resized dims are known once that computation has run */
+		return sizes_from_data(rc, x, sizes_t, has_axes, naxes, av);
 	} else if (scales_t || sizes_t) {
 		if (sym__rc_in_value(rc, scales_t ? (two ? 1 : 2) : 3, &nv, &sv) < 0)
 			return -1;

@@ -79,6 +79,8 @@ int sym__rc_attr_string(sym_rule_ctx *rc, const char *name, const char *def, con
 int sym__rc_attr_ints(sym_rule_ctx *rc, const char *name, size_t *n, const int64_t **v);
 int sym__rc_attr_floats(sym_rule_ctx *rc, const char *name, size_t *n, const double **v);
 const sym_attr *sym__rc_attr(const sym_rule_ctx *rc, const char *name);
+/* A required int attribute of at least 1 (an error naming it otherwise). */
+int sym__rc_attr_pos(sym_rule_ctx *rc, const char *name, int64_t *out);
 
 /* Input i, or NULL when it is absent (past the end or omitted). */
 const sym_tval *sym__rc_in(const sym_rule_ctx *rc, size_t i);
@@ -104,6 +106,9 @@ int sym__rc_axes_mask(sym_rule_ctx *rc, size_t n, const int64_t *v, int rank, ch
 int sym__rc_set_shape(sym_rule_ctx *rc, size_t i, int rank, const sym_expr *const *dims);
 int sym__rc_set_unknown_rank(sym_rule_ctx *rc, size_t i);
 int sym__rc_set_dtype(sym_rule_ctx *rc, size_t i, int dtype);
+/* Output i with rank n and dtype, when the node has an output i (0 and
+ * nothing set otherwise: an optional output the node leaves out). */
+int sym__rc_set_out(sym_rule_ctx *rc, size_t i, int n, const sym_expr *const *d, int dtype);
 int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *const *v);
 /* ---- values of any rank (rules/values.c) ---------------------------------
  * A value's elements are row-major over the tensor's dims; rules that move
@@ -209,6 +214,10 @@ int sym__rc_broadcast(sym_rule_ctx *rc, size_t n, const sym_tval *const *ins, si
  * promotion, batch broadcasting, the contracted dims guarded equal; the
  * last two dims of an operand of rank >= 2 swapped when ta (tb) is set. */
 int sym__rc_matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int ta, int tb, int dtype);
+/* Conv(X, W, B) into output 0 (rules/conv.c), X's type: channels first
+ * (X [N, C, in...], W [M, C/group, k...]) or, with channels_last, X
+ * [N, in..., C], W [M, k..., C/group] and the output [N, out..., M]. */
+int sym__rc_conv(sym_rule_ctx *rc, int channels_last);
 /* Broadcasts two dims; stores the result dim. */
 int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out);
 
@@ -240,6 +249,10 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	X(microsoft)                                                                                         \
 	X(microsoft_attention)                                                                               \
 	X(microsoft_norm)                                                                                    \
+	X(microsoft_conv)                                                                                    \
+	X(microsoft_quant)                                                                                   \
+	X(microsoft_moe)                                                                                     \
+	X(microsoft_dropout)                                                                                 \
 	X(sequence)
 
 #define SYM__FAMILY_DECL(fam)                                                                                \

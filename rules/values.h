@@ -50,6 +50,9 @@ int sym__dtype_size(int dt);
 /* Returns the dtype for a name ("float32", "float", "int64", ...), or -1. */
 int sym__dtype_from_name(const char *name);
 int sym__dtype_is_int(int dt);
+/* Whether the integer c is a value of the integer type dt (1 for a type
+ * that is not an integer type). */
+int sym__dtype_holds(int dt, long long c);
 /* Whether dt is a floating-point type (float16, bfloat16, float32, float64). */
 int sym__dtype_is_float(int dt);
 

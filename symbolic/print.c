@@ -6,208 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-enum { P_OR = 1, P_AND, P_REL, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM };
-
 static const sym_num num_one = {{1}, 1};
-
-void sym__sbuf_init(sym_sbuf *b, sym_ctx *ctx)
-{
-	memset(b, 0, sizeof(*b));
-	b->ctx = ctx;
-}
-
-void sym__sbuf_init_hook(sym_sbuf *b, const sym_allocator *a)
-{
-	memset(b, 0, sizeof(*b));
-	b->hook = *a;
-}
-
-/* The builder's allocator: the context's (recording out of memory there)
- * or the hook copy's. */
-static void *sbuf_realloc(sym_sbuf *b, void *p, size_t old, size_t n)
-{
-	if (b->ctx) {
-		if (n == 0) {
-			sym__free(b->ctx, p, old);
-			return NULL;
-		}
-		return sym__realloc(b->ctx, p, old, n);
-	}
-	if (n == 0 && !p)
-		return NULL;
-	return b->hook.realloc_fn(b->hook.ud, p, old, n);
-}
-
-void sym__sbuf_clear(sym_sbuf *b)
-{
-	sbuf_realloc(b, b->s, b->cap, 0);
-	b->s = NULL;
-	b->n = b->cap = 0;
-}
-
-char *sym__sbuf_take(sym_sbuf *b)
-{
-	char *s;
-	if (b->fail || b->count) {
-		sym__sbuf_clear(b);
-		return NULL;
-	}
-	if (!b->s)
-		sym__sbuf_put(b, "", 0);
-	if (b->fail || !b->s) {
-		sym__sbuf_clear(b);
-		return NULL;
-	}
-	if (b->cap != b->n + 1) {
-		if (!(s = sbuf_realloc(b, b->s, b->cap, b->n + 1))) {
-			b->fail = 1;
-			sym__sbuf_clear(b);
-			return NULL;
-		}
-	} else {
-		s = b->s;
-	}
-	b->s = NULL;
-	b->n = b->cap = 0;
-	return s;
-}
-
-void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len)
-{
-	if (b->fail)
-		return;
-	if (b->count) {
-		if (len > SYM_MAX_TEXT_BYTES - b->n)
-			b->fail = 2; /* the text is too long: stop measuring */
-		else
-			b->n += len;
-		return;
-	}
-	if (b->n + len + 1 > b->cap) {
-		size_t nc = (b->n + len + 1) * 2;
-		char *ns = sbuf_realloc(b, b->s, b->cap, nc);
-		if (!ns) {
-			b->fail = 1;
-			return;
-		}
-		b->s = ns, b->cap = nc;
-	}
-	memcpy(b->s + b->n, s, len);
-	b->n += len;
-	b->s[b->n] = 0;
-}
-
-void sym__sbuf_puts(sym_sbuf *b, const char *s)
-{
-	sym__sbuf_put(b, s, strlen(s));
-}
-
-void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	sym__sbuf_vprintf(b, fmt, ap);
-	va_end(ap);
-}
-
-void sym__sbuf_vprintf(sym_sbuf *b, const char *fmt, va_list ap0)
-{
-	char small[256], *big = NULL;
-	va_list ap;
-	int k;
-	if (b->fail)
-		return;
-	if (!b->count && b->s && b->cap - b->n > 1) {
-		/* straight into the room left, when it fits */
-		size_t room = b->cap - b->n;
-		va_copy(ap, ap0);
-		k = vsnprintf(b->s + b->n, room, fmt, ap);
-		va_end(ap);
-		if (k >= 0 && (size_t)k < room) {
-			b->n += (size_t)k;
-			return;
-		}
-		b->s[b->n] = 0; /* what was cut off is written again below */
-	}
-	va_copy(ap, ap0);
-	k = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (k < 0) {
-		b->fail = 1;
-		return;
-	}
-	if ((size_t)k < sizeof(small) || b->count) {
-		sym__sbuf_put(b, small, (size_t)k);
-		return;
-	}
-	big = sbuf_realloc(b, NULL, 0, (size_t)k + 1);
-	if (!big) {
-		b->fail = 1;
-		return;
-	}
-	va_copy(ap, ap0);
-	vsnprintf(big, (size_t)k + 1, fmt, ap);
-	va_end(ap);
-	sym__sbuf_put(b, big, (size_t)k);
-	sbuf_realloc(b, big, (size_t)k + 1, 0);
-}
-
-void sym__sbuf_num(sym_sbuf *b, const sym_num *v)
-{
-	char buf[48];
-	if (!SYM_NUM_IS_BIG(v)) {
-		if (v->q == 1)
-			snprintf(buf, sizeof(buf), "%lld", (long long)v->p);
-		else
-			snprintf(buf, sizeof(buf), "%lld/%lld", (long long)v->p, (long long)v->q);
-		sym__sbuf_puts(b, buf);
-	} else if (b->count && sym__num_bits(v) / 4 > SYM_MAX_TEXT_BYTES) {
-		/* a lower bound of the digits (log10(2) > 1/4) is enough to fail */
-		sym__sbuf_put(b, NULL, sym__num_bits(v) / 4);
-	} else {
-		char *s = sym__num_to_str(v);
-		if (s)
-			sym__sbuf_puts(b, s);
-		else
-			b->fail = 1;
-		sym__num_str_free(s);
-	}
-}
-
-/* What print() gave for a node: the length of its text, its precedence and
- * its unsafe flag.  The text of a node does not depend on where it is
- * printed, so the measuring pass visits each distinct node once. */
-typedef struct pmemo_ent {
-	const sym_expr *e;
-	size_t len;
-	int prec, unsafe;
-	char *alt; /* a shorter spelling chosen for the node, or NULL */
-} pmemo_ent;
-
-typedef struct pmemo {
-	pmemo_ent *t; /* open addressing, power-of-two capacity */
-	size_t cap, n;
-} pmemo;
-
-/* Printer state: the output, whether the text just printed has `//` or `%`
- * at its top level (a unary minus in front would bind into it), and the
- * memo; with measure set the output only counts bytes and print() answers
- * from the memo. */
-#define ALT_DEPTH 4
-
-typedef struct pr {
-	sym_sbuf *b;
-	sym_ctx *ctx;
-	int unsafe;
-	int measure;
-	pmemo *memo;
-	/* the choice of spellings: nodes whose candidates are being made
-	 * (no cycles), and how many candidates may still be parsed */
-	const sym_expr *busy[ALT_DEPTH];
-	int depth;
-	long budget;
-	int long_offer; /* candidates of a long sum (alt_substitute) */
-} pr;
 
 static const pmemo_ent *memo_find(const pmemo *m, const sym_expr *e)
 {
@@ -260,10 +59,7 @@ static int memo_put(pr *p, const sym_expr *e, size_t len, int prec, int unsafe, 
 	return 1;
 }
 
-static int print_node(pr *p, const sym_expr *e);
-static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe);
-
-static int print(pr *p, const sym_expr *e)
+int sym__print_expr(pr *p, const sym_expr *e)
 {
 	const pmemo_ent *m;
 	size_t start;
@@ -287,11 +83,11 @@ static int print(pr *p, const sym_expr *e)
 		return m->prec;
 	}
 	start = p->b->n;
-	prec = print_node(p, e);
+	prec = sym__print_node(p, e);
 	if (p->measure && !p->b->fail) {
 		size_t len = p->b->n - start;
 		int unsafe = p->unsafe;
-		alt = alternatives(p, e, &len, &prec, &unsafe);
+		alt = sym__print_alternatives(p, e, &len, &prec, &unsafe);
 		if (alt) {
 			p->b->n = start;
 			sym__sbuf_put(p->b, NULL, len);
@@ -327,7 +123,7 @@ static int peek(pr *p, print_fn fn, const void *x, const void *y)
 static int item_print(pr *p, const void *x, const void *y)
 {
 	(void)y;
-	return print(p, x);
+	return sym__print_expr(p, x);
 }
 
 /* Prints e, parenthesised when its precedence is below min. */
@@ -340,7 +136,7 @@ static void print_at(pr *p, const sym_expr *e, int min)
 		if (prec < min)
 			sym__sbuf_puts(p->b, "(");
 	}
-	prec = print(p, e);
+	prec = sym__print_expr(p, e);
 	if (prec < min) {
 		sym__sbuf_puts(p->b, p->measure ? "()" : ")");
 		p->unsafe = 0;
@@ -365,7 +161,7 @@ static void print_at_safe(pr *p, const sym_expr *e, int min, int avoid)
 	}
 	if (un == avoid) {
 		sym__sbuf_puts(p->b, "(");
-		print(p, e);
+		sym__print_expr(p, e);
 		sym__sbuf_puts(p->b, ")");
 		p->unsafe = 0;
 	} else {
@@ -373,7 +169,7 @@ static void print_at_safe(pr *p, const sym_expr *e, int min, int avoid)
 	}
 }
 
-static const sym_factor *mono_view(const sym_expr *m, sym_factor *one, size_t *n)
+const sym_factor *sym__print_mono_view(const sym_expr *m, sym_factor *one, size_t *n)
 {
 	if (m->kind == SYM_KIND_MUL) {
 		*n = m->n;
@@ -403,13 +199,13 @@ int sym__quotient_form(sym_ctx *ctx, const sym_expr *e, const sym_expr **P, cons
 	sym__num_init(&t);
 	sym__lin_denom(&v, &d);
 	if (sym__num_is_zero(v.c) && v.n) {
-		f = mono_view(v.t[0].m, &one, &n);
+		f = sym__print_mono_view(v.t[0].m, &one, &n);
 		for (j = 0; j < n && nc < 16; j++)
 			if (f[j].exp < 0)
 				common[nc++] = f[j];
 		for (i = 1; i < v.n && nc; i++) {
 			size_t w = 0;
-			f = mono_view(v.t[i].m, &one, &n);
+			f = sym__print_mono_view(v.t[i].m, &one, &n);
 			for (k = 0; k < nc; k++) {
 				int64_t e2 = 0;
 				for (j = 0; j < n; j++)
@@ -493,7 +289,7 @@ static int print_term(pr *p, const sym_num *k, const sym_expr *m)
 	sym__num_abs(&a, k);
 	sym__num_numer(&num, &a);
 	sym__num_denom(&den, &a);
-	f = mono_view(m, &one, &n);
+	f = sym__print_mono_view(m, &one, &n);
 	for (i = 0; i < n; i++) {
 		if (f[i].exp > 0 || neg_inline(f, n, i))
 			nnum++;
@@ -502,7 +298,7 @@ static int print_term(pr *p, const sym_num *k, const sym_expr *m)
 	}
 	p->unsafe = 0;
 	if (n == 1 && f[0].exp == 1 && sym__num_is_one(&a)) {
-		prec = print(p, f[0].base); /* a lone atom keeps its precedence */
+		prec = sym__print_expr(p, f[0].base); /* a lone atom keeps its precedence */
 		goto done;
 	}
 	if (n == 0) {
@@ -602,7 +398,7 @@ static int divides_by_a_large_sum(const sym_expr *a)
 	sym__lin_view(a, &v);
 	if (!v.n)
 		return 0;
-	f = mono_view(v.t[0].m, &one, &n);
+	f = sym__print_mono_view(v.t[0].m, &one, &n);
 	for (j = 0; j < n; j++)
 		if (f[j].exp < 0 && f[j].base->kind == SYM_KIND_ADD) {
 			sym_lin bv;
@@ -617,8 +413,6 @@ static int divides_by_a_large_sum(const sym_expr *a)
  * stores it and the rest of e in *rest.  P is read from the floor's
  * argument (P/Q), or is another floor G with floor(G/Q) canonically equal
  * to the floor found (floor(floor(x/2)/4) is floor(x/8)). */
-static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
-                         int relax);
 
 /* Terms of a sum, plus one for a nonzero constant and one for a negative
  * first term (a unary minus). */
@@ -633,7 +427,7 @@ static size_t lin_size(const sym_expr *e)
  * is e itself: a floor read through its other form, or over a sum that
  * holds a fraction of a sum, can equal e in value and still be another
  * node, and the text must parse back to e. */
-static int mod_is_exact(sym_ctx *ctx, const sym_expr *e, const modpart *mp, const sym_expr *rest)
+int sym__print_mod_is_exact(sym_ctx *ctx, const sym_expr *e, const modpart *mp, const sym_expr *rest)
 {
 	const sym_expr *m = sym_expr_mod(ctx, mp->P, mp->Q);
 	m = m ? sym__scale(ctx, &mp->k, m) : NULL;
@@ -642,13 +436,13 @@ static int mod_is_exact(sym_ctx *ctx, const sym_expr *e, const modpart *mp, cons
 
 int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac)
 {
-	return find_mod_impl(ctx, e, mp, rest, frac, 0) && mod_is_exact(ctx, e, mp, *rest);
+	return sym__print_find_mod(ctx, e, mp, rest, frac, 0) && sym__print_mod_is_exact(ctx, e, mp, *rest);
 }
 
 /* With relax, P's terms need not all be in the sum (the rest then has
  * their negation). */
-static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
-                         int relax)
+int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
+                        int relax)
 {
 	sym_lin v;
 	size_t i, j;
@@ -846,8 +640,6 @@ static int item_num(pr *p, const void *x, const void *y)
 	return P_ATOM;
 }
 
-#define MAX_MODS 8
-
 /* Prints a sum (or any numeric node through its linear view); with
  * skip_const the constant is left out. Returns the precedence. */
 static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
@@ -941,7 +733,7 @@ static const char *relop_text(sym_kind k, int flip)
 
 /* Starts pos and neg as the terms of v with a positive coefficient and
  * the negated terms with a negative one (each side of a relation). */
-static void split_by_sign(sym_ctx *ctx, const sym_lin *v, sym_sumb *pos, sym_sumb *neg)
+void sym__print_split_by_sign(sym_ctx *ctx, const sym_lin *v, sym_sumb *pos, sym_sumb *neg)
 {
 	sym_num t;
 	size_t i;
@@ -987,7 +779,7 @@ static int print_rel(pr *p, const sym_expr *e)
 		sym__sbuf_num(p->b, &c);
 		goto done;
 	}
-	split_by_sign(p->ctx, &v, &pos, &neg);
+	sym__print_split_by_sign(p->ctx, &v, &pos, &neg);
 	L = sym__sumb_finish(&pos);
 	R = sym__sumb_finish(&neg);
 	if (!L || !R) {
@@ -1013,7 +805,7 @@ done:
 	return P_REL;
 }
 
-static int print_node(pr *p, const sym_expr *e)
+int sym__print_node(pr *p, const sym_expr *e)
 {
 	size_t i;
 	switch (e->kind) {
@@ -1046,7 +838,7 @@ static int print_node(pr *p, const sym_expr *e)
 			return P_MUL;
 		}
 		sym__sbuf_puts(p->b, "floor(");
-		print(p, node_kid(e));
+		sym__print_expr(p, node_kid(e));
 		sym__sbuf_puts(p->b, ")");
 		p->unsafe = 0;
 		return P_ATOM;
@@ -1060,7 +852,7 @@ static int print_node(pr *p, const sym_expr *e)
 		for (i = 0; i < e->n; i++) {
 			if (i)
 				sym__sbuf_puts(p->b, ", ");
-			print(p, node_kids(e)[i]);
+			sym__print_expr(p, node_kids(e)[i]);
 		}
 		sym__sbuf_puts(p->b, ")");
 		p->unsafe = 0;
@@ -1080,987 +872,6 @@ static int print_node(pr *p, const sym_expr *e)
 	default:
 		return print_rel(p, e);
 	}
-}
-
-/* ---- The choice of spellings ----
- *
- * For a small numeric sum or relation, the printer makes candidate texts
- * (integer terms folded back into a floor, common content and products of
- * sums factored, a modulo re-folded with borrowed terms, a relation with its
- * terms on the side where they are positive and `<` for an off-by-one
- * `<=`), parses each back and keeps the one with the fewest tokens that
- * gives the same pointer.  The texts of the parts are the printer's own
- * (memoised) choices.  A candidate that does not parse back to the node is
- * never printed. */
-
-#define ALT_BUDGET 400     /* candidate parses per printed root */
-#define ALT_MAX_TERMS 8    /* larger sums print as they are */
-#define ALT_MAX_LEN 400    /* longer texts print as they are */
-#define FOLD_BONUS 3       /* tokens a sum folded into one floor may add */
-#define SUBST_MAX_TERMS 64 /* longer sums print as they are */
-#define SUBST_MAX_LEN 4096 /* and so do longer texts */
-#define SUBST_MAX_FLOORS 8
-
-/* Tokens of a text: names and numbers, two-character operators and single
- * characters other than spaces count one each. */
-static size_t count_tokens(const char *s)
-{
-	size_t n = 0;
-	while (*s) {
-		if (*s == ' ') {
-			s++;
-			continue;
-		}
-		n++;
-		if ((*s >= '0' && *s <= '9') || *s == '_' || (*s >= 'a' && *s <= 'z') ||
-		    (*s >= 'A' && *s <= 'Z')) {
-			while ((*s >= '0' && *s <= '9') || *s == '_' || (*s >= 'a' && *s <= 'z') ||
-			       (*s >= 'A' && *s <= 'Z'))
-				s++;
-			continue;
-		}
-		if (s[1] && strchr("/*<>=!&|", s[1]) &&
-		    (!strncmp(s, "//", 2) || !strncmp(s, "**", 2) || !strncmp(s, "<=", 2) ||
-		     !strncmp(s, ">=", 2) || !strncmp(s, "==", 2) || !strncmp(s, "!=", 2) ||
-		     !strncmp(s, "&&", 2) || !strncmp(s, "||", 2)))
-			s += 2;
-		else
-			s++;
-	}
-	return n;
-}
-
-/* The precedence of a numeric or relation text, and whether `//` or `%`
- * is at its top level (a unary minus in front would bind into it). */
-static int classify(const char *s, int *unsafe)
-{
-	int depth = 0, add = 0, mul = 0, pow = 0, rel = 0, un = 0;
-	size_t i;
-	for (i = 0; s[i]; i++) {
-		char c = s[i];
-		if (c == '(')
-			depth++;
-		else if (c == ')')
-			depth--;
-		else if (depth)
-			continue;
-		else if (c == '<' || c == '>' || c == '=' || c == '!')
-			rel = 1;
-		else if ((c == '+' || c == '-') && i > 0 && s[i - 1] == ' ')
-			add = 1;
-		else if (c == '*' && s[i + 1] == '*')
-			pow = 1, i++;
-		else if (c == '/' && s[i + 1] == '/')
-			mul = 1, un = 1, i++;
-		else if (c == '%')
-			mul = 1, un = 2;
-		else if (c == '*' || c == '/')
-			mul = 1;
-	}
-	*unsafe = 0;
-	if (rel)
-		return P_REL;
-	if (add)
-		return P_ADD;
-	*unsafe = un;
-	if (s[0] == '-')
-		return mul && un ? P_MUL : P_UNARY;
-	if (mul)
-		return P_MUL;
-	return pow ? P_POW : P_ATOM;
-}
-
-/* Appends the printer's text of x to out, parenthesised when its
- * precedence is below min; returns 0 on failure. */
-static int node_text_max(pr *p, const sym_expr *x, sym_sbuf *out, int min, size_t max);
-
-static int node_text(pr *p, const sym_expr *x, sym_sbuf *out, int min)
-{
-	return node_text_max(p, x, out, min, ALT_MAX_LEN);
-}
-
-static int node_text_max(pr *p, const sym_expr *x, sym_sbuf *out, int min, size_t max)
-{
-	sym_sbuf cnt, *save = p->b;
-	int measure = p->measure, unsafe = p->unsafe, prec, avoid = min < 0 ? -min / 100 : 0;
-	if (!x)
-		return 0;
-	if (avoid)
-		min = -min % 100;
-	sym__sbuf_init(&cnt, p->ctx);
-	cnt.count = 1;
-	p->b = &cnt;
-	p->measure = 1;
-	prec = print(p, x);
-	if (avoid && p->unsafe == avoid)
-		prec = P_OR; /* parenthesised */
-	if (!cnt.fail && !sym__failed(p->ctx) && cnt.n <= max) {
-		p->b = out;
-		p->measure = 0;
-		if (prec < min)
-			sym__sbuf_puts(out, "(");
-		print(p, x);
-		if (prec < min)
-			sym__sbuf_puts(out, ")");
-	} else {
-		out->fail = out->fail ? out->fail : 3;
-	}
-	p->b = save;
-	p->measure = measure;
-	p->unsafe = unsafe;
-	if (cnt.fail == 1)
-		save->fail = 1;
-	return !out->fail;
-}
-
-static int put_num(sym_sbuf *b, const sym_num *v)
-{
-	sym__sbuf_num(b, v);
-	return !b->fail;
-}
-
-/* Whether text parses back to e; failures of the parse other than running
- * out of memory are forgotten. */
-static int parses_to(pr *p, const char *text, const sym_expr *e)
-{
-	const sym_expr *r;
-	if (p->budget <= 0 || sym__failed(p->ctx))
-		return 0;
-	p->budget--;
-	r = sym_expr_from_str(p->ctx, text);
-	if (!r) {
-		if (sym_ctx_last_error(p->ctx) == SYM_ENOMEM)
-			p->b->fail = 1;
-		else
-			sym_ctx_clear_error(p->ctx);
-		return 0;
-	}
-	return r == e;
-}
-
-/* The best text so far. */
-typedef struct best {
-	sym_sbuf s;
-	size_t tokens, len;
-	int have;
-} best;
-
-/* Offers a candidate text (consumed); bonus tokens are taken off its
- * count. */
-static void offer_b(pr *p, best *bt, const sym_expr *e, sym_sbuf *c, size_t bonus)
-{
-	size_t t;
-	if (!c->fail && c->s && c->n <= (p->long_offer ? SUBST_MAX_LEN : ALT_MAX_LEN)) {
-		t = count_tokens(c->s);
-		t = t > bonus ? t - bonus : 0;
-		/* fewer tokens; as many, and shorter (by 2 bytes than the
-		 * default: x >= 1 stays, it is not x > 0) */
-		if ((t < bt->tokens || (t == bt->tokens && c->n + (bt->have ? 1 : 2) <= bt->len)) &&
-		    parses_to(p, c->s, e)) {
-			sym__sbuf_clear(&bt->s);
-			bt->s = *c;
-			bt->tokens = t;
-			bt->len = c->n;
-			bt->have = 1;
-			return;
-		}
-	}
-	sym__sbuf_clear(c);
-}
-
-static void offer(pr *p, best *bt, const sym_expr *e, sym_sbuf *c)
-{
-	offer_b(p, bt, e, c, 0);
-}
-
-/* Appends the sum of item (text it, negated with neg, unsafe under a
- * unary minus with un) and the text rest (a full numeric text, possibly
- * starting with a unary minus); item first or last. */
-static void join2(sym_sbuf *c, int neg, const char *it, int un, const char *rest, int item_first)
-{
-	if (item_first) {
-		if (neg)
-			sym__sbuf_puts(c, un ? "-(" : "-");
-		sym__sbuf_puts(c, it);
-		if (neg && un)
-			sym__sbuf_puts(c, ")");
-		if (rest) {
-			sym__sbuf_puts(c, rest[0] == '-' ? " - " : " + ");
-			sym__sbuf_puts(c, rest[0] == '-' ? rest + 1 : rest);
-		}
-	} else {
-		sym__sbuf_puts(c, rest);
-		sym__sbuf_puts(c, neg ? " - " : " + ");
-		sym__sbuf_puts(c, it);
-	}
-}
-
-/* Offers item +- rest in both orders; rest NULL or the node 0 means the
- * item alone. */
-static void offer_item(pr *p, best *bt, const sym_expr *e, int neg, sym_sbuf *it, int un,
-                       const sym_expr *rest)
-{
-	sym_sbuf r, c;
-	int k;
-	int zero = rest && rest->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(rest));
-	if (it->fail || !it->s)
-		return;
-	sym__sbuf_init(&r, p->ctx);
-	if (rest && !zero && !node_text(p, rest, &r, P_ADD)) {
-		sym__sbuf_clear(&r);
-		return;
-	}
-	for (k = 0; k < 2; k++) {
-		if (k == 1 && (!r.s || (neg && 0)))
-			break;
-		sym__sbuf_init(&c, p->ctx);
-		join2(&c, neg, it->s, un, r.s, k == 0);
-		offer(p, bt, e, &c);
-	}
-	sym__sbuf_clear(&r);
-}
-
-/* Whether the sum P has a term with monomial m. */
-static int has_mono(const sym_expr *P, const sym_expr *m)
-{
-	sym_lin w;
-	size_t j;
-	sym__lin_view(P, &w);
-	for (j = 0; j < w.n; j++)
-		if (w.t[j].m == m)
-			return 1;
-	return 0;
-}
-
-/* Integer terms folded back into a floor: k*floor(P/Q) + T + rest becomes
- * k*((P + Q*T/k)//Q) + rest, T the constant and the terms of P's monomials
- * that k divides (or one of the two). */
-static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
-{
-	size_t i, j;
-	int mode, flip;
-	for (i = 0; i < 2 * v->n; i++) {
-		const sym_expr *F = v->t[i / 2].m, *P, *Q, *restall, *T, *inner, *rem;
-		const sym_num *k = &v->t[i / 2].coef;
-		sym_sumb tb;
-		sym_num q, ak, kf;
-		flip = (int)(i % 2);
-		if (F->kind != SYM_KIND_FLOOR || !sym__num_is_int(k))
-			continue;
-		if (!sym__quotient_form(p->ctx, node_kid(F), &P, &Q))
-			continue;
-		restall = sym_expr_sub(p->ctx, e, sym__scale(p->ctx, k, F));
-		if (!restall)
-			return;
-		sym__num_init(&kf);
-		sym__num_set(&kf, k);
-		if (flip) {
-			/* floor(P/Q) == -floor((Q - 1 - P)/Q) for integer P and Q:
-			 * the other form of the floor (the node keeps one) */
-			sym_num q1;
-			if (sym__num_sgn(k) > 0 || Q->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(Q)) ||
-			    !(P->flags & SYM_F_INT)) {
-				sym__num_clear(&kf);
-				continue;
-			}
-			sym__num_init(&q1);
-			sym__num_sub(&q1, node_num(Q), &num_one);
-			P = sym__add_num(p->ctx, sym_expr_neg(p->ctx, P), &q1);
-			sym__num_clear(&q1);
-			sym__num_neg(&kf, &kf);
-			k = &kf;
-			if (!P) {
-				sym__num_clear(&kf);
-				return;
-			}
-		}
-		sym__num_init(&q);
-		sym__num_init(&ak);
-		sym__num_abs(&ak, k);
-		for (mode = 0; mode < 3; mode++) {
-			sym_sbuf it;
-			sym__sumb_init(&tb, p->ctx);
-			for (j = 0; j < v->n && mode != 1; j++) {
-				if (j == i / 2 || !sym__is_int(v->t[j].m) || !has_mono(P, v->t[j].m))
-					continue;
-				sym__num_div(&q, &v->t[j].coef, k);
-				if (sym__num_is_int(&q))
-					sym__sumb_add_term(&tb, &v->t[j].coef, v->t[j].m);
-			}
-			if (mode != 2) {
-				/* a small constant: (H + 7)//8 - 1 is (H - 1)//8,
-				 * 927808 + 32*((3*H + 7)//8) stays */
-				sym__num_div(&q, v->c, k);
-				sym__num_abs(&q, &q);
-				if (sym__num_is_int(&q) && Q->kind == SYM_KIND_NUM) {
-					sym_num q4;
-					sym__num_init(&q4);
-					sym__num_set_si(&q4, 4);
-					sym__num_mul(&q4, &q4, node_num(Q));
-					if (sym__num_cmp(&q, &q4) <= 0)
-						sym__sumb_add(&tb, NULL, sym__num_node(p->ctx, v->c));
-					sym__num_clear(&q4);
-				}
-			}
-			T = sym__sumb_finish(&tb);
-			if (!T)
-				break;
-			if (T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)) && (!flip || mode != 1))
-				continue;
-			inner = sym_expr_add(
-			    p->ctx, P,
-			    sym_expr_mul(p->ctx, Q, sym_expr_div(p->ctx, T, sym__num_node(p->ctx, k))));
-			rem = sym_expr_sub(p->ctx, restall, T);
-			if (!inner || !rem)
-				break;
-			sym__sbuf_init(&it, p->ctx);
-			if (!sym__num_is_one(&ak)) {
-				put_num(&it, &ak);
-				sym__sbuf_puts(&it, "*(");
-			}
-			node_text(p, inner, &it, -(200 + P_MUL));
-			sym__sbuf_puts(&it, "//");
-			node_text(p, Q, &it, P_UNARY);
-			if (!sym__num_is_one(&ak))
-				sym__sbuf_puts(&it, ")");
-			if (flip && rem->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(rem)) &&
-			    !(T->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(T)))) {
-				/* one floor reads better than a difference with a
-				 * floor: (x + 1)//2 rather than x - x//2 */
-				offer_b(p, bt, e, &it, FOLD_BONUS);
-				continue;
-			}
-			offer_item(p, bt, e, sym__num_sgn(k) < 0, &it, sym__num_is_one(&ak), rem);
-			sym__sbuf_clear(&it);
-		}
-		sym__num_clear(&q);
-		sym__num_clear(&ak);
-		sym__num_clear(&kf);
-	}
-}
-
-static int find_mod_impl(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
-                         int relax);
-
-/* A modulo re-folded with terms borrowed from the rest of the sum:
- * y - 5*((y + z)//5) is (y + z) % 5 - z. */
-/* P with integer coefficients and constant reduced modulo the integer Q
- * into (-Q/2, Q/2]; P itself when some coefficient is not an integer. */
-static const sym_expr *reduced_mod(sym_ctx *ctx, const sym_expr *P, const sym_num *Q)
-{
-	sym_lin v;
-	sym_sumb b;
-	sym_num c, h;
-	size_t i;
-	sym__lin_view(P, &v);
-	for (i = 0; i < v.n; i++)
-		if (!sym__num_is_int(&v.t[i].coef))
-			return P;
-	if (!sym__num_is_int(v.c))
-		return P;
-	sym__num_init(&c);
-	sym__num_init(&h);
-	sym__sumb_init(&b, ctx);
-	for (i = 0; i <= v.n; i++) {
-		const sym_num *k = i < v.n ? &v.t[i].coef : v.c;
-		/* c = k - Q*floor(k/Q), then minus Q above Q/2 */
-		sym__num_div(&c, k, Q);
-		sym__num_floor(&c, &c);
-		sym__num_mul(&c, &c, Q);
-		sym__num_sub(&c, k, &c);
-		sym__num_add(&h, &c, &c);
-		if (sym__num_cmp(&h, Q) > 0)
-			sym__num_sub(&c, &c, Q);
-		if (i < v.n)
-			sym__sumb_add_term(&b, &c, v.t[i].m);
-		else
-			sym__num_add(&b.c, &b.c, &c);
-	}
-	sym__num_clear(&c);
-	sym__num_clear(&h);
-	return sym__sumb_finish(&b);
-}
-
-static void alt_mod(pr *p, best *bt, const sym_expr *e)
-{
-	modpart mp;
-	const sym_expr *rest;
-	sym_sbuf it;
-	sym_num a;
-	sym__num_init(&mp.k);
-	sym__num_init(&a);
-	if (find_mod_impl(p->ctx, e, &mp, &rest, 0, 1) && mod_is_exact(p->ctx, e, &mp, rest)) {
-		sym__num_abs(&a, &mp.k);
-		sym__sbuf_init(&it, p->ctx);
-		if (!sym__num_is_one(&a)) {
-			put_num(&it, &a);
-			sym__sbuf_puts(&it, "*(");
-		}
-		node_text(p, mp.P, &it, -(100 + P_MUL));
-		sym__sbuf_puts(&it, " % ");
-		node_text(p, mp.Q, &it, P_UNARY);
-		if (!sym__num_is_one(&a))
-			sym__sbuf_puts(&it, ")");
-		offer_item(p, bt, e, sym__num_sgn(&mp.k) < 0, &it, sym__num_is_one(&a), rest);
-		sym__sbuf_clear(&it);
-		if (mp.Q->kind == SYM_KIND_NUM && sym__num_is_int(node_num(mp.Q)) &&
-		    (mp.P->flags & SYM_F_INT)) {
-			/* (P + Q*J) % Q == P % Q: the coefficients of P
-			 * reduced into (-Q/2, Q/2], (-32*x - y) % 64 is
-			 * (32*x - y) % 64 */
-			const sym_expr *P2 = reduced_mod(p->ctx, mp.P, node_num(mp.Q));
-			if (P2 && P2 != mp.P) {
-				sym__sbuf_init(&it, p->ctx);
-				if (!sym__num_is_one(&a)) {
-					put_num(&it, &a);
-					sym__sbuf_puts(&it, "*(");
-				}
-				node_text(p, P2, &it, -(100 + P_MUL));
-				sym__sbuf_puts(&it, " % ");
-				node_text(p, mp.Q, &it, P_UNARY);
-				if (!sym__num_is_one(&a))
-					sym__sbuf_puts(&it, ")");
-				offer_item(p, bt, e, sym__num_sgn(&mp.k) < 0, &it, sym__num_is_one(&a), rest);
-				sym__sbuf_clear(&it);
-			}
-		}
-	}
-	sym__num_clear(&mp.k);
-	sym__num_clear(&a);
-}
-
-/* Whether some term of x has a reciprocal of a sum. */
-static int has_sum_recip(const sym_expr *x)
-{
-	sym_lin v;
-	size_t i, j, n;
-	sym_factor one;
-	const sym_factor *f;
-	sym__lin_view(x, &v);
-	for (i = 0; i < v.n; i++) {
-		f = mono_view(v.t[i].m, &one, &n);
-		for (j = 0; j < n; j++)
-			if (f[j].exp < 0)
-				return 1;
-	}
-	return 0;
-}
-
-/* Splits R into factors (A + Q)*R1*...: A an atom of R's first term of
- * degree 1 in R, Q = R0/R1 a polynomial.  Returns the number of factors
- * (1 when R does not split). */
-static size_t split_factors(pr *p, const sym_expr *R, const sym_expr **out, size_t max)
-{
-	sym_lin v;
-	sym_factor one;
-	const sym_factor *f;
-	size_t n, a, i, j, nf;
-	sym__lin_view(R, &v);
-	if (max < 2 || v.n < 2 || v.n > ALT_MAX_TERMS)
-		goto whole;
-	f = mono_view(v.t[0].m, &one, &n);
-	for (a = 0; a < n; a++) {
-		const sym_expr *A = f[a].base, *R1, *R0, *Qn, *fa;
-		sym_sumb s1, s0;
-		int ok = 1;
-		if (f[a].exp != 1)
-			continue;
-		sym__sumb_init(&s1, p->ctx);
-		sym__sumb_init(&s0, p->ctx);
-		sym__sumb_add(&s0, NULL, sym__num_node(p->ctx, v.c));
-		for (i = 0; i < v.n && ok; i++) {
-			sym_factor one2;
-			size_t n2;
-			const sym_factor *g = mono_view(v.t[i].m, &one2, &n2);
-			int e1 = 0;
-			for (j = 0; j < n2; j++)
-				if (g[j].base == A) {
-					if (g[j].exp != 1)
-						ok = 0;
-					e1 = 1;
-				}
-			if (!ok)
-				break;
-			if (e1)
-				sym__sumb_add(&s1, &v.t[i].coef, sym_expr_div(p->ctx, v.t[i].m, A));
-			else
-				sym__sumb_add_term(&s0, &v.t[i].coef, v.t[i].m);
-		}
-		R1 = sym__sumb_finish(&s1);
-		R0 = sym__sumb_finish(&s0);
-		if (!ok || !R1 || !R0 || (R0->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(R0))))
-			continue;
-		if (R1->kind == SYM_KIND_NUM)
-			continue;
-		Qn = sym_expr_div(p->ctx, R0, R1);
-		if (!Qn || has_sum_recip(Qn))
-			continue;
-		fa = sym_expr_add(p->ctx, A, Qn);
-		if (!fa || sym_expr_mul(p->ctx, fa, R1) != R)
-			continue;
-		out[0] = fa;
-		nf = split_factors(p, R1, out + 1, max - 1);
-		return nf + 1;
-	}
-whole:
-	out[0] = R;
-	return 1;
-}
-
-/* Common content, a common monomial and a product of sums factored out:
- * 32*N + 32*((N + 3)//4) is 32*(N + (N + 3)//4), printed with the
- * factor's own choice. */
-static void alt_factor(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
-{
-	sym_num g, l, t, c0, num, den;
-	sym_factor com[16], one;
-	const sym_factor *f;
-	size_t nc = 0, i, j, k, n, nf;
-	const sym_expr *R, *gm, *facs[4];
-	sym_sbuf c;
-	int first = 1;
-	sym__num_init(&g), sym__num_init(&l), sym__num_init(&t), sym__num_init(&c0);
-	sym__num_init(&num), sym__num_init(&den);
-	/* content: gcd of numerators over lcm of denominators, sign of the
-	 * first term */
-	sym__num_set_si(&l, 1);
-	for (i = 0; i <= v->n; i++) {
-		const sym_num *k2 = i < v->n ? &v->t[i].coef : v->c;
-		if (i == v->n && sym__num_is_zero(k2))
-			break;
-		sym__num_numer(&num, k2);
-		sym__num_abs(&num, &num);
-		sym__num_denom(&den, k2);
-		if (i == 0)
-			sym__num_set(&g, &num);
-		else
-			sym__num_gcd(&g, &g, &num);
-		sym__num_lcm(&l, &l, &den);
-	}
-	sym__num_div(&c0, &g, &l);
-	if (v->n && sym__num_sgn(&v->t[0].coef) < 0)
-		sym__num_neg(&c0, &c0);
-	/* the common monomial (positive exponents) */
-	if (sym__num_is_zero(v->c) && v->n) {
-		f = mono_view(v->t[0].m, &one, &n);
-		for (j = 0; j < n && nc < 16; j++)
-			if (f[j].exp > 0)
-				com[nc++] = f[j];
-		for (i = 1; i < v->n && nc; i++) {
-			size_t w = 0;
-			f = mono_view(v->t[i].m, &one, &n);
-			for (k = 0; k < nc; k++) {
-				int64_t e2 = 0;
-				for (j = 0; j < n; j++)
-					if (f[j].base == com[k].base && f[j].exp > 0)
-						e2 = f[j].exp;
-				if (e2 > 0) {
-					com[w].base = com[k].base;
-					com[w].exp = e2 < com[k].exp ? e2 : com[k].exp;
-					w++;
-				}
-			}
-			nc = w;
-		}
-	}
-	gm = sym__monomial(p->ctx, com, nc);
-	R = gm ? sym_expr_div(p->ctx, sym_expr_div(p->ctx, e, sym__num_node(p->ctx, &c0)), gm) : NULL;
-	if (!R || R->kind != SYM_KIND_ADD)
-		goto done;
-	nf = split_factors(p, R, facs, 4);
-	if (nf == 1 && R == e)
-		goto done;
-	sym__sbuf_init(&c, p->ctx);
-	sym__num_numer(&num, &c0);
-	sym__num_denom(&den, &c0);
-	if (sym__num_sgn(&num) < 0) {
-		sym__sbuf_puts(&c, "-");
-		sym__num_neg(&num, &num);
-	}
-	if (!sym__num_is_one(&num)) {
-		put_num(&c, &num);
-		first = 0;
-	}
-	if (nc) {
-		if (!first)
-			sym__sbuf_puts(&c, "*");
-		node_text(p, gm, &c, P_MUL);
-		first = 0;
-	}
-	for (i = 0; i < nf; i++) {
-		if (!first)
-			sym__sbuf_puts(&c, "*");
-		node_text(p, facs[i], &c,
-		          first && !sym__num_is_one(&den) ? P_UNARY : (first ? P_MUL : P_UNARY));
-		first = 0;
-	}
-	if (!sym__num_is_one(&den)) {
-		sym__sbuf_puts(&c, "/");
-		put_num(&c, &den);
-	}
-	offer(p, bt, e, &c);
-done:
-	sym__num_clear(&g), sym__num_clear(&l), sym__num_clear(&t), sym__num_clear(&c0);
-	sym__num_clear(&num), sym__num_clear(&den);
-}
-
-/* Relations: the terms on the side where they are positive, the constant
- * on either side, `<` for an off-by-one `<=` of integers, either
- * orientation. */
-static void alt_rel(pr *p, best *bt, const sym_expr *e)
-{
-	const sym_expr *d = node_kid(e), *rest = d, *r2, *L, *R;
-	modpart mods[MAX_MODS];
-	size_t nm = 0, i;
-	sym_sumb pos, neg;
-	sym_lin v;
-	sym_num c, t;
-	int kind = e->kind, isint = sym__is_int(d), strict, cside, orient;
-	while (nm < MAX_MODS) {
-		sym__num_init(&mods[nm].k);
-		if (!sym__find_mod(p->ctx, rest, &mods[nm], &r2, 0)) {
-			sym__num_clear(&mods[nm].k);
-			break;
-		}
-		rest = r2;
-		nm++;
-	}
-	sym__num_init(&c);
-	sym__num_init(&t);
-	if (!rest)
-		goto done;
-	sym__lin_view(rest, &v);
-	if (v.n + nm > ALT_MAX_TERMS)
-		goto done;
-	split_by_sign(p->ctx, &v, &pos, &neg);
-	for (i = 0; i < nm; i++) {
-		const sym_expr *md = sym_expr_mod(p->ctx, mods[i].P, mods[i].Q);
-		if (sym__num_sgn(&mods[i].k) > 0) {
-			sym__sumb_add(&pos, &mods[i].k, md);
-		} else {
-			sym__num_neg(&t, &mods[i].k);
-			sym__sumb_add(&neg, &t, md);
-		}
-	}
-	L = sym__sumb_finish(&pos);
-	R = sym__sumb_finish(&neg);
-	if (!L || !R)
-		goto done;
-	/* d = L - R + c */
-	for (strict = 0; strict < 2; strict++) {
-		int lt = kind == SYM_KIND_LT, op_lt;
-		sym__num_set(&c, v.c);
-		if (kind == SYM_KIND_EQ || kind == SYM_KIND_NE) {
-			if (strict)
-				break;
-			op_lt = -1;
-		} else if (strict == 0) {
-			op_lt = lt;
-		} else {
-			/* d <= 0 is d - 1 < 0, d < 0 is d + 1 <= 0, for integers */
-			if (!isint)
-				break;
-			sym__num_set_si(&t, lt ? 1 : -1);
-			sym__num_add(&c, &c, &t);
-			op_lt = !lt;
-		}
-		for (cside = 0; cside < 2; cside++) {
-			const sym_expr *A, *B;
-			sym__num_neg(&t, &c);
-			A = cside ? L : sym__add_num(p->ctx, L, &c);
-			B = cside ? sym__add_num(p->ctx, R, &t) : R;
-			for (orient = 0; orient < 2; orient++) {
-				sym_sbuf s;
-				const char *op;
-				if (op_lt < 0)
-					op = kind == SYM_KIND_EQ ? " == " : " != ";
-				else if (orient == 0)
-					op = op_lt ? " < " : " <= ";
-				else
-					op = op_lt ? " > " : " >= ";
-				sym__sbuf_init(&s, p->ctx);
-				node_text(p, orient ? B : A, &s, P_ADD);
-				sym__sbuf_puts(&s, op);
-				node_text(p, orient ? A : B, &s, P_ADD);
-				offer(p, bt, e, &s);
-			}
-		}
-	}
-done:
-	for (i = 0; i < nm; i++)
-		sym__num_clear(&mods[i].k);
-	sym__num_clear(&c);
-	sym__num_clear(&t);
-}
-
-/* Appends text to out with each whole word name[i] replaced by rep[i]. */
-static void replace_names(sym_sbuf *out, const char *text, size_t n, char names[][16], char *const *rep)
-{
-	const char *s = text;
-	while (*s) {
-		size_t i, w = 0;
-		int idc = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
-		          (*s >= '0' && *s <= '9');
-		if (!idc) {
-			char c[2] = {*s++, 0};
-			sym__sbuf_puts(out, c);
-			continue;
-		}
-		while ((s[w] >= 'a' && s[w] <= 'z') || (s[w] >= 'A' && s[w] <= 'Z') || s[w] == '_' ||
-		       (s[w] >= '0' && s[w] <= '9'))
-			w++;
-		for (i = 0; i < n; i++)
-			if (strlen(names[i]) == w && !strncmp(s, names[i], w))
-				break;
-		if (i < n) {
-			sym__sbuf_puts(out, rep[i]);
-		} else {
-			char buf[64];
-			size_t k = 0;
-			while (k < w) {
-				size_t c = w - k < sizeof(buf) - 1 ? w - k : sizeof(buf) - 1;
-				memcpy(buf, s + k, c);
-				buf[c] = 0;
-				sym__sbuf_puts(out, buf);
-				k += c;
-			}
-		}
-		s += w;
-	}
-}
-
-/* The sum v with each factor F[k] of its monomials replaced by by[k]. */
-static const sym_expr *subst_factors(sym_ctx *ctx, const sym_lin *v, size_t nf, const sym_expr *const *F,
-                                     const sym_expr *const *by)
-{
-	const sym_expr *r = sym__num_node(ctx, v->c);
-	size_t i, j, k;
-	for (i = 0; i < v->n && r; i++) {
-		sym_factor one;
-		size_t n;
-		const sym_factor *f = mono_view(v->t[i].m, &one, &n);
-		const sym_expr *t = sym__num_node(ctx, &v->t[i].coef);
-		for (j = 0; j < n && t; j++) {
-			const sym_expr *b = f[j].base;
-			for (k = 0; k < nf; k++)
-				if (F[k] == b)
-					b = by[k];
-			t = sym_expr_mul(ctx, t, sym_expr_pow_si(ctx, b, f[j].exp));
-		}
-		r = sym_expr_add(ctx, r, t);
-	}
-	return r;
-}
-
-/* A long sum (past ALT_MAX_TERMS terms or ALT_MAX_LEN bytes) written with
- * each floor by a constant in its other form: floor(P/Q) == T - G with
- * G = floor((Q - 1 - P + Q*T)/Q) and T the positive terms of P rounded up
- * to multiples of Q, so that G's argument has no negative coefficient
- * (x//2 is x - (x + 1)//2).  The sum is rebuilt with G as a fresh symbol,
- * printed, and G's text put in its place: a byte size expanded from
- * 512*N*((H + 1)//2)*((W + 1)//2) prints as that product again.  The
- * floors join the replaced set one by one while the text gets shorter;
- * the result is one candidate, verified like every other. */
-static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
-{
-	const sym_expr *F[SUBST_MAX_FLOORS], *by[SUBST_MAX_FLOORS], *gs[SUBST_MAX_FLOORS], *present[64];
-	char names[SUBST_MAX_FLOORS][16];
-	char *gtext[SUBST_MAX_FLOORS];
-	sym_sbuf gbuf[SUBST_MAX_FLOORS];
-	int ginit[SUBST_MAX_FLOORS];
-	size_t nf = 0, i, j, k, np;
-	for (i = 0; i < v->n && nf < SUBST_MAX_FLOORS; i++) {
-		sym_factor one;
-		size_t n;
-		const sym_factor *f = mono_view(v->t[i].m, &one, &n);
-		for (j = 0; j < n && nf < SUBST_MAX_FLOORS; j++) {
-			const sym_expr *P, *Q;
-			if (f[j].base->kind != SYM_KIND_FLOOR)
-				continue;
-			for (k = 0; k < nf && F[k] != f[j].base; k++)
-				;
-			if (k < nf || !sym__quotient_form(p->ctx, node_kid(f[j].base), &P, &Q) ||
-			    Q->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(Q)) ||
-			    !(P->flags & SYM_F_INT))
-				continue;
-			F[nf++] = f[j].base;
-		}
-	}
-	if (!nf)
-		return;
-	np = sym_expr_symbols(p->ctx, e, present, 64);
-	for (i = 0; i < nf; i++)
-		gtext[i] = NULL, ginit[i] = 0;
-	for (i = 0; i < nf; i++) {
-		const sym_expr *P, *Q, *P2, *T;
-		sym_lin w;
-		sym_sumb tb;
-		sym_num c, q1;
-		sym_sbuf gt;
-		size_t l;
-		snprintf(names[i], sizeof(names[i]), "g%zu__", i);
-		gs[i] = sym_expr_symbol(p->ctx, names[i]);
-		for (l = 0; l < np && l < 64; l++)
-			if (present[l] == gs[i])
-				goto done;
-		if (!sym__quotient_form(p->ctx, node_kid(F[i]), &P, &Q) || !P || !Q)
-			goto done;
-		sym__lin_view(P, &w);
-		sym__sumb_init(&tb, p->ctx);
-		sym__num_init(&c);
-		sym__num_init(&q1);
-		for (l = 0; l < w.n; l++) {
-			if (sym__num_sgn(&w.t[l].coef) <= 0)
-				continue;
-			sym__num_div(&c, &w.t[l].coef, node_num(Q));
-			sym__num_ceil(&c, &c);
-			sym__sumb_add_term(&tb, &c, w.t[l].m);
-		}
-		T = sym__sumb_finish(&tb);
-		sym__num_sub(&q1, node_num(Q), &num_one);
-		P2 = sym_expr_add(p->ctx, sym__add_num(p->ctx, sym_expr_neg(p->ctx, P), &q1),
-		                  sym_expr_mul(p->ctx, Q, T));
-		sym__num_clear(&c);
-		sym__num_clear(&q1);
-		by[i] = sym_expr_sub(p->ctx, T, gs[i]);
-		if (!P2 || !by[i])
-			goto done;
-		sym__sbuf_init(&gt, p->ctx);
-		ginit[i] = 1;
-		sym__sbuf_puts(&gt, "(");
-		node_text(p, P2, &gt, -(200 + P_MUL));
-		sym__sbuf_puts(&gt, "//");
-		node_text(p, Q, &gt, P_UNARY);
-		sym__sbuf_puts(&gt, ")");
-		gbuf[i] = gt;
-		if (gt.fail || !gt.s)
-			goto done;
-		gtext[i] = gt.s;
-	}
-	{
-		/* greedily: a floor joins the replaced set when the text gets
-		 * fewer tokens */
-		const sym_expr *SF[SUBST_MAX_FLOORS], *SB[SUBST_MAX_FLOORS];
-		char snames[SUBST_MAX_FLOORS][16];
-		char *stext[SUBST_MAX_FLOORS];
-		size_t ns = 0, cur = bt->tokens, tk;
-		sym_sbuf keep;
-		sym__sbuf_init(&keep, p->ctx);
-		for (i = 0; i < nf; i++) {
-			const sym_expr *es;
-			sym_sbuf t, c;
-			SF[ns] = F[i], SB[ns] = by[i], stext[ns] = gtext[i];
-			memcpy(snames[ns], names[i], sizeof(names[i]));
-			es = subst_factors(p->ctx, v, ns + 1, SF, SB);
-			if (!es)
-				break;
-			sym__sbuf_init(&t, p->ctx);
-			if (!node_text_max(p, es, &t, 0, SUBST_MAX_LEN) || !t.s) {
-				int oom = t.fail == 1;
-				sym__sbuf_clear(&t);
-				if (oom)
-					break;
-				continue;
-			}
-			sym__sbuf_init(&c, p->ctx);
-			replace_names(&c, t.s, ns + 1, snames, stext);
-			sym__sbuf_clear(&t);
-			if (c.fail || !c.s) {
-				sym__sbuf_clear(&c);
-				break;
-			}
-			tk = count_tokens(c.s);
-			if (tk < cur) {
-				cur = tk;
-				ns++;
-				sym__sbuf_clear(&keep);
-				keep = c;
-			} else {
-				sym__sbuf_clear(&c);
-			}
-		}
-		if (keep.s) {
-			p->long_offer = 1;
-			offer(p, bt, e, &keep);
-			p->long_offer = 0;
-		} else {
-			sym__sbuf_clear(&keep);
-		}
-	}
-done:
-	for (i = 0; i < nf; i++)
-		if (ginit[i])
-			sym__sbuf_clear(&gbuf[i]);
-}
-
-/* The shortest verified spelling of e when shorter than the default
- * (*len bytes, precedence *prec) in tokens; NULL to keep the default. */
-static char *alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe)
-{
-	best bt;
-	sym_sbuf def, *save;
-	sym_lin v;
-	int measure, i, pr0, un0;
-	char *r = NULL;
-	int long_sum;
-	if (p->depth >= ALT_DEPTH || p->budget <= 0 || *len > SUBST_MAX_LEN || sym__failed(p->ctx))
-		return NULL;
-	if (e->kind != SYM_KIND_ADD && !(node_is_rel(e) && node_kid(e)->kind == SYM_KIND_ADD))
-		return NULL;
-	sym__lin_view(e->kind == SYM_KIND_ADD ? e : node_kid(e), &v);
-	long_sum = v.n > ALT_MAX_TERMS || *len > ALT_MAX_LEN;
-	if (long_sum && (e->kind != SYM_KIND_ADD || v.n > SUBST_MAX_TERMS))
-		return NULL;
-	for (i = 0; i < p->depth; i++)
-		if (p->busy[i] == e)
-			return NULL;
-	/* the default text */
-	sym__sbuf_init(&def, p->ctx);
-	save = p->b;
-	measure = p->measure;
-	p->b = &def;
-	p->measure = 0;
-	pr0 = print_node(p, e);
-	un0 = p->unsafe;
-	p->b = save;
-	p->measure = measure;
-	if (def.fail || !def.s) {
-		if (def.fail == 1)
-			save->fail = 1;
-		sym__sbuf_clear(&def);
-		return NULL;
-	}
-	bt.tokens = count_tokens(def.s);
-	bt.len = def.n;
-	bt.have = 0;
-	sym__sbuf_init(&bt.s, p->ctx);
-	p->busy[p->depth++] = e;
-	if (long_sum) {
-		alt_substitute(p, &bt, e, &v);
-	} else if (e->kind == SYM_KIND_ADD) {
-		alt_floor_fold(p, &bt, e, &v);
-		alt_mod(p, &bt, e);
-		alt_factor(p, &bt, e, &v);
-	} else {
-		alt_rel(p, &bt, e);
-	}
-	p->depth--;
-	if (sym__failed(p->ctx))
-		p->b->fail = 1;
-	if (bt.have && !p->b->fail) {
-		r = sym__alloc(p->ctx, bt.s.n + 1);
-		if (r) {
-			memcpy(r, bt.s.s, bt.s.n + 1);
-			*len = bt.s.n;
-			*prec = classify(r, unsafe);
-		} else {
-			p->b->fail = 1;
-		}
-	}
-	(void)pr0, (void)un0;
-	sym__sbuf_clear(&bt.s);
-	sym__sbuf_clear(&def);
-	return r;
 }
 
 int sym__print(sym_sbuf *b, const sym_expr *e)
@@ -2085,7 +896,7 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 	cnt.count = 1;
 	p.b = &cnt;
 	p.measure = 1;
-	print(&p, e);
+	sym__print_expr(&p, e);
 	ok = !cnt.fail && !sym__failed(b->ctx);
 	if (cnt.fail == 2)
 		sym__error(b->ctx, SYM_ELIMIT, -1, "expression text too long (more than %zu bytes)",
@@ -2093,7 +904,7 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 	if (ok) {
 		p.b = b;
 		p.measure = 0;
-		print(&p, e);
+		sym__print_expr(&p, e);
 		ok = !b->fail && !sym__failed(b->ctx);
 	}
 	for (size_t i = 0; i < memo.cap; i++)

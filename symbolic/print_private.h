@@ -1,5 +1,6 @@
 /* Printing internals: numbers into the string builder, the modulo and
- * quotient forms the printer shows. */
+ * quotient forms the printer shows, and the printer's state and parts that
+ * print.c and print_choice.c share. */
 #ifndef SYM_PRINT_PRIVATE_H
 #define SYM_PRINT_PRIVATE_H
 
@@ -19,5 +20,62 @@ int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr *
 /* Writes the argument of a floor as P/Q with Q the common denominator times
  * the negative factors common to every term; returns 0 when Q would be 1. */
 int sym__quotient_form(sym_ctx *ctx, const sym_expr *e, const sym_expr **P, const sym_expr **Q);
+
+/* Precedences of printed texts. */
+enum { P_OR = 1, P_AND, P_REL, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM };
+
+/* What print() gave for a node: the length of its text, its precedence and
+ * its unsafe flag.  The text of a node does not depend on where it is
+ * printed, so the measuring pass visits each distinct node once. */
+typedef struct pmemo_ent {
+	const sym_expr *e;
+	size_t len;
+	int prec, unsafe;
+	char *alt; /* a shorter spelling chosen for the node, or NULL */
+} pmemo_ent;
+
+typedef struct pmemo {
+	pmemo_ent *t; /* open addressing, power-of-two capacity */
+	size_t cap, n;
+} pmemo;
+
+/* Printer state: the output, whether the text just printed has `//` or `%`
+ * at its top level (a unary minus in front would bind into it), and the
+ * memo; with measure set the output only counts bytes and print() answers
+ * from the memo. */
+#define ALT_DEPTH 4
+#define ALT_BUDGET 400 /* candidate parses per printed root */
+#define MAX_MODS 8     /* modulos found in one sum */
+
+typedef struct pr {
+	sym_sbuf *b;
+	sym_ctx *ctx;
+	int unsafe;
+	int measure;
+	pmemo *memo;
+	/* the choice of spellings: nodes whose candidates are being made
+	 * (no cycles), and how many candidates may still be parsed */
+	const sym_expr *busy[ALT_DEPTH];
+	int depth;
+	long budget;
+	int long_offer; /* candidates of a long sum (alt_substitute) */
+} pr;
+
+/* The printer (print.c): prints e at the builder with the memo's choices,
+ * returning its precedence; the node's own text; a product's factors (one
+ * for a plain atom); a sum split into its positive and negative terms; a
+ * modulo inside a sum (relax: also through a floor's other form) and
+ * whether k*(P % Q) + rest rebuilds e. */
+int sym__print_expr(pr *p, const sym_expr *e);
+int sym__print_node(pr *p, const sym_expr *e);
+const sym_factor *sym__print_mono_view(const sym_expr *m, sym_factor *one, size_t *n);
+void sym__print_split_by_sign(sym_ctx *ctx, const sym_lin *v, sym_sumb *pos, sym_sumb *neg);
+int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
+                        int relax);
+int sym__print_mod_is_exact(sym_ctx *ctx, const sym_expr *e, const modpart *mp, const sym_expr *rest);
+/* The choice of spellings (print_choice.c): the cheapest verified spelling
+ * of e when cheaper than its default text (*len bytes, precedence *prec,
+ * *unsafe), allocated in the context; NULL to keep the default. */
+char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe);
 
 #endif

@@ -396,12 +396,13 @@ static const sym_expr *fresh_dim(sym_graph_result *r, const sym_mnode *nd, size_
 }
 
 /* The output: the body's dims, a fresh symbol where the body's was its own. */
-static int finish_out(sym_graph_result *r, const sym_mnode *nd, size_t i, const bout *o, sym_tval *out)
+static int finish_out(sym_graph_result *r, const sym_mnode *nd, size_t i, const bout *o, sym_tval *out,
+                      int k0)
 {
 	int k;
 	*out = o->tv;
 	for (k = 0; k < o->tv.rank; k++)
-		if (!o->tv.dims[k] && !(o->tv.dims[k] = fresh_dim(r, nd, i, k, o->lo[k], o->hi[k])))
+		if (!o->tv.dims[k] && !(o->tv.dims[k] = fresh_dim(r, nd, i, k0 + k, o->lo[k], o->hi[k])))
 			return -1;
 	return 0;
 }
@@ -458,7 +459,7 @@ static int const_scalar(sym_graph_result *r, const sym_tval *t, long long *v)
 		return *v = 1, 1;
 	if (e == sym__false(r->ctx))
 		return *v = 0, 1;
-	return sym_expr_get_si(e, v);
+	return sym_expr_get_si(e, v) == 1;
 }
 
 static int proven_equal(sym_graph_result *r, const sym_expr *a, const sym_expr *b)
@@ -475,27 +476,21 @@ static int proven_equal(sym_graph_result *r, const sym_expr *a, const sym_expr *
 	return t == SYM_TRUE;
 }
 
-/* ---- If ---------------------------------------------------------------------- */
-
-/* The assert guard p of If node nd: the branch name never runs on a valid
- * input (why: the guard of it that never holds). */
-static int assert_branch(sym_graph_result *r, const sym_mnode *nd, const sym_expr *p, const char *name,
-                         const char *why)
+/* Adds the assert guard p (simplified) of node nd with the reason (made
+ * in the session's memory), assumed from here on; 0 when p holds, 1 when
+ * it never holds (nothing added), -1 out of memory. */
+static int push_assert(sym_graph_result *r, const sym_mnode *nd, const sym_expr *p, char *reason)
 {
 	sym_infer *inf = &r->inf;
 	sym_ctx *ctx = r->ctx;
 	sym_guard *g;
 	size_t i;
-	if (!p || !(p = sym_simplify(ctx, inf->facts, p)))
+	if (!p || !reason || !(p = sym_simplify(ctx, inf->facts, p)))
 		return -1;
 	if (p == sym__true(ctx))
 		return 0;
-	if (p == sym__false(ctx)) {
-		inf->fatal = 1;
-		sym__error(ctx, SYM_EDOMAIN, -1, "node '%s' (If): neither branch runs on a valid input (%s)",
-		           nd->name, why);
-		return -1;
-	}
+	if (p == sym__false(ctx))
+		return 1;
 	for (i = 0; i < inf->nguards; i++)
 		if (inf->guards[i].pred == p)
 			return 0;
@@ -505,8 +500,8 @@ static int assert_branch(sym_graph_result *r, const sym_mnode *nd, const sym_exp
 	g->pred = p;
 	g->kind = SYM_GUARD_ASSERT;
 	g->node = sym__infer_strdup(inf, nd->name);
-	g->reason = sym__infer_printf(inf, "%s never runs on a valid input: %s", name, why);
-	if (!g->node || !g->reason)
+	g->reason = reason;
+	if (!g->node)
 		return -1;
 	inf->nguards++;
 	if (sym_facts_assume(inf->facts, p) != SYM_EOK) {
@@ -515,6 +510,39 @@ static int assert_branch(sym_graph_result *r, const sym_mnode *nd, const sym_exp
 		sym_ctx_clear_error(ctx);
 	}
 	return 0;
+}
+
+/* The assert guard a == b of node nd (what: the dims it equates); a == b
+ * proven false is an error naming the node. */
+static int assert_equal(sym_graph_result *r, const sym_mnode *nd, const sym_expr *a, const sym_expr *b,
+                        const char *what)
+{
+	int st = push_assert(r, nd, sym_expr_rel(r->ctx, SYM_REL_EQ, a, b),
+	                     sym__infer_printf(&r->inf, "%s must be equal", what));
+	if (st == 1) {
+		r->inf.fatal = 1;
+		sym__error(r->ctx, SYM_EDOMAIN, -1, "node '%s' (%s): %s differ", nd->name, nd->op, what);
+		return -1;
+	}
+	return st;
+}
+
+/* ---- If ---------------------------------------------------------------------- */
+
+/* The assert guard p of If node nd: the branch name never runs on a valid
+ * input (why: the guard of it that never holds). */
+static int assert_branch(sym_graph_result *r, const sym_mnode *nd, const sym_expr *p, const char *name,
+                         const char *why)
+{
+	int st = push_assert(r, nd, p,
+	                     sym__infer_printf(&r->inf, "%s never runs on a valid input: %s", name, why));
+	if (st == 1) {
+		r->inf.fatal = 1;
+		sym__error(r->ctx, SYM_EDOMAIN, -1,
+		           "node '%s' (If): neither branch runs on a valid input (%s)", nd->name, why);
+		return -1;
+	}
+	return st;
 }
 
 /* With hints that decide the condition pred of If node nd: the branch
@@ -601,7 +629,7 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_KEEP, NULL, o[b], why, NULL)) != 0)
 			return st < 0 ? -1 : not_inferred(r, why, "%s: %s", names[b], *why);
 		for (i = 0; i < nd->nout; i++)
-			if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
+			if (finish_out(r, nd, i, &o[b][i], &outs[i], 0) < 0)
 				return -1;
 		return 0;
 	}
@@ -619,7 +647,7 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 		if ((st = run_body(r, s, g[b], 0, NULL, GUARDS_COND, cb, o[b], why, NULL)) != 0)
 			return st < 0 ? -1 : not_inferred(r, why, "%s: %s", names[b], *why);
 		for (i = 0; i < nd->nout; i++)
-			if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
+			if (finish_out(r, nd, i, &o[b][i], &outs[i], 0) < 0)
 				return -1;
 		return 0;
 	}
@@ -647,7 +675,7 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 			                          whyb[1 - b]) < 0)
 				return -1;
 			for (i = 0; i < nd->nout; i++)
-				if (finish_out(r, nd, i, &o[b][i], &outs[i]) < 0)
+				if (finish_out(r, nd, i, &o[b][i], &outs[i], 0) < 0)
 					return -1;
 			return 0;
 		}
@@ -692,7 +720,7 @@ static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, cons
 				sym__bounds_expr(ctx, r->inf.facts, e, &clo, &chi);
 				if (sym__failed(ctx))
 					return -1;
-				if (!clo || !sym_expr_get_si(clo, &v) || v < 0)
+				if (!clo || sym_expr_get_si(clo, &v) != 1 || v < 0)
 					clo = sym__zero(ctx);
 				e = clo;
 			}
@@ -802,7 +830,8 @@ static int carried_init(sym_graph_result *r, carried *c, size_t n, const sym_tva
 
 /* The final carried output i: the initial dims where invariant, fresh
  * runtime-bound symbols where not, unknown rank where the rank changes. */
-static int carried_final(sym_graph_result *r, const sym_mnode *nd, const carried *c, size_t i, sym_tval *out)
+static int carried_final(sym_graph_result *r, const sym_mnode *nd, const carried *c, size_t i, sym_tval *out,
+                         int k0)
 {
 	int k;
 	memset(out, 0, sizeof(*out));
@@ -815,7 +844,7 @@ static int carried_final(sym_graph_result *r, const sym_mnode *nd, const carried
 	if (!(out->dims = sym__infer_alloc(&r->inf, (size_t)(out->rank + 1) * sizeof(*out->dims))))
 		return -1;
 	for (k = 0; k < out->rank; k++)
-		if (!(out->dims[k] = c->variant[i][k] ? fresh_dim(r, nd, i, k, sym__zero(r->ctx), NULL)
+		if (!(out->dims[k] = c->variant[i][k] ? fresh_dim(r, nd, i, k0 + k, sym__zero(r->ctx), NULL)
 		                                      : c->init[i].dims[k]))
 			return -1;
 	return 0;
@@ -832,6 +861,11 @@ typedef struct loopk {
 	carried c;
 	/* Loop: whether the body's cond output is constant true */
 	int cond_true;
+	/* Loop: pre[0] is the iteration number, a body-local symbol in
+	 * [0, iter_hi] (iter_hi NULL: no upper end); iter_src names it */
+	int iter;
+	const sym_expr *iter_hi;
+	const char *iter_src;
 } loopk;
 
 static int run_loop_body(sym_graph_result *r, const scope *s, const sym_mgraph *g, loopk *L, guard_mode mode,
@@ -854,6 +888,17 @@ static int run_loop_body(sym_graph_result *r, const scope *s, const sym_mgraph *
 		for (i = 0; i < L->npost; i++)
 			in[L->npre + L->c.n + i] = L->post[i];
 		st = carried_inputs(r, &L->c, in + L->npre);
+		if (st == 0 && L->iter) {
+			/* the iteration number, known to the body only as a
+			 * symbol of its own (exported dims that use it become
+			 * runtime-bound) */
+			const sym_expr **v = sym__infer_alloc(&r->inf, sizeof(*v));
+			if (!v || !(v[0] = sym__infer_fresh_dim(&r->inf, "u", sym__zero(r->ctx), L->iter_hi,
+			                                        L->iter_src)))
+				st = -1;
+			else
+				in[0].has_value = 1, in[0].nvalue = 1, in[0].value = v;
+		}
 		if (st == 0)
 			st = run_graph(r, s, mode == GUARDS_COND ? cond : NULL, g, nin, in, outs, why);
 		if (st == 0 && (ch = carried_check(r, &L->c, in + L->npre, outs + L->coff)) < 0)
@@ -931,6 +976,18 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	}
 	memset(&L, 0, sizeof(L));
 	L.npre = 2, L.pre = pre, L.coff = 1;
+	L.iter = 1;
+	if (m) {
+		/* the iteration number is below the trip count */
+		sym_truth runs =
+		    sym_prove(ctx, r->inf.facts, sym_expr_rel(ctx, SYM_REL_GE, m, sym__one(ctx)));
+		if (runs == SYM_ERROR)
+			return -1;
+		if (runs != SYM_FALSE && !(L.iter_hi = sym_expr_sub(ctx, m, sym__one(ctx))))
+			return -1;
+	}
+	if (!(L.iter_src = sym__infer_printf(&r->inf, "the iteration number of node '%s' (Loop)", nd->name)))
+		return -1;
 	if (carried_init(r, &L.c, N, ins + 2) < 0)
 		return -1;
 	for (i = 0; i < N; i++)
@@ -959,12 +1016,12 @@ static int run_loop(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	else if (K && !(trip = fresh_dim(r, nd, N, 0, sym__zero(ctx), m)))
 		return -1;
 	for (i = 0; i < N; i++)
-		if (carried_final(r, nd, &L.c, i, &outs[i]) < 0)
+		if (carried_final(r, nd, &L.c, i, &outs[i], 0) < 0)
 			return -1;
 	for (i = 0; i < K; i++) {
 		const bout *b = &o[1 + N + i];
 		sym_tval *out = &outs[N + i];
-		if (finish_out(r, nd, N + i, b, out) < 0)
+		if (finish_out(r, nd, N + i, b, out, 1) < 0)
 			return -1;
 		out->has_value = 0, out->nvalue = 0, out->value = NULL;
 		if (out->rank < 0)
@@ -997,6 +1054,134 @@ static int attr_ints(const sym_mnode *nd, const char *name, size_t *n, const int
 	return 0;
 }
 
+/* t without its first `drop` axes (and without a value), in *out. */
+static int strip_axes(sym_graph_result *r, const sym_tval *t, int drop, sym_tval *out)
+{
+	int k;
+	*out = *t;
+	out->has_value = 0, out->nvalue = 0, out->value = NULL;
+	if (!t->present || t->rank < 0)
+		return 0;
+	out->rank = t->rank - drop;
+	if (!(out->dims = sym__infer_alloc(&r->inf, (size_t)(out->rank + 1) * sizeof(*out->dims))))
+		return -1;
+	for (k = 0; k < out->rank; k++)
+		out->dims[k] = t->dims[k + drop];
+	return 0;
+}
+
+/* out with the dims lead[0..n) put in front. */
+static int prepend_dims(sym_graph_result *r, sym_tval *out, int n, const sym_expr *const *lead)
+{
+	const sym_expr **d;
+	int k;
+	if (out->rank < 0)
+		return 0;
+	if (!(d = sym__infer_alloc(&r->inf, (size_t)(out->rank + n + 1) * sizeof(*d))))
+		return -1;
+	for (k = 0; k < n; k++)
+		d[k] = lead[k];
+	for (k = 0; k < out->rank; k++)
+		d[n + k] = out->dims[k];
+	out->dims = d, out->rank += n;
+	return 0;
+}
+
+/* Scan of opset 8: input 0 is the optional sequence_lens, and every other
+ * input and every output has the batch at axis 0; the scan inputs have the
+ * sequence at axis 1.  The body sees one batch element: the states without
+ * the batch axis, the scan elements without the batch and sequence axes.
+ * The final states are [batch, ...], the scan outputs [batch, sequence,
+ * ...] (a sequence that sequence_lens makes shorter is padded). */
+static int run_scan8(sym_graph_result *r, const scope *s, const sym_mnode *nd, const sym_tval *ins,
+                     sym_tval *outs, const char **why)
+{
+	sym_ctx *ctx = r->ctx;
+	const sym_mgraph *g = graph_attr(nd, "body");
+	const int64_t *nscan_v, *dirs = NULL;
+	size_t nn, nd_dirs = 0, M, N, K, i;
+	const sym_expr *batch = NULL, *trip = NULL, *run1, *lead[2];
+	sym_tval *states, *slices;
+	loopk L;
+	bout *o;
+	int st;
+	if (!g)
+		return not_inferred(r, why, "needs the graph attribute body");
+	if (nd->nin < 2 || attr_ints(nd, "num_scan_inputs", &nn, &nscan_v) != 1 || nn != 1 ||
+	    nscan_v[0] < 1 || (size_t)nscan_v[0] > nd->nin - 1)
+		return not_inferred(r, why, "needs num_scan_inputs, an integer in [1, %zu]",
+		                    nd->nin > 1 ? nd->nin - 1 : 0);
+	M = (size_t)nscan_v[0], N = nd->nin - 1 - M;
+	if (attr_ints(nd, "directions", &nd_dirs, &dirs) < 0 || (dirs && nd_dirs != M))
+		return not_inferred(r, why, "directions must list one direction per scan input");
+	for (i = 0; dirs && i < M; i++)
+		if (dirs[i] != 0 && dirs[i] != 1)
+			return not_inferred(r, why, "directions[%zu] = %lld is not 0 or 1", i,
+			                    (long long)dirs[i]);
+	if (g->ninputs != N + M || g->noutputs < N || nd->nout != g->noutputs)
+		return not_inferred(r, why,
+		                    "the body has %zu inputs and %zu outputs for %zu state, "
+		                    "%zu scan inputs and %zu outputs",
+		                    g->ninputs, g->noutputs, N, M, nd->nout);
+	K = nd->nout - N;
+	if (!(states = sym__infer_alloc(&r->inf, (N + 1) * sizeof(*states))) ||
+	    !(slices = sym__infer_alloc(&r->inf, (M + 1) * sizeof(*slices))))
+		return -1;
+	for (i = 0; i < N + M; i++) {
+		const sym_tval *t = &ins[1 + i];
+		int scan = i >= N;
+		if (!t->present || t->rank < (scan ? 2 : 1))
+			return not_inferred(r, why, "%s %zu needs a known rank of at least %d (batch%s)",
+			                    scan ? "scan input" : "state", scan ? i - N : i, scan ? 2 : 1,
+			                    scan ? ", sequence" : "");
+		if (!batch)
+			batch = t->dims[0];
+		else if (assert_equal(r, nd, batch, t->dims[0], "batch sizes (dim 0 of every input)") < 0)
+			return -1;
+		if (scan && !trip)
+			trip = t->dims[1];
+		else if (scan && assert_equal(r, nd, trip, t->dims[1],
+		                              "sequence lengths (dim 1 of the scan inputs)") < 0)
+			return -1;
+		if (strip_axes(r, t, scan ? 2 : 1, scan ? &slices[i - N] : &states[i]) < 0)
+			return -1;
+	}
+	if (ins[0].present) {
+		if (ins[0].rank >= 0 && ins[0].rank != 1)
+			return not_inferred(r, why, "sequence_lens has rank %d, not 1", ins[0].rank);
+		if (ins[0].rank == 1 && assert_equal(r, nd, batch, ins[0].dims[0],
+		                                     "sequence_lens' length and the batch size") < 0)
+			return -1;
+	}
+	memset(&L, 0, sizeof(L));
+	L.npre = 0, L.npost = M, L.post = slices, L.coff = 0;
+	if (carried_init(r, &L.c, N, states) < 0)
+		return -1;
+	if (!(o = sym__infer_alloc(&r->inf, (g->noutputs + 1) * sizeof(*o))) ||
+	    !(run1 = sym_expr_and(ctx, sym_expr_rel(ctx, SYM_REL_GE, batch, sym__one(ctx)),
+	                          sym_expr_rel(ctx, SYM_REL_GE, trip, sym__one(ctx)))))
+		return -1;
+	/* the body runs when there is a batch element and a step; with
+	 * sequence_lens, only for a length of at least 1, which the shapes do
+	 * not tell: its guards are then dropped */
+	if ((st = run_loop_body(r, s, g, &L, ins[0].present ? GUARDS_DROP : GUARDS_COND, run1, 0, o, why)) !=
+	    0)
+		return st < 0 ? -1 : not_inferred(r, why, "body: %s", *why);
+	lead[0] = batch, lead[1] = trip;
+	for (i = 0; i < N; i++)
+		if (carried_final(r, nd, &L.c, i, &outs[i], 1) < 0 || prepend_dims(r, &outs[i], 1, lead) < 0)
+			return -1;
+	for (i = 0; i < K; i++) {
+		sym_tval *out = &outs[N + i];
+		if (finish_out(r, nd, N + i, &o[N + i], out, 2) < 0)
+			return -1;
+		out->has_value = 0, out->nvalue = 0, out->value = NULL;
+		if (prepend_dims(r, out, 2, lead) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int run_scan(sym_graph_result *r, const scope *s, const sym_mnode *nd, const sym_tval *ins,
                     sym_tval *outs, const char **why)
 {
@@ -1012,8 +1197,7 @@ static int run_scan(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	if (!g)
 		return not_inferred(r, why, "needs the graph attribute body");
 	if (r->model->opset < 9)
-		return not_inferred(r, why, "opset %d is not read (Scan of opset 9 and later)",
-		                    r->model->opset);
+		return run_scan8(r, s, nd, ins, outs, why);
 	if (attr_ints(nd, "num_scan_inputs", &nn, &nscan_v) != 1 || nn != 1 || nscan_v[0] < 1 ||
 	    (size_t)nscan_v[0] > nd->nin)
 		return not_inferred(r, why, "needs num_scan_inputs, an integer in [1, %zu]", nd->nin);
@@ -1050,16 +1234,12 @@ static int run_scan(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 		for (k = 0; k < t->rank; k++)
 			if (k != ax)
 				slices[i].dims[j++] = t->dims[k];
-		if (!trip) {
+		if (!trip)
 			trip = t->dims[ax];
-		} else {
-			int eq = proven_equal(r, trip, t->dims[ax]);
-			if (eq < 0)
-				return -1;
-			if (!eq)
-				return not_inferred(r, why,
-				                    "the scan inputs' sequence lengths are not proven equal");
-		}
+		else if (assert_equal(r, nd, trip, t->dims[ax],
+		                      "sequence lengths (the scan inputs' dims at their scan_input_axes)") <
+		         0)
+			return -1;
 	}
 	memset(&L, 0, sizeof(L));
 	L.npre = 0, L.npost = M, L.post = slices, L.coff = 0;
@@ -1071,13 +1251,13 @@ static int run_scan(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	if ((st = run_loop_body(r, s, g, &L, GUARDS_COND, run1, 0, o, why)) != 0)
 		return st < 0 ? -1 : not_inferred(r, why, "body: %s", *why);
 	for (i = 0; i < N; i++)
-		if (carried_final(r, nd, &L.c, i, &outs[i]) < 0)
+		if (carried_final(r, nd, &L.c, i, &outs[i], 0) < 0)
 			return -1;
 	for (i = 0; i < K; i++) {
 		sym_tval *out = &outs[N + i];
 		int64_t ax = out_axes ? out_axes[i] : 0;
 		int j = 0;
-		if (finish_out(r, nd, N + i, &o[N + i], out) < 0)
+		if (finish_out(r, nd, N + i, &o[N + i], out, 0) < 0)
 			return -1;
 		out->has_value = 0, out->nvalue = 0, out->value = NULL;
 		if (out->rank < 0)

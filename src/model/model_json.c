@@ -491,9 +491,12 @@ static int load_tensor(ld *l, const cJSON *o, const loc *what, int is_init, cons
 		{
 			const cJSON *x = data->child;
 			for (i = 0; i < n; i++, x = x->next) {
-				if (get_int(l, x, LOC_SI("initializer '%s' data[%zu]", t->name, i),
-				            &t->data[i]) < 0)
+				const loc *where = LOC_SI("initializer '%s' data[%zu]", t->name, i);
+				if (get_int(l, x, where, &t->data[i]) < 0)
 					return -1;
+				if (!sym__dtype_holds(t->dtype, t->data[i]))
+					return lerr_at(l, where, "%lld is not a value of %s",
+					               (long long)t->data[i], sym__dtype_name(t->dtype));
 			}
 		}
 		t->has_data = 1;

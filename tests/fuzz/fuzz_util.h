@@ -85,7 +85,7 @@ static inline int fuzz_eval_si(sym_ctx *ctx, const sym_expr *e, size_t n, const 
                                const long long *vals, long long *out)
 {
 	const sym_expr *v = fuzz_eval(ctx, e, n, syms, vals);
-	return v && sym_expr_kind(v) == SYM_KIND_NUM && sym_expr_get_si(v, out);
+	return v && sym_expr_kind(v) == SYM_KIND_NUM && sym_expr_get_si(v, out) == 1;
 }
 
 /* Prints e for a message; the caller frees with sym_str_free. */
@@ -103,9 +103,9 @@ static inline char *fuzz_str(sym_ctx *ctx, const sym_expr *e)
 static inline long long fuzz_symbol_value(uint64_t *st, const sym_expr *min, const sym_expr *max, int *known)
 {
 	long long lo = 1, hi;
-	if (min && !sym_expr_get_si(min, &lo))
+	if (min && sym_expr_get_si(min, &lo) != 1)
 		*known = 0, lo = 1;
-	if (max && !sym_expr_get_si(max, &hi))
+	if (max && sym_expr_get_si(max, &hi) != 1)
 		*known = 0, max = NULL;
 	if (!max)
 		hi = lo > INT64_MAX - (1LL << 40) ? INT64_MAX : lo + (1LL << 40);

@@ -213,6 +213,46 @@ const char *rt_value(rt *t, const sym_tval *v)
 	return list_text(t, v->nvalue, v->value);
 }
 
+size_t rt_shapes(rt *t, const char *const *shapes, sym_tval *in, size_t cap)
+{
+	size_t n;
+	for (n = 0; shapes[n]; n++) {
+		assert_true(n < cap);
+		in[n] = *shapes[n] ? rt_t(t, shapes[n], NULL, NULL) : rt_absent();
+	}
+	return n;
+}
+
+const char *rt_outcome(rt *t, const char *op, const char *domain, size_t nin, const sym_tval *in, size_t na,
+                       const sym_attr *a, size_t nout, sym_tval *out)
+{
+	const char *r = "";
+	size_t i;
+	if (rt_run(t, op, domain, nin, in, na, a, nout, out) < 0) {
+		r = sym__infer_strdup(&t->inf, sym_ctx_last_message(t->ctx));
+		sym_ctx_clear_error(t->ctx);
+		assert_non_null(r);
+		return r;
+	}
+	for (i = 0; i < nout; i++) {
+		r = sym__infer_printf(&t->inf, "%s%s%s", r, i ? " " : "", rt_shape(t, &out[i]));
+		assert_non_null(r);
+	}
+	return r;
+}
+
+void rt_rand_seed(uint64_t *st)
+{
+	const char *env = getenv("SYM_TEST_SEED");
+	*st = 0x9e3779b97f4a7c15ULL ^ (env ? strtoull(env, NULL, 10) : 0);
+}
+
+long long rt_rand(uint64_t *st, long long lo, long long hi)
+{
+	*st ^= *st << 13, *st ^= *st >> 7, *st ^= *st << 17;
+	return lo + (long long)(*st % (uint64_t)(hi - lo + 1));
+}
+
 const char *rt_guards(rt *t)
 {
 	sym_sbuf b;

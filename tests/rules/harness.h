@@ -7,6 +7,8 @@
 #include "rules_private.h"
 #include "session.h"
 
+#include <stdint.h>
+
 typedef struct rt {
 	sym_ctx *ctx;
 	sym_facts *facts;
@@ -41,6 +43,22 @@ int rt_run(rt *t, const char *op, const char *domain, size_t nin, const sym_tval
 const char *rt_shape(rt *t, const sym_tval *v);
 const char *rt_value(rt *t, const sym_tval *v);
 const char *rt_guards(rt *t);
+
+/* Inputs from shape texts (float32, no value; "" for an absent input):
+ * in[0..n) for the NULL-terminated list, n returned (at most cap). */
+size_t rt_shapes(rt *t, const char *const *shapes, sym_tval *in, size_t cap);
+/* Runs the rule and returns what it gave, owned by the session: the output
+ * shapes joined by " ", or the rule's message when it fails (the error is
+ * cleared). */
+const char *rt_outcome(rt *t, const char *op, const char *domain, size_t nin, const sym_tval *in, size_t na,
+                       const sym_attr *a, size_t nout, sym_tval *out);
+/* The NULL-terminated list of its arguments, for rt_shapes. */
+#define RT_LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* A seeded generator for concrete checks: rt_rand_seed (from SYM_TEST_SEED),
+ * then rt_rand in [lo, hi]. */
+void rt_rand_seed(uint64_t *st);
+long long rt_rand(uint64_t *st, long long lo, long long hi);
 
 /* Property: runs op on the symbolic inputs, then at iters random points
  * (every symbol in [lo, hi]) on the concrete inputs: the concrete run must

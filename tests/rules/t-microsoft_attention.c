@@ -20,34 +20,17 @@ static const char *run(rt *t, const char *op, const char *const *shapes, size_t 
                        size_t nout)
 {
 	sym_tval in[12];
-	size_t nin = 0, i;
-	char buf[1024] = "";
-	for (; shapes[nin]; nin++)
-		in[nin] = *shapes[nin] ? rt_t(t, shapes[nin], NULL, NULL) : rt_absent();
-	if (rt_run(t, op, MS, nin, in, na, a, nout, out) < 0) {
-		const char *m = sym__infer_strdup(&t->inf, sym_ctx_last_message(t->ctx));
-		sym_ctx_clear_error(t->ctx);
-		return m;
-	}
-	for (i = 0; i < nout; i++) {
-		if (i)
-			strcat(buf, " ");
-		strcat(buf, rt_shape(t, &out[i]));
-	}
-	return sym__infer_strdup(&t->inf, buf);
+	return rt_outcome(t, op, MS, rt_shapes(t, shapes, in, 12), in, na, a, nout, out);
 }
 
 /* The property check of op on the given shapes (same conventions). */
 static void prop(rt *t, const char *op, const char *const *shapes, size_t na, const sym_attr *a, size_t nout)
 {
 	sym_tval in[12];
-	size_t nin = 0;
-	for (; shapes[nin]; nin++)
-		in[nin] = *shapes[nin] ? rt_t(t, shapes[nin], NULL, NULL) : rt_absent();
-	rt_property(t, op, MS, nin, in, na, a, nout, 200, 1, 6);
+	rt_property(t, op, MS, rt_shapes(t, shapes, in, 12), in, na, a, nout, 200, 1, 6);
 }
 
-#define SHAPES(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define SHAPES RT_LIST
 
 static void attention_projects_and_grows_the_past(void **state)
 {

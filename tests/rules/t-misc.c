@@ -188,6 +188,40 @@ static void resize_with_sizes_and_aspect_policies(void **state)
 	rt_free(&t);
 }
 
+/* Sizes computed from tensor data (no value, a known length): the resized
+ * dims are data-dependent symbols, the others the input's; a policy other
+ * than stretch still needs the value. */
+static void resize_with_sizes_from_data_gets_data_dependent_dims(void **state)
+{
+	rt t;
+	sym_tval in[4], out[1];
+	sym_attr a[2];
+	const char *sh;
+	(void)state;
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[n, c, h, w]", NULL, NULL);
+	in[1] = rt_absent();
+	in[2] = rt_absent();
+	in[3] = rt_t(&t, "[4]", "int64", NULL);
+	assert_int_equal(rt_run(&t, "Resize", NULL, 4, in, 0, NULL, 1, out), 0);
+	sh = rt_shape(&t, &out[0]);
+	if (strstr(sh, "n") || strstr(sh, "h") || strstr(sh, "w") || strstr(sh, "c,"))
+		fail_msg("every dim should be data-dependent, got %s", sh);
+	assert_int_equal(out[0].rank, 4);
+	in[3] = rt_t(&t, "[2]", "int64", NULL);
+	a[0] = rt_is(&t, "axes", "[2, 3]");
+	assert_int_equal(rt_run(&t, "Resize", NULL, 4, in, 1, a, 1, out), 0);
+	sh = rt_shape(&t, &out[0]);
+	if (strncmp(sh, "[n, c, ", 7) || strstr(sh + 7, "h") || strstr(sh + 7, "w"))
+		fail_msg("dims 2 and 3 should be data-dependent, got %s", sh);
+	in[3] = rt_t(&t, "[3]", "int64", NULL);
+	expect_error(&t, rt_run(&t, "Resize", NULL, 4, in, 1, a, 1, out), "sizes has 3 entries for 2 axes");
+	in[3] = rt_t(&t, "[2]", "int64", NULL);
+	a[1] = rt_s(&t, "keep_aspect_ratio_policy", "not_larger");
+	expect_error(&t, rt_run(&t, "Resize", NULL, 4, in, 2, a, 1, out), "must be known");
+	rt_free(&t);
+}
+
 static void resize_bad_inputs_are_errors(void **state)
 {
 	rt t;
@@ -765,6 +799,7 @@ int main(void)
 	    cmocka_unit_test(pad_property_holds_at_random_dims),
 	    cmocka_unit_test(resize_with_scales_rounds_down_exactly),
 	    cmocka_unit_test(resize_with_sizes_and_aspect_policies),
+	    cmocka_unit_test(resize_with_sizes_from_data_gets_data_dependent_dims),
 	    cmocka_unit_test(resize_bad_inputs_are_errors),
 	    cmocka_unit_test(resize_crop_uses_the_roi),
 	    cmocka_unit_test(resize_property_holds_at_random_dims),

@@ -73,6 +73,43 @@ static long long value_at(rt *t, const sym_tval *v, size_t i, const char *sym, l
 	return c;
 }
 
+/* The runtime's integer arithmetic wraps at the type's width, so a value
+ * whose exact element lies outside the type is not what it computes: such a
+ * value is dropped (the output keeps its shape), one inside is kept. */
+static void integer_values_past_their_type_are_not_known(void **state)
+{
+	static const struct {
+		const char *op, *dtype, *a, *b;
+		int known;
+	} cases[] = {
+	    {"Mul", "int64", "[4294967296]", "[4294967296]", 0},
+	    {"Mul", "int64", "[4294967296]", "[2147483647]", 1},
+	    {"Add", "int64", "[9223372036854775807]", "[1]", 0},
+	    {"Sub", "int64", "[-9223372036854775807]", "[1]", 1},
+	    {"Sub", "int64", "[-9223372036854775807]", "[2]", 0},
+	    {"Add", "int32", "[2147483647]", "[1]", 0},
+	    {"Add", "int32", "[2147483646]", "[1]", 1},
+	    {"Sub", "uint8", "[0]", "[1]", 0},
+	    {"Mul", "int8", "[64]", "[2]", 0},
+	    {"Mul", "int8", "[-64]", "[2]", 1},
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rt t;
+		sym_tval v;
+		rt_init(&t, 1);
+		v = run2(&t, cases[i].op, rt_t(&t, "[1]", cases[i].dtype, cases[i].a),
+		         rt_t(&t, "[1]", cases[i].dtype, cases[i].b));
+		if (v.has_value != cases[i].known)
+			fail_msg("%s(%s, %s) of %s: value %s, want %s", cases[i].op, cases[i].a, cases[i].b,
+			         cases[i].dtype, v.has_value ? rt_value(&t, &v) : "none",
+			         cases[i].known ? "one" : "none");
+		assert_string_equal(rt_shape(&t, &v), "[1]");
+		rt_free(&t);
+	}
+}
+
 /* F.pad with computed pads, as torch exports it: the pad list (last dim
  * first) with zeros appended, Reshape [-1, 2], reversed by a Slice with
  * step -1, Transpose, Reshape [-1], Cast, Pad. */
@@ -644,6 +681,7 @@ static void float_records_hold_for_float32_results(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(integer_values_past_their_type_are_not_known),
 	    cmocka_unit_test(computed_pads_flow_through_a_rank_2_value),
 	    cmocka_unit_test(values_of_any_rank_through_elementwise_and_reduce),
 	    cmocka_unit_test(float_ceil_to_a_multiple_is_exact_up_to_2_pow_24),

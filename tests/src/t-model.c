@@ -685,6 +685,16 @@ static const bad_case bad_cases[] = {
      "\"int64\","
      "\"shape\":[1],\"data\":[\"9223372036854775808\"]}],\"nodes\":[],\"outputs\":[\"x\"]}",
      "initializer 's' data[0]", "64-bit"},
+    {"int8_data_past_its_type",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
+     "\"int8\","
+     "\"shape\":[2],\"data\":[-128, 128]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "initializer 's' data[1]", "not a value of int8"},
+    {"uint8_data_below_zero",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
+     "\"uint8\","
+     "\"shape\":[2],\"data\":[255, -1]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "initializer 's' data[1]", "not a value of uint8"},
     {"data_count_differs_from_shape",
      "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\",3]}],\"initializers\":[{\"name\":\"s\",\"dtype\":"
      "\"int64\","

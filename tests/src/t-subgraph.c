@@ -170,6 +170,33 @@ static void if_with_a_known_condition_takes_that_branch(void **state)
 	close_model(&fx);
 }
 
+/* 2**32 * 2**32 is 0 in the runtime's int64 arithmetic, so the condition's
+ * exact product 2**64 is not its value: neither branch may be taken as known
+ * (the then branch would give [n], the runtime runs the else branch). */
+static void an_if_condition_past_int64_is_not_known(void **state)
+{
+	static const char text[] =
+	    "{\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [\"n\"]}],"
+	    " \"initializers\": [{\"name\": \"c\", \"dtype\": \"int64\", \"shape\": [],"
+	    " \"data\": [4294967296]}],"
+	    " \"nodes\": [{\"name\": \"m\", \"op\": \"Mul\", \"inputs\": [\"c\", \"c\"],"
+	    " \"outputs\": [\"cc\"]},"
+	    " {\"name\": \"if\", \"op\": \"If\", \"inputs\": [\"cc\"], \"outputs\": [\"y\"],"
+	    " \"attrs\": {\"then_branch\": {\"nodes\": [{\"name\": \"t\", \"op\": \"Relu\","
+	    " \"inputs\": [\"x\"], \"outputs\": [\"yt\"]}], \"outputs\": [\"yt\"]},"
+	    " \"else_branch\": {\"nodes\": [{\"name\": \"e\", \"op\": \"Concat\","
+	    " \"inputs\": [\"x\", \"x\"], \"outputs\": [\"ye\"], \"attrs\": {\"axis\": 0}}],"
+	    " \"outputs\": [\"ye\"]}}}],"
+	    " \"outputs\": [\"y\"]}";
+	fixture fx;
+	char *copy = strdup(text);
+	(void)state;
+	assert_non_null(copy);
+	open_text(&fx, "if past int64", copy, 0, NULL, NULL);
+	expect_bound_symbol(&fx, "y", 0, "dim 0 of output 'y' of node 'if' (If)");
+	close_model(&fx);
+}
+
 static void if_branches_that_agree_keep_their_dims(void **state)
 {
 	fixture fx;
@@ -612,6 +639,107 @@ static void loop_body_guards_hold_when_the_body_runs(void **state)
 	close_model(&fx);
 }
 
+/* Scan of opset 8: sequence_lens first (optional), the batch at axis 0 of
+ * every input and output and the sequence at axis 1 of the scan inputs;
+ * the body sees one batch element. */
+/* The body gets the iteration number as a symbol in [0, M - 1]: a slice
+ * x[i:i+1] of a 5-element x over 5 iterations is one element each time;
+ * over an unknown count it may be empty, so the dim is runtime-bound. */
+static void a_loop_body_knows_its_iteration_number_is_below_the_trip_count(void **state)
+{
+	static const char *const counts[] = {"5", "7"};
+	int k;
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		fixture fx;
+		char *text = malloc(2048);
+		assert_non_null(text);
+		snprintf(
+		    text, 2048,
+		    "{\"inputs\": [],"
+		    " \"initializers\": [{\"name\": \"m\", \"dtype\": \"int64\", \"shape\": [], \"data\": "
+		    "[%s]},"
+		    "  {\"name\": \"x\", \"dtype\": \"int64\", \"shape\": [5], \"data\": [1, 2, 3, 4, 5]},"
+		    "  {\"name\": \"one\", \"dtype\": \"int64\", \"shape\": [1], \"data\": [1]},"
+		    "  {\"name\": \"zero\", \"dtype\": \"int64\", \"shape\": [1], \"data\": [0]}],"
+		    " \"nodes\": [{\"name\": \"loop\", \"op\": \"Loop\", \"inputs\": [\"m\", \"\"],"
+		    "  \"outputs\": [\"rows\"], \"attrs\": {\"body\": {\"inputs\": [{\"name\": \"i\","
+		    "  \"dtype\": \"int64\"}, {\"name\": \"c\", \"dtype\": \"bool\"}],"
+		    "  \"nodes\": [{\"name\": \"u\", \"op\": \"Unsqueeze\", \"inputs\": [\"i\", \"zero\"],"
+		    "   \"outputs\": [\"i1\"]},"
+		    "   {\"name\": \"e\", \"op\": \"Add\", \"inputs\": [\"i1\", \"one\"], \"outputs\": "
+		    "[\"i2\"]},"
+		    "   {\"name\": \"s\", \"op\": \"Slice\", \"inputs\": [\"x\", \"i1\", \"i2\"],"
+		    "   \"outputs\": [\"row\"]},"
+		    "   {\"name\": \"k\", \"op\": \"Identity\", \"inputs\": [\"c\"], \"outputs\": [\"c2\"]}],"
+		    "  \"outputs\": [\"c2\", \"row\"]}}}],"
+		    " \"outputs\": [\"rows\"]}",
+		    counts[k]);
+		open_text(&fx, counts[k], text, 0, NULL, NULL);
+		assert_int_equal(sym_graph_num_errors(fx.r), 0);
+		if (k == 0)
+			expect_shape(&fx, "rows", "[5, 1]");
+		else
+			expect_bound_symbol(&fx, "rows", 1, "dim 1 of output 'rows' of node 'loop' (Loop)");
+		close_model(&fx);
+	}
+}
+
+/* Scan inputs of sequence lengths not proven equal: an assert that they
+ * are. */
+static void scan_inputs_of_different_lengths_assert_equal_lengths(void **state)
+{
+	fixture fx;
+	(void)state;
+	open_text(
+	    &fx, "scan lengths",
+	    dup_text(
+	        "{\"inputs\": [{\"name\": \"i\", \"shape\": [2]},"
+	        " {\"name\": \"x\", \"shape\": [\"t\", 2]}, {\"name\": \"y\", \"shape\": [\"u\", 2]}],"
+	        " \"nodes\": [{\"name\": \"s\", \"op\": \"Scan\", \"inputs\": [\"i\", \"x\", \"y\"],"
+	        " \"outputs\": [\"f\", \"a\"], \"attrs\": {\"num_scan_inputs\": 2, \"body\":"
+	        " {\"inputs\": [{\"name\": \"p\"}, {\"name\": \"q\"}, {\"name\": \"w\"}],"
+	        " \"nodes\": [{\"name\": \"add\", \"op\": \"Add\", \"inputs\": [\"p\", \"q\"],"
+	        " \"outputs\": [\"r\"]}], \"outputs\": [\"r\", \"w\"]}}}], \"outputs\": [\"f\", \"a\"]}"),
+	    0, NULL, NULL);
+	assert_int_equal(sym_graph_num_errors(fx.r), 0);
+	expect_guards(&fx, (const char *const[]){"t == u | assert | s", NULL});
+	expect_shape(&fx, "f", "[2]");
+	expect_shape(&fx, "a", "[t, 2]");
+	close_model(&fx);
+}
+
+static void scan_of_opset_8_has_the_batch_first_and_the_sequence_second(void **state)
+{
+	fixture fx;
+	(void)state;
+	open_model(&fx, "tests/models/scan_opset8.json");
+	expect_shape(&fx, "total", "[b, n]");
+	expect_shape(&fx, "partial", "[b, t, n]");
+	expect_shape(&fx, "total2", "[b, n]");
+	expect_shape(&fx, "partial2", "[b, t, n]");
+	expect_shape(&fx, "grow_all", "[b, t, n]");
+	/* a state that doubles every step: runtime-bound past the batch */
+	expect_bound_symbol(&fx, "grown", 1, "dim 1 of output 'grown' of node 'scan_grow' (Scan)");
+	close_model(&fx);
+	/* batch sizes not proven equal: an assert that they are */
+	open_text(
+	    &fx, "scan8 batches",
+	    dup_text("{\"opset\": 8, \"inputs\": [{\"name\": \"i\", \"shape\": [\"c\", 2]},"
+	             " {\"name\": \"x\", \"shape\": [\"b\", \"t\", 2]}],"
+	             " \"nodes\": [{\"name\": \"s\", \"op\": \"Scan\", \"inputs\": [\"\", \"i\", \"x\"],"
+	             " \"outputs\": [\"f\", \"a\"], \"attrs\": {\"num_scan_inputs\": 1, \"body\":"
+	             " {\"inputs\": [{\"name\": \"p\"}, {\"name\": \"q\"}], \"nodes\": [{\"name\":"
+	             " \"add\", \"op\": \"Add\", \"inputs\": [\"p\", \"q\"], \"outputs\": [\"r\"]}],"
+	             " \"outputs\": [\"r\", \"r\"]}}}], \"outputs\": [\"f\", \"a\"]}"),
+	    0, NULL, NULL);
+	assert_int_equal(sym_graph_num_errors(fx.r), 0);
+	expect_guards(&fx, (const char *const[]){"b == c | assert | s", NULL});
+	expect_shape(&fx, "f", "[b, 2]");
+	expect_shape(&fx, "a", "[b, t, 2]");
+	close_model(&fx);
+}
+
 static void loop_bodies_run_nested_ifs_and_scan_outputs_stack_at_their_axis(void **state)
 {
 	fixture fx;
@@ -631,6 +759,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(if_with_a_known_condition_takes_that_branch),
+	    cmocka_unit_test(an_if_condition_past_int64_is_not_known),
 	    cmocka_unit_test(if_branches_that_agree_keep_their_dims),
 	    cmocka_unit_test(if_dims_that_differ_are_runtime_bound_with_the_union_range),
 	    cmocka_unit_test(runtime_bound_names_do_not_depend_on_earlier_models_of_the_context),
@@ -648,6 +777,9 @@ int main(void)
 	    cmocka_unit_test(while_loop_scan_outputs_lead_with_a_runtime_bound_trip_count),
 	    cmocka_unit_test(loop_with_cond_runs_m_times_while_the_body_keeps_cond_true),
 	    cmocka_unit_test(scan_outputs_get_the_sequence_length_at_their_axis),
+	    cmocka_unit_test(scan_of_opset_8_has_the_batch_first_and_the_sequence_second),
+	    cmocka_unit_test(scan_inputs_of_different_lengths_assert_equal_lengths),
+	    cmocka_unit_test(a_loop_body_knows_its_iteration_number_is_below_the_trip_count),
 	    cmocka_unit_test(loop_body_guards_hold_when_the_body_runs),
 	    cmocka_unit_test(loop_bodies_run_nested_ifs_and_scan_outputs_stack_at_their_axis),
 	};

@@ -259,7 +259,7 @@ static void threads_sharing_one_program_give_the_single_threaded_answers(void **
 					long long v = 0;
 					const sym_expr *e = sym_expr_eval_si(ctx, td[d], ns, syms, vals);
 					assert_non_null(e);
-					assert_true(sym_expr_get_si(e, &v));
+					assert_int_equal(sym_expr_get_si(e, &v), 1);
 					sh.dims[i][p] = v;
 				}
 			}

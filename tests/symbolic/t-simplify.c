@@ -430,6 +430,27 @@ static void residue_facts_carry_through_products(void **state)
 	CHECK(check_simplify, v);
 }
 
+/* Sizes read as a person writes them: a floor under a negative factor in
+ * its other form (a leading minus in front of a product costs more than
+ * its tokens), the constant apart from a factored rest, no factor with a
+ * fractional coefficient, no second sign after a binary minus. */
+static void sizes_print_with_a_positive_leading_term(void **state)
+{
+	static const svec v[] = {
+	    {NONE, 0, "32*ceil(K*N*(H-2)*(W-2)/16)", "32*((K*N*(H - 2)*(W - 2) + 15)//16)"},
+	    {NONE, 0, "32*ceil(n*(L-1)/8)", "32*((L*n - n + 7)//8)"},
+	    {NONE, 0, "3552*b*s - 4*floor(-3*b*s**2/2)", "4*((3*b*s**2 + 1)//2 + 888*b*s)"},
+	    {NONE, 0, "min(3, s) + max(0, s - 2) + 1 - (-s)//2", "(s + 3)//2 + min(3, s) + max(0, s - 2)"},
+	    {NONE, 0, "h*n*w + 6*h*n + 4*n*w + 7", "n*(h*w + 6*h + 4*w) + 7"},
+	    {NONE, 0, "3*n*w*(h//2) + 2*n*(h//2) + 6*n*w + 4*n + 7", "n*(h//2 + 2)*(3*w + 2) + 7"},
+	    {NONE, 0, "-x - y", "-x - y"},
+	    {NONE, 0, "-x//2", "-x//2"},
+	    {NONE, 0, "-(x//2)", "-(x//2)"},
+	};
+	(void)state;
+	CHECK(check_simplify, v);
+}
+
 /* Simplified forms whose printed text once parsed to another node: a floor
  * of a sum over a reciprocal the constructors left uncancelled
  * (floor(xn*F/S - 1/S) with S == xn*F - 1, whose P//Q spelling (S)//(S)
@@ -706,7 +727,7 @@ static void tvm_rewrite_simplifier_cases_match(void **state)
 	    {NONE, 0, "(x + 5)//3 - (x + 2)//3", "1", "((x + 2) % 3)//3 + 1"},
 	    {NONE, 0, "(y//3)*3 - y", "-(y % 3)", "0 - y % 3"},
 	    {NONE, 0, "y - ((y - 6)//5)*5", "(y + 4) % 5 + 6", "(y + 4) % 5 + 6"},
-	    {NONE, 0, "((y - 6)//5)*5 - y", "-6 - (y + 4) % 5", "-6 - (y + 4) % 5"},
+	    {NONE, 0, "((y - 6)//5)*5 - y", "-y % 5 - 10", "-6 - (y + 4) % 5"},
 	    {NONE, 0, "y - ((y + z)//5)*5", "(y + z) % 5 - z", "(y + z) % 5 - z"},
 	    {NONE, 0, "((y + z)//5)*5 - y", "z - (y + z) % 5", "z - (y + z) % 5"},
 	    {NONE, 0, "y*3 - (y//2)*6", "3*(y % 2)", "(y % 2)*3"},
@@ -1158,6 +1179,7 @@ int main(void)
 	    cmocka_unit_test(floor_of_an_argument_within_one_step_is_a_constant),
 	    cmocka_unit_test(residue_facts_fix_remainders_and_make_quotients_exact),
 	    cmocka_unit_test(residue_facts_carry_through_products),
+	    cmocka_unit_test(sizes_print_with_a_positive_leading_term),
 	    cmocka_unit_test(printed_forms_of_simplified_expressions_parse_back),
 	    cmocka_unit_test(nested_floor_by_symbolic_divisors_merges_only_when_both_are_positive),
 	    cmocka_unit_test(floor_range_elimination_with_a_symbolic_divisor_needs_both_bounds),
