@@ -31,6 +31,7 @@ void sym__infer_clear(sym_infer *inf)
 	sym__free(inf->ctx, inf->fresh_lo, inf->capfresh * sizeof(*inf->fresh_lo));
 	sym__free(inf->ctx, inf->fresh_hi, inf->capfresh * sizeof(*inf->fresh_hi));
 	sym__free(inf->ctx, inf->hint_vals, inf->caphints * sizeof(*inf->hint_vals));
+	sym__free(inf->ctx, inf->rules, inf->nrules * sizeof(*inf->rules));
 	memset(inf, 0, sizeof(*inf));
 }
 
@@ -677,9 +678,11 @@ static int int_value_holds(const sym_tval *t)
 int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
                   const sym_tval *in, size_t nattr, const sym_attr *attrs, size_t nout, sym_tval *out)
 {
-	const sym_rule_entry *e = sym__rule_find(domain, op);
+	const sym_rule_slot *slot;
+	const sym_rule_entry *e;
 	sym_rule_ctx rc;
 	size_t i;
+	int since;
 	if (sym__failed(inf->ctx))
 		return -1;
 	for (i = 0; i < nout; i++) {
@@ -687,15 +690,20 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 		out[i].present = 1;
 		out[i].rank = -1;
 	}
-	if (!e) {
+	if (!inf->rules && sym__rule_index_new(inf->ctx, &inf->rules, &inf->nrules) < 0)
+		return -1;
+	slot = sym__rule_index_find(inf->rules, inf->nrules, domain, op);
+	if (!slot) {
 		sym__error(inf->ctx, SYM_EDOMAIN, -1, "node '%s': unsupported operator '%s%s%s'", node,
 		           domain && *domain ? domain : "", domain && *domain ? "::" : "", op);
 		return -1;
 	}
-	if (opset < sym__rule_since(domain, op)) {
+	e = slot->e;
+	since = domain && *domain ? 1 : slot->since; /* as sym__rule_since */
+	if (opset < since) {
 		sym__error(inf->ctx, SYM_EDOMAIN, -1,
 		           "node '%s' (%s): unsupported opset %d (%s is read from opset %d)", node, op, opset,
-		           op, sym__rule_since(domain, op));
+		           op, since);
 		return -1;
 	}
 	rc.ctx = inf->ctx;

@@ -1,7 +1,9 @@
 /* The operator registry: the families' static tables, looked up by domain
  * and name. */
 #include "rules_private.h"
+#include "session.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -148,4 +150,73 @@ int sym__rule_since(const char *domain, const char *name)
 		if (!strcmp(onnx_since[i].name, name))
 			return onnx_since[i].since;
 	return 7;
+}
+
+/* ---- the index: the registry sorted by name --------------------------------
+ * sym__rule_find compares the name with every entry in turn (a few hundred
+ * strcmp for each node of a model); the session sorts the entries by name
+ * once and finds a name by binary search.  Entries of one name keep their
+ * registry order, so the index answers as the scan does. */
+
+typedef struct rule_pos {
+	const sym_rule_entry *e;
+	size_t pos; /* in registry order */
+} rule_pos;
+
+static int rule_pos_cmp(const void *x, const void *y)
+{
+	const rule_pos *a = x, *b = y;
+	int c = strcmp(a->e->name, b->e->name);
+	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+int sym__rule_index_new(sym_ctx *ctx, sym_rule_slot **out, size_t *n)
+{
+	size_t i, f, total = 0;
+	rule_pos *t;
+	sym_rule_slot *ix;
+	for (f = 0; f < sizeof(families) / sizeof(families[0]); f++)
+		total += *families[f].count; /* never 0: every family has rules */
+	*out = NULL, *n = 0;
+	if (!(t = sym__alloc(ctx, total * sizeof(*t))))
+		return -1;
+	if (!(ix = sym__alloc(ctx, total * sizeof(*ix)))) {
+		sym__free(ctx, t, total * sizeof(*t));
+		return -1;
+	}
+	for (i = 0; i < total; i++)
+		t[i].e = sym__rule_at(i), t[i].pos = i;
+	qsort(t, total, sizeof(*t), rule_pos_cmp);
+	for (i = 0; i < total; i++) {
+		ix[i].e = t[i].e;
+		ix[i].since = i && !strcmp(t[i].e->name, t[i - 1].e->name)
+		                  ? ix[i - 1].since
+		                  : sym__rule_since("", t[i].e->name);
+	}
+	sym__free(ctx, t, total * sizeof(*t));
+	*out = ix, *n = total;
+	return 0;
+}
+
+const sym_rule_slot *sym__rule_index_find(const sym_rule_slot *ix, size_t n, const char *domain,
+                                          const char *name)
+{
+	const sym_rule_slot *any = NULL;
+	size_t lo = 0, hi = n;
+	if (!domain)
+		domain = "";
+	while (lo < hi) { /* the first entry not below name */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(ix[mid].e->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && !strcmp(ix[lo].e->name, name); lo++) {
+		if (!strcmp(ix[lo].e->domain, domain))
+			return &ix[lo];
+		if ((ix[lo].e->flags & SYM_RULE_ANY_DOMAIN) && onnx_or_cann(domain))
+			any = &ix[lo];
+	}
+	return any;
 }

@@ -38,7 +38,8 @@ enum {
 	SYM_RULE_ANY_DOMAIN = 1 /* an ONNX or CANN rule also found under the other of the two */
 };
 
-/* Registry lookup; NULL when unknown. */
+/* Registry lookup; NULL when unknown.  A scan of every entry: the rule
+ * session looks up through its index (session.h) instead. */
 const sym_rule_entry *sym__rule_find(const char *domain, const char *name);
 /* Iterates the registry: returns entry i, or NULL past the end. */
 const sym_rule_entry *sym__rule_at(size_t i);

@@ -11,6 +11,13 @@
 
 #include <stdarg.h>
 
+/* A registry entry with the oldest opset its name is read from in ONNX
+ * (sym__rule_since); the session's index holds them sorted by name. */
+typedef struct sym_rule_slot {
+	const struct sym_rule_entry *e;
+	int since;
+} sym_rule_slot;
+
 /* An inference session: facts, hints, guards, storage for rule results. */
 typedef struct sym_infer sym_infer;
 struct sym_infer {
@@ -37,7 +44,20 @@ struct sym_infer {
 	 * model's fresh names do not depend on what the context saw before */
 	int (*name_taken)(const sym_infer *inf, const sym_expr *sym);
 	const void *name_owner;
+	/* the registry sorted by operator name (entries of one name in
+	 * registry order), built by the session's first rule */
+	sym_rule_slot *rules;
+	size_t nrules;
 };
+
+/* Builds the registry's index into *out (n slots, allocated from ctx,
+ * freed with sym__free(ctx, *out, *n * sizeof(**out))): 0, or -1 with out
+ * of memory recorded.  In rules/registry.c, with the registry. */
+int sym__rule_index_new(sym_ctx *ctx, sym_rule_slot **out, size_t *n);
+/* What sym__rule_find(domain, name) answers, by binary search in the index
+ * ix[0..n): the slot of that entry, or NULL when the operator is unknown. */
+const sym_rule_slot *sym__rule_index_find(const sym_rule_slot *ix, size_t n, const char *domain,
+                                          const char *name);
 
 int sym__infer_init(sym_infer *inf, sym_ctx *ctx, sym_facts *facts);
 void sym__infer_clear(sym_infer *inf);

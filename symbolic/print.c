@@ -31,7 +31,9 @@ static int memo_put(pr *p, const sym_expr *e, size_t len, int prec, int unsafe, 
 		return 1;
 	}
 	if (2 * (m->n + 1) > m->cap) {
-		size_t nc = m->cap ? 2 * m->cap : 256, j;
+		/* small first: most texts are of a few nodes, and each print
+		 * clears its table */
+		size_t nc = m->cap ? 2 * m->cap : 16, j;
 		pmemo_ent *nt = sym__alloc(p->ctx, nc * sizeof(*nt));
 		if (!nt) {
 			if (alt)

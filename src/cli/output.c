@@ -6,131 +6,237 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- printed expressions ------------------------------------------------ */
+
+/* The printed forms of the expressions written so far: a model's tensors
+ * share most of their dims, ranges and sizes, so each is printed once.
+ * Open addressing on the node pointer, power-of-two capacity. */
+typedef struct memo_text {
+	const sym_expr *e; /* NULL: a free slot */
+	char *text;
+} memo_text;
+
+typedef struct expr_memo {
+	sym_ctx *ctx;
+	memo_text *t;
+	size_t cap, n;
+	char *spare; /* a text printed while the memo could not grow */
+} expr_memo;
+
+static void memo_free(expr_memo *m)
+{
+	size_t i;
+	for (i = 0; i < m->cap; i++)
+		free(m->t[i].text);
+	free(m->t);
+	free(m->spare);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The slot of e, made when missing; NULL when memory runs out. */
+static memo_text *memo_slot(expr_memo *m, const sym_expr *e)
+{
+	size_t j, i;
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 256;
+		memo_text *nt = calloc(cap, sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (i = 0; i < m->cap; i++)
+			if (m->t[i].e) {
+				for (j = sym_expr_hash(m->t[i].e) & (cap - 1); nt[j].e;
+				     j = (j + 1) & (cap - 1))
+					;
+				nt[j] = m->t[i];
+			}
+		free(m->t);
+		m->t = nt;
+		m->cap = cap;
+	}
+	for (j = sym_expr_hash(e) & (m->cap - 1); m->t[j].e; j = (j + 1) & (m->cap - 1))
+		if (m->t[j].e == e)
+			return &m->t[j];
+	return &m->t[j];
+}
+
+/* The printed form of e (the memo's: valid until memo_free, or the next
+ * call when the memo could not grow); NULL when it cannot be printed. */
+static const char *memo_text_of(expr_memo *m, const sym_expr *e)
+{
+	memo_text *slot = memo_slot(m, e);
+	char *t;
+	if (slot && slot->e)
+		return slot->text;
+	t = cli_expr_text(m->ctx, e);
+	if (!t)
+		return NULL;
+	if (!slot) {
+		free(m->spare);
+		return m->spare = t;
+	}
+	slot->e = e;
+	slot->text = t;
+	m->n++;
+	return t;
+}
+
 /* ---- the JSON writer ------------------------------------------------------ */
 
 /* JSON written as it is produced, in the layout of cJSON's printer
  * (formatted: tabs, "key":<tab>value, ", " between array items; or
- * compact), so that no tree of the whole result is built. */
+ * compact), so that no tree of the whole result is built.  The bytes go
+ * through the writer's own buffer: a model's result is millions of small
+ * pieces. */
 #define JW_DEPTH 16
-
-/* The printed forms of the expressions written so far: a model's tensors
- * share most of their dims and sizes, so each is printed once. */
-typedef struct jw_text {
-	const sym_expr *e; /* NULL: a free slot */
-	char *text;
-} jw_text;
 
 typedef struct jw {
 	FILE *out;
 	int fmt, depth;
 	size_t count[JW_DEPTH]; /* items written at each level */
-	jw_text *memo;
-	size_t memocap, memocount;
+	expr_memo memo;
+	size_t n; /* bytes in buf */
+	char buf[1 << 14];
 } jw;
 
-static void jw_memo_free(jw *w)
+static void jw_init(jw *w, sym_ctx *ctx, int fmt)
 {
-	size_t i;
-	for (i = 0; i < w->memocap; i++)
-		free(w->memo[i].text);
-	free(w->memo);
-	w->memo = NULL;
-	w->memocap = w->memocount = 0;
+	memset(w->count, 0, sizeof(w->count));
+	memset(&w->memo, 0, sizeof(w->memo));
+	w->out = stdout;
+	w->fmt = fmt;
+	w->depth = 0;
+	w->memo.ctx = ctx;
+	w->n = 0;
 }
 
-/* The slot of e in the memo, made when missing; NULL when memory runs out
- * (the caller prints without the memo). */
-static jw_text *jw_memo_slot(jw *w, const sym_expr *e)
+static void jw_flush(jw *w)
 {
-	size_t j, i;
-	if ((w->memocount + 1) * 2 > w->memocap) {
-		size_t cap = w->memocap ? w->memocap * 2 : 256;
-		jw_text *nm = calloc(cap, sizeof(*nm));
-		if (!nm)
-			return NULL;
-		for (i = 0; i < w->memocap; i++)
-			if (w->memo[i].e) {
-				for (j = sym_expr_hash(w->memo[i].e) & (cap - 1); nm[j].e;
-				     j = (j + 1) & (cap - 1))
-					;
-				nm[j] = w->memo[i];
-			}
-		free(w->memo);
-		w->memo = nm;
-		w->memocap = cap;
+	if (w->n)
+		fwrite(w->buf, 1, w->n, w->out);
+	w->n = 0;
+}
+
+/* Ends the document with its newline and writes it out. */
+static void jw_end(jw *w)
+{
+	if (w->n == sizeof(w->buf))
+		jw_flush(w);
+	w->buf[w->n++] = '\n';
+	jw_flush(w);
+	memo_free(&w->memo);
+}
+
+static void jw_put(jw *w, const char *s, size_t len)
+{
+	if (len > sizeof(w->buf) - w->n) {
+		jw_flush(w);
+		if (len > sizeof(w->buf)) {
+			fwrite(s, 1, len, w->out);
+			return;
+		}
 	}
-	for (j = sym_expr_hash(e) & (w->memocap - 1); w->memo[j].e; j = (j + 1) & (w->memocap - 1))
-		if (w->memo[j].e == e)
-			return &w->memo[j];
-	return &w->memo[j];
+	memcpy(w->buf + w->n, s, len);
+	w->n += len;
+}
+
+static void jw_putc(jw *w, char c)
+{
+	if (w->n == sizeof(w->buf))
+		jw_flush(w);
+	w->buf[w->n++] = c;
+}
+
+static void jw_raw(jw *w, const char *s)
+{
+	jw_put(w, s, strlen(s));
 }
 
 static void jw_tabs(jw *w, int n)
 {
-	while (n-- > 0)
-		putc('\t', w->out);
+	static const char tabs[JW_DEPTH] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+	if (n > 0)
+		jw_put(w, tabs, (size_t)(n < JW_DEPTH ? n : JW_DEPTH - 1));
 }
+
+/* Bytes a JSON string holds as they are: not a control byte, '"' or '\\'. */
+#define JP16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+/* clang-format off */
+static const unsigned char json_plain[256] = {
+    JP16(0), JP16(0),
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* '"' */
+    JP16(1), JP16(1),
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* '\\' */
+    JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1)};
+/* clang-format on */
+#undef JP16
 
 static void jw_string(jw *w, const char *s)
 {
+	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	putc('"', w->out);
-	for (; *p; p++) {
-		switch (*p) {
+	jw_putc(w, '"');
+	while (*p) {
+		const unsigned char *q = p;
+		while (json_plain[*q])
+			q++;
+		jw_put(w, (const char *)p, (size_t)(q - p));
+		if (!*q)
+			break;
+		switch (*q) {
 		case '"':
-			fputs("\\\"", w->out);
+			jw_raw(w, "\\\"");
 			break;
 		case '\\':
-			fputs("\\\\", w->out);
+			jw_raw(w, "\\\\");
 			break;
 		case '\b':
-			fputs("\\b", w->out);
+			jw_raw(w, "\\b");
 			break;
 		case '\f':
-			fputs("\\f", w->out);
+			jw_raw(w, "\\f");
 			break;
 		case '\n':
-			fputs("\\n", w->out);
+			jw_raw(w, "\\n");
 			break;
 		case '\r':
-			fputs("\\r", w->out);
+			jw_raw(w, "\\r");
 			break;
 		case '\t':
-			fputs("\\t", w->out);
+			jw_raw(w, "\\t");
 			break;
-		default:
-			if (*p < 32)
-				fprintf(w->out, "\\u%04x", *p);
-			else
-				putc(*p, w->out);
+		default: {
+			char u[6] = {'\\', 'u', '0', '0', hex[*q >> 4], hex[*q & 15]};
+			jw_put(w, u, sizeof(u));
 		}
+		}
+		p = q + 1;
 	}
-	putc('"', w->out);
+	jw_putc(w, '"');
 }
 
 /* Before a value inside an array: the separator. */
 static void jw_item(jw *w)
 {
 	if (w->count[w->depth]++)
-		fputs(w->fmt ? ", " : ",", w->out);
+		jw_put(w, ", ", w->fmt ? 2 : 1);
 }
 
 /* A key inside an object; its value follows. */
 static void jw_key(jw *w, const char *key)
 {
 	if (w->count[w->depth]++)
-		fputs(w->fmt ? ",\n" : ",", w->out);
+		jw_put(w, ",\n", w->fmt ? 2 : 1);
 	if (w->fmt)
 		jw_tabs(w, w->depth);
 	jw_string(w, key);
-	fputs(w->fmt ? ":\t" : ":", w->out);
+	jw_put(w, ":\t", w->fmt ? 2 : 1);
 }
 
 static void jw_open(jw *w, int c)
 {
-	putc(c, w->out);
+	jw_putc(w, (char)c);
 	if (c == '{' && w->fmt)
-		putc('\n', w->out);
+		jw_putc(w, '\n');
 	if (w->depth + 1 < JW_DEPTH)
 		w->depth++;
 	w->count[w->depth] = 0;
@@ -140,51 +246,41 @@ static void jw_close(jw *w, int c)
 {
 	if (c == '}' && w->fmt) {
 		if (w->count[w->depth])
-			putc('\n', w->out);
+			jw_putc(w, '\n');
 		jw_tabs(w, w->depth - 1);
 	}
-	putc(c, w->out);
+	jw_putc(w, (char)c);
 	w->depth--;
-}
-
-static void jw_raw(jw *w, const char *s)
-{
-	fputs(s, w->out);
 }
 
 /* An integer, exact: its digits within +-2^53 (what a double reader keeps),
  * else its decimal string. */
 static void jw_int(jw *w, long long v)
 {
-	char t[24];
-	snprintf(t, sizeof(t), "%lld", v);
+	char t[24], *p = t + sizeof(t) - 1;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	*p = 0;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
 	if (v >= -(1LL << 53) && v <= (1LL << 53))
-		jw_raw(w, t);
+		jw_put(w, p, (size_t)(t + sizeof(t) - 1 - p));
 	else
-		jw_string(w, t);
+		jw_string(w, p);
 }
 
 /* An expression's printed form as a string. */
-static void jw_expr_str(jw *w, sym_ctx *ctx, const sym_expr *e)
+static void jw_expr_str(jw *w, const sym_expr *e)
 {
-	jw_text *slot = jw_memo_slot(w, e);
-	char *t;
-	if (slot && slot->e) {
-		jw_string(w, slot->text);
-		return;
-	}
-	t = sym_expr_to_str(ctx, e);
+	const char *t = memo_text_of(&w->memo, e);
 	jw_string(w, t ? t : "?");
-	if (slot && t && (slot->text = strdup(t))) {
-		slot->e = e;
-		w->memocount++;
-	}
-	sym_str_free(ctx, t);
 }
 
 /* An integer as jw_int, any other expression as its printed string, NULL
  * as null. */
-static void jw_expr(jw *w, sym_ctx *ctx, const sym_expr *e)
+static void jw_expr(jw *w, const sym_expr *e)
 {
 	long long v;
 	if (!e)
@@ -192,7 +288,7 @@ static void jw_expr(jw *w, sym_ctx *ctx, const sym_expr *e)
 	else if (sym_expr_get_si(e, &v) == 1)
 		jw_int(w, v);
 	else
-		jw_expr_str(w, ctx, e);
+		jw_expr_str(w, e);
 }
 
 char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
@@ -205,25 +301,19 @@ char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
 	return r;
 }
 
-static char *symbol_bound(sym_ctx *ctx, const sym_graph_result *r, size_t i)
-{
-	const sym_expr *b = sym_graph_symbol_bound(r, i);
-	return b ? cli_expr_text(ctx, b) : NULL;
-}
-
-void cli_print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims)
+/* Prints "[d0, d1, ...]" (no newline). */
+static void print_dims(expr_memo *m, int rank, const sym_expr *const *dims)
 {
 	int d;
 	printf("[");
 	for (d = 0; d < rank; d++) {
-		char *t = cli_expr_text(ctx, dims[d]);
+		const char *t = memo_text_of(m, dims[d]);
 		printf("%s%s", d ? ", " : "", t ? t : "?");
-		free(t);
 	}
 	printf("]");
 }
 
-static void tensor_text(sym_ctx *ctx, const sym_graph_result *r, size_t i)
+static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i)
 {
 	int rank, d;
 	const sym_expr *const *dims, *bytes = sym_graph_tensor_bytes(r, i);
@@ -233,15 +323,17 @@ static void tensor_text(sym_ctx *ctx, const sym_graph_result *r, size_t i)
 		printf("%19s%-9s", "", "ranges");
 		for (d = 0; d < rank; d++) {
 			const sym_expr *lo, *hi;
-			char *l, *h;
+			const char *l, *h;
 			sym_graph_dim_range(r, i, d, &lo, &hi);
-			l = lo ? cli_expr_text(ctx, lo) : NULL, h = hi ? cli_expr_text(ctx, hi) : NULL;
-			if (lo && lo == hi)
+			/* both texts at once: the memo keeps the first while printing the second */
+			l = lo ? memo_text_of(m, lo) : NULL;
+			if (lo && lo == hi) {
 				printf("%s%s", d ? ", " : "", l ? l : "?");
-			else
-				printf("%s[%s, %s%s", d ? ", " : "", l ? l : "-inf", h ? h : "inf",
-				       h ? "]" : ")");
-			free(l), free(h);
+				continue;
+			}
+			printf("%s[%s, ", d ? ", " : "", l ? l : "-inf");
+			h = hi ? memo_text_of(m, hi) : NULL;
+			printf("%s%s", h ? h : "inf", h ? "]" : ")");
 		}
 		printf("\n");
 	}
@@ -249,19 +341,18 @@ static void tensor_text(sym_ctx *ctx, const sym_graph_result *r, size_t i)
 		int sr = sym_graph_tensor_storage(r, i, &dims);
 		printf("%19s%-9s%s -> %s ", "", "storage", of, sf);
 		if (sr >= 0)
-			cli_print_dims(ctx, sr, dims);
+			print_dims(m, sr, dims);
 		else
 			printf("(unknown)");
 		printf("\n");
 	}
 	if (bytes) {
-		char *t = cli_expr_text(ctx, bytes);
+		const char *t = memo_text_of(m, bytes);
 		printf("%19s%-9s%s\n", "", "bytes", t ? t : "?");
-		free(t);
 	}
 }
 
-static void tensor_json(jw *w, sym_ctx *ctx, const sym_graph_result *r, size_t i)
+static void tensor_json(jw *w, const sym_graph_result *r, size_t i)
 {
 	int rank, d;
 	const sym_expr *const *dims, *bytes = sym_graph_tensor_bytes(r, i);
@@ -276,9 +367,9 @@ static void tensor_json(jw *w, sym_ctx *ctx, const sym_graph_result *r, size_t i
 			jw_item(w);
 			jw_open(w, '[');
 			jw_item(w);
-			jw_expr(w, ctx, lo);
+			jw_expr(w, lo);
 			jw_item(w);
-			jw_expr(w, ctx, hi);
+			jw_expr(w, hi);
 			jw_close(w, ']');
 		}
 		jw_close(w, ']');
@@ -294,7 +385,7 @@ static void tensor_json(jw *w, sym_ctx *ctx, const sym_graph_result *r, size_t i
 			jw_open(w, '[');
 			for (d = 0; d < sr; d++) {
 				jw_item(w);
-				jw_expr_str(w, ctx, dims[d]);
+				jw_expr_str(w, dims[d]);
 			}
 			jw_close(w, ']');
 		} else {
@@ -303,33 +394,37 @@ static void tensor_json(jw *w, sym_ctx *ctx, const sym_graph_result *r, size_t i
 	}
 	jw_key(w, "bytes");
 	if (bytes)
-		jw_expr_str(w, ctx, bytes);
+		jw_expr_str(w, bytes);
 	else
 		jw_raw(w, "null");
 }
 
-static void total_text(sym_ctx *ctx, const sym_graph_result *r)
+static void total_text(expr_memo *m, const sym_graph_result *r)
 {
 	const sym_expr *t = sym_graph_total_bytes(r);
-	char *s = t ? cli_expr_text(ctx, t) : NULL;
+	const char *s = t ? memo_text_of(m, t) : NULL;
 	printf("memory:\n  total bytes: %s\n", s ? s : "unknown (a tensor has no known size)");
-	free(s);
 }
 
 /* ---- infer --------------------------------------------------------------- */
 
 void cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r)
 {
+	expr_memo m;
 	size_t i, n;
+	memset(&m, 0, sizeof(m));
+	m.ctx = ctx;
 	printf("symbols:\n");
 	for (i = 0; i < sym_graph_num_symbols(r); i++) {
 		const char *src;
 		const sym_expr *lo, *hi, *s = sym_graph_symbol(r, i, &src, &lo, &hi);
-		char *l = lo ? cli_expr_text(ctx, lo) : NULL,
-		     *h = hi ? cli_expr_text(ctx, hi) : symbol_bound(ctx, r, i);
-		printf("  %-12s %-24s [%s, %s%s\n", sym_expr_symbol_name(s), src, l ? l : "-inf",
-		       h ? h : "inf", h ? "]" : ")");
-		free(l), free(h);
+		const sym_expr *b = hi ? hi : sym_graph_symbol_bound(r, i);
+		const char *l, *h;
+		printf("  %-12s %-24s ", sym_expr_symbol_name(s), src);
+		l = lo ? memo_text_of(&m, lo) : NULL;
+		printf("[%s, ", l ? l : "-inf");
+		h = b ? memo_text_of(&m, b) : NULL;
+		printf("%s%s\n", h ? h : "inf", h ? "]" : ")");
 	}
 	printf("tensors:\n");
 	for (i = 0; i < sym_graph_num_tensors(r); i++) {
@@ -345,17 +440,16 @@ void cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r)
 			printf("(unknown rank)\n");
 			continue;
 		}
-		cli_print_dims(ctx, rank, dims);
+		print_dims(&m, rank, dims);
 		printf("\n");
-		tensor_text(ctx, r, i);
+		tensor_text(&m, r, i);
 	}
 	n = sym_graph_num_guards(r);
 	printf("guards:%s\n", n ? "" : " (none)");
 	for (i = 0; i < n; i++) {
 		const char *kind, *node, *reason;
-		char *t = cli_expr_text(ctx, sym_graph_guard(r, i, &kind, &node, &reason));
+		const char *t = memo_text_of(&m, sym_graph_guard(r, i, &kind, &node, &reason));
 		printf("  %zu. %-6s %s    (node %s: %s)\n", i + 1, kind, t ? t : "?", node, reason);
-		free(t);
 	}
 	printf("merge keys:\n");
 	for (i = 0; i < sym_graph_num_merge_keys(r); i++) {
@@ -367,14 +461,16 @@ void cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r)
 			printf("%s %s", k ? "," : "", nodes[k]);
 		printf("\n");
 	}
-	total_text(ctx, r);
+	total_text(&m, r);
+	memo_free(&m);
 }
 
 void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 {
-	jw w = {stdout, 1, 0, {0}, NULL, 0, 0};
+	jw w;
 	const sym_expr *total = sym_graph_total_bytes(r);
 	size_t i;
+	jw_init(&w, ctx, 1);
 	jw_open(&w, '{');
 	jw_key(&w, "symbols");
 	jw_open(&w, '[');
@@ -389,12 +485,12 @@ void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 		jw_key(&w, "source");
 		jw_string(&w, src);
 		jw_key(&w, "min");
-		jw_expr(&w, ctx, lo);
+		jw_expr(&w, lo);
 		jw_key(&w, "max");
-		jw_expr(&w, ctx, hi);
+		jw_expr(&w, hi);
 		if (b) {
 			jw_key(&w, "max_expr");
-			jw_expr_str(&w, ctx, b);
+			jw_expr_str(&w, b);
 		}
 		jw_close(&w, '}');
 	}
@@ -418,13 +514,13 @@ void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 			jw_open(&w, '[');
 			for (d = 0; d < rank; d++) {
 				jw_item(&w);
-				jw_expr_str(&w, ctx, dims[d]);
+				jw_expr_str(&w, dims[d]);
 			}
 			jw_close(&w, ']');
 		}
 		jw_key(&w, "dtype");
 		jw_string(&w, dt);
-		tensor_json(&w, ctx, r, i);
+		tensor_json(&w, r, i);
 		jw_close(&w, '}');
 	}
 	jw_close(&w, '}');
@@ -436,7 +532,7 @@ void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 		jw_item(&w);
 		jw_open(&w, '{');
 		jw_key(&w, "expr");
-		jw_expr_str(&w, ctx, g);
+		jw_expr_str(&w, g);
 		jw_key(&w, "kind");
 		jw_string(&w, kind);
 		jw_key(&w, "node");
@@ -463,7 +559,7 @@ void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 	jw_close(&w, '}');
 	jw_key(&w, "total_bytes");
 	if (total)
-		jw_expr_str(&w, ctx, total);
+		jw_expr_str(&w, total);
 	else
 		jw_raw(&w, "null");
 	if (sym_graph_num_errors(r)) {
@@ -482,8 +578,7 @@ void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 		jw_close(&w, ']');
 	}
 	jw_close(&w, '}');
-	putc('\n', stdout);
-	jw_memo_free(&w);
+	jw_end(&w);
 }
 
 /* ---- run ----------------------------------------------------------------- */
@@ -576,7 +671,8 @@ static void run_extra_json(jw *w, const sym_model_program *mp, const int64_t *st
 /* Prints the failed run as JSON: ok false, the failure, no tensors. */
 static void print_run_failure_json(const sym_model_run *res, const char *msg)
 {
-	jw w = {stdout, 0, 0, {0}, NULL, 0, 0};
+	jw w;
+	jw_init(&w, NULL, 0);
 	jw_open(&w, '{');
 	jw_key(&w, "ok");
 	jw_raw(&w, "false");
@@ -602,14 +698,15 @@ static void print_run_failure_json(const sym_model_run *res, const char *msg)
 	jw_open(&w, '{');
 	jw_close(&w, '}');
 	jw_close(&w, '}');
-	putc('\n', stdout);
+	jw_end(&w);
 }
 
 static void print_run_json(const sym_model_program *mp, const int64_t *out, const int64_t *sto,
                            const int64_t *bytes)
 {
-	jw w = {stdout, 0, 0, {0}, NULL, 0, 0};
+	jw w;
 	size_t i, q = 0;
+	jw_init(&w, NULL, 0);
 	jw_open(&w, '{');
 	jw_key(&w, "ok");
 	jw_raw(&w, "true");
@@ -631,7 +728,7 @@ static void print_run_json(const sym_model_program *mp, const int64_t *out, cons
 	jw_close(&w, '}');
 	run_extra_json(&w, mp, sto, bytes);
 	jw_close(&w, '}');
-	putc('\n', stdout);
+	jw_end(&w);
 }
 
 static void print_run_text(const sym_model_program *mp, const int64_t *out, const int64_t *sto,

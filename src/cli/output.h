@@ -13,8 +13,6 @@
 /* The printed form of e in memory of the caller's (free), NULL when out of
  * memory. */
 char *cli_expr_text(sym_ctx *ctx, const sym_expr *e);
-/* Prints "[d0, d1, ...]" (no newline). */
-void cli_print_dims(sym_ctx *ctx, int rank, const sym_expr *const *dims);
 
 /* infer: prints the result as text or JSON (symbols, tensors with their
  * ranges, storage shapes and byte sizes, guards, merge keys, memory). */

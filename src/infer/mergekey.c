@@ -4,32 +4,174 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int key_cmp(const void *x, const void *y)
+/* The printed dims so far: a model's nodes share most of their dims, so
+ * each distinct dim is printed once.  Open addressing on the node pointer,
+ * power-of-two capacity. */
+typedef struct dim_text {
+	const sym_expr *e; /* NULL: a free slot */
+	char *s;
+	size_t len;
+} dim_text;
+
+typedef struct dim_memo {
+	sym_ctx *ctx;
+	dim_text *t;
+	size_t cap, n;
+} dim_memo;
+
+static void memo_clear(dim_memo *m)
 {
-	const gkey *a = x, *b = y;
-	int c = strcmp(a->key, b->key);
-	return c ? c : (a->n > b->n) - (a->n < b->n); /* then model order */
+	size_t i;
+	for (i = 0; i < m->cap; i++)
+		if (m->t[i].e)
+			sym__free(m->ctx, m->t[i].s, m->t[i].len + 1);
+	sym__free(m->ctx, m->t, m->cap * sizeof(*m->t));
+}
+
+/* The slot of e, free when e was not printed yet; NULL when the table
+ * cannot grow (out of memory recorded). */
+static dim_text *memo_slot(dim_memo *m, const sym_expr *e)
+{
+	size_t i, j;
+	if (2 * (m->n + 1) > m->cap) {
+		size_t nc = m->cap ? 2 * m->cap : 64;
+		dim_text *nt = sym__alloc(m->ctx, nc * sizeof(*nt));
+		if (!nt)
+			return NULL;
+		memset(nt, 0, nc * sizeof(*nt));
+		for (i = 0; i < m->cap; i++) {
+			if (!m->t[i].e)
+				continue;
+			for (j = sym_expr_hash(m->t[i].e) & (nc - 1); nt[j].e; j = (j + 1) & (nc - 1))
+				;
+			nt[j] = m->t[i];
+		}
+		sym__free(m->ctx, m->t, m->cap * sizeof(*m->t));
+		m->t = nt, m->cap = nc;
+	}
+	for (j = sym_expr_hash(e) & (m->cap - 1); m->t[j].e; j = (j + 1) & (m->cap - 1))
+		if (m->t[j].e == e)
+			break;
+	return &m->t[j];
+}
+
+/* Appends the printed form of e to b, from the memo when it is there;
+ * 0 when printing or the memo failed (b->fail is set). */
+static int put_dim(dim_memo *m, sym_sbuf *b, const sym_expr *e)
+{
+	dim_text *slot = memo_slot(m, e);
+	size_t start = b->n;
+	if (!slot) {
+		b->fail = 1;
+		return 0;
+	}
+	if (slot->e) {
+		sym__sbuf_put(b, slot->s, slot->len);
+		return !b->fail;
+	}
+	if (!sym__print(b, e) || b->fail) {
+		b->fail = 1;
+		return 0;
+	}
+	if (!(slot->s = sym__alloc(m->ctx, b->n - start + 1))) {
+		b->fail = 1;
+		return 0;
+	}
+	slot->len = b->n - start;
+	memcpy(slot->s, b->s + start, slot->len);
+	slot->s[slot->len] = 0;
+	slot->e = e;
+	m->n++;
+	return 1;
+}
+
+/* The distinct keys so far: each node's key is looked up by its text,
+ * and only the distinct keys are sorted.  Open addressing on the text's
+ * hash, power-of-two capacity; a group's nodes are counted first, listed
+ * after. */
+typedef struct key_group {
+	const char *key; /* NULL: a free slot */
+	size_t hash, n;
+	size_t id;    /* in the order the keys were met (slots move as the table grows) */
+	size_t place; /* in r->keys, once sorted */
+} key_group;
+
+typedef struct key_table {
+	sym_ctx *ctx;
+	key_group *t;
+	size_t cap, n;
+} key_table;
+
+static size_t text_hash(const char *s, size_t len)
+{
+	size_t h = 14695981039346656037u, i;
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+	return h;
+}
+
+/* The group of the key text s[0..len) (hash h), made free when missing;
+ * NULL when the table cannot grow (out of memory recorded). */
+static key_group *group_slot(key_table *k, const char *s, size_t len, size_t h)
+{
+	size_t i, j;
+	if (2 * (k->n + 1) > k->cap) {
+		size_t nc = k->cap ? 2 * k->cap : 64;
+		key_group *nt = sym__alloc(k->ctx, nc * sizeof(*nt));
+		if (!nt)
+			return NULL;
+		memset(nt, 0, nc * sizeof(*nt));
+		for (i = 0; i < k->cap; i++) {
+			if (!k->t[i].key)
+				continue;
+			for (j = k->t[i].hash & (nc - 1); nt[j].key; j = (j + 1) & (nc - 1))
+				;
+			nt[j] = k->t[i];
+		}
+		sym__free(k->ctx, k->t, k->cap * sizeof(*k->t));
+		k->t = nt, k->cap = nc;
+	}
+	for (j = h & (k->cap - 1); k->t[j].key; j = (j + 1) & (k->cap - 1))
+		if (k->t[j].hash == h && !strncmp(k->t[j].key, s, len) && !k->t[j].key[len])
+			break;
+	return &k->t[j];
+}
+
+static int group_cmp(const void *x, const void *y)
+{
+	const key_group *a = *(const key_group *const *)x, *b = *(const key_group *const *)y;
+	return strcmp(a->key, b->key); /* distinct keys: never equal */
 }
 
 /* The merge key of a node: its output shapes printed canonically, one
  * bracket per output, "[d0, d1][d0]" ("[*]" for an unknown rank).  A
  * top-level ", " or "][" cannot occur inside a printed expression, so two
- * nodes share a key exactly when their output shapes are the same. */
+ * nodes share a key exactly when their output shapes are the same.  Keys
+ * are listed in the order of their text, each with its nodes in model
+ * order. */
 int sym__merge_keys(sym_graph_result *r)
 {
 	const sym_model *m = r->model;
-	size_t i, j, nk = 0;
+	size_t i, j, g;
 	size_t nall = m->nnodes + 1;
-	gkey *all;
+	size_t *group_of = NULL; /* each node's group id, or -1 */
+	key_group **sorted = NULL, **by_id = NULL;
+	key_table keys = {r->ctx, NULL, 0, 0};
+	dim_memo memo = {r->ctx, NULL, 0, 0};
+	sym_sbuf b;
 	int st = -1;
+	sym__sbuf_init(&b, r->ctx);
 	if (!(r->node_keys = sym__infer_alloc(&r->inf, nall * sizeof(*r->node_keys))) ||
-	    !(all = sym__alloc(r->ctx, nall * sizeof(*all))))
-		return -1;
-	memset(all, 0, nall * sizeof(*all));
+	    !(group_of = sym__alloc(r->ctx, nall * sizeof(*group_of))))
+		goto error;
 	for (i = 0; i < m->nnodes; i++) {
-		sym_sbuf b;
+		key_group *kg;
 		int ok = 1;
-		sym__sbuf_init(&b, r->ctx);
+		size_t h;
+		b.n = 0;
+		if (b.s)
+			b.s[0] = 0;
+		group_of[i] = (size_t)-1;
 		for (j = 0; j < m->nodes[i].nout && ok; j++) {
 			const sym_tval *tv = &r->tensors[sym__graph_find(r, m->nodes[i].out[j])].tv;
 			int d;
@@ -43,46 +185,62 @@ int sym__merge_keys(sym_graph_result *r)
 			for (d = 0; d < tv->rank; d++) {
 				if (d)
 					sym__sbuf_puts(&b, ", ");
-				if (!sym__print(&b, tv->dims[d]))
-					b.fail = 1;
+				put_dim(&memo, &b, tv->dims[d]);
 			}
 			sym__sbuf_puts(&b, "]");
 		}
 		/* a dim's text too long, no memory, or a key cut short by a failed
 		 * allocation (it would group wrongly) */
-		if (b.fail || sym__failed(r->ctx) ||
-		    (ok && b.s && !(r->node_keys[i] = sym__infer_strdup(&r->inf, b.s)))) {
-			sym__sbuf_clear(&b);
-			if (!sym__failed(r->ctx))
-				sym__result_nomem(r);
-			goto error;
+		if (b.fail || sym__failed(r->ctx))
+			goto nomem;
+		if (!ok || !b.s)
+			continue;
+		h = text_hash(b.s, b.n);
+		if (!(kg = group_slot(&keys, b.s, b.n, h)))
+			goto nomem;
+		if (!kg->key) {
+			if (!(kg->key = sym__infer_strdup(&r->inf, b.s)))
+				goto nomem;
+			kg->hash = h;
+			kg->id = keys.n++;
 		}
-		if (ok && b.s) {
-			all[nk].key = r->node_keys[i];
-			all[nk].n = i; /* node index */
-			nk++;
-		}
-		sym__sbuf_clear(&b);
+		kg->n++;
+		r->node_keys[i] = (char *)kg->key;
+		group_of[i] = kg->id;
 	}
-	qsort(all, nk, sizeof(*all), key_cmp);
-	if (!(r->keys = sym__infer_alloc(&r->inf, (nk + 1) * sizeof(*r->keys))))
+	if (!(sorted = sym__alloc(r->ctx, (keys.n + 1) * sizeof(*sorted))) ||
+	    !(by_id = sym__alloc(r->ctx, (keys.n + 1) * sizeof(*by_id))))
+		goto nomem;
+	for (i = 0, g = 0; i < keys.cap; i++)
+		if (keys.t[i].key)
+			sorted[g++] = by_id[keys.t[i].id] = &keys.t[i];
+	qsort(sorted, keys.n, sizeof(*sorted), group_cmp);
+	if (!(r->keys = sym__infer_alloc(&r->inf, (keys.n + 1) * sizeof(*r->keys))))
 		goto error;
-	for (i = 0; i < nk;) {
-		size_t e = i, k;
-		gkey *g = &r->keys[r->nkeys++];
-		while (e < nk && !strcmp(all[e].key, all[i].key))
-			e++;
-		g->key = all[i].key;
-		g->nodes = sym__infer_alloc(&r->inf, (e - i) * sizeof(*g->nodes));
-		if (!g->nodes)
+	for (g = 0; g < keys.n; g++) {
+		gkey *k = &r->keys[g];
+		k->key = (char *)sorted[g]->key;
+		if (!(k->nodes = sym__infer_alloc(&r->inf, sorted[g]->n * sizeof(*k->nodes))))
 			goto error;
-		for (k = i; k < e; k++) /* in model order */
-			g->nodes[k - i] = m->nodes[all[k].n].name;
-		g->n = e - i;
-		i = e;
+		sorted[g]->place = g;
 	}
+	r->nkeys = keys.n;
+	for (i = 0; i < m->nnodes; i++) /* in model order */
+		if (group_of[i] != (size_t)-1) {
+			gkey *k = &r->keys[by_id[group_of[i]]->place];
+			k->nodes[k->n++] = m->nodes[i].name;
+		}
 	st = 0;
+	goto error;
+nomem:
+	if (!sym__failed(r->ctx))
+		sym__result_nomem(r);
 error:
-	sym__free(r->ctx, all, nall * sizeof(*all));
+	sym__sbuf_clear(&b);
+	memo_clear(&memo);
+	sym__free(r->ctx, sorted, (keys.n + 1) * sizeof(*sorted));
+	sym__free(r->ctx, by_id, (keys.n + 1) * sizeof(*by_id));
+	sym__free(r->ctx, keys.t, keys.cap * sizeof(*keys.t));
+	sym__free(r->ctx, group_of, nall * sizeof(*group_of));
 	return st;
 }

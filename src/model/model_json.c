@@ -5,6 +5,8 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdint.h>
@@ -27,9 +29,11 @@ typedef struct ld {
 	sym_model *m;
 	inexact *inexact; /* sorted by item */
 	size_t ninexact, capinexact;
-	/* the locations messages name, one per level of nesting (a node, an
-	 * attribute or a list entry, a dim or an element of a tensor) */
-	sym_sbuf at_node, at_entry, at_elem;
+	/* the text of the location a message names (loc_text) */
+	sym_sbuf at;
+	/* the model's block that small allocations are carved from */
+	char *chunk;
+	size_t chunk_left, chunk_size;
 	/* the subgraph being read: its nesting level (0: the main graph) and
 	 * the prefix of the names of its unnamed nodes */
 	int depth;
@@ -56,28 +60,129 @@ static int nomem(ld *l)
 	return sym__load_nomem(l->ctx);
 }
 
-/* Sets the location b (one of l's levels) to the printf-formatted text and
- * returns it; NULL with out of memory recorded. */
-static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
+/* Model memory, zeroed, NULL when out of memory: small blocks are carved
+ * from larger ones of the model (a model has a few names and arrays per
+ * node, and an allocation of its own for each cost as much as reading
+ * them). */
+#define LD_CHUNK_MIN 4096
+#define LD_CHUNK_MAX 65536
+
+static void *ld_alloc(ld *l, size_t n)
+{
+	void *p;
+	if (n > LD_CHUNK_MAX / 16)
+		return sym__model_alloc(l->m, n);
+	n = n ? (n + 15) & ~(size_t)15 : 16; /* keeps every block aligned as the allocator's */
+	if (n > l->chunk_left) {
+		size_t size = l->chunk_size ? 2 * l->chunk_size : LD_CHUNK_MIN;
+		if (size > LD_CHUNK_MAX)
+			size = LD_CHUNK_MAX;
+		if (!(l->chunk = sym__model_alloc(l->m, size)))
+			return NULL;
+		l->chunk_left = l->chunk_size = size;
+	}
+	p = l->chunk;
+	l->chunk += n;
+	l->chunk_left -= n;
+	return p;
+}
+
+static char *ld_strdup(ld *l, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = ld_alloc(l, n);
+	if (r)
+		memcpy(r, s, n);
+	return r;
+}
+
+/* A location messages name (a node, an attribute or a list entry, a dim or
+ * an element of a tensor), formatted only when a message names it: most
+ * models have no error, and formatting one per field cost as much as
+ * reading the field.  fmt is a printf format taking the arguments args
+ * says, strings first; they must outlive the location and never be the
+ * text of another location (loc_text reuses one buffer). */
+enum { LOC_S, LOC_SS, LOC_N, LOC_SN };
+
+typedef struct loc {
+	const char *fmt;
+	int args;
+	const char *s, *s2;
+	size_t n;
+} loc;
+
+#define LOC_T(text) (&(const loc){"%s", LOC_S, (text), NULL, 0})
+#define LOC_1(fmt, s) (&(const loc){(fmt), LOC_S, (s), NULL, 0})
+#define LOC_2(fmt, s, s2) (&(const loc){(fmt), LOC_SS, (s), (s2), 0})
+#define LOC_I(fmt, n) (&(const loc){(fmt), LOC_N, NULL, NULL, (n)})
+#define LOC_SI(fmt, s, n) (&(const loc){(fmt), LOC_SN, (s), NULL, (n)})
+
+static const char *loc_vat(ld *l, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static const char *at(ld *l, sym_sbuf *b, const char *fmt, ...)
+static const char *loc_vat(ld *l, const char *fmt, ...)
 {
 	va_list ap;
 	const char *r;
 	va_start(ap, fmt);
-	r = sym__load_vat(l->ctx, b, fmt, ap);
+	r = sym__load_vat(l->ctx, &l->at, fmt, ap);
 	va_end(ap);
 	return r;
 }
 
-/* Names appear in messages of one line and in the printed shapes: a
- * control character in one is an error (what locates it). */
-static int check_name(ld *l, const char *s, const char *what)
+/* The text of the location w; NULL with out of memory recorded. */
+static const char *loc_text(ld *l, const loc *w)
 {
-	return sym__load_check_name(l->ctx, "model", s, what);
+	switch (w->args) {
+	case LOC_SS:
+		return loc_vat(l, w->fmt, w->s, w->s2);
+	case LOC_N:
+		return loc_vat(l, w->fmt, w->n);
+	case LOC_SN:
+		return loc_vat(l, w->fmt, w->s, w->n);
+	default:
+		return loc_vat(l, w->fmt, w->s);
+	}
+}
+
+/* The error "<location w>: <fmt, formatted>": -1. */
+static int lerr_at(ld *l, const loc *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int lerr_at(ld *l, const loc *w, const char *fmt, ...)
+{
+	va_list ap;
+	sym_sbuf b;
+	const char *t = loc_text(l, w);
+	if (!t)
+		return -1;
+	sym__sbuf_init(&b, l->ctx);
+	sym__sbuf_printf(&b, "%s: ", t);
+	va_start(ap, fmt);
+	sym__sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (b.fail || !b.s)
+		nomem(l);
+	else
+		lerr(l, "%s", b.s);
+	sym__sbuf_clear(&b);
+	return -1;
+}
+
+/* Names appear in messages of one line and in the printed shapes: a
+ * control character in one is an error (w locates it). */
+static int check_name(ld *l, const char *s, const loc *w)
+{
+	const char *t;
+	if (!sym__model_name_has_control(s))
+		return 0;
+	if (!(t = loc_text(l, w)))
+		return -1;
+	return sym__load_check_name(l->ctx, "model", s, t);
 }
 
 /* ---- numbers as written ---------------------------------------------------
@@ -169,6 +274,12 @@ static void sym__json_match_numbers(ld *l, const cJSON *j, size_t *count, size_t
 
 /* Finds the inexact numbers of text outside [skip0, skip1) (the nodes,
  * read one by one): 0, or -1 (out of memory). */
+/* Whether c continues a number token (as cJSON reads one). */
+static int number_char(char c)
+{
+	return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == 'e' || c == 'E' || c == '.';
+}
+
 static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJSON *root, size_t skip0,
                                   size_t skip1)
 {
@@ -187,11 +298,19 @@ static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJS
 		} else if (c == '-' || isdigit((unsigned char)c)) {
 			/* as cJSON: the run of number characters, read by strtod */
 			char buf[72], *end;
-			size_t n = 0;
+			size_t n = c == '-', sign = n;
 			double d;
 			int integral = 0;
-			while (i + n < len && n < sizeof(buf) - 1 && strchr("0123456789+-eE.", text[i + n]) &&
-			       text[i + n])
+			while (i + n < len && n - sign <= 15 && isdigit((unsigned char)text[i + n]))
+				n++;
+			if (n > sign && n - sign <= 15 && (i + n >= len || !number_char(text[i + n]))) {
+				/* an integer of at most 15 digits, which a double holds exactly */
+				ord++;
+				i += n;
+				continue;
+			}
+			n = 0;
+			while (i + n < len && n < sizeof(buf) - 1 && number_char(text[i + n]))
 				n++;
 			memcpy(buf, text + i, n);
 			buf[n] = 0;
@@ -231,17 +350,18 @@ static const inexact *sym__json_inexact(const ld *l, const cJSON *j)
 
 /* An exact integer: a JSON number within +-2**53 that is integral and
  * written exactly, or a decimal string. */
-static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
+static int get_int(ld *l, const cJSON *j, const loc *where, int64_t *out)
 {
 	if (cJSON_IsNumber(j)) {
 		double d = j->valuedouble;
 		const inexact *x = sym__json_inexact(l, j);
 		if (x)
-			return lerr(l, "%s: %.*s is not an exact integer%s", where, x->len, x->text,
-			            x->integral ? " (write integers beyond 2**53 as decimal strings)" : "");
+			return lerr_at(l, where, "%.*s is not an exact integer%s", x->len, x->text,
+			               x->integral ? " (write integers beyond 2**53 as decimal strings)"
+			                           : "");
 		if (!(d == floor(d)) || fabs(d) > JSON_EXACT_LIMIT)
-			return lerr(l, "%s: %.17g is not an exact integer (write big integers as strings)",
-			            where, d);
+			return lerr_at(l, where,
+			               "%.17g is not an exact integer (write big integers as strings)", d);
 		*out = (int64_t)d;
 		return 0;
 	}
@@ -252,11 +372,11 @@ static int get_int(ld *l, const cJSON *j, const char *where, int64_t *out)
 		errno = 0;
 		v = strtoll(s, &end, 10);
 		if (!*s || *end || errno == ERANGE)
-			return lerr(l, "%s: '%s' is not a 64-bit integer", where, s);
+			return lerr_at(l, where, "'%s' is not a 64-bit integer", s);
 		*out = v;
 		return 0;
 	}
-	return lerr(l, "%s: expected an integer", where);
+	return lerr_at(l, where, "expected an integer");
 }
 
 static const cJSON *field(const cJSON *o, const char *name)
@@ -264,14 +384,16 @@ static const cJSON *field(const cJSON *o, const char *name)
 	return cJSON_GetObjectItemCaseSensitive(o, name);
 }
 
-static int get_name(ld *l, const cJSON *o, const char *what, char **out)
+/* The "name" of o, or dflt when o has none (and dflt is given). */
+static int get_name(ld *l, const cJSON *o, const loc *what, const char *dflt, char **out)
 {
 	const cJSON *n = field(o, "name");
-	if (!cJSON_IsString(n) || !*n->valuestring)
-		return lerr(l, "%s: missing \"name\" (a non-empty string)", what);
-	if (check_name(l, n->valuestring, what) < 0)
+	const char *s = !n ? dflt : cJSON_IsString(n) ? n->valuestring : NULL;
+	if (!s || !*s)
+		return lerr_at(l, what, "missing \"name\" (a non-empty string)");
+	if (check_name(l, s, what) < 0)
 		return -1;
-	if (!(*out = sym__model_strdup(l->m, n->valuestring)))
+	if (!(*out = ld_strdup(l, s)))
 		return nomem(l);
 	return 0;
 }
@@ -289,14 +411,15 @@ static int get_dtype(ld *l, const cJSON *o, const char *tname, int *dt)
 	return 0;
 }
 
-static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym_mtensor *t)
+/* Reads the tensor o; dflt names it when o has no "name" (NULL: one is
+ * required). */
+static int load_tensor(ld *l, const cJSON *o, const loc *what, int is_init, const char *dflt, sym_mtensor *t)
 {
 	const cJSON *shape, *data;
-	const char *where;
 	int k;
 	if (!cJSON_IsObject(o))
-		return lerr(l, "%s: expected an object", what);
-	if (get_name(l, o, what, &t->name) < 0 || get_dtype(l, o, t->name, &t->dtype) < 0)
+		return lerr_at(l, what, "expected an object");
+	if (get_name(l, o, what, dflt, &t->name) < 0 || get_dtype(l, o, t->name, &t->dtype) < 0)
 		return -1;
 	shape = field(o, "shape");
 	if (!shape || cJSON_IsNull(shape)) {
@@ -307,23 +430,22 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 		return lerr(l, "tensor '%s': \"shape\" must be a list or null", t->name);
 	} else {
 		t->rank = cJSON_GetArraySize(shape);
-		t->dims = sym__model_alloc(l->m, (size_t)(t->rank ? t->rank : 1) * sizeof(*t->dims));
+		t->dims = ld_alloc(l, (size_t)(t->rank ? t->rank : 1) * sizeof(*t->dims));
 		if (!t->dims)
 			return nomem(l);
 		const cJSON *d = shape->child;
 		for (k = 0; k < t->rank; k++, d = d->next) {
-			if (!(where = at(l, &l->at_elem, "tensor '%s' dim %d", t->name, k)))
-				return -1;
+			const loc *where = LOC_SI("tensor '%s' dim %zu", t->name, (size_t)k);
 			if (cJSON_IsNull(d) || (cJSON_IsString(d) && !strcmp(d->valuestring, "?"))) {
 				if (is_init)
-					return lerr(l, "%s: initializers need concrete dims", where);
+					return lerr_at(l, where, "initializers need concrete dims");
 				t->dims[k].kind = SYM_DIM_ANON;
 			} else if (cJSON_IsNumber(d)) {
 				if (get_int(l, d, where, &t->dims[k].value) < 0)
 					return -1;
 				if (t->dims[k].value < 0)
-					return lerr(l, "%s: negative dim %lld", where,
-					            (long long)t->dims[k].value);
+					return lerr_at(l, where, "negative dim %lld",
+					               (long long)t->dims[k].value);
 				t->dims[k].kind = SYM_DIM_CONST;
 			} else if (cJSON_IsString(d) && *d->valuestring) {
 				char *end;
@@ -331,21 +453,21 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 				errno = 0;
 				v = strtoll(d->valuestring, &end, 10);
 				if (!*end && (errno == ERANGE || v < 0))
-					return lerr(l, "%s: '%s' is not a dim (0 to 2**63-1)", where,
-					            d->valuestring);
+					return lerr_at(l, where, "'%s' is not a dim (0 to 2**63-1)",
+					               d->valuestring);
 				if (!*end) {
 					t->dims[k].kind = SYM_DIM_CONST;
 					t->dims[k].value = v;
 				} else {
 					if (is_init)
-						return lerr(l, "%s: initializers need concrete dims", where);
+						return lerr_at(l, where, "initializers need concrete dims");
 					t->dims[k].kind = SYM_DIM_EXPR;
-					if (!(t->dims[k].text = sym__model_strdup(l->m, d->valuestring)))
+					if (!(t->dims[k].text = ld_strdup(l, d->valuestring)))
 						return nomem(l);
 				}
 			} else {
-				return lerr(l, "%s: a dim is an integer, a name, an expression or null",
-				            where);
+				return lerr_at(l, where,
+				               "a dim is an integer, a name, an expression or null");
 			}
 		}
 	}
@@ -363,18 +485,18 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 		if ((int64_t)n != numel)
 			return lerr(l, "initializer '%s': \"data\" has %zu elements, the shape needs %lld",
 			            t->name, n, (long long)numel);
-		t->data = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*t->data));
+		t->data = ld_alloc(l, (n ? n : 1) * sizeof(*t->data));
 		if (!t->data)
 			return nomem(l);
 		{
 			const cJSON *x = data->child;
 			for (i = 0; i < n; i++, x = x->next) {
-				if (!(where = at(l, &l->at_elem, "initializer '%s' data[%zu]", t->name, i)) ||
-				    get_int(l, x, where, &t->data[i]) < 0)
+				const loc *where = LOC_SI("initializer '%s' data[%zu]", t->name, i);
+				if (get_int(l, x, where, &t->data[i]) < 0)
 					return -1;
 				if (!sym__dtype_holds(t->dtype, t->data[i]))
-					return lerr(l, "%s: %lld is not a value of %s", where,
-					            (long long)t->data[i], sym__dtype_name(t->dtype));
+					return lerr_at(l, where, "%lld is not a value of %s",
+					               (long long)t->data[i], sym__dtype_name(t->dtype));
 			}
 		}
 		t->has_data = 1;
@@ -385,16 +507,14 @@ static int load_tensor(ld *l, const cJSON *o, const char *what, int is_init, sym
 
 static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym_attr *out)
 {
-	const char *where = at(l, &l->at_entry, "node '%s' attribute %zu", nd->name, idx);
-	if (!where || check_name(l, a->string, where) < 0)
+	const loc *where = LOC_2("node '%s' attribute '%s'", nd->name, a->string);
+	if (check_name(l, a->string, LOC_SI("node '%s' attribute %zu", nd->name, idx)) < 0)
 		return -1;
-	out->name = sym__model_strdup(l->m, a->string);
+	out->name = ld_strdup(l, a->string);
 	if (!out->name)
 		return nomem(l);
-	if (!(where = at(l, &l->at_entry, "node '%s' attribute '%s'", nd->name, a->string)))
-		return -1;
 	if (cJSON_IsBool(a)) {
-		int64_t *v = sym__model_alloc(l->m, sizeof(*v));
+		int64_t *v = ld_alloc(l, sizeof(*v));
 		if (!v)
 			return nomem(l);
 		*v = cJSON_IsTrue(a);
@@ -407,21 +527,21 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 			return get_int(l, a, where, &v);
 		}
 		if (!x && d == floor(d) && fabs(d) <= JSON_EXACT_LIMIT) {
-			int64_t *v = sym__model_alloc(l->m, sizeof(*v));
+			int64_t *v = ld_alloc(l, sizeof(*v));
 			if (!v)
 				return nomem(l);
 			*v = (int64_t)d;
 			out->type = SYM_ATTR_INT, out->n = 1, out->ints = v;
 		} else {
-			double *v = sym__model_alloc(l->m, sizeof(*v));
+			double *v = ld_alloc(l, sizeof(*v));
 			if (!v)
 				return nomem(l);
 			*v = d;
 			out->type = SYM_ATTR_FLOAT, out->n = 1, out->floats = v;
 		}
 	} else if (cJSON_IsString(a)) {
-		const char **v = sym__model_alloc(l->m, sizeof(*v));
-		if (!v || !(v[0] = sym__model_strdup(l->m, a->valuestring)))
+		const char **v = ld_alloc(l, sizeof(*v));
+		if (!v || !(v[0] = ld_strdup(l, a->valuestring)))
 			return nomem(l);
 		out->type = SYM_ATTR_STRING, out->n = 1, out->strs = v;
 	} else if (cJSON_IsArray(a)) {
@@ -446,11 +566,11 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 						all_int = 0;
 				}
 			} else {
-				return lerr(l, "%s: list elements must be numbers or strings", where);
+				return lerr_at(l, where, "list elements must be numbers or strings");
 			}
 		}
 		if (all_int) {
-			int64_t *v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+			int64_t *v = ld_alloc(l, (n ? n : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
 			x = a->child;
@@ -459,7 +579,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 					return -1;
 			out->type = SYM_ATTR_INTS, out->n = n, out->ints = v;
 		} else if (all_num) {
-			double *v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+			double *v = ld_alloc(l, (n ? n : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
 			x = a->child;
@@ -467,27 +587,25 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 				v[i] = x->valuedouble;
 			out->type = SYM_ATTR_FLOATS, out->n = n, out->floats = v;
 		} else if (all_str) {
-			const char **v = sym__model_alloc(l->m, (n ? n : 1) * sizeof(*v));
+			const char **v = ld_alloc(l, (n ? n : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
 			x = a->child;
 			for (i = 0; i < n; i++, x = x->next)
-				if (!(v[i] = sym__model_strdup(l->m, x->valuestring)))
+				if (!(v[i] = ld_strdup(l, x->valuestring)))
 					return nomem(l);
 			out->type = SYM_ATTR_STRINGS, out->n = n, out->strs = v;
 		} else {
-			return lerr(l, "%s: a list mixes numbers and strings", where);
+			return lerr_at(l, where, "a list mixes numbers and strings");
 		}
 	} else if (cJSON_IsObject(a)) {
 		/* a tensor attribute: {"dtype", "shape", "data"} */
 		sym_mtensor t;
 		sym_tval *tv;
 		memset(&t, 0, sizeof(t));
-		if (!field(a, "name"))
-			cJSON_AddStringToObject((cJSON *)a, "name", a->string);
-		if (load_tensor(l, a, where, 1, &t) < 0)
+		if (load_tensor(l, a, where, 1, a->string, &t) < 0)
 			return -1;
-		tv = sym__model_alloc(l->m, sizeof(*tv));
+		tv = ld_alloc(l, sizeof(*tv));
 		if (!tv)
 			return nomem(l);
 		tv->present = 1;
@@ -495,7 +613,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 		tv->dtype = t.dtype;
 		if (t.rank > 0) {
 			int k;
-			const sym_expr **d = sym__model_alloc(l->m, (size_t)t.rank * sizeof(*d));
+			const sym_expr **d = ld_alloc(l, (size_t)t.rank * sizeof(*d));
 			if (!d)
 				return nomem(l);
 			for (k = 0; k < t.rank; k++)
@@ -504,7 +622,7 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 		}
 		if (t.has_data) {
 			size_t i;
-			const sym_expr **v = sym__model_alloc(l->m, (t.ndata ? t.ndata : 1) * sizeof(*v));
+			const sym_expr **v = ld_alloc(l, (t.ndata ? t.ndata : 1) * sizeof(*v));
 			if (!v)
 				return nomem(l);
 			for (i = 0; i < t.ndata; i++)
@@ -513,28 +631,32 @@ static int load_attr(ld *l, const sym_mnode *nd, const cJSON *a, size_t idx, sym
 		}
 		out->type = SYM_ATTR_TENSOR, out->n = 1, out->tensor = tv;
 	} else {
-		return lerr(l, "%s: unsupported value", where);
+		return lerr_at(l, where, "unsupported value");
 	}
 	return 0;
 }
 
-static int load_names(ld *l, const cJSON *arr, const char *what, size_t *n, char ***out, int allow_empty)
+static int load_names(ld *l, const cJSON *arr, const loc *w, size_t *n, char ***out, int allow_empty)
 {
+	const char *what;
 	size_t i;
 	if (!cJSON_IsArray(arr))
-		return lerr(l, "%s must be a list of tensor names", what);
+		return (what = loc_text(l, w)) ? lerr(l, "%s must be a list of tensor names", what) : -1;
 	*n = (size_t)cJSON_GetArraySize(arr);
-	*out = sym__model_alloc(l->m, (*n ? *n : 1) * sizeof(**out));
+	*out = ld_alloc(l, (*n ? *n : 1) * sizeof(**out));
 	if (!*out)
 		return nomem(l);
 	const cJSON *s = arr->child;
 	for (i = 0; i < *n; i++, s = s->next) {
 		if (!cJSON_IsString(s) || (!allow_empty && !*s->valuestring))
-			return lerr(l, "%s[%zu] must be a%s tensor name", what, i,
-			            allow_empty ? "" : " non-empty");
+			return (what = loc_text(l, w)) ? lerr(l, "%s[%zu] must be a%s tensor name", what, i,
+			                                      allow_empty ? "" : " non-empty")
+			                               : -1;
 		if (sym__model_name_has_control(s->valuestring))
-			return lerr(l, "%s[%zu]: a name contains a control character", what, i);
-		if (!((*out)[i] = sym__model_strdup(l->m, s->valuestring)))
+			return (what = loc_text(l, w))
+			           ? lerr(l, "%s[%zu]: a name contains a control character", what, i)
+			           : -1;
+		if (!((*out)[i] = ld_strdup(l, s->valuestring)))
 			return nomem(l);
 	}
 	return 0;
@@ -558,7 +680,7 @@ static char *mprintf(ld *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	sym__sbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	r = b.fail || !b.s ? NULL : sym__model_strdup(l->m, b.s);
+	r = b.fail || !b.s ? NULL : ld_strdup(l, b.s);
 	sym__sbuf_clear(&b);
 	if (!r)
 		nomem(l);
@@ -577,17 +699,16 @@ static int load_graph_attr(ld *l, sym_mnode *nd, const cJSON *a, sym_mgattr *out
 {
 	sym_mgraph *g;
 	const cJSON *nodes, *x;
-	const char *saved = l->gpath, *w;
+	const char *saved = l->gpath;
 	char *path, *what, *iwhat;
 	size_t i;
 	int st = -1;
-	if (!(w = at(l, &l->at_entry, "node '%s' attribute '%s'", nd->name, a->string)) ||
-	    check_name(l, a->string, w) < 0)
+	if (check_name(l, a->string, LOC_2("node '%s' attribute '%s'", nd->name, a->string)) < 0)
 		return -1;
 	if (l->depth >= SYM_MODEL_MAX_DEPTH)
 		return lerr(l, "node '%s' attribute '%s': subgraphs nest deeper than %d levels", nd->name,
 		            a->string, SYM_MODEL_MAX_DEPTH);
-	if (!(out->name = sym__model_strdup(l->m, a->string)) || !(g = sym__model_alloc(l->m, sizeof(*g))))
+	if (!(out->name = ld_strdup(l, a->string)) || !(g = ld_alloc(l, sizeof(*g))))
 		return nomem(l);
 	out->graph = g;
 	if (!(path = mprintf(l, "%s/%s/", nd->name, a->string)) ||
@@ -603,7 +724,7 @@ static int load_graph_attr(ld *l, sym_mnode *nd, const cJSON *a, sym_mgattr *out
 	if (load_tensors(l, field(a, "initializers"), iwhat, 1, &g->ninits, &g->inits) < 0)
 		goto out;
 	g->nnodes = (size_t)cJSON_GetArraySize(nodes);
-	if (!(g->nodes = sym__model_alloc(l->m, (g->nnodes ? g->nnodes : 1) * sizeof(*g->nodes)))) {
+	if (!(g->nodes = ld_alloc(l, (g->nnodes ? g->nnodes : 1) * sizeof(*g->nodes)))) {
 		nomem(l);
 		goto out;
 	}
@@ -616,8 +737,8 @@ static int load_graph_attr(ld *l, sym_mnode *nd, const cJSON *a, sym_mgattr *out
 		     a->string);
 		goto out;
 	}
-	if (!(w = at(l, &l->at_node, "node '%s' attribute '%s' \"outputs\"", nd->name, a->string)) ||
-	    load_names(l, x, w, &g->noutputs, &g->outputs, 0) < 0)
+	if (load_names(l, x, LOC_2("node '%s' attribute '%s' \"outputs\"", nd->name, a->string), &g->noutputs,
+	               &g->outputs, 0) < 0)
 		goto out;
 	st = 0;
 out:
@@ -628,40 +749,33 @@ out:
 static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 {
 	const cJSON *x, *attrs, *a;
-	const char *what;
 	if (!cJSON_IsObject(o))
 		return lerr(l, "nodes[%zu]: expected an object", idx);
 	x = field(o, "name");
-	if (!(what = at(l, &l->at_node, "nodes[%zu]", idx)))
-		return -1;
 	if (x && cJSON_IsString(x) && *x->valuestring) {
-		if (check_name(l, x->valuestring, what) < 0)
+		if (check_name(l, x->valuestring, LOC_I("nodes[%zu]", idx)) < 0)
 			return -1;
-		nd->name = sym__model_strdup(l->m, x->valuestring);
+		nd->name = ld_strdup(l, x->valuestring);
 	} else if (x) {
 		return lerr(l, "nodes[%zu]: \"name\" must be a non-empty string", idx);
 	} else {
-		/* the generated name of an unnamed node: the location is the name */
-		if (!(what = at(l, &l->at_node, "%snode%zu", l->gpath ? l->gpath : "", idx)))
-			return -1;
-		nd->name = sym__model_strdup(l->m, what);
+		/* the generated name of an unnamed node */
+		nd->name = mprintf(l, "%snode%zu", l->gpath ? l->gpath : "", idx);
 	}
 	if (!nd->name)
 		return nomem(l);
 	x = field(o, "op");
 	if (!cJSON_IsString(x) || !*x->valuestring)
 		return lerr(l, "node '%s': missing \"op\"", nd->name);
-	if (!(what = at(l, &l->at_node, "node '%s' \"op\"", nd->name)) ||
-	    check_name(l, x->valuestring, what) < 0)
+	if (check_name(l, x->valuestring, LOC_1("node '%s' \"op\"", nd->name)) < 0)
 		return -1;
-	nd->op = sym__model_strdup(l->m, x->valuestring);
+	nd->op = ld_strdup(l, x->valuestring);
 	x = field(o, "domain");
 	if (x && !cJSON_IsString(x))
 		return lerr(l, "node '%s': \"domain\" must be a string", nd->name);
-	if (!(what = at(l, &l->at_node, "node '%s' \"domain\"", nd->name)) ||
-	    (x && check_name(l, x->valuestring, what) < 0))
+	if (x && check_name(l, x->valuestring, LOC_1("node '%s' \"domain\"", nd->name)) < 0)
 		return -1;
-	nd->domain = sym__model_strdup(l->m, x ? x->valuestring : "");
+	nd->domain = ld_strdup(l, x ? x->valuestring : "");
 	if (x && strcmp(x->valuestring, "") && strcmp(x->valuestring, "cann") &&
 	    strcmp(x->valuestring, "ai.onnx") && strcmp(x->valuestring, "com.microsoft"))
 		return lerr(l, "node '%s': unsupported domain '%s' (\"\", \"cann\" or \"com.microsoft\")",
@@ -670,17 +784,15 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 		nd->domain[0] = 0;
 	if (!nd->op || !nd->domain)
 		return nomem(l);
-	if (!(what = at(l, &l->at_node, "node '%s' \"inputs\"", nd->name)))
-		return -1;
 	x = field(o, "inputs");
 	if (!x) {
 		nd->nin = 0;
 		nd->in = NULL;
-	} else if (load_names(l, x, what, &nd->nin, &nd->in, 1) < 0) {
+	} else if (load_names(l, x, LOC_1("node '%s' \"inputs\"", nd->name), &nd->nin, &nd->in, 1) < 0) {
 		return -1;
 	}
-	if (!(what = at(l, &l->at_node, "node '%s' \"outputs\"", nd->name)) ||
-	    load_names(l, field(o, "outputs"), what, &nd->nout, &nd->out, 0) < 0)
+	if (load_names(l, field(o, "outputs"), LOC_1("node '%s' \"outputs\"", nd->name), &nd->nout, &nd->out,
+	               0) < 0)
 		return -1;
 	if (nd->nout == 0)
 		return lerr(l, "node '%s': needs at least one output", nd->name);
@@ -698,8 +810,8 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 			else
 				nd->nattr++;
 		}
-	nd->attrs = sym__model_alloc(l->m, (nd->nattr ? nd->nattr : 1) * sizeof(*nd->attrs));
-	nd->graphs = sym__model_alloc(l->m, (nd->ngraphs ? nd->ngraphs : 1) * sizeof(*nd->graphs));
+	nd->attrs = ld_alloc(l, (nd->nattr ? nd->nattr : 1) * sizeof(*nd->attrs));
+	nd->graphs = ld_alloc(l, (nd->ngraphs ? nd->ngraphs : 1) * sizeof(*nd->graphs));
 	if (!nd->attrs || !nd->graphs)
 		return nomem(l);
 	idx = 0;
@@ -724,7 +836,6 @@ static int load_node(ld *l, const cJSON *o, size_t idx, sym_mnode *nd)
 static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, size_t *n, sym_mtensor **out)
 {
 	size_t i;
-	const char *w;
 	if (!arr) {
 		*n = 0;
 		*out = NULL;
@@ -733,14 +844,13 @@ static int load_tensors(ld *l, const cJSON *arr, const char *what, int is_init, 
 	if (!cJSON_IsArray(arr))
 		return lerr(l, "\"%s\" must be a list", what);
 	*n = (size_t)cJSON_GetArraySize(arr);
-	*out = sym__model_alloc(l->m, (*n ? *n : 1) * sizeof(**out));
+	*out = ld_alloc(l, (*n ? *n : 1) * sizeof(**out));
 	if (!*out)
 		return nomem(l);
 	{
 		const cJSON *x = arr->child;
 		for (i = 0; i < *n; i++, x = x->next) {
-			if (!(w = at(l, &l->at_entry, "%s[%zu]", what, i)) ||
-			    load_tensor(l, x, w, is_init, &(*out)[i]) < 0)
+			if (load_tensor(l, x, LOC_SI("%s[%zu]", what, i), is_init, NULL, &(*out)[i]) < 0)
 				return -1;
 		}
 	}
@@ -756,16 +866,15 @@ static int load_formats(ld *l, const cJSON *fm)
 	if (!cJSON_IsObject(fm))
 		return lerr(l, "\"formats\" must be an object");
 	l->m->nformats = (size_t)cJSON_GetArraySize(fm);
-	l->m->formats =
-	    sym__model_alloc(l->m, (l->m->nformats ? l->m->nformats : 1) * sizeof(*l->m->formats));
+	l->m->formats = ld_alloc(l, (l->m->nformats ? l->m->nformats : 1) * sizeof(*l->m->formats));
 	if (!l->m->formats)
 		return nomem(l);
 	cJSON_ArrayForEach(e, fm)
 	{
 		const cJSON *f = field(e, "format"), *s = field(e, "storage_format");
 		sym_mformat *mf = &l->m->formats[i++];
-		const char *what = at(l, &l->at_entry, "\"formats\" entry %zu", i - 1);
-		if (!what || check_name(l, e->string, what) < 0)
+		const loc *what = LOC_I("\"formats\" entry %zu", i - 1);
+		if (check_name(l, e->string, what) < 0)
 			return -1;
 		if (!cJSON_IsObject(e) || (f && !cJSON_IsString(f)) || (s && !cJSON_IsString(s)))
 			return lerr(l, "formats['%s']: expected {\"format\": ..., \"storage_format\": ...}",
@@ -773,10 +882,9 @@ static int load_formats(ld *l, const cJSON *fm)
 		if ((f && check_name(l, f->valuestring, what) < 0) ||
 		    (s && check_name(l, s->valuestring, what) < 0))
 			return -1;
-		mf->tensor = sym__model_strdup(l->m, e->string);
-		mf->format = sym__model_strdup(l->m, f ? f->valuestring : "ND");
-		mf->storage_format =
-		    sym__model_strdup(l->m, s ? s->valuestring : (f ? f->valuestring : "ND"));
+		mf->tensor = ld_strdup(l, e->string);
+		mf->format = ld_strdup(l, f ? f->valuestring : "ND");
+		mf->storage_format = ld_strdup(l, s ? s->valuestring : (f ? f->valuestring : "ND"));
 		if (!mf->tensor || !mf->format || !mf->storage_format)
 			return nomem(l);
 	}
@@ -787,9 +895,7 @@ static int load_formats(ld *l, const cJSON *fm)
 static void loader_clear(ld *l)
 {
 	sym__free(l->ctx, l->inexact, l->capinexact * sizeof(*l->inexact));
-	sym__sbuf_clear(&l->at_node);
-	sym__sbuf_clear(&l->at_entry);
-	sym__sbuf_clear(&l->at_elem);
+	sym__sbuf_clear(&l->at);
 }
 
 /* ---- reading: the nodes one at a time --------------------------------------
@@ -925,6 +1031,281 @@ static int syntax_error(sym_ctx *ctx, const char *text, size_t len)
 	return 1;
 }
 
+/* ---- a node's entry without cJSON's allocations ------------------------------
+ * cJSON allocates every item and every string of an entry and frees them
+ * again: most of the time of reading a node.  The reader below builds the
+ * same items (cJSON's own struct, which the loader reads) in blocks it keeps
+ * from one entry to the next, for entries written in a strict subset of
+ * JSON: strings without escapes or control bytes, numbers in JSON's grammar
+ * that sym__json_number_inexact accepts (so the entry has no inexact
+ * number to list), only the four whitespace bytes of JSON, nesting of at
+ * most FJ_DEPTH.  An entry outside the subset, or malformed, is parsed by
+ * cJSON instead, so what is read and what is rejected stays cJSON's. */
+
+#define FJ_DEPTH 64
+#define FJ_NONE ((size_t)-1)
+
+/* An item while its entry is read: items refer to each other and to their
+ * text by index, as the blocks may move while they grow. */
+typedef struct fj_link {
+	size_t child, last, next; /* items; FJ_NONE: none */
+	size_t key, str;          /* offsets of the key and the string value; FJ_NONE: none */
+} fj_link;
+
+typedef struct fj {
+	sym_ctx *ctx;
+	cJSON *it;
+	fj_link *ln;
+	size_t n, capit, capln; /* it and ln grow one after the other */
+	char *s;
+	size_t ns, caps;
+	int nomem;
+	int dot_is_point; /* strtod reads "1.5" as cJSON does */
+} fj;
+
+static void fj_clear(fj *f)
+{
+	sym__free(f->ctx, f->it, f->capit * sizeof(*f->it));
+	sym__free(f->ctx, f->ln, f->capln * sizeof(*f->ln));
+	sym__free(f->ctx, f->s, f->caps);
+}
+
+/* A new item of type; FJ_NONE when out of memory. */
+static size_t fj_item(fj *f, int type)
+{
+	if (f->n == f->capit) {
+		size_t nc = f->capit ? 2 * f->capit : 64;
+		cJSON *it = sym__realloc(f->ctx, f->it, f->capit * sizeof(*it), nc * sizeof(*it));
+		if (!it) {
+			f->nomem = 1;
+			return FJ_NONE;
+		}
+		f->it = it, f->capit = nc;
+	}
+	if (f->n == f->capln) {
+		size_t nc = f->capln ? 2 * f->capln : 64;
+		fj_link *ln = sym__realloc(f->ctx, f->ln, f->capln * sizeof(*ln), nc * sizeof(*ln));
+		if (!ln) {
+			f->nomem = 1;
+			return FJ_NONE;
+		}
+		f->ln = ln, f->capln = nc;
+	}
+	memset(&f->it[f->n], 0, sizeof(f->it[f->n]));
+	f->it[f->n].type = type;
+	f->ln[f->n].child = f->ln[f->n].last = f->ln[f->n].next = FJ_NONE;
+	f->ln[f->n].key = f->ln[f->n].str = FJ_NONE;
+	return f->n++;
+}
+
+/* Bytes a JSON string holds as they are: not a control byte, '"' or '\\'. */
+#define JP16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+/* clang-format off */
+static const unsigned char json_plain[256] = {
+    JP16(0), JP16(0),
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* '"' */
+    JP16(1), JP16(1),
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* '\\' */
+    JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1), JP16(1)};
+/* clang-format on */
+#undef JP16
+
+/* Reads the string at t[*i] == '"' into the text block: its offset, or
+ * FJ_NONE (outside the subset, malformed, out of memory). */
+static size_t fj_string(fj *f, const char *t, size_t len, size_t *i)
+{
+	size_t j = *i + 1, n, off = f->ns;
+	while (j < len && json_plain[(unsigned char)t[j]])
+		j++;
+	if (j >= len || t[j] != '"')
+		return FJ_NONE;
+	n = j - *i - 1;
+	if (f->ns + n + 1 > f->caps) {
+		size_t nc = 2 * (f->ns + n + 1);
+		char *s = sym__realloc(f->ctx, f->s, f->caps, nc);
+		if (!s) {
+			f->nomem = 1;
+			return FJ_NONE;
+		}
+		f->s = s, f->caps = nc;
+	}
+	memcpy(f->s + off, t + *i + 1, n);
+	f->s[off + n] = 0;
+	f->ns += n + 1;
+	*i = j + 1;
+	return off;
+}
+
+static size_t fj_value(fj *f, const char *t, size_t len, size_t *i, int depth);
+
+/* The end of the run of digits at t[j] (j itself when there is none). */
+static size_t fj_digits(const char *t, size_t len, size_t j)
+{
+	while (j < len && t[j] >= '0' && t[j] <= '9')
+		j++;
+	return j;
+}
+
+/* Reads the number at t[i] in JSON's grammar into *d: where it ends, or 0
+ * when cJSON must read it: not in the grammar, longer than 63 bytes (some
+ * cJSON versions read no more), not what sym__json_number_inexact accepts,
+ * or with a fraction or exponent while strtod's decimal point is not '.'
+ * (cJSON writes the locale's into the text it reads). */
+static size_t fj_number(const fj *f, const char *t, size_t len, size_t i, double *d)
+{
+	size_t d0 = i + (t[i] == '-'), j = fj_digits(t, len, d0), k;
+	int exact = 1; /* an integer of at most 15 digits */
+	char buf[64];
+	if (j == d0 || (t[d0] == '0' && j - d0 > 1))
+		return 0;
+	if (j < len && t[j] == '.') {
+		if ((k = fj_digits(t, len, j + 1)) == j + 1)
+			return 0;
+		j = k, exact = 0;
+	}
+	if (j < len && (t[j] == 'e' || t[j] == 'E')) {
+		k = j + 1 + (j + 1 < len && (t[j + 1] == '+' || t[j + 1] == '-'));
+		if (fj_digits(t, len, k) == k)
+			return 0;
+		j = fj_digits(t, len, k), exact = 0;
+	}
+	if ((j < len && number_char(t[j])) || j - i >= sizeof(buf))
+		return 0;
+	if (exact && j - d0 <= 15) {
+		int64_t v = 0;
+		for (k = d0; k < j; k++)
+			v = 10 * v + (t[k] - '0');
+		*d = t[i] == '-' ? -(double)v : (double)v; /* -0 too */
+		return j;
+	}
+	if (!f->dot_is_point)
+		return 0;
+	memcpy(buf, t + i, j - i);
+	buf[j - i] = 0;
+	*d = strtod(buf, NULL);
+	{
+		int integral = 0;
+		if (sym__json_number_inexact(buf, j - i, *d, &integral))
+			return 0;
+	}
+	return j;
+}
+
+/* Reads the members or elements of the object or array at t[*i] into
+ * item k. 1, or 0 (outside the subset, malformed, out of memory). */
+static int fj_members(fj *f, const char *t, size_t len, size_t *i, size_t k, int object, int depth)
+{
+	char close = object ? '}' : ']';
+	*i = skip_space(t, len, *i + 1);
+	if (*i < len && t[*i] == close) {
+		(*i)++;
+		return 1;
+	}
+	for (;;) {
+		size_t key = FJ_NONE, v;
+		if (object) {
+			if (*i >= len || t[*i] != '"' || (key = fj_string(f, t, len, i)) == FJ_NONE)
+				return 0;
+			*i = skip_space(t, len, *i);
+			if (*i >= len || t[*i] != ':')
+				return 0;
+			*i = skip_space(t, len, *i + 1);
+		}
+		if ((v = fj_value(f, t, len, i, depth + 1)) == FJ_NONE)
+			return 0;
+		f->ln[v].key = key;
+		if (f->ln[k].last == FJ_NONE)
+			f->ln[k].child = v;
+		else
+			f->ln[f->ln[k].last].next = v;
+		f->ln[k].last = v;
+		*i = skip_space(t, len, *i);
+		if (*i < len && t[*i] == ',') {
+			*i = skip_space(t, len, *i + 1);
+			continue;
+		}
+		if (*i < len && t[*i] == close) {
+			(*i)++;
+			return 1;
+		}
+		return 0;
+	}
+}
+
+/* Reads the value at t[*i] (no space before it): its item, or FJ_NONE. */
+static size_t fj_value(fj *f, const char *t, size_t len, size_t *i, int depth)
+{
+	size_t k, j;
+	char c;
+	if (*i >= len || depth > FJ_DEPTH)
+		return FJ_NONE;
+	c = t[*i];
+	if (c == '{' || c == '[') {
+		if ((k = fj_item(f, c == '{' ? cJSON_Object : cJSON_Array)) == FJ_NONE ||
+		    !fj_members(f, t, len, i, k, c == '{', depth))
+			return FJ_NONE;
+		return k;
+	}
+	if (c == '"') {
+		size_t off;
+		if ((k = fj_item(f, cJSON_String)) == FJ_NONE || (off = fj_string(f, t, len, i)) == FJ_NONE)
+			return FJ_NONE;
+		f->ln[k].str = off;
+		return k;
+	}
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		double d;
+		if (!(j = fj_number(f, t, len, *i, &d)) || (k = fj_item(f, cJSON_Number)) == FJ_NONE)
+			return FJ_NONE;
+		f->it[k].valuedouble = d;
+		/* cJSON's saturating int */
+		f->it[k].valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
+		*i = j;
+		return k;
+	}
+	{
+		static const struct {
+			const char *word;
+			int type, value;
+		} words[] = {{"null", cJSON_NULL, 0}, {"true", cJSON_True, 1}, {"false", cJSON_False, 0}};
+		size_t w;
+		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+			size_t n = strlen(words[w].word);
+			if (len - *i >= n && !memcmp(t + *i, words[w].word, n)) {
+				if ((k = fj_item(f, words[w].type)) == FJ_NONE)
+					return FJ_NONE;
+				f->it[k].valueint = words[w].value;
+				*i += n;
+				return k;
+			}
+		}
+	}
+	return FJ_NONE;
+}
+
+/* Reads the entry at t[*i] (*i moves past it): its root item, whose tree
+ * lives until the next entry is read (linked by child and next, what the
+ * loader walks; prev is not set); NULL when cJSON must read it (then
+ * f->nomem tells out of memory). */
+static const cJSON *fj_parse(fj *f, const char *t, size_t len, size_t *i)
+{
+	size_t k, root, at = *i;
+	f->n = f->ns = 0;
+	f->nomem = 0;
+	if ((root = fj_value(f, t, len, &at, 0)) == FJ_NONE)
+		return NULL;
+	for (k = 0; k < f->n; k++) {
+		const fj_link *ln = &f->ln[k];
+		cJSON *it = &f->it[k];
+		it->child = ln->child == FJ_NONE ? NULL : &f->it[ln->child];
+		it->next = ln->next == FJ_NONE ? NULL : &f->it[ln->next];
+		it->string = ln->key == FJ_NONE ? NULL : f->s + ln->key;
+		it->valuestring = ln->str == FJ_NONE ? NULL : f->s + ln->str;
+	}
+	*i = at;
+	return &f->it[root];
+}
+
 /* Loads the nodes of the list sp one entry at a time, each parsed, read
  * with its own inexact numbers and freed. */
 static int load_nodes_streamed(ld *l, const char *text, const span *sp)
@@ -932,31 +1313,43 @@ static int load_nodes_streamed(ld *l, const char *text, const span *sp)
 	inexact *root_inexact = l->inexact;
 	size_t root_n = l->ninexact, root_cap = l->capinexact, i = 0, pos;
 	int ret = -1;
+	fj f;
+	memset(&f, 0, sizeof(f));
+	f.ctx = l->ctx;
+	f.dot_is_point = !strcmp(localeconv()->decimal_point, ".");
 	l->inexact = NULL, l->ninexact = l->capinexact = 0;
 	pos = skip_space(text, sp->end, sp->at + 1);
 	while (pos < sp->end - 1) {
 		const char *end = NULL;
-		cJSON *e;
+		const cJSON *e;
+		cJSON *owned = NULL; /* the entry cJSON read */
 		size_t start = pos;
 		if (i == sp->count)
 			goto done;
-		e = cJSON_ParseWithLengthOpts(text + pos, sp->end - 1 - pos, &end, 0);
-		if (!e || !end) {
-			cJSON_Delete(e);
-			goto done;
-		}
-		pos = (size_t)(end - text);
-		l->ninexact = 0;
-		if (sym__json_scan_numbers(l, text + start, pos - start, e, 0, 0) < 0) {
-			cJSON_Delete(e);
-			nomem(l);
-			goto done;
+		l->ninexact = 0; /* an entry of the subset has no inexact number */
+		if (!(e = fj_parse(&f, text, sp->end - 1, &pos))) {
+			if (f.nomem) {
+				nomem(l);
+				goto done;
+			}
+			owned = cJSON_ParseWithLengthOpts(text + pos, sp->end - 1 - pos, &end, 0);
+			if (!owned || !end) {
+				cJSON_Delete(owned);
+				goto done;
+			}
+			e = owned;
+			pos = (size_t)(end - text);
+			if (sym__json_scan_numbers(l, text + start, pos - start, e, 0, 0) < 0) {
+				cJSON_Delete(owned);
+				nomem(l);
+				goto done;
+			}
 		}
 		if (load_node(l, e, i, &l->m->nodes[i]) < 0) {
-			cJSON_Delete(e);
+			cJSON_Delete(owned);
 			goto done;
 		}
-		cJSON_Delete(e);
+		cJSON_Delete(owned);
 		i++;
 		pos = skip_space(text, sp->end, pos);
 		if (pos < sp->end - 1 && text[pos] != ',')
@@ -972,6 +1365,7 @@ done:
 	 * the whole text's tree instead */
 	if (ret < 0 && !sym__failed(l->ctx))
 		ret = -2;
+	fj_clear(&f);
 	sym__free(l->ctx, l->inexact, l->capinexact * sizeof(*l->inexact));
 	l->inexact = root_inexact, l->ninexact = root_n, l->capinexact = root_cap;
 	return ret;
@@ -989,9 +1383,7 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 	int st = 0;
 	memset(&l, 0, sizeof(l));
 	l.ctx = ctx;
-	sym__sbuf_init(&l.at_node, ctx);
-	sym__sbuf_init(&l.at_entry, ctx);
-	sym__sbuf_init(&l.at_elem, ctx);
+	sym__sbuf_init(&l.at, ctx);
 	if (!(l.m = sym__model_new(ctx))) {
 		cJSON_Delete(root);
 		return NULL;
@@ -1003,7 +1395,7 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		goto fail;
 	}
 	x = field(root, "opset");
-	if (x && get_int(&l, x, "\"opset\"", &opset) < 0)
+	if (x && get_int(&l, x, LOC_T("\"opset\""), &opset) < 0)
 		goto fail;
 	if (opset < 1 || opset > 1000) {
 		lerr(&l, "\"opset\" %lld is not a valid opset", (long long)opset);
@@ -1021,7 +1413,7 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		}
 	}
 	l.m->nnodes = sp ? sp->count : (size_t)cJSON_GetArraySize(nodes);
-	l.m->nodes = sym__model_alloc(l.m, (l.m->nnodes ? l.m->nnodes : 1) * sizeof(*l.m->nodes));
+	l.m->nodes = ld_alloc(&l, (l.m->nnodes ? l.m->nnodes : 1) * sizeof(*l.m->nodes));
 	if (!l.m->nodes) {
 		nomem(&l);
 		goto fail;
@@ -1057,7 +1449,7 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		lerr(&l, "missing \"outputs\" (a list of tensor names)");
 		goto fail;
 	}
-	if (load_names(&l, x, "\"outputs\"", &l.m->noutputs, &l.m->outputs, 0) < 0)
+	if (load_names(&l, x, LOC_T("\"outputs\""), &l.m->noutputs, &l.m->outputs, 0) < 0)
 		goto fail;
 	if (load_formats(&l, field(root, "formats")) < 0 || sym__model_link(l.m) < 0)
 		goto fail;

@@ -558,6 +558,64 @@ static void merge_key_has_one_bracket_per_output(void **state)
 	close_model(&fx);
 }
 
+/* A chain of NK Concats grows [N, 1] by one each (c<k>: [N, k + 1]), each
+ * followed by a Relu of the same shape (r<k>): NK keys of two nodes, met in
+ * an order unlike their text's ("[N, 10]" sorts before "[N, 2]"). */
+#define NK 150
+
+static void merge_keys_of_many_shapes_are_sorted_with_their_nodes_in_model_order(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	size_t cap = 200 * NK + 256, n = 0, i;
+	char *text = malloc(cap), want[64], prev[16] = "x";
+	sym_model *m;
+	sym_graph_result *r;
+	int k;
+	(void)state;
+	assert_non_null(text);
+	n += (size_t)snprintf(text + n, cap - n,
+	                      "{\"inputs\": [{\"name\": \"x\", \"shape\": [\"N\", 1]}], \"nodes\": [");
+	for (k = 1; k <= NK; k++) {
+		n +=
+		    (size_t)snprintf(text + n, cap - n,
+		                     "%s{\"name\": \"c%d\", \"op\": \"Concat\", \"inputs\": [\"%s\", \"x\"], "
+		                     "\"outputs\": [\"t%d\"], \"attrs\": {\"axis\": 1}}, {\"name\": \"r%d\", "
+		                     "\"op\": \"Relu\", \"inputs\": [\"t%d\"], \"outputs\": [\"u%d\"]}",
+		                     k > 1 ? ", " : "", k, prev, k, k, k, k);
+		snprintf(prev, sizeof(prev), "u%d", k);
+	}
+	assert_true(n < cap);
+	snprintf(text + n, cap - n, "], \"outputs\": [\"u%d\"]}", NK);
+	m = sym_model_from_json(ctx, text, strlen(text));
+	if (!m)
+		fail_msg("the model does not load: %s", sym_ctx_last_message(ctx));
+	r = sym_model_infer(ctx, m, NULL);
+	assert_non_null(r);
+	assert_int_equal(sym_graph_num_errors(r), 0);
+	assert_int_equal(sym_graph_num_merge_keys(r), NK);
+	for (i = 0; i < NK; i++) {
+		size_t nn, j;
+		const char *const *nodes;
+		const char *key = sym_graph_merge_key(r, i, &nn, &nodes);
+		if (i && strcmp(sym_graph_merge_key(r, i - 1, &j, &nodes), key) >= 0)
+			fail_msg("merge key %zu '%s' does not sort after '%s'", i, key,
+			         sym_graph_merge_key(r, i - 1, &j, &nodes));
+		sym_graph_merge_key(r, i, &nn, &nodes);
+		assert_int_equal(sscanf(key, "[N, %d]", &k), 1);
+		snprintf(want, sizeof(want), "[N, %d]", k);
+		assert_string_equal(key, want);
+		assert_int_equal(nn, 2);
+		snprintf(want, sizeof(want), "c%d", k - 1);
+		assert_string_equal(nodes[0], want);
+		snprintf(want, sizeof(want), "r%d", k - 1);
+		assert_string_equal(nodes[1], want);
+	}
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+	free(text);
+}
+
 /* ---- malformed models ------------------------------------------------------ */
 
 typedef struct bad_case {
@@ -1448,6 +1506,7 @@ int main(void)
 	    cmocka_unit_test(integers_up_to_2_53_and_decimal_strings_are_exact),
 	    cmocka_unit_test(merge_keys_of_different_shapes_differ),
 	    cmocka_unit_test(merge_key_has_one_bracket_per_output),
+	    cmocka_unit_test(merge_keys_of_many_shapes_are_sorted_with_their_nodes_in_model_order),
 	    cmocka_unit_test(transformer_program_reports_failing_guard_and_node),
 	    cmocka_unit_test(program_rejects_dims_outside_the_symbol_ranges),
 	    cmocka_unit_test(guard_cache_answers_invalid_for_dims_outside_the_symbol_ranges),
