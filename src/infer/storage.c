@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 static const struct {
@@ -210,6 +211,28 @@ const sym_expr *sym__storage_bytes(sym_ctx *ctx, int dtype, int rank, const sym_
 
 /* ---- the graph's annotations ------------------------------------------- */
 
+/* The key of a tensor's byte size: its element size and its dims (nodes,
+ * so equal dims are equal pointers). */
+static size_t bytes_key(int size, int rank, const sym_expr *const *dims)
+{
+	size_t h = (size_t)size * 0x9e3779b97f4a7c15ULL ^ (size_t)(rank + 1);
+	int k;
+	for (k = 0; k < rank; k++)
+		h = (h ^ (size_t)(uintptr_t)dims[k]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+static int same_bytes_key(int size, const sym_tstorage *a, int osize, const sym_tstorage *b)
+{
+	int k;
+	if (size != osize || a->rank != b->rank)
+		return 0;
+	for (k = 0; k < a->rank; k++)
+		if (a->dims[k] != b->dims[k])
+			return 0;
+	return 1;
+}
+
 int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 {
 	const sym_model *m = r->model;
@@ -279,23 +302,50 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 	}
 	{
 		/* the total is summed once: one sum per tensor would cost the
-		 * square of the tensors with sizes of their own */
+		 * square of the tensors with sizes of their own; a tensor with
+		 * the element size and the dims of an earlier one has its bytes
+		 * (the memo, open addressing over 2**k >= 2 * tensors slots) */
 		const sym_expr **terms = sym__alloc(ctx, (r->ntensors + 1) * sizeof(*terms));
+		size_t cap = 16, *memo;
 		int known = 1;
-		if (!terms)
+		while (cap < 2 * r->ntensors)
+			cap *= 2;
+		memo = sym__alloc(ctx, cap * sizeof(*memo));
+		if (!terms || !memo) {
+			if (terms)
+				sym__free(ctx, terms, (r->ntensors + 1) * sizeof(*terms));
+			if (memo)
+				sym__free(ctx, memo, cap * sizeof(*memo));
 			return -1;
+		}
+		memset(memo, 0, cap * sizeof(*memo));
 		for (i = 0; i < r->ntensors; i++) {
 			sym_tstorage *ts = &x->t[i];
-			const sym_expr *b =
-			    sym__storage_bytes(ctx, r->tensors[i].tv.dtype, ts->rank, ts->dims, x->align);
-			if (b && !(b = sym_simplify(ctx, r->facts, b))) {
-				sym__free(ctx, terms, (r->ntensors + 1) * sizeof(*terms));
-				return -1;
+			int size = sym__dtype_size(r->tensors[i].tv.dtype);
+			size_t h = bytes_key(size, ts->rank, ts->dims) & (cap - 1), j;
+			const sym_expr *b = NULL;
+			int found = 0;
+			for (; (j = memo[h]) != 0; h = (h + 1) & (cap - 1)) {
+				const sym_tstorage *o = &x->t[j - 1];
+				if (same_bytes_key(size, ts, sym__dtype_size(r->tensors[j - 1].tv.dtype), o)) {
+					b = o->bytes, found = 1;
+					break;
+				}
+			}
+			if (!found) {
+				b = sym__storage_bytes(ctx, r->tensors[i].tv.dtype, ts->rank, ts->dims, x->align);
+				if (b && !(b = sym_simplify(ctx, r->facts, b))) {
+					sym__free(ctx, terms, (r->ntensors + 1) * sizeof(*terms));
+					sym__free(ctx, memo, cap * sizeof(*memo));
+					return -1;
+				}
+				memo[h] = i + 1;
 			}
 			ts->bytes = b;
 			terms[i] = b;
 			known &= b != NULL;
 		}
+		sym__free(ctx, memo, cap * sizeof(*memo));
 		x->total = known ? sym__expr_sum(ctx, r->ntensors, terms) : NULL;
 		sym__free(ctx, terms, (r->ntensors + 1) * sizeof(*terms));
 		if (known && !x->total)
