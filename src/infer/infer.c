@@ -18,18 +18,33 @@ static int order_nodes(sym_graph_result *r)
 			if (!sym__result_add_tensor(r, m->nodes[i].out[j], (long)i, NULL))
 				return -1;
 	for (i = 0; i < m->nnodes; i++)
-		for (j = 0; j < m->nodes[i].nin; j++)
-			if (*m->nodes[i].in[j] && sym__graph_find(r, m->nodes[i].in[j]) == (size_t)-1)
+		nedges += m->nodes[i].nin + m->nodes[i].nouter + m->nodes[i].nout;
+	if (!(r->tix = sym__infer_alloc(&r->inf, (nedges + 1) * sizeof(*r->tix))) ||
+	    !(r->tix_at = sym__infer_alloc(&r->inf, (m->nnodes + 1) * sizeof(*r->tix_at))))
+		return -1;
+	nedges = 0;
+	for (i = 0; i < m->nnodes; i++) {
+		const sym_mnode *nd = &m->nodes[i];
+		size_t *tx = r->tix + nedges;
+		r->tix_at[i] = nedges;
+		nedges += nd->nin + nd->nouter + nd->nout;
+		for (j = 0; j < nd->nin; j++)
+			if (*nd->in[j] && (tx[j] = sym__graph_find(r, nd->in[j])) == (size_t)-1)
 				return sym__result_fail(
-				    r, "model: node '%s' reads tensor '%s', which nothing defines",
-				    m->nodes[i].name, m->nodes[i].in[j]);
-	for (i = 0; i < m->nnodes; i++)
-		for (j = 0; j < m->nodes[i].nouter; j++)
-			if (sym__graph_find(r, m->nodes[i].outer[j]) == (size_t)-1)
+				    r, "model: node '%s' reads tensor '%s', which nothing defines", nd->name,
+				    nd->in[j]);
+			else if (!*nd->in[j])
+				tx[j] = (size_t)-1;
+		for (j = 0; j < nd->nouter; j++)
+			if ((tx[nd->nin + j] = sym__graph_find(r, nd->outer[j])) == (size_t)-1)
 				return sym__result_fail(
 				    r,
 				    "model: a subgraph of node '%s' reads tensor '%s', which nothing defines",
-				    m->nodes[i].name, m->nodes[i].outer[j]);
+				    nd->name, nd->outer[j]);
+		for (j = 0; j < nd->nout; j++)
+			tx[nd->nin + nd->nouter + j] = sym__graph_find(r, nd->out[j]);
+	}
+	nedges = 0;
 	for (i = 0; i < m->noutputs; i++)
 		if (sym__graph_find(r, m->outputs[i]) == (size_t)-1)
 			return sym__result_fail(r, "model: output '%s' is not a tensor of the graph",
@@ -51,13 +66,10 @@ static int order_nodes(sym_graph_result *r)
 	/* a node with subgraphs also runs after what its bodies read */
 	for (i = 0; i < m->nnodes; i++)
 		for (j = 0; j < m->nodes[i].nin + m->nodes[i].nouter; j++) {
-			const char *name =
-			    j < m->nodes[i].nin ? m->nodes[i].in[j] : m->nodes[i].outer[j - m->nodes[i].nin];
-			size_t t;
+			size_t t = r->tix[r->tix_at[i] + j];
 			long p;
-			if (!*name)
+			if (t == (size_t)-1)
 				continue;
-			t = sym__graph_find(r, name);
 			p = r->tensors[t].producer;
 			if (p < 0)
 				continue;
@@ -114,6 +126,7 @@ static int run_nodes(sym_graph_result *r)
 	int status = 0;
 	for (k = 0; k < r->norder && status == 0; k++) {
 		const sym_mnode *nd = &m->nodes[r->order[k]];
+		const size_t *tx = r->tix + r->tix_at[r->order[k]];
 		const char *blocked = NULL;
 		if (SYM_GROW(r->ctx, ins, nd->nin, capin, 4) < 0 ||
 		    SYM_GROW(r->ctx, outs, nd->nout + 1, capout, 4) < 0) {
@@ -126,12 +139,12 @@ static int run_nodes(sym_graph_result *r)
 				ins[j].rank = -1;
 				continue;
 			}
-			ins[j] = r->tensors[sym__graph_find(r, nd->in[j])].tv;
+			ins[j] = r->tensors[tx[j]].tv;
 			if (ins[j].rank == -2)
 				blocked = nd->in[j];
 		}
 		for (j = 0; j < nd->nouter && !blocked; j++)
-			if (r->tensors[sym__graph_find(r, nd->outer[j])].tv.rank == -2)
+			if (r->tensors[tx[nd->nin + j]].tv.rank == -2)
 				blocked = nd->outer[j];
 		if (blocked) {
 			if (sym__result_add_diag(r, nd->name, nd->op, blocked,
@@ -169,7 +182,7 @@ static int run_nodes(sym_graph_result *r)
 			continue;
 		}
 		for (j = 0; j < nd->nout; j++)
-			r->tensors[sym__graph_find(r, nd->out[j])].tv = outs[j];
+			r->tensors[tx[nd->nin + nd->nouter + j]].tv = outs[j];
 	}
 	sym__free(r->ctx, ins, capin * sizeof(*ins));
 	sym__free(r->ctx, outs, capout * sizeof(*outs));

@@ -173,7 +173,11 @@ int sym__merge_keys(sym_graph_result *r)
 			b.s[0] = 0;
 		group_of[i] = (size_t)-1;
 		for (j = 0; j < m->nodes[i].nout && ok; j++) {
-			const sym_tval *tv = &r->tensors[sym__graph_find(r, m->nodes[i].out[j])].tv;
+			const sym_tval *tv =
+			    &r->tensors[r->tix
+			                    ? r->tix[r->tix_at[i] + m->nodes[i].nin + m->nodes[i].nouter + j]
+			                    : sym__graph_find(r, m->nodes[i].out[j])]
+			         .tv;
 			int d;
 			if (tv->rank < -1) {
 				ok = 0;

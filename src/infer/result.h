@@ -85,6 +85,10 @@ struct sym_graph_result {
 	size_t ndiags, capdiags;
 	size_t *order; /* topological order of nodes */
 	size_t norder;
+	/* per node i, the tensor of each input, each outer name and each
+	 * output, in that order, from tix + tix_at[i] ((size_t)-1 for an
+	 * omitted input): names looked up once */
+	size_t *tix, *tix_at;
 	char **node_keys;          /* merge key of each node (model order) */
 	struct sym_graph_ext *ext; /* storage shapes, byte sizes, ranges */
 };
