@@ -327,13 +327,15 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 			int found = 0;
 			for (; (j = memo[h]) != 0; h = (h + 1) & (cap - 1)) {
 				const sym_tstorage *o = &x->t[j - 1];
-				if (same_bytes_key(size, ts, sym__dtype_size(r->tensors[j - 1].tv.dtype), o)) {
+				if (same_bytes_key(size, ts, sym__dtype_size(r->tensors[j - 1].tv.dtype),
+				                   o)) {
 					b = o->bytes, found = 1;
 					break;
 				}
 			}
 			if (!found) {
-				b = sym__storage_bytes(ctx, r->tensors[i].tv.dtype, ts->rank, ts->dims, x->align);
+				b = sym__storage_bytes(ctx, r->tensors[i].tv.dtype, ts->rank, ts->dims,
+				                       x->align);
 				if (b && !(b = sym_simplify(ctx, r->facts, b))) {
 					sym__free(ctx, terms, (r->ntensors + 1) * sizeof(*terms));
 					sym__free(ctx, memo, cap * sizeof(*memo));
