@@ -690,16 +690,23 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 		out[i].present = 1;
 		out[i].rank = -1;
 	}
-	if (!inf->rules && sym__rule_index_new(inf->ctx, &inf->rules, &inf->nrules) < 0)
+	if (!inf->rules && inf->nscanned >= SYM_RULE_INDEX_AFTER &&
+	    sym__rule_index_new(inf->ctx, &inf->rules, &inf->nrules) < 0)
 		return -1;
-	slot = sym__rule_index_find(inf->rules, inf->nrules, domain, op);
-	if (!slot) {
+	if (inf->rules) {
+		slot = sym__rule_index_find(inf->rules, inf->nrules, domain, op);
+		e = slot ? slot->e : NULL;
+		since = !slot || (domain && *domain) ? 1 : slot->since; /* as sym__rule_since */
+	} else {
+		inf->nscanned++;
+		e = sym__rule_find(domain, op);
+		since = e ? sym__rule_since(domain, op) : 1;
+	}
+	if (!e) {
 		sym__error(inf->ctx, SYM_EDOMAIN, -1, "node '%s': unsupported operator '%s%s%s'", node,
 		           domain && *domain ? domain : "", domain && *domain ? "::" : "", op);
 		return -1;
 	}
-	e = slot->e;
-	since = domain && *domain ? 1 : slot->since; /* as sym__rule_since */
 	if (opset < since) {
 		sym__error(inf->ctx, SYM_EDOMAIN, -1,
 		           "node '%s' (%s): unsupported opset %d (%s is read from opset %d)", node, op, opset,

@@ -45,10 +45,14 @@ struct sym_infer {
 	int (*name_taken)(const sym_infer *inf, const sym_expr *sym);
 	const void *name_owner;
 	/* the registry sorted by operator name (entries of one name in
-	 * registry order), built by the session's first rule */
+	 * registry order), built once the session has looked up
+	 * SYM_RULE_INDEX_AFTER rules by a scan (a session of a few rules,
+	 * as the rules API and the rule tests make, never builds it) */
 	sym_rule_slot *rules;
-	size_t nrules;
+	size_t nrules, nscanned;
 };
+
+#define SYM_RULE_INDEX_AFTER 32
 
 /* Builds the registry's index into *out (n slots, allocated from ctx,
  * freed with sym__free(ctx, *out, *n * sizeof(**out))): 0, or -1 with out
