@@ -476,10 +476,11 @@ static int proven_equal(sym_graph_result *r, const sym_expr *a, const sym_expr *
 	return t == SYM_TRUE;
 }
 
-/* Adds the assert guard p (simplified) of node nd with the reason (made
- * in the session's memory), assumed from here on; 0 when p holds, 1 when
- * it never holds (nothing added), -1 out of memory. */
-static int push_assert(sym_graph_result *r, const sym_mnode *nd, const sym_expr *p, char *reason)
+/* Adds the guard p (simplified) of node nd, of the kind, with the reason
+ * (made in the session's memory), assumed from here on; 0 when p holds or
+ * is added, 1 when it never holds (nothing added), -1 out of memory. */
+static int push_guard(sym_graph_result *r, const sym_mnode *nd, const sym_expr *p, sym_guard_kind kind,
+                      char *reason)
 {
 	sym_infer *inf = &r->inf;
 	sym_ctx *ctx = r->ctx;
@@ -498,7 +499,7 @@ static int push_assert(sym_graph_result *r, const sym_mnode *nd, const sym_expr 
 		return -1;
 	g = &inf->guards[inf->nguards];
 	g->pred = p;
-	g->kind = SYM_GUARD_ASSERT;
+	g->kind = kind;
 	g->node = sym__infer_strdup(inf, nd->name);
 	g->reason = reason;
 	if (!g->node)
@@ -517,8 +518,8 @@ static int push_assert(sym_graph_result *r, const sym_mnode *nd, const sym_expr 
 static int assert_equal(sym_graph_result *r, const sym_mnode *nd, const sym_expr *a, const sym_expr *b,
                         const char *what)
 {
-	int st = push_assert(r, nd, sym_expr_rel(r->ctx, SYM_REL_EQ, a, b),
-	                     sym__infer_printf(&r->inf, "%s must be equal", what));
+	int st = push_guard(r, nd, sym_expr_rel(r->ctx, SYM_REL_EQ, a, b), SYM_GUARD_ASSERT,
+	                    sym__infer_printf(&r->inf, "%s must be equal", what));
 	if (st == 1) {
 		r->inf.fatal = 1;
 		sym__error(r->ctx, SYM_EDOMAIN, -1, "node '%s' (%s): %s differ", nd->name, nd->op, what);
@@ -534,8 +535,8 @@ static int assert_equal(sym_graph_result *r, const sym_mnode *nd, const sym_expr
 static int assert_branch(sym_graph_result *r, const sym_mnode *nd, const sym_expr *p, const char *name,
                          const char *why)
 {
-	int st = push_assert(r, nd, p,
-	                     sym__infer_printf(&r->inf, "%s never runs on a valid input: %s", name, why));
+	int st = push_guard(r, nd, p, SYM_GUARD_ASSERT,
+	                    sym__infer_printf(&r->inf, "%s never runs on a valid input: %s", name, why));
 	if (st == 1) {
 		r->inf.fatal = 1;
 		sym__error(r->ctx, SYM_EDOMAIN, -1,
@@ -553,9 +554,8 @@ static int hinted_branch(sym_graph_result *r, const sym_mnode *nd, const sym_exp
 {
 	sym_infer *inf = &r->inf;
 	sym_ctx *ctx = r->ctx;
-	const sym_expr *hv, *p;
-	sym_guard *g;
-	size_t i;
+	const sym_expr *hv;
+	int st;
 	if (!inf->nhints)
 		return 0;
 	if (!(hv = sym_expr_eval_si(ctx, pred, inf->nhints, inf->hint_syms, inf->hint_vals))) {
@@ -567,31 +567,11 @@ static int hinted_branch(sym_graph_result *r, const sym_mnode *nd, const sym_exp
 	if (hv != sym__true(ctx) && hv != sym__false(ctx))
 		return 0;
 	*b = hv == sym__true(ctx) ? 0 : 1;
-	if (!(p = sym_simplify(ctx, inf->facts, *b ? sym_expr_not(ctx, pred) : pred)))
-		return -1;
-	if (p == sym__false(ctx))
-		return 0;
-	if (p == sym__true(ctx))
-		return 1;
-	for (i = 0; i < inf->nguards; i++)
-		if (inf->guards[i].pred == p)
-			return 1;
-	if (SYM_GROW(ctx, inf->guards, inf->nguards + 1, inf->capguards, 16) < 0)
-		return -1;
-	g = &inf->guards[inf->nguards];
-	g->pred = p;
-	g->kind = SYM_GUARD_EXPECT;
-	g->node = sym__infer_strdup(inf, nd->name);
-	g->reason = sym__infer_printf(inf, "the hints take %s", *b ? "else_branch" : "then_branch");
-	if (!g->node || !g->reason)
-		return -1;
-	inf->nguards++;
-	if (sym_facts_assume(inf->facts, p) != SYM_EOK) {
-		if (sym_ctx_last_error(ctx) == SYM_ENOMEM)
-			return -1;
-		sym_ctx_clear_error(ctx);
-	}
-	return 1;
+	/* the branch's condition as an expect guard; one that never holds
+	 * takes no branch */
+	st = push_guard(r, nd, *b ? sym_expr_not(ctx, pred) : pred, SYM_GUARD_EXPECT,
+	                sym__infer_printf(inf, "the hints take %s", *b ? "else_branch" : "then_branch"));
+	return st < 0 ? -1 : st == 1 ? 0 : 1;
 }
 
 static int run_if(sym_graph_result *r, const scope *s, const sym_mnode *nd, const sym_tval *ins,
