@@ -73,6 +73,12 @@ int sym__print_expr(pr *p, const sym_expr *e)
 	}
 	if (p->b->fail || sym__failed(p->ctx))
 		return P_ATOM;
+	if (e->kind == SYM_KIND_SYM) {
+		/* a name is its own text: no memo entry (a min or max of many
+		 * symbols would fill the memo with them) */
+		sym__sbuf_put(p->b, node_name(e), e->n);
+		return P_ATOM;
+	}
 	m = memo_find(p->memo, e);
 	if (m && (p->measure || m->alt)) {
 		if (p->measure)
@@ -887,15 +893,35 @@ int sym__print_node(pr *p, const sym_expr *e)
 	case SYM_KIND_ABS:
 	case SYM_KIND_MIN:
 	case SYM_KIND_MAX:
-		sym__sbuf_puts(p->b, e->kind == SYM_KIND_ABS   ? "abs("
-		                     : e->kind == SYM_KIND_MIN ? "min("
-		                                               : "max(");
-		for (i = 0; i < e->n; i++) {
-			if (i)
-				sym__sbuf_puts(p->b, ", ");
-			sym__print_expr(p, node_kids(e)[i]);
+		sym__sbuf_put(p->b,
+		              e->kind == SYM_KIND_ABS   ? "abs("
+		              : e->kind == SYM_KIND_MIN ? "min("
+		                                        : "max(",
+		              4);
+		if (p->measure) {
+			/* names and separators are counted together: a min or
+			 * max of hundreds of symbols is a sum of lengths */
+			size_t len = 2 * (e->n - 1) + 1;
+			for (i = 0; i < e->n; i++) {
+				const sym_expr *k = node_kids(e)[i];
+				if (k->kind == SYM_KIND_SYM)
+					len += k->n;
+				else
+					sym__print_expr(p, k);
+			}
+			sym__sbuf_put(p->b, NULL, len);
+		} else {
+			for (i = 0; i < e->n; i++) {
+				const sym_expr *k = node_kids(e)[i];
+				if (i)
+					sym__sbuf_put(p->b, ", ", 2);
+				if (k->kind == SYM_KIND_SYM)
+					sym__sbuf_put(p->b, node_name(k), k->n);
+				else
+					sym__print_expr(p, k);
+			}
+			sym__sbuf_put(p->b, ")", 1);
 		}
-		sym__sbuf_puts(p->b, ")");
 		p->unsafe = 0;
 		return P_ATOM;
 	case SYM_KIND_BOOL:

@@ -1,7 +1,9 @@
 /* The printer's choice of spellings: candidate texts of a sum or a
  * relation, each parsed back, the cheapest that gives the same node. */
+#include "eval_private.h"
 #include "print_private.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -816,7 +818,7 @@ static void replace_names(sym_sbuf *out, const char *text, size_t n, char names[
 		       (s[w] >= '0' && s[w] <= '9'))
 			w++;
 		for (i = 0; i < n; i++)
-			if (strlen(names[i]) == w && !strncmp(s, names[i], w))
+			if (!strncmp(s, names[i], w) && !names[i][w])
 				break;
 		if (i < n) {
 			sym__sbuf_puts(out, rep[i]);
@@ -833,6 +835,27 @@ static void replace_names(sym_sbuf *out, const char *text, size_t n, char names[
 		}
 		s += w;
 	}
+}
+
+/* How many times the whole word name occurs in text (as replace_names
+ * sees words). */
+static size_t count_word(const char *text, const char *name)
+{
+	size_t n = 0, len = strlen(name);
+	const char *s = text;
+	while (*s) {
+		size_t w = 0;
+		while ((s[w] >= 'a' && s[w] <= 'z') || (s[w] >= 'A' && s[w] <= 'Z') || s[w] == '_' ||
+		       (s[w] >= '0' && s[w] <= '9'))
+			w++;
+		if (!w) {
+			s++;
+			continue;
+		}
+		n += w == len && !strncmp(s, name, w);
+		s += w;
+	}
+	return n;
 }
 
 /* The sum v with each factor F[k] of its monomials replaced by by[k]. */
@@ -858,6 +881,30 @@ static const sym_expr *subst_factors(sym_ctx *ctx, const sym_lin *v, size_t nf, 
 	return r;
 }
 
+/* Whether the symbol s occurs in e: a walk over e's distinct nodes
+ * (symbols are compared, not remembered), so a max of many symbols costs
+ * a look at each of them, not a sorted list of them.  -1 when memory runs
+ * out. */
+static int has_symbol(sym_memo *seen, const sym_expr *e, const sym_expr *s)
+{
+	size_t i, n;
+	if (e == s)
+		return 1;
+	if (e->kind == SYM_KIND_SYM || e->kind == SYM_KIND_NUM || e->kind == SYM_KIND_BOOL)
+		return 0;
+	if (sym__memo_get(seen, e))
+		return 0;
+	if (!sym__memo_put(seen, e, e))
+		return -1;
+	n = sym__nslots(e);
+	for (i = 0; i < n; i++) {
+		int r = has_symbol(seen, sym__slot(e, i), s);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 /* A long sum (past ALT_MAX_TERMS terms or ALT_MAX_LEN bytes) written with
  * each floor by a constant in its other form: floor(P/Q) == T - G with
  * G = floor((Q - 1 - P + Q*T)/Q) and T the positive terms of P rounded up
@@ -874,7 +921,7 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	char *gtext[SUBST_MAX_FLOORS];
 	sym_sbuf gbuf[SUBST_MAX_FLOORS];
 	int ginit[SUBST_MAX_FLOORS];
-	size_t nf = 0, i, j, k, np;
+	size_t nf = 0, i, j, k, np = SIZE_MAX;
 	for (i = 0; i < v->n && nf < SUBST_MAX_FLOORS; i++) {
 		sym_factor one;
 		size_t n;
@@ -894,7 +941,6 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	}
 	if (!nf)
 		return;
-	np = sym_expr_symbols(p->ctx, e, present, 64);
 	for (i = 0; i < nf; i++)
 		gtext[i] = NULL, ginit[i] = 0;
 	for (i = 0; i < nf; i++) {
@@ -904,9 +950,27 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 		sym_num c, q1;
 		sym_sbuf gt;
 		size_t l;
+		int in_e;
 		snprintf(names[i], sizeof(names[i]), "g%zu__", i);
 		gs[i] = sym_expr_symbol(p->ctx, names[i]);
-		for (l = 0; l < np && l < 64; l++)
+		if (!gs[i])
+			goto done;
+		/* a name of e cannot stand for a floor: the symbols of e (the
+		 * first 64 in the structural order) are listed only when the
+		 * name occurs in e at all */
+		{
+			sym_memo seen;
+			sym__memo_init(&seen, p->ctx);
+			in_e = has_symbol(&seen, e, gs[i]);
+			sym__memo_clear(&seen);
+		}
+		if (in_e < 0) {
+			p->b->fail = 1;
+			goto done;
+		}
+		if (in_e && np == SIZE_MAX)
+			np = sym_expr_symbols(p->ctx, e, present, 64);
+		for (l = 0; in_e && l < np && l < 64; l++)
 			if (present[l] == gs[i])
 				goto done;
 		if (!sym__quotient_form(p->ctx, node_kid(F[i]), &P, &Q) || !P || !Q)
@@ -949,13 +1013,14 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 		const sym_expr *SF[SUBST_MAX_FLOORS], *SB[SUBST_MAX_FLOORS];
 		char snames[SUBST_MAX_FLOORS][16];
 		char *stext[SUBST_MAX_FLOORS];
+		size_t stok[SUBST_MAX_FLOORS]; /* tokens of stext[k], SIZE_MAX until counted */
 		size_t ns = 0, cur = bt->tokens, tk;
 		sym_sbuf keep;
 		sym__sbuf_init(&keep, p->ctx);
 		for (i = 0; i < nf; i++) {
 			const sym_expr *es;
 			sym_sbuf t, c;
-			SF[ns] = F[i], SB[ns] = by[i], stext[ns] = gtext[i];
+			SF[ns] = F[i], SB[ns] = by[i], stext[ns] = gtext[i], stok[ns] = SIZE_MAX;
 			memcpy(snames[ns], names[i], sizeof(names[i]));
 			es = subst_factors(p->ctx, v, ns + 1, SF, SB);
 			if (!es)
@@ -966,6 +1031,21 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 				sym__sbuf_clear(&t);
 				if (oom)
 					break;
+				continue;
+			}
+			/* the tokens of the text with the names replaced: each
+			 * replacement is parenthesised, so it joins no token of
+			 * its neighbours and the counts add up; the text is
+			 * built only when it would be kept */
+			tk = count_tokens(t.s);
+			for (k = 0; k <= ns; k++) {
+				size_t occ = count_word(t.s, snames[k]);
+				if (stok[k] == SIZE_MAX)
+					stok[k] = count_tokens(stext[k]);
+				tk = tk - occ + occ * stok[k];
+			}
+			if (tk >= cur) {
+				sym__sbuf_clear(&t);
 				continue;
 			}
 			sym__sbuf_init(&c, p->ctx);
