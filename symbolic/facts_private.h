@@ -37,6 +37,9 @@ struct sym_facts {
 	sym_num default_min;
 	sym_syminfo *info;
 	size_t ninfo, capinfo;
+	/* past a few symbols, info by symbol: index + 1 (0 for a free slot),
+	 * open addressing, power-of-two capacity */
+	size_t *infoix, capix;
 	const sym_expr **lin; /* linear facts "d <= 0" over several atoms */
 	size_t nlin, caplin;
 	const sym_expr **assumed; /* every assumption, for checking witnesses */

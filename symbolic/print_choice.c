@@ -1079,6 +1079,20 @@ done:
 			sym__sbuf_clear(&gbuf[i]);
 }
 
+/* Whether some term of v has a floor among its factors. */
+static int has_floor_factor(const sym_lin *v)
+{
+	size_t i, j, n;
+	for (i = 0; i < v->n; i++) {
+		sym_factor one;
+		const sym_factor *f = sym__print_mono_view(v->t[i].m, &one, &n);
+		for (j = 0; j < n; j++)
+			if (f[j].base->kind == SYM_KIND_FLOOR)
+				return 1;
+	}
+	return 0;
+}
+
 /* The shortest verified spelling of e when shorter than the default
  * (*len bytes, precedence *prec) in tokens; NULL to keep the default. */
 char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe)
@@ -1096,6 +1110,10 @@ char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, 
 	sym__lin_view(e->kind == SYM_KIND_ADD ? e : node_kid(e), &v);
 	long_sum = v.n > ALT_MAX_TERMS || *len > ALT_MAX_LEN;
 	if (long_sum && (e->kind != SYM_KIND_ADD || v.n > SUBST_MAX_TERMS))
+		return NULL;
+	/* a long sum has candidates only through its floors (alt_substitute):
+	 * without one, its default text is not even made */
+	if (long_sum && !has_floor_factor(&v))
 		return NULL;
 	for (i = 0; i < p->depth; i++)
 		if (p->busy[i] == e)
