@@ -12,8 +12,8 @@
 
 /* Integer data is kept up to this many elements, floating-point data
  * (Resize scales) up to FLOAT_LIMIT. */
-#define INT_LIMIT 65536
-#define FLOAT_LIMIT 64
+#define INT_LIMIT SYM_ONNX_INT_KEEP
+#define FLOAT_LIMIT SYM_ONNX_FLOAT_KEEP
 
 enum { ONNX_EXTERNAL = 1 };
 
