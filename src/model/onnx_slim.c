@@ -14,7 +14,10 @@
  * Anything unexpected (a truncated or malformed message, a stream that
  * cannot seek, nesting past SLIM_MAX_DEPTH) makes the copy give up with 0:
  * the model is then read whole and the loader's own checks say what is
- * wrong, word for word as before. */
+ * wrong, word for word as before.  A fault inside a message the copy
+ * passes over as it is (a TypeProto) makes the loader fail on the copy;
+ * the callers (load.c, sym_model_from_onnx) then load the original, so the
+ * message places the fault in it. */
 #include "model/ir.h"
 #include "model/onnx_private.h"
 
@@ -287,11 +290,33 @@ static int field(src *s, int kind, uint64_t tag, uint64_t end, obuf *o, tinfo *t
 		return s->bad = 1, 0;
 	sub = sub_kind(kind, fnum);
 	if (sub != M_OTHER) {
-		obuf inner = {NULL, 0, 0};
-		int ok = message(s, sub, s->pos + len, &inner, depth + 1) && put_varint(s, o, tag) &&
-		         put_varint(s, o, inner.n) && put(s, o, inner.p, inner.n);
-		sym__free(s->ctx, inner.p, inner.cap);
-		return ok;
+		/* the message is written in place after room for its length
+		 * (at most 10 bytes), then moved up to the length it has */
+		static const uint8_t room[10];
+		size_t at, start;
+		uint8_t lb[10];
+		size_t nl = 0;
+		uint64_t n;
+		if (!put_varint(s, o, tag))
+			return 0;
+		at = o->n;
+		if (!put(s, o, room, sizeof(room)))
+			return 0;
+		start = o->n;
+		if (!message(s, sub, s->pos + len, o, depth + 1))
+			return 0;
+		n = o->n - start;
+		do {
+			lb[nl] = (uint8_t)(n & 0x7f);
+			n >>= 7;
+			if (n)
+				lb[nl] |= 0x80;
+			nl++;
+		} while (n);
+		memcpy(o->p + at, lb, nl);
+		memmove(o->p + at + nl, o->p + start, o->n - start);
+		o->n -= sizeof(room) - nl;
+		return 1;
 	}
 	if (t && is_data_field(fnum) && len > SLIM_DEFER_BYTES) {
 		if (t->nd == sizeof(t->d) / sizeof(t->d[0]))

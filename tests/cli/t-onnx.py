@@ -351,6 +351,23 @@ def check_float_weights_at_the_integer_limit():
                "%s %r" % (rc, err))
 
 
+def check_fault_after_dropped_weights():
+    """A fault inside a message the weightless copy passes over as it is (a
+    TypeProto) is reported at its byte in the file, also when weights
+    before it were dropped from the copy (a 100-element float tensor)."""
+    bad_type = pb_len(2, pb_len(1, pb_int(1, 1) + b"\x00\x00"))  # field number 0
+    extra = pb_tensor("w", 1, [100], b"\0" * 400) + pb_len(13, pb_len(1, "v") + bad_type)
+    data = pb_model([("Relu", ["x"], ["y"], "r")], [("x", ["N", 3])], ["y"], graph_extra=extra)
+    at = data.index(b"\x08\x01\x00\x00") + 2
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "fault.onnx")
+        with open(path, "wb") as f:
+            f.write(data)
+        rc, out, err = run(["infer", path])
+        report("a fault after dropped weights is placed in the file",
+               rc == 1 and "TypeProto.Tensor: field number 0 at byte %d" % at in err, "%s %r (byte %d)" % (rc, err, at))
+
+
 def check_cli_misc():
     # sym_model_load dispatches on content: an ONNX file under another name
     with tempfile.TemporaryDirectory() as d:
@@ -385,6 +402,7 @@ def main():
     check_variadic_without_inputs()
     check_inline_weights()
     check_float_weights_at_the_integer_limit()
+    check_fault_after_dropped_weights()
     check_cli_misc()
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
