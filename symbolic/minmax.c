@@ -391,6 +391,26 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 				sym__free(ctx, v, cap * sizeof(*v));
 			return NULL;
 		}
+	/* only symbols (a max of the dims of a chain of broadcasts): distinct
+	 * symbols never differ by a constant, none is a floor or negative,
+	 * and they share no term, so the steps below keep them all; sorted
+	 * with no two equal, they are the node (a repeated symbol takes the
+	 * general way, which drops it) */
+	n0 = args[0]->kind == kind ? args[0]->n : 0;
+	for (i = 0; i < m && v[i]->kind == SYM_KIND_SYM; i++)
+		;
+	if (i == m && m > 1) {
+		if (!sort_args(ctx, v, m, n0 < m ? n0 : m))
+			goto out;
+		for (i = 1; i < m && v[i - 1] != v[i]; i++)
+			;
+		if (i == m) {
+			h.kind = (uint8_t)kind;
+			h.n = (uint32_t)m;
+			r = sym__intern(ctx, &h, v, m * sizeof(*v));
+			goto out;
+		}
+	}
 	if (!prune_const_diff(ctx, kind, v, m)) {
 		if (v != stack)
 			sym__free(ctx, v, cap * sizeof(*v));
