@@ -1079,6 +1079,34 @@ done:
 			sym__sbuf_clear(&gbuf[i]);
 }
 
+/* A sum or relation holding a min or max of more arguments than this (the
+ * dim of a long chain of broadcasts) prints as it is: each candidate would
+ * print that min or max again, and none is shorter for it. */
+#define ALT_MAX_MINMAX_ARGS 64
+
+/* Whether a term of the sum e, or of a sum inside one of its floors,
+ * has a min or max of more than ALT_MAX_MINMAX_ARGS arguments among its
+ * factors. */
+static int has_big_minmax(const sym_expr *e, int depth)
+{
+	sym_lin v;
+	size_t i, j, n;
+	sym__lin_view(e, &v);
+	for (i = 0; i < v.n; i++) {
+		sym_factor one;
+		const sym_factor *f = sym__print_mono_view(v.t[i].m, &one, &n);
+		for (j = 0; j < n; j++) {
+			const sym_expr *b = f[j].base;
+			if ((b->kind == SYM_KIND_MIN || b->kind == SYM_KIND_MAX) &&
+			    b->n > ALT_MAX_MINMAX_ARGS)
+				return 1;
+			if (b->kind == SYM_KIND_FLOOR && depth < 1 && has_big_minmax(node_kid(b), depth + 1))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Whether some term of v has a floor among its factors. */
 static int has_floor_factor(const sym_lin *v)
 {
@@ -1114,6 +1142,8 @@ char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, 
 	/* a long sum has candidates only through its floors (alt_substitute):
 	 * without one, its default text is not even made */
 	if (long_sum && !has_floor_factor(&v))
+		return NULL;
+	if (has_big_minmax(e->kind == SYM_KIND_ADD ? e : node_kid(e), 0))
 		return NULL;
 	for (i = 0; i < p->depth; i++)
 		if (p->busy[i] == e)
