@@ -35,7 +35,10 @@ typedef struct sym_rule_entry {
 } sym_rule_entry;
 
 enum {
-	SYM_RULE_ANY_DOMAIN = 1 /* an ONNX or CANN rule also found under the other of the two */
+	SYM_RULE_ANY_DOMAIN = 1, /* an ONNX or CANN rule also found under the other of the two */
+	/* the rule reads bool values with predicate elements (it moves them,
+	 * or computes with them as truths); others see such a value unknown */
+	SYM_RULE_PREDICATES = 2
 };
 
 /* Registry lookup; NULL when unknown.  A scan of every entry: the rule

@@ -330,6 +330,42 @@ static void hints_take_a_branch_under_an_expect_guard(void **state)
 	close_model(&fx);
 }
 
+/* Equal, Less, Not and Or of shape values give predicates: an If on one
+ * has branches of different ranks, unknown without hints; the hints take
+ * a branch under the predicate as an expect guard. */
+static void an_if_on_compared_shape_values_takes_the_hinted_branch(void **state)
+{
+	fixture fx;
+	static const char *const names[] = {"k", "n"};
+	static const long long k1[] = {1, 2}, k3n2[] = {3, 2}, k3n7[] = {3, 7};
+	const char *file = "tests/models/if_equal_shape.json";
+	(void)state;
+	open_text(&fx, "if_equal_shape.json", read_text(file, NULL), 0, NULL, NULL);
+	assert_int_equal(sym_graph_num_errors(fx.r), 0);
+	/* o: then [n, k], else [n]; p: then [n, k], else [1, n*k] */
+	expect_shape(&fx, "o", "(unknown rank)");
+	expect_guards(&fx, (const char *const[]){NULL});
+	close_model(&fx);
+	open_text(&fx, "if_equal_shape.json with k=1", read_text(file, NULL), 2, names, k1);
+	expect_shape(&fx, "o", "[n]");
+	/* k == 1 decides the Or: no guard of its own */
+	expect_shape(&fx, "p", "[n, 1]");
+	expect_guards(&fx, (const char *const[]){"k == 1 | expect | if", NULL});
+	close_model(&fx);
+	open_text(&fx, "if_equal_shape.json with k=3, n=2", read_text(file, NULL), 2, names, k3n2);
+	expect_shape(&fx, "o", "[n, k]");
+	expect_shape(&fx, "p", "[n, k]");
+	expect_guards(&fx,
+	              (const char *const[]){"k == 1 || n <= 3 | expect | if2", "k != 1 | expect | if", NULL});
+	close_model(&fx);
+	open_text(&fx, "if_equal_shape.json with k=3, n=7", read_text(file, NULL), 2, names, k3n7);
+	expect_shape(&fx, "o", "[n, k]");
+	expect_shape(&fx, "p", "[1, k*n]");
+	/* the else branch's guard implies the first If's */
+	expect_guards(&fx, (const char *const[]){"k != 1 && n >= 4 | expect | if2", NULL});
+	close_model(&fx);
+}
+
 /* x [n, 8]; then_branch reshapes it to [3, 5], which never holds; cond is
  * the bool input c, or (with_value) n - 4 as a bool. */
 static char *impossible_branch(int with_value)
@@ -766,6 +802,7 @@ int main(void)
 	    cmocka_unit_test(branch_guards_hold_only_under_the_condition),
 	    cmocka_unit_test(branch_guards_are_dropped_when_the_condition_is_unknown),
 	    cmocka_unit_test(hints_take_a_branch_under_an_expect_guard),
+	    cmocka_unit_test(an_if_on_compared_shape_values_takes_the_hinted_branch),
 	    cmocka_unit_test(a_branch_runs_knowing_its_condition),
 	    cmocka_unit_test(a_branch_whose_guard_never_holds_gives_way_to_the_other),
 	    cmocka_unit_test(bodies_read_tensors_of_every_enclosing_graph),
