@@ -723,6 +723,45 @@ static void a_loop_body_knows_its_iteration_number_is_below_the_trip_count(void 
 
 /* Scan inputs of sequence lengths not proven equal: an assert that they
  * are. */
+/* A scan output's dim that the body makes (NonZero's count) is a
+ * runtime-bound symbol named after the output's dim, the scan axis
+ * counted: body [1, u] at axis 0 is [T, 1, u'] with u' dim 2; at axis 2
+ * it is [1, u', T] with u' dim 1. */
+static void scan_output_symbols_are_named_by_the_output_dim(void **state)
+{
+	fixture fx;
+	char *t = malloc(4096);
+	int ax;
+	(void)state;
+	assert_non_null(t);
+	for (ax = 0; ax <= 2; ax += 2) {
+		snprintf(t, 4096,
+		         "{\"inputs\": [{\"name\": \"xs\", \"shape\": [\"T\", \"m\"]}],"
+		         " \"nodes\": [{\"name\": \"scan\", \"op\": \"Scan\", \"inputs\": [\"xs\"],"
+		         "   \"outputs\": [\"nz_all\"], \"attrs\": {\"num_scan_inputs\": 1, "
+		         "\"scan_output_axes\": [%d],"
+		         "   \"body\": {\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\"}],"
+		         "     \"nodes\": [{\"name\": \"nz\", \"op\": \"NonZero\", \"inputs\": [\"x\"], "
+		         "\"outputs\": [\"idx\"]}],"
+		         "     \"outputs\": [\"idx\"]}}}],"
+		         " \"outputs\": [\"nz_all\"]}",
+		         ax);
+		open_text(&fx, ax ? "scan axis 2" : "scan axis 0", dup_text(t), 0, NULL, NULL);
+		assert_int_equal(sym_graph_num_errors(fx.r), 0);
+		if (ax == 0) {
+			expect_shape(&fx, "nz_all", "[T, 1, u0]");
+			expect_bound_symbol(&fx, "nz_all", 2,
+			                    "dim 2 of output 'nz_all' of node 'scan' (Scan)");
+		} else {
+			expect_shape(&fx, "nz_all", "[1, u0, T]");
+			expect_bound_symbol(&fx, "nz_all", 1,
+			                    "dim 1 of output 'nz_all' of node 'scan' (Scan)");
+		}
+		close_model(&fx);
+	}
+	free(t);
+}
+
 static void scan_inputs_of_different_lengths_assert_equal_lengths(void **state)
 {
 	fixture fx;
@@ -816,6 +855,7 @@ int main(void)
 	    cmocka_unit_test(scan_outputs_get_the_sequence_length_at_their_axis),
 	    cmocka_unit_test(scan_of_opset_8_has_the_batch_first_and_the_sequence_second),
 	    cmocka_unit_test(scan_inputs_of_different_lengths_assert_equal_lengths),
+	    cmocka_unit_test(scan_output_symbols_are_named_by_the_output_dim),
 	    cmocka_unit_test(a_loop_body_knows_its_iteration_number_is_below_the_trip_count),
 	    cmocka_unit_test(loop_body_guards_hold_when_the_body_runs),
 	    cmocka_unit_test(loop_bodies_run_nested_ifs_and_scan_outputs_stack_at_their_axis),
