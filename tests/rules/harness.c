@@ -343,9 +343,9 @@ void rt_property(rt *t, const char *op, const char *domain, size_t nin, const sy
 	}
 	for (it = 0; it < iters; it++) {
 		rt c;
-		sym_tval cin[16];
+		sym_tval cin[24];
 		int ok_guards = 1, rc;
-		assert_true(nin <= 16);
+		assert_true(nin <= 24);
 		for (k = 0; k < ns; k++)
 			vals[k] =
 			    sym_expr_from_si(t->ctx, lo + (long long)(rng(&seed) % (uint64_t)(hi - lo + 1)));
