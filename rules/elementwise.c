@@ -597,6 +597,48 @@ static int r_equal(sym_rule_ctx *rc)
 	return values_or_none(rc, 2, v_eq);
 }
 
+/* The element that Where(p, x, y) picks for the predicate p, when it is
+ * one expression: a comparison of x and y makes it max(x, y) (p is
+ * x >= y or x > y: equal elements are one), min(x, y) (x <= y, x < y), y
+ * (x == y) or x (x != y); NULL otherwise, with no error unless out of
+ * memory. */
+static const sym_expr *pick_by_pred(sym_rule_ctx *rc, const sym_expr *p, const sym_expr *x, const sym_expr *y)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_expr *d, *xy, *yx, *ab[2] = {x, y};
+	long long c;
+	if (x == y)
+		return x;
+	if (!sym_expr_is_pred(p) || sym_expr_is_pred(x) || sym_expr_is_pred(y))
+		return NULL;
+	if (sym__expr_nargs(p) != 1)
+		return NULL;
+	/* a relation compares d with 0; on integers d < 0 is d + 1 <= 0 */
+	d = sym__expr_arg(p, 0);
+	if (sym_expr_kind(p) == SYM_KIND_LT)
+		d = sym_expr_add(ctx, d, sym__one(ctx));
+	if (!d || !(xy = sym_expr_sub(ctx, x, y)) || !(yx = sym_expr_sub(ctx, y, x)))
+		return NULL;
+	switch (sym_expr_kind(p)) {
+	case SYM_KIND_EQ:
+		return d == xy || d == yx ? y : NULL;
+	case SYM_KIND_NE:
+		return d == xy || d == yx ? x : NULL;
+	case SYM_KIND_LE:
+	case SYM_KIND_LT:
+		/* d <= 0 for d = y - x + c is x >= y + c; for d = x - y + c it
+		 * is x <= y - c: with c 0 or 1 the pick is the max, the min (at
+		 * x == y + 1, say, x >= y + 1 picks x, the larger) */
+		if (sym_expr_get_si(sym_expr_sub(ctx, d, yx), &c) == 1 && (c == 0 || c == 1))
+			return sym_expr_max(ctx, 2, ab);
+		if (sym_expr_get_si(sym_expr_sub(ctx, d, xy), &c) == 1 && (c == 0 || c == 1))
+			return sym_expr_min(ctx, 2, ab);
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
 /* Where(cond, x, y): broadcast of all three; the value is known when every
  * condition element is a known constant.  Elements are picked, not
  * computed: float elements keep their rounding records. */
@@ -625,8 +667,13 @@ static int r_where(sym_rule_ctx *rc)
 	for (i = 0; i < (size_t)on; i++) {
 		long long c;
 		const sym_tval *t;
-		if (sym_expr_get_si(ins[0]->value[map[0][i]], &c) != 1)
-			return 0;
+		if (sym_expr_get_si(ins[0]->value[map[0][i]], &c) != 1) {
+			/* a predicate: a min or max of integer elements at most */
+			if (fl || !(v[i] = pick_by_pred(rc, ins[0]->value[map[0][i]],
+			                                ins[1]->value[map[1][i]], ins[2]->value[map[2][i]])))
+				return sym__failed(sym__rc_ctx(rc)) ? -1 : 0;
+			continue;
+		}
 		t = ins[c ? 1 : 2];
 		v[i] = t->value[map[c ? 1 : 2][i]];
 		if (fl)

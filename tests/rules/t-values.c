@@ -165,7 +165,7 @@ static int truth_at(rt *t, const sym_expr *e, long long va, long long vb)
 
 /* Comparisons of shape values that the facts do not decide give
  * predicates; Not, And, Or, Xor and a Cast to bool compute with them, a
- * Cast to a number, Where and arithmetic give no value; at random points
+ * Cast to a number and arithmetic give no value; at random points
  * every element is the truth of the comparison there. */
 static void undecided_comparisons_of_shape_values_are_predicates(void **state)
 {
@@ -210,8 +210,8 @@ static void undecided_comparisons_of_shape_values_are_predicates(void **state)
 	{
 		sym_tval in[3] = {eq, x, y};
 		v = run1(&t, "Where", 3, in, 0, NULL);
-		assert_string_equal(rt_shape(&t, &v), "[3]");
-		assert_string_equal(rt_value(&t, &v), "none");
+		/* a == 2 ? a : 2 is 2, a == b ? b : a is a */
+		assert_string_equal(rt_value(&t, &v), "[2, a, 5]");
 	}
 	/* a rule that computes numbers does not see the predicates */
 	v = run2(&t, "Add", eq, eq);
@@ -243,6 +243,78 @@ static void undecided_comparisons_of_shape_values_are_predicates(void **state)
 				fail_msg("element %zu at a=%lld b=%lld: Equal %d, Less %d, and the "
 				         "predicates disagree",
 				         k, va, vb, e, l);
+		}
+	}
+	rt_free(&t);
+}
+
+/* Where on a comparison of its own two elements is their max or min (as
+ * torch exports max(a, b) of shapes: Greater -> Where); any other
+ * predicate condition gives no value.  At random points the value is the
+ * element the condition picks. */
+static void where_on_a_comparison_of_its_elements_is_a_max_or_a_min(void **state)
+{
+	/* Where(op(x, y), x, y), or the elements px, py picked */
+	static const struct {
+		const char *op, *x, *y, *want, *px, *py;
+	} v[] = {
+	    {"Greater", "a", "b", "max(a, b)", NULL, NULL},
+	    {"GreaterOrEqual", "a", "b", "max(a, b)", NULL, NULL},
+	    {"Less", "a", "b", "min(a, b)", NULL, NULL},
+	    {"LessOrEqual", "a", "b", "min(a, b)", NULL, NULL},
+	    {"Greater", "b", "a", "max(a, b)", NULL, NULL},
+	    {"Less", "2*a", "b + 3", "min(2*a, b + 3)", NULL, NULL},
+	    {"Greater", "a", "b + 1", "max(a, b + 1)", NULL, NULL},
+	    {"Equal", "a", "b", "b", NULL, NULL},
+	    /* a < b picks the larger b: a max too */
+	    {"Less", "a", "b", "max(a, b)", "b", "a"},
+	    {"LessOrEqual", "a", "b - 1", "min(a, b)", "a", "b"},
+	    /* a > b + 1 picks b at a == b + 1 */
+	    {"Greater", "a", "b + 1", NULL, "a", "b"},
+	    {"Equal", "a", "b", NULL, "a", "b + 1"},
+	    {"Less", "a", "2*b", NULL, "a", "b"},
+	};
+	rt t;
+	size_t i;
+	uint64_t st;
+	(void)state;
+	rt_init(&t, 1);
+	rt_rand_seed(&st);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char xs[32], ys[32], want[64];
+		sym_tval x, y, in[3], w;
+		int j;
+		snprintf(xs, sizeof(xs), "[%s]", v[i].x);
+		snprintf(ys, sizeof(ys), "[%s]", v[i].y);
+		x = rt_t(&t, "[1]", "int64", xs), y = rt_t(&t, "[1]", "int64", ys);
+		in[0] = run2(&t, v[i].op, x, y);
+		if (v[i].px) {
+			snprintf(xs, sizeof(xs), "[%s]", v[i].px);
+			snprintf(ys, sizeof(ys), "[%s]", v[i].py);
+			x = rt_t(&t, "[1]", "int64", xs), y = rt_t(&t, "[1]", "int64", ys);
+		}
+		in[1] = x, in[2] = y;
+		w = run1(&t, "Where", 3, in, 0, NULL);
+		if (!v[i].want) {
+			assert_string_equal(rt_value(&t, &w), "none");
+			continue;
+		}
+		snprintf(want, sizeof(want), "[%s]", canon(&t, v[i].want));
+		assert_string_equal(rt_value(&t, &w), want);
+		for (j = 0; j < 100; j++) {
+			long long va = rt_rand(&st, 1, 6), vb = rt_rand(&st, 1, 6);
+			const sym_expr *syms[2] = {sym_expr_symbol(t.ctx, "a"), sym_expr_symbol(t.ctx, "b")};
+			long long vals[2] = {va, vb}, cx, cy, cw;
+			int c = truth_at(&t, in[0].value[0], va, vb);
+			assert_int_equal(
+			    sym_expr_get_si(sym_expr_eval_si(t.ctx, x.value[0], 2, syms, vals), &cx), 1);
+			assert_int_equal(
+			    sym_expr_get_si(sym_expr_eval_si(t.ctx, y.value[0], 2, syms, vals), &cy), 1);
+			assert_int_equal(
+			    sym_expr_get_si(sym_expr_eval_si(t.ctx, w.value[0], 2, syms, vals), &cw), 1);
+			if (c < 0 || cw != (c ? cx : cy))
+				fail_msg("Where(%s(%s, %s)) at a=%lld b=%lld is %lld, picks %lld", v[i].op,
+				         v[i].x, v[i].y, va, vb, cw, c ? cx : cy);
 		}
 	}
 	rt_free(&t);
@@ -785,6 +857,7 @@ int main(void)
 	    cmocka_unit_test(computed_pads_flow_through_a_rank_2_value),
 	    cmocka_unit_test(values_of_any_rank_through_elementwise_and_reduce),
 	    cmocka_unit_test(undecided_comparisons_of_shape_values_are_predicates),
+	    cmocka_unit_test(where_on_a_comparison_of_its_elements_is_a_max_or_a_min),
 	    cmocka_unit_test(float_ceil_to_a_multiple_is_exact_up_to_2_pow_24),
 	    cmocka_unit_test(resize_sizes_from_floor_of_h_times_a_scale),
 	    cmocka_unit_test(folded_float_numbers_are_what_float32_computes),
