@@ -334,7 +334,14 @@ def test_strict_args():
                   err="--shape", pred=lambda r: (r.err.count("\n") == 1 and "\t" not in r.err
                                                  and "\x01" not in r.err) or "stderr %r" % r.err)
         vector = write_model(d, "vector.json", relu_model(["n"], "int8"))
-        check("run_shape_accepts_int64_max", run(["run", vector, "--shape", "x=9223372036854775807"]), 1,
+        # every int64 parses; a dim above 2**62 (the largest dim) is invalid input, one at
+        # 2**62 is a dim (its byte sizes overflow int64)
+        for name, dim in [("int64_max", "9223372036854775807"), ("largest_dim_plus_1", "4611686018427387905")]:
+            check("run_shape_parses_%s_and_rejects_it_as_invalid_input" % name,
+                  run(["run", vector, "--shape", "x=" + dim]), 1,
+                  err="n must be at most 4611686018427387904, the largest dim (input 'x' dim 0)",
+                  pred=lambda r: "--shape" not in r.err or r.err)
+        check("run_shape_accepts_the_largest_dim", run(["run", vector, "--shape", "x=4611686018427387904"]), 1,
               err="byte sizes", pred=lambda r: "--shape" not in r.err or r.err)
         check("run_shape_empty_is_rank_0", run(["run", scalar, "--shape", "s=", "--shape", "x=5"]), 0,
               out=["ok", "[5]"])
