@@ -178,7 +178,7 @@ static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, con
 		c[i].dim_top = 0;
 		if (f && f->dims_bounded && !c[i].range.hi.inf) {
 			/* the largest dim is admissible but a poor witness (every
-			 * byte size overflows there): small values first */
+			 * byte size overflows there): tried after the others */
 			sym_ival open;
 			sym__ival_init(&open);
 			((sym_facts *)f)->dims_open = 1;
@@ -225,6 +225,20 @@ static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, con
 		if (!ok)
 			break;
 		found = try_point(ctx, f, a, b, n, order, vals, nfree);
+	}
+	if (!found) {
+		/* the largest dim last, for the dims that have no end of their own */
+		int top = 0, ok = 1;
+		for (i = 0; i < nfree; i++) {
+			if (c[i].dim_top)
+				sym__num_set(&vals[i], &c[i].range.hi.v), top = 1;
+			else if (c[i].n)
+				sym__num_set(&vals[i], &c[i].v[0]);
+			else
+				ok = 0;
+		}
+		if (top && ok)
+			found = try_point(ctx, f, a, b, n, order, vals, nfree);
 	}
 	if (found && w) {
 		const sym_expr **ws = sym__alloc(ctx, (n ? n : 1) * sizeof(*ws));
