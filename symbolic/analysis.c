@@ -807,16 +807,17 @@ int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const 
                      const sym_expr **hi)
 {
 	sym_ival iv;
-	int ok;
+	int ok, was;
 	*lo = *hi = NULL;
 	sym__ival_init(&iv);
 	/* printed bounds: a dim without an upper bound of its own is open
 	 * above, not SYM_DIM_MAX (the cache keeps both kinds apart) */
+	was = f ? f->dims_open : 0;
 	if (f)
 		((sym_facts *)f)->dims_open = 1;
 	ok = sym__bounds(ctx, f, e, &iv);
 	if (f)
-		((sym_facts *)f)->dims_open = 0;
+		((sym_facts *)f)->dims_open = was;
 	if (ok) {
 		*lo = iv.lo.inf ? NULL : sym__num_node(ctx, &iv.lo.v);
 		*hi = iv.hi.inf ? NULL : sym__num_node(ctx, &iv.hi.v);

@@ -181,9 +181,10 @@ static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, con
 			 * byte size overflows there): tried after the others */
 			sym_ival open;
 			sym__ival_init(&open);
+			int was = f->dims_open;
 			((sym_facts *)f)->dims_open = 1;
 			sym__facts_sym_range(f, order[i], &open);
-			((sym_facts *)f)->dims_open = 0;
+			((sym_facts *)f)->dims_open = was;
 			c[i].dim_top = open.hi.inf;
 			sym__ival_clear(&open);
 		}

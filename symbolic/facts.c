@@ -207,7 +207,14 @@ static sym_status check_sym(sym_facts *f, const sym_expr *s)
 	sym__facts_sym_range(f, s, &iv);
 	if (!iv.lo.inf && !iv.hi.inf && sym__num_cmp(&iv.lo.v, &iv.hi.v) > 0) {
 		char msg[300];
-		snprintf(msg, sizeof(msg), "no value of %s is left", node_name(s));
+		sym_num m;
+		sym__num_init(&m);
+		sym__num_set_si(&m, SYM_DIM_MAX);
+		snprintf(msg, sizeof(msg), "no value of %s is left%s", node_name(s),
+		         f->dims_bounded && sym__num_cmp(&iv.lo.v, &m) > 0
+		             ? " (a dim is at most 4611686018427387904)"
+		             : "");
+		sym__num_clear(&m);
 		st = contradiction(f, msg);
 	}
 	sym__ival_clear(&iv);
