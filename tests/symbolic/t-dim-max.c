@@ -197,6 +197,8 @@ static void printed_bounds_of_dims_stay_open_above(void **state)
 	/* a lower end above every dim leaves no value */
 	assert_int_equal(sym_facts_set_range(f, t, parse(ctx, "4611686018427387905"), NULL),
 	                 SYM_ECONTRADICTION);
+	assert_non_null(strstr(sym_ctx_last_message(ctx),
+	                       "no value of t is left (a dim is at most 4611686018427387904)"));
 	sym_ctx_clear_error(ctx);
 	sym_facts_free(f);
 	sym_ctx_free(ctx);
