@@ -602,6 +602,11 @@ PyMODINIT_FUNC PyInit__symshape(void)
 		Py_XDECREF(st);
 		goto error;
 	}
+	/* the largest dim a compiled program accepts (SYM_DIM_MAX) */
+	if (!(st = PyLong_FromLongLong(SYM_DIM_MAX)) || PyModule_AddObject(m, "DIM_MAX", st) < 0) {
+		Py_XDECREF(st);
+		goto error;
+	}
 	default_ctx = (SymContext *)PyObject_CallNoArgs((PyObject *)&SymContext_Type);
 	if (!default_ctx)
 		goto error;

@@ -21,6 +21,8 @@ void rt_init(rt *t, long long dim_min)
 	t->dim_min = dim_min;
 	t->opset = 18;
 	sym_facts_set_default_min(t->facts, dim_min);
+	/* every symbol is a dim, at most SYM_DIM_MAX, as in a model's inference */
+	sym__facts_bound_dims(t->facts);
 	sym__infer_init(&t->inf, t->ctx, t->facts);
 }
 
