@@ -228,21 +228,11 @@ enum {
 static int qa_hidden(sym_rule_ctx *rc, int64_t heads, int64_t *hidden)
 {
 	const int64_t *hs;
-	size_t n, i;
 	int r;
-	if ((r = sym__rc_attr_ints(rc, "qkv_hidden_sizes", &n, &hs)) < 0)
+	if ((r = sym__rc_qkv_hidden_sizes(rc, heads, &hs)) < 0)
 		return -1;
 	if (!r)
 		return sym__rc_error(rc, "attribute 'qkv_hidden_sizes' is required");
-	if (n != 3)
-		return sym__rc_error(rc, "attribute 'qkv_hidden_sizes' must have 3 values, not %zu", n);
-	for (i = 0; i < 3; i++)
-		if (hs[i] < 1 || hs[i] % heads)
-			return sym__rc_error(
-			    rc,
-			    "attribute 'qkv_hidden_sizes' value %lld is not a positive multiple "
-			    "of num_heads (%lld)",
-			    (long long)hs[i], (long long)heads);
 	if (hs[0] != hs[1] || hs[0] != hs[2])
 		return sym__rc_error(rc,
 		                     "attribute 'qkv_hidden_sizes' must have three equal values, not %lld, "

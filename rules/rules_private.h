@@ -221,6 +221,10 @@ int sym__rc_matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int t
  * (X [N, C, in...], W [M, C/group, k...]) or, with channels_last, X
  * [N, in..., C], W [M, k..., C/group] and the output [N, out..., M]. */
 int sym__rc_conv(sym_rule_ctx *rc, int channels_last);
+/* The attribute qkv_hidden_sizes of an attention node with heads heads
+ * (rules/microsoft_attention.c): 1 with its three values in *hs, each a
+ * positive multiple of heads, 0 when it is absent, -1 on error. */
+int sym__rc_qkv_hidden_sizes(sym_rule_ctx *rc, int64_t heads, const int64_t **hs);
 /* Broadcasts two dims; stores the result dim. */
 int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out);
 

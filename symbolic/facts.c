@@ -134,11 +134,11 @@ void sym__facts_sym_range(const sym_facts *f, const sym_expr *s, sym_ival *out)
 static sym_status check_sym(sym_facts *f, const sym_expr *s);
 static sym_status remember(sym_facts *f, const sym_expr *p);
 
-sym_status sym_facts_set_default_min(sym_facts *f, long long lo)
+/* After a change of what every symbol is bounded by: a new version, and
+ * every symbol's range checked again (an empty one is an error). */
+static sym_status recheck_symbols(sym_facts *f)
 {
 	size_t i;
-	f->has_default_min = 1;
-	sym__num_set_si(&f->default_min, lo);
 	f->version++;
 	for (i = 0; i < f->ninfo; i++) {
 		sym_status st = check_sym(f, f->info[i].sym);
@@ -148,17 +148,17 @@ sym_status sym_facts_set_default_min(sym_facts *f, long long lo)
 	return SYM_EOK;
 }
 
+sym_status sym_facts_set_default_min(sym_facts *f, long long lo)
+{
+	f->has_default_min = 1;
+	sym__num_set_si(&f->default_min, lo);
+	return recheck_symbols(f);
+}
+
 sym_status sym__facts_bound_dims(sym_facts *f)
 {
-	size_t i;
 	f->dims_bounded = 1;
-	f->version++;
-	for (i = 0; i < f->ninfo; i++) {
-		sym_status st = check_sym(f, f->info[i].sym);
-		if (st != SYM_EOK)
-			return st;
-	}
-	return SYM_EOK;
+	return recheck_symbols(f);
 }
 
 int sym__facts_dims_bounded(const sym_facts *f)
