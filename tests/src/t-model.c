@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "symshape/symshape.h"
+#include "guard_check.h"
 #include "test_util.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -100,24 +101,7 @@ static void expect_shapes(fixture *fx, const char *const *want)
 /* The guards, all of them in order: "expr | kind | node". */
 static void expect_guards(fixture *fx, const char *const *want)
 {
-	size_t i, n = 0;
-	while (want[n])
-		n++;
-	for (i = 0; i < sym_graph_num_guards(fx->r); i++) {
-		const char *kind, *node, *reason;
-		char *t = sym_expr_to_str(fx->ctx, sym_graph_guard(fx->r, i, &kind, &node, &reason));
-		char got[1024];
-		snprintf(got, sizeof(got), "%s | %s | %s", t, kind, node);
-		sym_str_free(fx->ctx, t);
-		if (i >= n)
-			fail_msg("%s: unexpected guard %zu: %s (%s)", fx->name, i + 1, got, reason);
-		if (strcmp(got, want[i]))
-			fail_msg("%s: guard %zu is '%s', expected '%s'", fx->name, i + 1, got, want[i]);
-		assert_non_null(reason);
-		assert_true(*reason);
-	}
-	if (i != n)
-		fail_msg("%s: %zu guards, expected %zu (missing '%s')", fx->name, i, n, want[i]);
+	check_guard_list(fx->ctx, fx->r, fx->name, want);
 }
 
 /* Each entry "node1, node2, ..." is exactly the node list of one merge key;
