@@ -236,6 +236,20 @@ PyObject *sympy_str_or_none(const char *s)
 	return s ? PyUnicode_FromString(s) : Py_NewRef(Py_None);
 }
 
+PyObject *sympy_list_of(size_t n, PyObject *(*item)(void *self, size_t i), void *self)
+{
+	PyObject *l = n > PY_SSIZE_T_MAX ? PyErr_NoMemory() : PyList_New((Py_ssize_t)n);
+	size_t i;
+	for (i = 0; l && i < n; i++) {
+		PyObject *t = item(self, i);
+		if (!t)
+			Py_CLEAR(l);
+		else
+			PyList_SET_ITEM(l, (Py_ssize_t)i, t);
+	}
+	return l;
+}
+
 int sympy_is_convertible(PyObject *o)
 {
 	return PyObject_TypeCheck(o, &SymExpr_Type) || PyLong_Check(o) ||
@@ -599,6 +613,11 @@ PyMODINIT_FUNC PyInit__symshape(void)
 	    add_functions(m, sympy_expr_functions) < 0 || add_functions(m, sympy_model_functions) < 0)
 		goto error;
 	if (!(st = status_table()) || PyModule_AddObject(m, "_statuses", st) < 0) {
+		Py_XDECREF(st);
+		goto error;
+	}
+	/* the largest dim a compiled program accepts (SYM_DIM_MAX) */
+	if (!(st = PyLong_FromLongLong(SYM_DIM_MAX)) || PyModule_AddObject(m, "DIM_MAX", st) < 0) {
 		Py_XDECREF(st);
 		goto error;
 	}

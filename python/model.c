@@ -182,133 +182,120 @@ static PyObject *dims_tuple(SymContext *c, int rank, const sym_expr *const *dims
 }
 
 /* symbols() -> [(expr, source, min, max, max_expr)] */
+static PyObject *symbol_item(void *self, size_t i)
+{
+	SymGraph *g = self;
+	const char *src = NULL;
+	const sym_expr *lo = NULL, *hi = NULL, *s = sym_graph_symbol(g->r, i, &src, &lo, &hi);
+	return Py_BuildValue("(NNNNN)", sympy_expr_new(g->ctx, s), sympy_str_or_none(src),
+	                     sympy_expr_or_none(g->ctx, lo), sympy_expr_or_none(g->ctx, hi),
+	                     sympy_expr_or_none(g->ctx, sym_graph_symbol_bound(g->r, i)));
+}
+
 static PyObject *graph_symbols(SymGraph *g, PyObject *noargs)
 {
-	size_t i, n = sym_graph_num_symbols(g->r);
-	PyObject *l = PyList_New(0);
 	(void)noargs;
-	for (i = 0; l && i < n; i++) {
-		const char *src = NULL;
-		const sym_expr *lo = NULL, *hi = NULL, *s = sym_graph_symbol(g->r, i, &src, &lo, &hi);
-		PyObject *t = Py_BuildValue("(NNNNN)", sympy_expr_new(g->ctx, s), sympy_str_or_none(src),
-		                            sympy_expr_or_none(g->ctx, lo), sympy_expr_or_none(g->ctx, hi),
-		                            sympy_expr_or_none(g->ctx, sym_graph_symbol_bound(g->r, i)));
-		if (!t || PyList_Append(l, t) < 0)
-			Py_CLEAR(l);
-		Py_XDECREF(t);
-	}
-	return l;
+	return sympy_list_of(sym_graph_num_symbols(g->r), symbol_item, g);
 }
 
 /* tensors() -> [(name, rank, dims, dtype, ranges, format, storage_format,
  * storage_dims, bytes)] */
-static PyObject *graph_tensors(SymGraph *g, PyObject *noargs)
+static PyObject *tensor_item(void *self, size_t i)
 {
-	size_t i, n = sym_graph_num_tensors(g->r);
-	PyObject *l = PyList_New(0);
-	(void)noargs;
-	for (i = 0; l && i < n; i++) {
-		int rank = -2, srank, d;
-		const sym_expr *const *dims = NULL, *const *sdims = NULL;
-		const char *dtype = NULL, *sf = NULL, *name = sym_graph_tensor(g->r, i, &rank, &dims, &dtype);
-		const char *of = sym_graph_tensor_format(g->r, i, &sf);
-		PyObject *ranges = NULL, *t;
-		srank = sym_graph_tensor_storage(g->r, i, &sdims);
-		if (rank >= 0) {
-			ranges = PyTuple_New(rank);
-			for (d = 0; ranges && d < rank; d++) {
-				const sym_expr *lo = NULL, *hi = NULL;
-				PyObject *p;
-				if (sym_graph_dim_range(g->r, i, d, &lo, &hi) < 0) {
-					sympy_raise(g->ctx, sympy_Error, 0);
-					Py_CLEAR(ranges);
-					break;
-				}
-				p = Py_BuildValue("(NN)", sympy_expr_or_none(g->ctx, lo),
-				                  sympy_expr_or_none(g->ctx, hi));
-				if (!p)
-					Py_CLEAR(ranges);
-				else
-					PyTuple_SET_ITEM(ranges, d, p);
-			}
-			if (!ranges) {
-				Py_CLEAR(l);
+	SymGraph *g = self;
+	int rank = -2, srank, d;
+	const sym_expr *const *dims = NULL, *const *sdims = NULL;
+	const char *dtype = NULL, *sf = NULL, *name = sym_graph_tensor(g->r, i, &rank, &dims, &dtype);
+	const char *of = sym_graph_tensor_format(g->r, i, &sf);
+	PyObject *ranges = NULL;
+	srank = sym_graph_tensor_storage(g->r, i, &sdims);
+	if (rank >= 0) {
+		ranges = PyTuple_New(rank);
+		for (d = 0; ranges && d < rank; d++) {
+			const sym_expr *lo = NULL, *hi = NULL;
+			PyObject *p;
+			if (sym_graph_dim_range(g->r, i, d, &lo, &hi) < 0) {
+				sympy_raise(g->ctx, sympy_Error, 0);
+				Py_CLEAR(ranges);
 				break;
 			}
-		} else
-			ranges = Py_NewRef(Py_None);
-		t = Py_BuildValue("(NiNNNNNNN)", sympy_str_or_none(name), rank,
-		                  dims_tuple(g->ctx, rank, dims), sympy_str_or_none(dtype), ranges,
-		                  sympy_str_or_none(of), sympy_str_or_none(sf),
-		                  of ? dims_tuple(g->ctx, srank, sdims) : Py_NewRef(Py_None),
-		                  sympy_expr_or_none(g->ctx, sym_graph_tensor_bytes(g->r, i)));
-		if (!t || PyList_Append(l, t) < 0)
-			Py_CLEAR(l);
-		Py_XDECREF(t);
-	}
-	return l;
+			p = Py_BuildValue("(NN)", sympy_expr_or_none(g->ctx, lo),
+			                  sympy_expr_or_none(g->ctx, hi));
+			if (!p)
+				Py_CLEAR(ranges);
+			else
+				PyTuple_SET_ITEM(ranges, d, p);
+		}
+		if (!ranges)
+			return NULL;
+	} else
+		ranges = Py_NewRef(Py_None);
+	return Py_BuildValue("(NiNNNNNNN)", sympy_str_or_none(name), rank, dims_tuple(g->ctx, rank, dims),
+	                     sympy_str_or_none(dtype), ranges, sympy_str_or_none(of), sympy_str_or_none(sf),
+	                     of ? dims_tuple(g->ctx, srank, sdims) : Py_NewRef(Py_None),
+	                     sympy_expr_or_none(g->ctx, sym_graph_tensor_bytes(g->r, i)));
+}
+
+static PyObject *graph_tensors(SymGraph *g, PyObject *noargs)
+{
+	(void)noargs;
+	return sympy_list_of(sym_graph_num_tensors(g->r), tensor_item, g);
 }
 
 /* guards() -> [(expr, kind, node, reason)] */
+static PyObject *guard_item(void *self, size_t i)
+{
+	SymGraph *g = self;
+	const char *kind = NULL, *node = NULL, *reason = NULL;
+	const sym_expr *p = sym_graph_guard(g->r, i, &kind, &node, &reason);
+	return Py_BuildValue("(NNNN)", sympy_expr_new(g->ctx, p), sympy_str_or_none(kind),
+	                     sympy_str_or_none(node), sympy_str_or_none(reason));
+}
+
 static PyObject *graph_guards(SymGraph *g, PyObject *noargs)
 {
-	size_t i, n = sym_graph_num_guards(g->r);
-	PyObject *l = PyList_New(0);
 	(void)noargs;
-	for (i = 0; l && i < n; i++) {
-		const char *kind = NULL, *node = NULL, *reason = NULL;
-		const sym_expr *p = sym_graph_guard(g->r, i, &kind, &node, &reason);
-		PyObject *t = Py_BuildValue("(NNNN)", sympy_expr_new(g->ctx, p), sympy_str_or_none(kind),
-		                            sympy_str_or_none(node), sympy_str_or_none(reason));
-		if (!t || PyList_Append(l, t) < 0)
-			Py_CLEAR(l);
-		Py_XDECREF(t);
-	}
-	return l;
+	return sympy_list_of(sym_graph_num_guards(g->r), guard_item, g);
 }
 
 /* merge_keys() -> [(key, (node, ...))] */
+static PyObject *merge_key_item(void *self, size_t i)
+{
+	SymGraph *g = self;
+	size_t k, nn = 0;
+	const char *const *nodes = NULL;
+	const char *key = sym_graph_merge_key(g->r, i, &nn, &nodes);
+	PyObject *ns = PyTuple_New((Py_ssize_t)nn);
+	for (k = 0; ns && k < nn; k++) {
+		PyObject *s = PyUnicode_FromString(nodes[k]);
+		if (!s)
+			Py_CLEAR(ns);
+		else
+			PyTuple_SET_ITEM(ns, (Py_ssize_t)k, s);
+	}
+	return ns ? Py_BuildValue("(NN)", sympy_str_or_none(key), ns) : NULL;
+}
+
 static PyObject *graph_merge_keys(SymGraph *g, PyObject *noargs)
 {
-	size_t i, k, n = sym_graph_num_merge_keys(g->r);
-	PyObject *l = PyList_New(0);
 	(void)noargs;
-	for (i = 0; l && i < n; i++) {
-		size_t nn = 0;
-		const char *const *nodes = NULL;
-		const char *key = sym_graph_merge_key(g->r, i, &nn, &nodes);
-		PyObject *ns = PyTuple_New((Py_ssize_t)nn), *t;
-		for (k = 0; ns && k < nn; k++) {
-			PyObject *s = PyUnicode_FromString(nodes[k]);
-			if (!s)
-				Py_CLEAR(ns);
-			else
-				PyTuple_SET_ITEM(ns, (Py_ssize_t)k, s);
-		}
-		t = ns ? Py_BuildValue("(NN)", sympy_str_or_none(key), ns) : NULL;
-		if (!t || PyList_Append(l, t) < 0)
-			Py_CLEAR(l);
-		Py_XDECREF(t);
-	}
-	return l;
+	return sympy_list_of(sym_graph_num_merge_keys(g->r), merge_key_item, g);
 }
 
 /* diagnostics() -> [(message, node, op, tensor)] */
+static PyObject *diagnostic_item(void *self, size_t i)
+{
+	SymGraph *g = self;
+	const char *node = NULL, *op = NULL, *tensor = NULL;
+	const char *msg = sym_graph_diagnostic(g->r, i, &node, &op, &tensor);
+	return Py_BuildValue("(NNNN)", sympy_str_or_none(msg), sympy_str_or_none(node), sympy_str_or_none(op),
+	                     sympy_str_or_none(tensor));
+}
+
 static PyObject *graph_diagnostics(SymGraph *g, PyObject *noargs)
 {
-	size_t i, n = sym_graph_num_diagnostics(g->r);
-	PyObject *l = PyList_New(0);
 	(void)noargs;
-	for (i = 0; l && i < n; i++) {
-		const char *node = NULL, *op = NULL, *tensor = NULL;
-		const char *msg = sym_graph_diagnostic(g->r, i, &node, &op, &tensor);
-		PyObject *t = Py_BuildValue("(NNNN)", sympy_str_or_none(msg), sympy_str_or_none(node),
-		                            sympy_str_or_none(op), sympy_str_or_none(tensor));
-		if (!t || PyList_Append(l, t) < 0)
-			Py_CLEAR(l);
-		Py_XDECREF(t);
-	}
-	return l;
+	return sympy_list_of(sym_graph_num_diagnostics(g->r), diagnostic_item, g);
 }
 
 static PyObject *graph_total_bytes(SymGraph *g, PyObject *noargs)
@@ -318,33 +305,27 @@ static PyObject *graph_total_bytes(SymGraph *g, PyObject *noargs)
 }
 
 /* inputs() -> [(name, rank)], outputs() -> [name] */
+static PyObject *input_item(void *self, size_t i)
+{
+	SymGraph *g = self;
+	return Py_BuildValue("(si)", sym_model_input_name(g->m, i), sym_model_input_rank(g->m, i));
+}
+
 static PyObject *graph_inputs(SymGraph *g, PyObject *noargs)
 {
-	size_t i, n = sym_model_num_inputs(g->m);
-	PyObject *l = PyList_New(0);
 	(void)noargs;
-	for (i = 0; l && i < n; i++) {
-		PyObject *t =
-		    Py_BuildValue("(si)", sym_model_input_name(g->m, i), sym_model_input_rank(g->m, i));
-		if (!t || PyList_Append(l, t) < 0)
-			Py_CLEAR(l);
-		Py_XDECREF(t);
-	}
-	return l;
+	return sympy_list_of(sym_model_num_inputs(g->m), input_item, g);
+}
+
+static PyObject *output_item(void *self, size_t i)
+{
+	return PyUnicode_FromString(sym_model_output_name(((SymGraph *)self)->m, i));
 }
 
 static PyObject *graph_outputs(SymGraph *g, PyObject *noargs)
 {
-	size_t i, n = sym_model_num_outputs(g->m);
-	PyObject *l = PyList_New(0);
 	(void)noargs;
-	for (i = 0; l && i < n; i++) {
-		PyObject *s = PyUnicode_FromString(sym_model_output_name(g->m, i));
-		if (!s || PyList_Append(l, s) < 0)
-			Py_CLEAR(l);
-		Py_XDECREF(s);
-	}
-	return l;
+	return sympy_list_of(sym_model_num_outputs(g->m), output_item, g);
 }
 
 /* to_onnx() -> bytes: the ONNX model with the result written in. */

@@ -106,38 +106,32 @@ done:
 }
 
 /* tensors() -> [(name, rank, storage_format, storage_rank)] */
+static PyObject *tensor_item(void *self, size_t i)
+{
+	SymProgram *p = self;
+	int rank = 0, srank = 0;
+	const char *name = sym_model_program_tensor(p->mp, i, &rank);
+	const char *sf = sym_model_program_tensor_storage(p->mp, i, &srank);
+	return Py_BuildValue("(NiNi)", sympy_str_or_none(name), rank, sympy_str_or_none(sf), srank);
+}
+
 static PyObject *program_tensors(SymProgram *p, PyObject *noargs)
 {
-	size_t i, n = sym_model_program_num_tensors(p->mp);
-	PyObject *l = PyList_New(0);
 	(void)noargs;
-	for (i = 0; l && i < n; i++) {
-		int rank = 0, srank = 0;
-		const char *name = sym_model_program_tensor(p->mp, i, &rank);
-		const char *sf = sym_model_program_tensor_storage(p->mp, i, &srank);
-		PyObject *t =
-		    Py_BuildValue("(NiNi)", sympy_str_or_none(name), rank, sympy_str_or_none(sf), srank);
-		if (!t || PyList_Append(l, t) < 0)
-			Py_CLEAR(l);
-		Py_XDECREF(t);
-	}
-	return l;
+	return sympy_list_of(sym_model_program_num_tensors(p->mp), tensor_item, p);
 }
 
 /* bound() -> [(name, source)]: the data-dependent symbols it takes last. */
+static PyObject *bound_item(void *self, size_t i)
+{
+	const char *src = NULL, *name = sym_model_program_bound(((SymProgram *)self)->mp, i, &src);
+	return Py_BuildValue("(NN)", sympy_str_or_none(name), sympy_str_or_none(src));
+}
+
 static PyObject *program_bound(SymProgram *p, PyObject *noargs)
 {
-	size_t i, n = sym_model_program_num_bound(p->mp);
-	PyObject *l = PyList_New(0);
 	(void)noargs;
-	for (i = 0; l && i < n; i++) {
-		const char *src = NULL, *name = sym_model_program_bound(p->mp, i, &src);
-		PyObject *t = Py_BuildValue("(NN)", sympy_str_or_none(name), sympy_str_or_none(src));
-		if (!t || PyList_Append(l, t) < 0)
-			Py_CLEAR(l);
-		Py_XDECREF(t);
-	}
-	return l;
+	return sympy_list_of(sym_model_program_num_bound(p->mp), bound_item, p);
 }
 
 static PyObject *program_num_dims(SymProgram *p, PyObject *noargs)

@@ -64,6 +64,9 @@ PyObject *sympy_expr_text(SymContext *c, const sym_expr *e);
 PyObject *sympy_expr_or_none(SymContext *c, const sym_expr *e);
 /* Returns a str of s, None when s is NULL. */
 PyObject *sympy_str_or_none(const char *s);
+/* Returns the list of n items, item i made by item(self, i) (a new
+ * reference, or NULL with an exception set); NULL with the exception. */
+PyObject *sympy_list_of(size_t n, PyObject *(*item)(void *self, size_t i), void *self);
 
 /* Fills *facts (NULL when there is nothing to assume) from the assumptions
  * (an iterable of Exprs or texts, or None) and dims; returns 0, or -1 with an

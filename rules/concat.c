@@ -384,8 +384,10 @@ static int r_unpack(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_concat[] = {
-    {"Concat", "", r_concat, SYM_RULE_ANY_DOMAIN},     {"Split", "", r_split, SYM_RULE_ANY_DOMAIN},
-    {"Pack", "cann", r_pack, SYM_RULE_ANY_DOMAIN},     {"Stack", "", r_pack, SYM_RULE_ANY_DOMAIN},
+    {"Concat", "", r_concat, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
+    {"Split", "", r_split, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
+    {"Pack", "cann", r_pack, SYM_RULE_ANY_DOMAIN},
+    {"Stack", "", r_pack, SYM_RULE_ANY_DOMAIN},
     {"Unpack", "cann", r_unpack, SYM_RULE_ANY_DOMAIN},
 };
 const size_t sym__rules_concat_count = sizeof(sym__rules_concat) / sizeof(sym__rules_concat[0]);

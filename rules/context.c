@@ -531,6 +531,11 @@ int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *cons
 		d[k] = sym__rc_simplify(rc, v[k]);
 		if (!d[k])
 			return -1;
+		/* a decided predicate is the bool element 1 or 0 */
+		if (d[k] == sym__true(rc->ctx))
+			d[k] = sym__one(rc->ctx);
+		else if (d[k] == sym__false(rc->ctx))
+			d[k] = sym__zero(rc->ctx);
 	}
 	rc->out[i].has_value = 1;
 	rc->out[i].nvalue = n;
@@ -660,19 +665,61 @@ int sym__rc_axis(sym_rule_ctx *rc, int64_t axis, int rank, const char *what, int
 
 /* ---- running one rule --------------------------------------------------- */
 
-/* Whether every constant element of t's value is a value of t's integer
- * type. */
-static int int_value_holds(const sym_tval *t)
+/* Whether t's value holds only elements of its type: a bool value 0, 1
+ * or predicates (rules/elementwise.c), any other no predicate, and an
+ * integer one constants within the type. */
+static int value_holds(const sym_tval *t)
 {
 	size_t k;
+	int isbool = t->dtype == SYM_DT_BOOL, isint = sym__dtype_is_int(t->dtype);
 	for (k = 0; k < t->nvalue; k++) {
 		long long c;
-		if (sym_expr_kind(t->value[k]) != SYM_KIND_NUM)
+		if (sym_expr_is_pred(t->value[k])) {
+			if (!isbool)
+				return 0;
 			continue;
-		if (sym_expr_get_si(t->value[k], &c) != 1 || !sym__dtype_holds(t->dtype, c))
+		}
+		if (sym_expr_kind(t->value[k]) != SYM_KIND_NUM) {
+			if (isbool)
+				return 0;
+			continue;
+		}
+		if (isint && (sym_expr_get_si(t->value[k], &c) != 1 || !sym__dtype_holds(t->dtype, c)))
 			return 0;
 	}
 	return 1;
+}
+
+/* Whether t is a bool value with a predicate element. */
+static int has_predicates(const sym_tval *t)
+{
+	size_t k;
+	if (!t->present || !t->has_value || t->dtype != SYM_DT_BOOL)
+		return 0;
+	for (k = 0; k < t->nvalue; k++)
+		if (sym_expr_is_pred(t->value[k]))
+			return 1;
+	return 0;
+}
+
+/* The inputs as a rule that reads no predicate elements sees them: a bool
+ * value with a predicate is not known to it (it would compute with it as
+ * a number).  in itself when there is none; NULL out of memory. */
+static const sym_tval *hide_predicates(sym_infer *inf, size_t nin, const sym_tval *in)
+{
+	sym_tval *c;
+	size_t k;
+	for (k = 0; k < nin && !has_predicates(&in[k]); k++)
+		;
+	if (k == nin)
+		return in;
+	if (!(c = sym__infer_alloc(inf, nin * sizeof(*c))))
+		return NULL;
+	memcpy(c, in, nin * sizeof(*c));
+	for (; k < nin; k++)
+		if (has_predicates(&c[k]))
+			c[k].has_value = 0, c[k].nvalue = 0, c[k].value = NULL, c[k].fmeta = NULL;
+	return c;
 }
 
 int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char *node, int opset, size_t nin,
@@ -720,7 +767,9 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 	rc.domain = domain ? domain : "";
 	rc.opset = opset;
 	rc.nin = nin;
-	rc.in = in;
+	rc.in = e->flags & SYM_RULE_PREDICATES ? in : hide_predicates(inf, nin, in);
+	if (!rc.in && in)
+		return -1;
 	rc.nattr = nattr;
 	rc.attrs = attrs;
 	rc.nout = nout;
@@ -733,13 +782,13 @@ int sym__rule_run(sym_infer *inf, const char *domain, const char *op, const char
 	/* a float value is kept only with what the rule says of its rounding;
 	 * an integer value only when every constant element is a value of the
 	 * type: exact arithmetic past the type's range is not what the runtime
-	 * computes (it wraps) */
+	 * computes (it wraps); predicates only in a bool value */
 	for (i = 0; i < nout; i++) {
 		if (!sym__dtype_is_float(out[i].dtype))
 			out[i].fmeta = NULL;
 		else if (out[i].has_value && !out[i].fmeta)
 			out[i].has_value = 0, out[i].nvalue = 0, out[i].value = NULL;
-		if (out[i].has_value && sym__dtype_is_int(out[i].dtype) && !int_value_holds(&out[i]))
+		if (out[i].has_value && !value_holds(&out[i]))
 			out[i].has_value = 0, out[i].nvalue = 0, out[i].value = NULL;
 	}
 	return sym__failed(inf->ctx) ? -1 : 0;

@@ -36,6 +36,53 @@ static int unary_value(sym_rule_ctx *rc, map1_fn fn)
 	return sym__rc_set_value(rc, 0, x->nvalue, v);
 }
 
+/* ---- bool values --------------------------------------------------------
+ * An element of a bool value is 0, 1 or a predicate that the facts do not
+ * decide (Equal of shape values: batch == 1).  An If on such a condition
+ * takes the branch the hints select (src/infer/subgraph.c).  Only rules
+ * flagged SYM_RULE_PREDICATES see predicate elements (rules/context.c). */
+
+/* The bool element for predicate p: 1 or 0 when the facts decide it, else
+ * p simplified; NULL out of memory (a prover or simplifier that gives up
+ * leaves p as it is). */
+static const sym_expr *bool_elem(sym_rule_ctx *rc, const sym_expr *p)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_expr *q;
+	sym_truth t;
+	if (!p)
+		return NULL;
+	if ((t = sym__rc_prove(rc, p)) == SYM_TRUE || t == SYM_FALSE)
+		return sym_expr_from_si(ctx, t == SYM_TRUE);
+	if (t == SYM_UNKNOWN && (q = sym__rc_simplify(rc, p)) != NULL)
+		return q == sym__true(ctx) ? sym__one(ctx) : q == sym__false(ctx) ? sym__zero(ctx) : q;
+	if (sym_ctx_last_error(ctx) == SYM_ENOMEM)
+		return NULL;
+	sym_ctx_clear_error(ctx);
+	return p;
+}
+
+/* The predicate that the element e of a bool value states (a nonzero
+ * constant is true); NULL, with no error, for an element that is neither. */
+static const sym_expr *elem_pred(sym_ctx *ctx, const sym_expr *e)
+{
+	if (sym_expr_is_pred(e))
+		return e;
+	if (sym_expr_kind(e) == SYM_KIND_NUM)
+		return e == sym__zero(ctx) ? sym__false(ctx) : sym__true(ctx);
+	return NULL;
+}
+
+/* Whether t's value has a predicate element. */
+static int value_has_pred(const sym_tval *t)
+{
+	size_t i;
+	for (i = 0; t->has_value && i < t->nvalue; i++)
+		if (sym_expr_is_pred(t->value[i]))
+			return 1;
+	return 0;
+}
+
 /* Unary on a value through the float operation op: float elements with
  * their rounding records, integer ones (Floor of an int tensor is the
  * identity, say) through fn.  to is the output dtype: a float op whose
@@ -90,13 +137,27 @@ static int r_abs(sym_rule_ctx *rc)
 {
 	return unary_op(rc, SYM_FOP_ABS, sym_expr_abs);
 }
-static const sym_expr *not1(sym_ctx *ctx, const sym_expr *a)
-{
-	return sym_expr_sub(ctx, sym__one(ctx), a);
-}
+/* Not: the negation of each element (of a predicate, the predicate's). */
 static int r_not(sym_rule_ctx *rc)
 {
-	return unary_value(rc, not1);
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_tval *x = sym__rc_need(rc, 0);
+	const sym_expr **v;
+	size_t i;
+	if (!x || sym__rc_copy_shape(rc, 0, x) < 0)
+		return -1;
+	if (!x->has_value)
+		return 0;
+	if (!(v = sym__rc_alloc(rc, (x->nvalue ? x->nvalue : 1) * sizeof(*v))))
+		return -1;
+	for (i = 0; i < x->nvalue; i++) {
+		const sym_expr *p = elem_pred(ctx, x->value[i]);
+		if (!p)
+			return 0;
+		if (!(v[i] = bool_elem(rc, sym_expr_not(ctx, p))))
+			return -1;
+	}
+	return sym__rc_set_value(rc, 0, x->nvalue, v);
 }
 static int r_reciprocal(sym_rule_ctx *rc)
 {
@@ -137,6 +198,19 @@ static int cast_value(sym_rule_ctx *rc, const sym_tval *x, int to)
 	int r, from = x->dtype;
 	if (!x->has_value)
 		return 0;
+	/* a predicate is a bool, not a number */
+	if (value_has_pred(x))
+		return to == SYM_DT_BOOL ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
+	if (to == SYM_DT_BOOL && sym__dtype_is_int(from) && from != SYM_DT_BOOL) {
+		sym_ctx *ctx = sym__rc_ctx(rc);
+		if (!(v = sym__rc_alloc(rc, (x->nvalue ? x->nvalue : 1) * sizeof(*v))))
+			return -1;
+		for (i = 0; i < x->nvalue; i++)
+			if (!(v[i] =
+			          bool_elem(rc, sym_expr_rel(ctx, SYM_REL_NE, x->value[i], sym__zero(ctx)))))
+				return -1;
+		return sym__rc_set_value(rc, 0, x->nvalue, v);
+	}
 	if (sym__dtype_is_int(from) && sym__dtype_is_int(to))
 		return sym__rc_set_value(rc, 0, x->nvalue, x->value);
 	if (sym__dtype_is_float(from) && sym__dtype_is_int(to))
@@ -376,13 +450,46 @@ static const sym_expr *v_mod(sym_rule_ctx *rc, const sym_expr *a, const sym_expr
 	return sym_expr_mod(sym__rc_ctx(rc), a, b);
 }
 
-static const sym_expr *v_eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+/* The element of comparing a and b by rel: 1 or 0 when decided; on
+ * integer values the predicate itself otherwise, on float ones none (the
+ * runtime's comparison sees rounded numbers). */
+static const sym_expr *compare_elem(sym_rule_ctx *rc, sym_relop rel, const sym_expr *a, const sym_expr *b)
 {
-	/* a value is known only when the comparison is decided */
-	sym_truth t = sym__rc_prove(rc, sym_expr_rel(sym__rc_ctx(rc), SYM_REL_EQ, a, b));
+	const sym_tval *x = sym__rc_in(rc, 0);
+	const sym_expr *p = sym_expr_rel(sym__rc_ctx(rc), rel, a, b);
+	sym_truth t = p ? sym__rc_prove(rc, p) : SYM_ERROR;
 	if (t == SYM_TRUE || t == SYM_FALSE)
 		return sym_expr_from_si(sym__rc_ctx(rc), t == SYM_TRUE);
+	if (t == SYM_UNKNOWN && x && !sym__dtype_is_float(x->dtype))
+		return bool_elem(rc, p);
 	return NULL;
+}
+
+static const sym_expr *v_eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+{
+	return compare_elem(rc, SYM_REL_EQ, a, b);
+}
+
+static const sym_expr *v_and(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_expr *p = elem_pred(ctx, a), *q = elem_pred(ctx, b);
+	return p && q ? bool_elem(rc, sym_expr_and(ctx, p, q)) : NULL;
+}
+static const sym_expr *v_or(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_expr *p = elem_pred(ctx, a), *q = elem_pred(ctx, b);
+	return p && q ? bool_elem(rc, sym_expr_or(ctx, p, q)) : NULL;
+}
+static const sym_expr *v_xor(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_expr *p = elem_pred(ctx, a), *q = elem_pred(ctx, b);
+	if (!p || !q)
+		return NULL;
+	return bool_elem(rc, sym_expr_or(ctx, sym_expr_and(ctx, p, sym_expr_not(ctx, q)),
+	                                 sym_expr_and(ctx, sym_expr_not(ctx, p), q)));
 }
 
 static int r_add(sym_rule_ctx *rc)
@@ -413,38 +520,48 @@ static int r_binary(sym_rule_ctx *rc)
 {
 	return broadcast_op(rc, 2, -1, NULL);
 }
-static int r_compare(sym_rule_ctx *rc)
-{
-	return broadcast_op(rc, 2, SYM_DT_BOOL, NULL);
-}
 
 static const sym_expr *v_order(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
 {
-	sym_ctx *ctx = sym__rc_ctx(rc);
 	const char *op = rc->op;
 	sym_relop rel = !strcmp(op, "Less")          ? SYM_REL_LT
 	                : !strcmp(op, "LessOrEqual") ? SYM_REL_LE
 	                : !strcmp(op, "Greater")     ? SYM_REL_GT
 	                                             : SYM_REL_GE;
-	/* a value is known only when the comparison is decided */
-	sym_truth t = sym__rc_prove(rc, sym_expr_rel(ctx, rel, a, b));
-	if (t == SYM_TRUE || t == SYM_FALSE)
-		return sym_expr_from_si(ctx, t == SYM_TRUE);
-	return NULL;
+	return compare_elem(rc, rel, a, b);
 }
 
-/* Less, LessOrEqual, Greater, GreaterOrEqual: on shape values the result
- * is known where every comparison is decided (torch exports max(a, b) of
- * shapes as Greater -> Where). */
+/* Output 0's value through fn, or none when an element has none (an error
+ * on the way, out of memory aside, only means no value). */
+static int values_or_none(sym_rule_ctx *rc, size_t nin, map2_fn fn)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	if (broadcast_values(rc, nin, fn) >= 0)
+		return 0;
+	if (sym_ctx_last_error(ctx) == SYM_ENOMEM)
+		return -1;
+	sym_ctx_clear_error(ctx);
+	rc->out[0].has_value = 0, rc->out[0].nvalue = 0, rc->out[0].value = NULL;
+	return 0;
+}
+
+/* Less, LessOrEqual, Greater, GreaterOrEqual: on shape values each element
+ * is decided or a predicate (torch exports max(a, b) of shapes as Greater
+ * -> Where). */
 static int r_order(sym_rule_ctx *rc)
 {
 	if (broadcast_op(rc, 2, SYM_DT_BOOL, NULL) < 0)
 		return -1;
-	if (broadcast_values(rc, 2, v_order) < 0) {
-		sym_ctx_clear_error(sym__rc_ctx(rc));
-		rc->out[0].has_value = 0;
-	}
-	return 0;
+	return values_or_none(rc, 2, v_order);
+}
+
+/* And, Or, Xor: on bool values, the connective of the elements' truths. */
+static int r_logic(sym_rule_ctx *rc)
+{
+	const char *op = rc->op;
+	if (broadcast_op(rc, 2, SYM_DT_BOOL, NULL) < 0)
+		return -1;
+	return values_or_none(rc, 2, !strcmp(op, "And") ? v_and : !strcmp(op, "Or") ? v_or : v_xor);
 }
 
 static int r_div(sym_rule_ctx *rc)
@@ -477,12 +594,49 @@ static int r_equal(sym_rule_ctx *rc)
 		return -1;
 	if (sym__rc_broadcast(rc, 2, ins, 0) < 0 || sym__rc_set_dtype(rc, 0, SYM_DT_BOOL) < 0)
 		return -1;
-	/* the value is known only when every comparison is decided */
-	if (broadcast_values(rc, 2, v_eq) < 0) {
-		sym_ctx_clear_error(sym__rc_ctx(rc));
-		rc->out[0].has_value = 0;
+	return values_or_none(rc, 2, v_eq);
+}
+
+/* The element that Where(p, x, y) picks for the predicate p, when it is
+ * one expression: a comparison of x and y makes it max(x, y) (p is
+ * x >= y or x > y: equal elements are one), min(x, y) (x <= y, x < y), y
+ * (x == y) or x (x != y); NULL otherwise, with no error unless out of
+ * memory. */
+static const sym_expr *pick_by_pred(sym_rule_ctx *rc, const sym_expr *p, const sym_expr *x, const sym_expr *y)
+{
+	sym_ctx *ctx = sym__rc_ctx(rc);
+	const sym_expr *d, *xy, *yx, *ab[2] = {x, y};
+	long long c;
+	if (x == y)
+		return x;
+	if (!sym_expr_is_pred(p) || sym_expr_is_pred(x) || sym_expr_is_pred(y))
+		return NULL;
+	if (sym__expr_nargs(p) != 1)
+		return NULL;
+	/* a relation compares d with 0; on integers d < 0 is d + 1 <= 0 */
+	d = sym__expr_arg(p, 0);
+	if (sym_expr_kind(p) == SYM_KIND_LT)
+		d = sym_expr_add(ctx, d, sym__one(ctx));
+	if (!d || !(xy = sym_expr_sub(ctx, x, y)) || !(yx = sym_expr_sub(ctx, y, x)))
+		return NULL;
+	switch (sym_expr_kind(p)) {
+	case SYM_KIND_EQ:
+		return d == xy || d == yx ? y : NULL;
+	case SYM_KIND_NE:
+		return d == xy || d == yx ? x : NULL;
+	case SYM_KIND_LE:
+	case SYM_KIND_LT:
+		/* d <= 0 for d = y - x + c is x >= y + c; for d = x - y + c it
+		 * is x <= y - c: with c 0 or 1 the pick is the max, the min (at
+		 * x == y + 1, say, x >= y + 1 picks x, the larger) */
+		if (sym_expr_get_si(sym_expr_sub(ctx, d, yx), &c) == 1 && (c == 0 || c == 1))
+			return sym_expr_max(ctx, 2, ab);
+		if (sym_expr_get_si(sym_expr_sub(ctx, d, xy), &c) == 1 && (c == 0 || c == 1))
+			return sym_expr_min(ctx, 2, ab);
+		return NULL;
+	default:
+		return NULL;
 	}
-	return 0;
 }
 
 /* Where(cond, x, y): broadcast of all three; the value is known when every
@@ -513,8 +667,13 @@ static int r_where(sym_rule_ctx *rc)
 	for (i = 0; i < (size_t)on; i++) {
 		long long c;
 		const sym_tval *t;
-		if (sym_expr_get_si(ins[0]->value[map[0][i]], &c) != 1)
-			return 0;
+		if (sym_expr_get_si(ins[0]->value[map[0][i]], &c) != 1) {
+			/* a predicate: a min or max of integer elements at most */
+			if (fl || !(v[i] = pick_by_pred(rc, ins[0]->value[map[0][i]],
+			                                ins[1]->value[map[1][i]], ins[2]->value[map[2][i]])))
+				return sym__failed(sym__rc_ctx(rc)) ? -1 : 0;
+			continue;
+		}
 		t = ins[c ? 1 : 2];
 		v[i] = t->value[map[c ? 1 : 2][i]];
 		if (fl)
@@ -524,10 +683,10 @@ static int r_where(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_elementwise[] = {
-    {"Identity", "", r_identity, SYM_RULE_ANY_DOMAIN},
+    {"Identity", "", r_identity, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
     {"Neg", "", r_neg, 0},
     {"Abs", "", r_abs, 0},
-    {"Cast", "", r_cast, 0},
+    {"Cast", "", r_cast, SYM_RULE_PREDICATES},
     {"Relu", "", r_unary, SYM_RULE_ANY_DOMAIN},
     {"LeakyRelu", "", r_unary, 0},
     {"Elu", "", r_unary, 0},
@@ -558,7 +717,7 @@ const sym_rule_entry sym__rules_elementwise[] = {
     {"Celu", "", r_unary, 0},
     {"ThresholdedRelu", "", r_unary, 0},
     {"Shrink", "", r_unary, 0},
-    {"CastLike", "", r_cast_like, 0},
+    {"CastLike", "", r_cast_like, SYM_RULE_PREDICATES},
     {"Erf", "", r_unary, 0},
     {"Gelu", "", r_unary, SYM_RULE_ANY_DOMAIN},
     {"FastGelu", "cann", r_unary, SYM_RULE_ANY_DOMAIN},
@@ -566,7 +725,7 @@ const sym_rule_entry sym__rules_elementwise[] = {
     {"Softsign", "", r_unary, 0},
     {"Mish", "", r_unary, 0},
     {"Clip", "", r_unary, 0},
-    {"Not", "", r_not, 0},
+    {"Not", "", r_not, SYM_RULE_PREDICATES},
     {"IsNaN", "", r_bool_unary, 0},
     {"IsInf", "", r_bool_unary, 0},
     {"IsFinite", "", r_bool_unary, SYM_RULE_ANY_DOMAIN},
@@ -593,10 +752,10 @@ const sym_rule_entry sym__rules_elementwise[] = {
     {"LessOrEqual", "", r_order, 0},
     {"Greater", "", r_order, 0},
     {"GreaterOrEqual", "", r_order, 0},
-    {"And", "", r_compare, 0},
-    {"Or", "", r_compare, 0},
-    {"Xor", "", r_compare, 0},
-    {"Where", "", r_where, 0},
+    {"And", "", r_logic, SYM_RULE_PREDICATES},
+    {"Or", "", r_logic, SYM_RULE_PREDICATES},
+    {"Xor", "", r_logic, SYM_RULE_PREDICATES},
+    {"Where", "", r_where, SYM_RULE_PREDICATES},
 };
 const size_t sym__rules_elementwise_count =
     sizeof(sym__rules_elementwise) / sizeof(sym__rules_elementwise[0]);

@@ -112,7 +112,7 @@ static int r_tile(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_expand[] = {
-    {"Expand", "", r_expand, SYM_RULE_ANY_DOMAIN},
-    {"Tile", "", r_tile, SYM_RULE_ANY_DOMAIN},
+    {"Expand", "", r_expand, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
+    {"Tile", "", r_tile, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
 };
 const size_t sym__rules_expand_count = sizeof(sym__rules_expand) / sizeof(sym__rules_expand[0]);

@@ -318,7 +318,7 @@ static int r_scatter_elements(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_gather[] = {
-    {"Gather", "", r_gather, SYM_RULE_ANY_DOMAIN},
+    {"Gather", "", r_gather, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
     {"GatherElements", "", r_gather_elements, SYM_RULE_ANY_DOMAIN},
     {"GatherND", "", r_gather_nd, SYM_RULE_ANY_DOMAIN},
     {"ScatterND", "", r_scatter_nd, SYM_RULE_ANY_DOMAIN},

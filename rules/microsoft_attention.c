@@ -54,6 +54,23 @@ static const sym_expr *exact_div(sym_rule_ctx *rc, const sym_expr *d, int64_t n,
 	return sym_expr_floordiv(sym__rc_ctx(rc), d, k);
 }
 
+int sym__rc_qkv_hidden_sizes(sym_rule_ctx *rc, int64_t heads, const int64_t **hs)
+{
+	size_t n, i;
+	int r;
+	if ((r = sym__rc_attr_ints(rc, "qkv_hidden_sizes", &n, hs)) <= 0)
+		return r;
+	if (n != 3)
+		return sym__rc_error(rc, "attribute 'qkv_hidden_sizes' must have 3 values, not %zu", n);
+	for (i = 0; i < 3; i++)
+		if ((*hs)[i] < 1 || (*hs)[i] % heads)
+			return sym__rc_error(rc,
+			                     "attribute 'qkv_hidden_sizes' value %lld is not a positive "
+			                     "multiple of num_heads (%lld)",
+			                     (long long)(*hs)[i], (long long)heads);
+	return 1;
+}
+
 /* The hidden sizes of Q, K and V of a merged projection of total width:
  * qkv_hidden_sizes when given (summing to total, Q and K equal), else a
  * third each.  Each is a multiple of num_heads. */
@@ -61,23 +78,11 @@ static int qkv_sizes(sym_rule_ctx *rc, const sym_expr *total, int64_t heads, con
                      const sym_expr **v, int *given)
 {
 	const int64_t *hs;
-	size_t n, i;
 	int r;
 	*given = 0;
-	if ((r = sym__rc_attr_ints(rc, "qkv_hidden_sizes", &n, &hs)) < 0)
+	if ((r = sym__rc_qkv_hidden_sizes(rc, heads, &hs)) < 0)
 		return -1;
 	if (r) {
-		if (n != 3)
-			return sym__rc_error(rc, "attribute 'qkv_hidden_sizes' must have 3 values, not %zu",
-			                     n);
-		for (i = 0; i < 3; i++) {
-			if (hs[i] < 1 || hs[i] % heads)
-				return sym__rc_error(
-				    rc,
-				    "attribute 'qkv_hidden_sizes' value %lld is not a positive "
-				    "multiple of num_heads (%lld)",
-				    (long long)hs[i], (long long)heads);
-		}
 		if (hs[0] != hs[1])
 			return sym__rc_error(
 			    rc, "attribute 'qkv_hidden_sizes': Q and K sizes differ (%lld, %lld)",

@@ -28,28 +28,6 @@ static int vector_of(sym_rule_ctx *rc, const sym_tval *p, const sym_expr *n, con
 	return sym__rc_require(rc, eq(rc, p->dims[0], n), SYM_GUARD_ASSERT, reason);
 }
 
-/* Output i (when the node has it) with the dims of x, those from axis on
- * replaced by 1, of type dtype. */
-static int stats_shape(sym_rule_ctx *rc, size_t i, const sym_tval *x, int axis, int dtype)
-{
-	const sym_expr **d;
-	int k;
-	if (i >= rc->nout)
-		return 0;
-	if (x->rank < 0) {
-		if (sym__rc_set_unknown_rank(rc, i) < 0)
-			return -1;
-		return sym__rc_set_dtype(rc, i, dtype);
-	}
-	if (!(d = sym__rc_alloc(rc, (size_t)(x->rank ? x->rank : 1) * sizeof(*d))))
-		return -1;
-	for (k = 0; k < x->rank; k++)
-		d[k] = k < axis ? x->dims[k] : sym__one(sym__rc_ctx(rc));
-	if (sym__rc_set_shape(rc, i, x->rank, d) < 0)
-		return -1;
-	return sym__rc_set_dtype(rc, i, dtype);
-}
-
 /* The product of the dims of x from axis on. */
 static const sym_expr *norm_size(sym_rule_ctx *rc, const sym_tval *x, int axis)
 {
@@ -73,33 +51,15 @@ static int param_size(sym_rule_ctx *rc, const sym_tval *p, const sym_tval *x, in
 	                       reason);
 }
 
-/* The attributes axis (normalised against x; -1 for unknown rank) and
- * stash_type (the statistics' element type, default float32). */
-static int norm_attrs(sym_rule_ctx *rc, const sym_tval *x, int *axis, int *dtype)
-{
-	int64_t a, s;
-	*axis = -1;
-	if (sym__rc_attr_int(rc, "axis", -1, &a) < 0 ||
-	    sym__rc_attr_int(rc, "stash_type", SYM_DT_FLOAT32, &s) < 0)
-		return -1;
-	if (s <= 0 || s >= SYM_DT_COUNT)
-		return sym__rc_error(rc, "attribute 'stash_type' (%lld) is not a known element type",
-		                     (long long)s);
-	*dtype = (int)s;
-	if (x->rank < 0)
-		return 0;
-	return sym__rc_axis(rc, a, x->rank, "axis", axis);
-}
-
 /* SimplifiedLayerNormalization(X, scale) -> Y, inv_std_var. */
 static int r_simplified_layer_norm(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0);
 	int axis, dt = SYM_DT_FLOAT32;
-	if (!x || !sym__rc_need(rc, 1) || norm_attrs(rc, x, &axis, &dt) < 0 ||
+	if (!x || !sym__rc_need(rc, 1) || sym__rc_norm_axis_stash(rc, x, &axis, &dt) < 0 ||
 	    param_size(rc, sym__rc_in(rc, 1), x, axis, "scale") < 0 || sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
-	return stats_shape(rc, 1, x, axis, dt);
+	return sym__rc_norm_stats(rc, 1, x, axis, dt);
 }
 
 /* SkipLayerNormalization(input, skip, gamma, beta, bias) and
@@ -146,7 +106,7 @@ static int skip_layer_norm(sym_rule_ctx *rc, int simplified)
 	if (sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
 	for (k = 1; k < 3; k++)
-		if (stats_shape(rc, (size_t)k, x, x->rank - 1, SYM_DT_FLOAT32) < 0)
+		if (sym__rc_norm_stats(rc, (size_t)k, x, x->rank - 1, SYM_DT_FLOAT32) < 0)
 			return -1;
 	if (rc->nout > 3)
 		return sym__rc_copy_shape(rc, 3, x);

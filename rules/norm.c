@@ -40,8 +40,7 @@ static int per_channel(sym_rule_ctx *rc, const sym_tval *p, const sym_expr *c, c
 	return sym__rc_require(rc, eq(rc, p->dims[0], c), SYM_GUARD_ASSERT, reason);
 }
 
-/* Output i with the dims of x, those from axis on replaced by 1. */
-static int stats_shape(sym_rule_ctx *rc, size_t i, const sym_tval *x, int axis, int dtype)
+int sym__rc_norm_stats(sym_rule_ctx *rc, size_t i, const sym_tval *x, int axis, int dtype)
 {
 	const sym_expr **d;
 	int k;
@@ -87,12 +86,19 @@ static int axis_attr(sym_rule_ctx *rc, const char *name, int64_t def, const sym_
 	return sym__rc_axis(rc, a, x->rank, name, axis);
 }
 
+int sym__rc_norm_axis_stash(sym_rule_ctx *rc, const sym_tval *x, int *axis, int *dtype)
+{
+	if (axis_attr(rc, "axis", -1, x, axis) < 0)
+		return -1;
+	return stash_dtype(rc, dtype);
+}
+
 /* LayerNormalization(X, Scale, B) -> Y, Mean, InvStdDev. */
 static int r_layer_norm(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0);
 	int axis, dt = SYM_DT_FLOAT32;
-	if (!x || !sym__rc_need(rc, 1) || axis_attr(rc, "axis", -1, x, &axis) < 0 || stash_dtype(rc, &dt) < 0)
+	if (!x || !sym__rc_need(rc, 1) || sym__rc_norm_axis_stash(rc, x, &axis, &dt) < 0)
 		return -1;
 	if (x->rank >= 0 &&
 	    (unibroadcast(rc, sym__rc_in(rc, 1), x->rank - axis, x->dims + axis, "Scale") < 0 ||
@@ -100,9 +106,9 @@ static int r_layer_norm(sym_rule_ctx *rc)
 		return -1;
 	if (sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
-	if (stats_shape(rc, 1, x, axis, dt) < 0)
+	if (sym__rc_norm_stats(rc, 1, x, axis, dt) < 0)
 		return -1;
-	return stats_shape(rc, 2, x, axis, dt);
+	return sym__rc_norm_stats(rc, 2, x, axis, dt);
 }
 
 /* RMSNormalization(X, scale) -> Y. */
@@ -110,7 +116,7 @@ static int r_rms_norm(sym_rule_ctx *rc)
 {
 	const sym_tval *x = sym__rc_need(rc, 0);
 	int axis, dt = SYM_DT_FLOAT32;
-	if (!x || !sym__rc_need(rc, 1) || axis_attr(rc, "axis", -1, x, &axis) < 0 || stash_dtype(rc, &dt) < 0)
+	if (!x || !sym__rc_need(rc, 1) || sym__rc_norm_axis_stash(rc, x, &axis, &dt) < 0)
 		return -1;
 	if (x->rank >= 0 && unibroadcast(rc, sym__rc_in(rc, 1), x->rank - axis, x->dims + axis, "scale") < 0)
 		return -1;
@@ -132,9 +138,9 @@ static int r_cann_layer_norm(sym_rule_ctx *rc)
 		return -1;
 	if (sym__rc_copy_shape(rc, 0, x) < 0)
 		return -1;
-	if (stats_shape(rc, 1, x, naxis, x->dtype) < 0)
+	if (sym__rc_norm_stats(rc, 1, x, naxis, x->dtype) < 0)
 		return -1;
-	return stats_shape(rc, 2, x, naxis, x->dtype);
+	return sym__rc_norm_stats(rc, 2, x, naxis, x->dtype);
 }
 
 /* The channel dim of x: dims[1], or 1 for a 1-D input. */

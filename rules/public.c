@@ -105,7 +105,8 @@ sym_rules *sym_rules_new(sym_ctx *ctx, sym_facts *facts)
 	if (!facts) {
 		r->own_facts = 1;
 		r->facts = sym_facts_new(ctx);
-		if (!r->facts || sym_facts_set_default_min(r->facts, 1) != SYM_EOK)
+		if (!r->facts || sym_facts_set_default_min(r->facts, 1) != SYM_EOK ||
+		    sym__facts_bound_dims(r->facts) != SYM_EOK)
 			goto error;
 	}
 	if (sym__infer_init(&r->inf, ctx, r->facts) < 0)

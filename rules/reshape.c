@@ -149,7 +149,7 @@ static int r_flatten(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_reshape[] = {
-    {"Reshape", "", r_reshape, SYM_RULE_ANY_DOMAIN},
-    {"Flatten", "", r_flatten, SYM_RULE_ANY_DOMAIN},
+    {"Reshape", "", r_reshape, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
+    {"Flatten", "", r_flatten, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
 };
 const size_t sym__rules_reshape_count = sizeof(sym__rules_reshape) / sizeof(sym__rules_reshape[0]);

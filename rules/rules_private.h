@@ -35,7 +35,10 @@ typedef struct sym_rule_entry {
 } sym_rule_entry;
 
 enum {
-	SYM_RULE_ANY_DOMAIN = 1 /* an ONNX or CANN rule also found under the other of the two */
+	SYM_RULE_ANY_DOMAIN = 1, /* an ONNX or CANN rule also found under the other of the two */
+	/* the rule reads bool values with predicate elements (it moves them,
+	 * or computes with them as truths); others see such a value unknown */
+	SYM_RULE_PREDICATES = 2
 };
 
 /* Registry lookup; NULL when unknown.  A scan of every entry: the rule
@@ -218,6 +221,17 @@ int sym__rc_matmul(sym_rule_ctx *rc, const sym_tval *a, const sym_tval *b, int t
  * (X [N, C, in...], W [M, C/group, k...]) or, with channels_last, X
  * [N, in..., C], W [M, k..., C/group] and the output [N, out..., M]. */
 int sym__rc_conv(sym_rule_ctx *rc, int channels_last);
+/* The statistics output i of a normalization (rules/norm.c): x's dims,
+ * those from axis on 1, of type dtype; unknown rank passes on; nothing
+ * when the node has no output i. */
+int sym__rc_norm_stats(sym_rule_ctx *rc, size_t i, const sym_tval *x, int axis, int dtype);
+/* A layer normalization's attributes axis (default -1; normalised against
+ * x, -1 for unknown rank) and stash_type (default float32) (rules/norm.c). */
+int sym__rc_norm_axis_stash(sym_rule_ctx *rc, const sym_tval *x, int *axis, int *dtype);
+/* The attribute qkv_hidden_sizes of an attention node with heads heads
+ * (rules/microsoft_attention.c): 1 with its three values in *hs, each a
+ * positive multiple of heads, 0 when it is absent, -1 on error. */
+int sym__rc_qkv_hidden_sizes(sym_rule_ctx *rc, int64_t heads, const int64_t **hs);
 /* Broadcasts two dims; stores the result dim. */
 int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out);
 

@@ -544,7 +544,7 @@ static int r_strided_slice_d(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_slice[] = {
-    {"Slice", "", r_slice, 0},
+    {"Slice", "", r_slice, SYM_RULE_PREDICATES},
     {"Slice", "cann", r_cann_slice, 0},
     {"SliceD", "cann", r_cann_slice_d, SYM_RULE_ANY_DOMAIN},
     {"StridedSlice", "cann", r_strided_slice, SYM_RULE_ANY_DOMAIN},

@@ -112,7 +112,7 @@ static int r_unsqueeze(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_squeeze[] = {
-    {"Squeeze", "", r_squeeze, SYM_RULE_ANY_DOMAIN},
-    {"Unsqueeze", "", r_unsqueeze, SYM_RULE_ANY_DOMAIN},
+    {"Squeeze", "", r_squeeze, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
+    {"Unsqueeze", "", r_unsqueeze, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
 };
 const size_t sym__rules_squeeze_count = sizeof(sym__rules_squeeze) / sizeof(sym__rules_squeeze[0]);

@@ -86,6 +86,6 @@ static int r_transpose(sym_rule_ctx *rc)
 }
 
 const sym_rule_entry sym__rules_transpose[] = {
-    {"Transpose", "", r_transpose, SYM_RULE_ANY_DOMAIN},
+    {"Transpose", "", r_transpose, SYM_RULE_ANY_DOMAIN | SYM_RULE_PREDICATES},
 };
 const size_t sym__rules_transpose_count = sizeof(sym__rules_transpose) / sizeof(sym__rules_transpose[0]);

@@ -420,7 +420,7 @@ static sym_bcache *bcache_slot(const sym_facts *cf, const sym_expr *e, int inser
 			return NULL;
 	}
 	for (j = e->hash & (f->bcap - 1); f->bc[j].key; j = (j + 1) & (f->bcap - 1))
-		if (f->bc[j].key == e)
+		if (f->bc[j].key == e && f->bc[j].open == f->dims_open)
 			return &f->bc[j];
 	if (!insert)
 		return NULL;
@@ -431,6 +431,7 @@ static sym_bcache *bcache_slot(const sym_facts *cf, const sym_expr *e, int inser
 			;
 	}
 	f->bc[j].key = e;
+	f->bc[j].open = f->dims_open;
 	sym__ival_init(&f->bc[j].iv);
 	f->bcount++;
 	return &f->bc[j];
@@ -806,10 +807,17 @@ int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const 
                      const sym_expr **hi)
 {
 	sym_ival iv;
-	int ok;
+	int ok, was;
 	*lo = *hi = NULL;
 	sym__ival_init(&iv);
+	/* printed bounds: a dim without an upper bound of its own is open
+	 * above, not SYM_DIM_MAX (the cache keeps both kinds apart) */
+	was = f ? f->dims_open : 0;
+	if (f)
+		((sym_facts *)f)->dims_open = 1;
 	ok = sym__bounds(ctx, f, e, &iv);
+	if (f)
+		((sym_facts *)f)->dims_open = was;
 	if (ok) {
 		*lo = iv.lo.inf ? NULL : sym__num_node(ctx, &iv.lo.v);
 		*hi = iv.hi.inf ? NULL : sym__num_node(ctx, &iv.hi.v);

@@ -12,6 +12,7 @@ typedef struct cand {
 	sym_num v[NCAND];
 	size_t n;
 	sym_ival range;
+	int dim_top; /* range.hi is SYM_DIM_MAX, not an end of the symbol's own */
 } cand;
 
 static uint64_t rng_next(uint64_t *s)
@@ -63,7 +64,7 @@ static void make_cands(const sym_facts *f, cand *c)
 		sym__num_init(&c->v[c->n]);
 		sym__num_set(&c->v[c->n++], &t);
 	}
-	if (!c->range.hi.inf && c->n < NCAND) {
+	if (!c->range.hi.inf && !c->dim_top && c->n < NCAND) {
 		sym__num_init(&c->v[c->n]);
 		sym__num_set(&c->v[c->n++], &c->range.hi.v);
 	}
@@ -174,6 +175,19 @@ static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, con
 		c[i].sym = order[i];
 		sym__ival_init(&c[i].range);
 		sym__facts_sym_range(f, order[i], &c[i].range);
+		c[i].dim_top = 0;
+		if (f && f->dims_bounded && !c[i].range.hi.inf) {
+			/* the largest dim is admissible but a poor witness (every
+			 * byte size overflows there): tried after the others */
+			sym_ival open;
+			sym__ival_init(&open);
+			int was = f->dims_open;
+			((sym_facts *)f)->dims_open = 1;
+			sym__facts_sym_range(f, order[i], &open);
+			((sym_facts *)f)->dims_open = was;
+			c[i].dim_top = open.hi.inf;
+			sym__ival_clear(&open);
+		}
 		make_cands(f, &c[i]);
 	}
 	/* diagonal points, then random combinations of candidates */
@@ -212,6 +226,20 @@ static int find_witness(sym_ctx *ctx, const sym_facts *f, const sym_expr *a, con
 		if (!ok)
 			break;
 		found = try_point(ctx, f, a, b, n, order, vals, nfree);
+	}
+	if (!found) {
+		/* the largest dim last, for the dims that have no end of their own */
+		int top = 0, ok = 1;
+		for (i = 0; i < nfree; i++) {
+			if (c[i].dim_top)
+				sym__num_set(&vals[i], &c[i].range.hi.v), top = 1;
+			else if (c[i].n)
+				sym__num_set(&vals[i], &c[i].v[0]);
+			else
+				ok = 0;
+		}
+		if (top && ok)
+			found = try_point(ctx, f, a, b, n, order, vals, nfree);
 	}
 	if (found && w) {
 		const sym_expr **ws = sym__alloc(ctx, (n ? n : 1) * sizeof(*ws));

@@ -124,6 +124,20 @@ static sym_syminfo *info_for(sym_facts *f, const sym_expr *s)
 	return si;
 }
 
+/* A dim is at most SYM_DIM_MAX; while bounds are computed for printing
+ * (dims_open), a dim without an upper end of its own keeps it open. */
+static void dim_max(const sym_facts *f, sym_ival *out)
+{
+	sym_num m;
+	sym__num_init(&m);
+	sym__num_set_si(&m, SYM_DIM_MAX);
+	if (out->hi.inf ? !f->dims_open : sym__num_cmp(&out->hi.v, &m) > 0) {
+		out->hi.inf = 0;
+		sym__num_set(&out->hi.v, &m);
+	}
+	sym__num_clear(&m);
+}
+
 void sym__facts_sym_range(const sym_facts *f, const sym_expr *s, sym_ival *out)
 {
 	const sym_syminfo *si = sym__facts_get(f, s);
@@ -132,8 +146,11 @@ void sym__facts_sym_range(const sym_facts *f, const sym_expr *s, sym_ival *out)
 		out->lo.inf = 0;
 		sym__num_set(&out->lo.v, &f->default_min);
 	}
-	if (!si)
+	if (!si) {
+		if (f && f->dims_bounded)
+			dim_max(f, out);
 		return;
+	}
 	if (si->has_lo && (out->lo.inf || sym__num_cmp(&si->lo, &out->lo.v) > 0)) {
 		out->lo.inf = 0;
 		sym__num_set(&out->lo.v, &si->lo);
@@ -142,6 +159,8 @@ void sym__facts_sym_range(const sym_facts *f, const sym_expr *s, sym_ival *out)
 		out->hi.inf = 0;
 		sym__num_set(&out->hi.v, &si->hi);
 	}
+	if (f->dims_bounded)
+		dim_max(f, out);
 	if (!sym__num_is_zero(&si->mod)) {
 		/* round the ends into the residue class */
 		sym_num t;
@@ -168,11 +187,11 @@ void sym__facts_sym_range(const sym_facts *f, const sym_expr *s, sym_ival *out)
 static sym_status check_sym(sym_facts *f, const sym_expr *s);
 static sym_status remember(sym_facts *f, const sym_expr *p);
 
-sym_status sym_facts_set_default_min(sym_facts *f, long long lo)
+/* After a change of what every symbol is bounded by: a new version, and
+ * every symbol's range checked again (an empty one is an error). */
+static sym_status recheck_symbols(sym_facts *f)
 {
 	size_t i;
-	f->has_default_min = 1;
-	sym__num_set_si(&f->default_min, lo);
 	f->version++;
 	for (i = 0; i < f->ninfo; i++) {
 		sym_status st = check_sym(f, f->info[i].sym);
@@ -180,6 +199,24 @@ sym_status sym_facts_set_default_min(sym_facts *f, long long lo)
 			return st;
 	}
 	return SYM_EOK;
+}
+
+sym_status sym_facts_set_default_min(sym_facts *f, long long lo)
+{
+	f->has_default_min = 1;
+	sym__num_set_si(&f->default_min, lo);
+	return recheck_symbols(f);
+}
+
+sym_status sym__facts_bound_dims(sym_facts *f)
+{
+	f->dims_bounded = 1;
+	return recheck_symbols(f);
+}
+
+int sym__facts_dims_bounded(const sym_facts *f)
+{
+	return f && f->dims_bounded;
 }
 
 static const sym_expr *def_leaf(sym_ctx *ctx, const sym_expr *s, void *ud)
@@ -223,7 +260,14 @@ static sym_status check_sym(sym_facts *f, const sym_expr *s)
 	sym__facts_sym_range(f, s, &iv);
 	if (!iv.lo.inf && !iv.hi.inf && sym__num_cmp(&iv.lo.v, &iv.hi.v) > 0) {
 		char msg[300];
-		snprintf(msg, sizeof(msg), "no value of %s is left", node_name(s));
+		sym_num m;
+		sym__num_init(&m);
+		sym__num_set_si(&m, SYM_DIM_MAX);
+		snprintf(msg, sizeof(msg), "no value of %s is left%s", node_name(s),
+		         f->dims_bounded && sym__num_cmp(&iv.lo.v, &m) > 0
+		             ? " (a dim is at most 4611686018427387904)"
+		             : "");
+		sym__num_clear(&m);
 		st = contradiction(f, msg);
 	}
 	sym__ival_clear(&iv);

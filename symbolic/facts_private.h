@@ -35,6 +35,11 @@ struct sym_facts {
 	unsigned long version;
 	int has_default_min;
 	sym_num default_min;
+	/* every symbol is a dim: at most SYM_DIM_MAX (sym__facts_bound_dims) */
+	int dims_bounded;
+	/* set while bounds are computed for printing: a dim without an upper
+	 * bound of its own keeps an open upper end (sym__bounds_expr) */
+	int dims_open;
 	sym_syminfo *info;
 	size_t ninfo, capinfo;
 	/* past a few symbols, info by symbol: index + 1 (0 for a free slot),
@@ -58,6 +63,7 @@ struct sym_facts {
 
 typedef struct sym_bcache {
 	const sym_expr *key;
+	int open; /* computed with dims_open */
 	sym_ival iv;
 } sym_bcache;
 

@@ -150,8 +150,17 @@ static void add_atom_facts(lp *p, const sym_expr *x)
 	sym_ctx *ctx = p->ctx;
 	sym_ival iv;
 	size_t i;
+	int ok, was;
 	sym__ival_init(&iv);
-	if (sym__bounds(ctx, p->f, x, &iv)) {
+	/* the largest dim is no row: an upper end on every dim would multiply
+	 * the eliminations, and the bound analysis decides with it already */
+	was = p->f ? p->f->dims_open : 0;
+	if (p->f)
+		((sym_facts *)p->f)->dims_open = 1;
+	ok = sym__bounds(ctx, p->f, x, &iv);
+	if (p->f)
+		((sym_facts *)p->f)->dims_open = was;
+	if (ok) {
 		sym_num t;
 		sym__num_init(&t);
 		if (!iv.lo.inf) { /* lo - x <= 0 */

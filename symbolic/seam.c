@@ -152,9 +152,14 @@ int sym__facts_symbol_range(sym_ctx *ctx, const sym_facts *f, const sym_expr *s,
                             const sym_expr **hi)
 {
 	sym_ival iv;
+	int was = f ? f->dims_open : 0;
 	*lo = *hi = NULL;
 	sym__ival_init(&iv);
+	if (f)
+		((sym_facts *)f)->dims_open = 1; /* SYM_DIM_MAX is not a range end */
 	sym__facts_sym_range(f, s, &iv);
+	if (f)
+		((sym_facts *)f)->dims_open = was;
 	if (!iv.lo.inf)
 		*lo = sym__num_node(ctx, &iv.lo.v);
 	if (!iv.hi.inf)

@@ -124,6 +124,13 @@ int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const 
 sym_status sym__facts_exempt_default(sym_facts *f, const sym_expr *s);
 /* The default minimum of f in *lo; returns 0 when f has none. */
 int sym__facts_default_min(const sym_facts *f, int64_t *lo);
+/* Makes every symbol of f a dim: at most SYM_DIM_MAX for the prover, the
+ * simplifier and the bounds analysis (the printed bounds above and
+ * sym__facts_symbol_range keep an open upper end open).  Whoever bounds
+ * dims so must check the bound at run time. */
+sym_status sym__facts_bound_dims(sym_facts *f);
+/* Whether f bounds its symbols as dims. */
+int sym__facts_dims_bounded(const sym_facts *f);
 
 /* ---- reading nodes: what lowering into runtime code needs ------------------ */
 

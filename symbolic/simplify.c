@@ -807,6 +807,96 @@ static int implied_by(simp *s, const sym_expr *r, size_t n, const sym_expr *cons
 
 #define MAX_CONJ 12
 
+/* A relation of a conjunction over an integer linear form: lhs (a node,
+ * the relation's expression without its constant) compared with the
+ * integer k: kind LE is lhs <= k, GE lhs >= k, EQ and NE as named. */
+typedef struct lrel {
+	const sym_expr *lhs, *k;
+	int kind; /* SYM_KIND_LE, SYM_KIND_EQ, SYM_KIND_NE or -1 for lhs >= k */
+} lrel;
+
+/* Reads relation p as an lrel over an integer form; 0 when it is not one. */
+static int lrel_of(sym_ctx *ctx, const sym_expr *p, lrel *out)
+{
+	sym_lin w;
+	size_t i;
+	const sym_expr *c;
+	if (p->kind != SYM_KIND_LE && p->kind != SYM_KIND_EQ && p->kind != SYM_KIND_NE)
+		return 0;
+	sym__lin_view(node_kid(p), &w);
+	if (!w.n || !sym__lin_int_monos(&w) || !sym__num_is_int(w.c))
+		return 0;
+	for (i = 0; i < w.n; i++)
+		if (!sym__num_is_int(&w.t[i].coef))
+			return 0;
+	/* d + c <op> 0 is d <op> -c */
+	if (!(c = sym__num_node(ctx, w.c)) || !(out->lhs = sym_expr_sub(ctx, node_kid(p), c)) ||
+	    !(out->k = sym_expr_neg(ctx, c)))
+		return -1;
+	out->kind = p->kind;
+	return 1;
+}
+
+/* a and b (one's form possibly the other's negated, which flips b) as one
+ * relation: x <= k && x >= k is x == k, x != k && x <= k is x <= k - 1,
+ * x != k && x >= k is x >= k + 1; NULL with no error when they do not
+ * merge. */
+static const sym_expr *lrel_merge(sym_ctx *ctx, lrel a, lrel b)
+{
+	const sym_expr *one = ctx->one;
+	if (b.lhs != a.lhs) {
+		const sym_expr *n = sym_expr_neg(ctx, b.lhs);
+		if (n != a.lhs)
+			return NULL;
+		b.lhs = n, b.k = sym_expr_neg(ctx, b.k);
+		b.kind = b.kind == SYM_KIND_LE ? -1 : b.kind == -1 ? SYM_KIND_LE : b.kind;
+	}
+	if (a.kind == SYM_KIND_NE) {
+		lrel t = a;
+		a = b, b = t;
+	}
+	if (b.kind == SYM_KIND_NE && b.k == a.k && (a.kind == SYM_KIND_LE || a.kind == -1))
+		return a.kind == SYM_KIND_LE
+		           ? sym_expr_rel(ctx, SYM_REL_LE, a.lhs, sym_expr_sub(ctx, a.k, one))
+		           : sym_expr_rel(ctx, SYM_REL_GE, a.lhs, sym_expr_add(ctx, a.k, one));
+	if (a.k == b.k &&
+	    ((a.kind == SYM_KIND_LE && b.kind == -1) || (a.kind == -1 && b.kind == SYM_KIND_LE)))
+		return sym_expr_rel(ctx, SYM_REL_EQ, a.lhs, a.k);
+	return NULL;
+}
+
+/* The conjunction neg[0..n) with two relations over one integer form
+ * merged into one (see lrel_merge), as e's kind (a disjunction is given
+ * by its negations); e when no two merge. */
+static const sym_expr *rw_conn_merge(simp *s, const sym_expr *e, const sym_expr *const *neg, size_t n)
+{
+	lrel l[MAX_CONJ];
+	int ok[MAX_CONJ];
+	size_t i, j, q;
+	int is_and = e->kind == SYM_KIND_AND;
+	for (i = 0; i < n; i++)
+		if ((ok[i] = lrel_of(s->ctx, neg[i], &l[i])) < 0)
+			return NULL;
+	for (i = 0; i < n; i++)
+		for (j = i + 1; ok[i] && j < n; j++) {
+			const sym_expr *m, *r;
+			if (!ok[j])
+				continue;
+			if (!(m = lrel_merge(s->ctx, l[i], l[j]))) {
+				if (sym__failed(s->ctx))
+					return NULL;
+				continue;
+			}
+			r = is_and ? m : sym_expr_not(s->ctx, m);
+			for (q = 0; q < n && r; q++)
+				if (q != i && q != j)
+					r = is_and ? sym_expr_and(s->ctx, r, neg[q])
+					           : sym_expr_or(s->ctx, r, sym_expr_not(s->ctx, neg[q]));
+			return r;
+		}
+	return e;
+}
+
 /* p && q: false when the relations cannot hold together, and a relation
  * implied by the others is dropped.  p || q: true when the negations
  * cannot hold together (x <= y || y < x), and a relation implying another
@@ -825,6 +915,9 @@ static const sym_expr *rw_conn(simp *s, const sym_expr *e)
 		if (!neg[i])
 			return NULL;
 	}
+	/* two relations over one form that are one: a <= 2 && a >= 2 is a == 2 */
+	if ((r = rw_conn_merge(s, e, neg, n)) != e)
+		return r;
 	/* x == c && P is x == c && P[x := c]; x != c || P is x != c || P[x := c] */
 	for (i = 0; i < n; i++) {
 		sym_lin w;

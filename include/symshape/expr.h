@@ -194,6 +194,13 @@ SYM_API const sym_expr *sym_expr_from_str_subst(sym_ctx *ctx, const char *text, 
  * shared subexpression at each of its uses. */
 #define SYM_MAX_TEXT_BYTES ((size_t)1 << 20)
 #define SYM_MAX_JSON_NODES ((size_t)1 << 16)
+/* The largest dim: every shape symbol of a model's inference (and of a rules
+ * session over its own facts) is at most 2**62, and a compiled model program
+ * rejects a larger dim as invalid input.  No tensor has such a dim (its
+ * elements could not be addressed), and the bound lets the sentinels of
+ * exporters (a Slice end of -9223372036854775807) fold away exactly.  Plain
+ * symbols of a fact store are unbounded. */
+#define SYM_DIM_MAX INT64_C(4611686018427387904)
 
 /* Returns the canonical text of e (re-parses to the same pointer), allocated
  * with the context allocator; free it with sym_str_free.  A text longer than

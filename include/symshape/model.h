@@ -111,7 +111,8 @@ typedef struct sym_model_program sym_model_program;
 /* Compiles the guards and shapes of an inference result into a runtime
  * program whose inputs are the concrete dims of every model input,
  * concatenated in input order.  It first checks that the dims match the
- * declared shapes (constants, dims sharing a symbol), then every guard in
+ * declared shapes (constants, dims sharing a symbol), the symbols' ranges
+ * and that no dim exceeds SYM_DIM_MAX, then every guard in
  * order, then computes the dims of the model outputs, or of every tensor
  * when all_tensors is set.  Returns NULL on error (an input of unknown rank,
  * a symbol that no input dim binds, a constant beyond int64).  The program
@@ -140,7 +141,8 @@ typedef enum sym_model_segment {
 /* Outcome of a run of a model program. */
 typedef struct sym_model_run {
 	sym_status status;   /* SYM_EOK; SYM_EINPUT the dims contradict the
-	                        declared shapes or the symbols' ranges;
+	                        declared shapes or the symbols' ranges, or
+	                        exceed SYM_DIM_MAX;
 	                        SYM_EGUARD a guard failed; SYM_EOVERFLOW,
 	                        SYM_EDIVZERO, SYM_EINEXACT (an output is not an
 	                        integer); SYM_ENOMEM (scratch beyond the stack) */

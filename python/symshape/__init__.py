@@ -27,8 +27,8 @@ import os
 import re
 import sys
 
-from ._symshape import (Context, Error, Expr, GuardError, ModelError, ParseError, abs, ceil,
-                        default_context, eq, equal, floor, max, min, ne, prove, simplify)
+from ._symshape import (DIM_MAX, Context, Error, Expr, GuardError, ModelError, ParseError, abs,
+                        ceil, default_context, eq, equal, floor, max, min, ne, prove, simplify)
 from . import _symshape
 
 __all__ = [
@@ -36,7 +36,7 @@ __all__ = [
     "CacheAnswer", "symbols", "parse", "min", "max", "abs", "floor", "ceil", "eq", "ne",
     "simplify", "prove", "equal", "infer", "InferResult", "Program", "CheckResult",
     "GuardCache", "Lookup", "infer_shapes", "SymbolicShapeInference", "default_context",
-    "Symbol", "Tensor", "Guard", "Diagnostic", "diff", "Diff",
+    "Symbol", "Tensor", "Guard", "Diagnostic", "diff", "Diff", "DIM_MAX",
 ]
 
 Status = enum.Enum("Status", [(name, value) for name, value, _ in _symshape._statuses],

@@ -11,6 +11,8 @@ Bindings = Mapping[Union["Expr", str], ExprLike]
 Dims = Mapping[str, Union[int, Sequence[int]]]
 ModelLike = Union[str, os.PathLike, bytes, bytearray, memoryview, Dict[str, Any], Any]
 
+DIM_MAX = 4611686018427387904  # 2**62: a program rejects a larger dim as invalid input
+
 class Error(Exception):
     status: "Status"
     position: Optional[int]

@@ -328,6 +328,9 @@ static sym_facts *facts_of(diffrun *dr, int mask, int *empty)
 	*empty = 0;
 	if (!f)
 		return NULL;
+	/* the programs reject every dim above SYM_DIM_MAX (bind.c) */
+	if (sym__facts_bound_dims(f) != SYM_EOK)
+		goto fail;
 	for (k = 0; k < dr->np; k++)
 		if (sym_facts_set_range(f, dr->pos[k], sym__zero(dr->ctx), NULL) != SYM_EOK)
 			goto fail;

@@ -70,7 +70,8 @@ sym_facts *sym__graph_range_facts(const sym_graph_result *r)
 	int64_t lo;
 	if (!f)
 		return NULL;
-	if (sym__facts_default_min(r->facts, &lo) && sym_facts_set_default_min(f, lo) != SYM_EOK) {
+	if ((sym__facts_default_min(r->facts, &lo) && sym_facts_set_default_min(f, lo) != SYM_EOK) ||
+	    (sym__facts_dims_bounded(r->facts) && sym__facts_bound_dims(f) != SYM_EOK)) {
 		sym_facts_free(f);
 		return NULL;
 	}

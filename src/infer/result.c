@@ -237,6 +237,7 @@ sym_graph_result *sym__result_new(sym_ctx *ctx, const sym_model *m, int allow_em
 		return NULL;
 	}
 	sym_facts_set_default_min(r->facts, allow_empty ? 0 : 1);
+	sym__facts_bound_dims(r->facts); /* checked by the program (bind.c) */
 	sym__infer_init(&r->inf, ctx, r->facts);
 	return r;
 }

@@ -14,6 +14,7 @@
  * node, with the range the body's facts give. */
 #include "infer/passes.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,16 +396,25 @@ static const sym_expr *fresh_dim(sym_graph_result *r, const sym_mnode *nd, size_
 	return u;
 }
 
-/* The output: the body's dims, a fresh symbol where the body's was its own. */
-static int finish_out(sym_graph_result *r, const sym_mnode *nd, size_t i, const bout *o, sym_tval *out,
-                      int k0)
+/* The output: the body's dims, a fresh symbol where the body's was its own,
+ * named after the output's dim: body dim k is the output's k0 + k, one
+ * more from the body's dim skip on (a scan output's axis goes there). */
+static int finish_out_at(sym_graph_result *r, const sym_mnode *nd, size_t i, const bout *o, sym_tval *out,
+                         int k0, int skip)
 {
 	int k;
 	*out = o->tv;
 	for (k = 0; k < o->tv.rank; k++)
-		if (!o->tv.dims[k] && !(o->tv.dims[k] = fresh_dim(r, nd, i, k0 + k, o->lo[k], o->hi[k])))
+		if (!o->tv.dims[k] &&
+		    !(o->tv.dims[k] = fresh_dim(r, nd, i, k0 + k + (k >= skip), o->lo[k], o->hi[k])))
 			return -1;
 	return 0;
+}
+
+static int finish_out(sym_graph_result *r, const sym_mnode *nd, size_t i, const bout *o, sym_tval *out,
+                      int k0)
+{
+	return finish_out_at(r, nd, i, o, out, k0, INT_MAX);
 }
 
 /* Runs body g in a frame on the inputs; fills o[0..g->noutputs).  Guards
@@ -1236,18 +1246,18 @@ static int run_scan(sym_graph_result *r, const scope *s, const sym_mnode *nd, co
 	for (i = 0; i < K; i++) {
 		sym_tval *out = &outs[N + i];
 		int64_t ax = out_axes ? out_axes[i] : 0;
-		int j = 0;
-		if (finish_out(r, nd, N + i, &o[N + i], out, 0) < 0)
+		int j = 0, rank = o[N + i].tv.rank;
+		if (rank >= 0 && (ax < -(rank + 1) || ax > rank))
+			return not_inferred(r, why,
+			                    "scan_output_axes[%zu] = %lld is out of range for rank %d", i,
+			                    (long long)ax, rank + 1);
+		if (ax < 0)
+			ax += rank + 1;
+		if (finish_out_at(r, nd, N + i, &o[N + i], out, 0, rank >= 0 ? (int)ax : INT_MAX) < 0)
 			return -1;
 		out->has_value = 0, out->nvalue = 0, out->value = NULL;
 		if (out->rank < 0)
 			continue;
-		if (ax < -(out->rank + 1) || ax > out->rank)
-			return not_inferred(r, why,
-			                    "scan_output_axes[%zu] = %lld is out of range for rank %d", i,
-			                    (long long)ax, out->rank + 1);
-		if (ax < 0)
-			ax += out->rank + 1;
 		{
 			const sym_expr **d = sym__infer_alloc(&r->inf, (size_t)(out->rank + 2) * sizeof(*d));
 			if (!d)

@@ -9,6 +9,7 @@
 #include "infer/storage.h"
 #include "program_private.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,19 @@ static char *fmt(sym_ctx *ctx, const char *f, ...)
 	return r;
 }
 
+/* Whether the constant c is at most SYM_DIM_MAX. */
+static int below_dim_max(const sym_expr *c)
+{
+	long long v;
+	return sym_expr_get_si(c, &v) == 1 && v <= SYM_DIM_MAX;
+}
+
+/* The check e <= SYM_DIM_MAX (NULL when e is, error recorded). */
+static const sym_expr *dim_max_check(sym_ctx *ctx, const sym_expr *e)
+{
+	return sym_expr_rel(ctx, SYM_REL_LE, e, sym_expr_from_si(ctx, SYM_DIM_MAX));
+}
+
 /* Appends the range check of each data-dependent input (over the program's
  * inputs: from/to maps graph symbols to them) to checks and texts. */
 static int bind_fresh(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst, const sym_expr *const *from,
@@ -86,13 +100,24 @@ static int bind_fresh(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst, co
 		         hi ? "]" : ")");
 		sym_str_free(ctx, lt), sym_str_free(ctx, ht);
 		if (sym__elist_push(ctx, checks, sym_expr_subst(ctx, p, nsubst, from, to)) < 0 ||
-		    sym__slist_push(ctx, texts, sym__ctx_strdup(ctx, buf)) < 0) {
-			if (!sym__failed(ctx))
-				sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
-			return -1;
-		}
+		    sym__slist_push(ctx, texts, sym__ctx_strdup(ctx, buf)) < 0)
+			goto nomem;
+		/* a dim at most SYM_DIM_MAX, as the prover assumed, unless its own
+		 * constant end says so */
+		if (!sym__facts_dims_bounded(r->facts) || (hi && below_dim_max(hi)))
+			continue;
+		snprintf(buf, sizeof(buf), "data-dependent %s must be at most %" PRId64 ", the largest dim",
+		         sym_expr_symbol_name(u), SYM_DIM_MAX);
+		if (sym__elist_push(ctx, checks,
+		                    dim_max_check(ctx, sym_expr_subst(ctx, u, nsubst, from, to))) < 0 ||
+		    sym__slist_push(ctx, texts, sym__ctx_strdup(ctx, buf)) < 0)
+			goto nomem;
 	}
 	return 0;
+nomem:
+	if (!sym__failed(ctx))
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+	return -1;
 }
 
 void sym__binding_free(sym_ctx *ctx, sym__binding *b)
@@ -263,6 +288,17 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 			}
 			if (sym__slist_push(ctx, &bind, text) < 0)
 				goto nomem;
+			/* no input dim above SYM_DIM_MAX: a symbol's check below
+			 * covers its own positions, a constant its own value */
+			if (!sym__facts_dims_bounded(r->facts) ||
+			    (sym_expr_kind(dim) == SYM_KIND_SYM || below_dim_max(dim)))
+				continue;
+			if (sym__elist_push(ctx, &guards, dim_max_check(ctx, pos.v[p])) < 0 ||
+			    sym__slist_push(
+			        ctx, &bind,
+			        fmt(ctx, "input '%s' dim %d must be at most %" PRId64 ", the largest dim",
+			            m->inputs[i].name, d, SYM_DIM_MAX)) < 0)
+				goto nomem;
 		}
 	}
 	/* the input symbols' ranges (the default minimum, --range): the
@@ -280,19 +316,30 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 			ok = sym_expr_and(ctx, ok, sym_expr_rel(ctx, SYM_REL_LE, gby.v[k], hi));
 		if (!ok)
 			goto fail;
-		if (!lo && !hi)
-			continue;
-		lt = lo ? sym_expr_to_str(ctx, lo) : NULL;
-		ht = hi ? sym_expr_to_str(ctx, hi) : NULL;
-		if (sym__elist_push(ctx, &guards, ok) < 0 ||
-		    sym__slist_push(ctx, &bind,
-		                    fmt(ctx, "%s must be in the range %s%s, %s%s (input '%s' dim %d)",
-		                        sym_expr_symbol_name(gsyms.v[k]), lo ? "[" : "(", lt ? lt : "-inf",
-		                        ht ? ht : "inf", hi ? "]" : ")", pin[gat[k]], pdim[gat[k]])) < 0) {
+		if (lo || hi) {
+			lt = lo ? sym_expr_to_str(ctx, lo) : NULL;
+			ht = hi ? sym_expr_to_str(ctx, hi) : NULL;
+			if (sym__elist_push(ctx, &guards, ok) < 0 ||
+			    sym__slist_push(ctx, &bind,
+			                    fmt(ctx, "%s must be in the range %s%s, %s%s (input '%s' dim %d)",
+			                        sym_expr_symbol_name(gsyms.v[k]), lo ? "[" : "(",
+			                        lt ? lt : "-inf", ht ? ht : "inf", hi ? "]" : ")",
+			                        pin[gat[k]], pdim[gat[k]])) < 0) {
+				sym_str_free(ctx, lt), sym_str_free(ctx, ht);
+				goto nomem;
+			}
 			sym_str_free(ctx, lt), sym_str_free(ctx, ht);
-			goto nomem;
 		}
-		sym_str_free(ctx, lt), sym_str_free(ctx, ht);
+		/* a dim at most SYM_DIM_MAX, as the prover assumed (an end of
+		 * its own is clamped to it) */
+		if (hi || !sym__facts_dims_bounded(rf))
+			continue;
+		if (sym__elist_push(ctx, &guards, dim_max_check(ctx, gby.v[k])) < 0 ||
+		    sym__slist_push(
+		        ctx, &bind,
+		        fmt(ctx, "%s must be at most %" PRId64 ", the largest dim (input '%s' dim %d)",
+		            sym_expr_symbol_name(gsyms.v[k]), SYM_DIM_MAX, pin[gat[k]], pdim[gat[k]])) < 0)
+			goto nomem;
 	}
 	/* the ranges of data-dependent dims */
 	if (bind_fresh(ctx, r, gsyms.n, gsyms.v, gby.v, &guards, &bind) < 0)

@@ -5,6 +5,7 @@
  * allocator hook (the C library's by default); the programs it holds free
  * themselves through their copies of their hook. */
 #include "cache_private.h"
+#include "model_program_private.h"
 #include "program_private.h"
 
 #include <stdint.h>
@@ -30,7 +31,8 @@ struct sym_guard_cache {
 	sym__dispatch d;
 	int64_t *out; /* output buffer of the runs */
 	size_t outcap;
-	char reason[320];
+	char *reason; /* the last invalid answer's reason; reasoncap bytes */
+	size_t reasoncap;
 };
 
 sym_guard_cache *sym__guard_cache_new_with_allocator(size_t capacity, const sym_allocator *a)
@@ -89,12 +91,19 @@ void sym_guard_cache_free(sym_guard_cache *c)
 	sym__dispatch_clear(&c->d);
 	sym__hook_free(&c->alloc, c->v, c->vcap * sizeof(*c->v));
 	sym__hook_free(&c->alloc, c->out, c->outcap * sizeof(*c->out));
+	sym__hook_free(&c->alloc, c->reason, c->reasoncap);
 	sym__hook_free(&c->alloc, c, sizeof(*c));
 }
 
+/* The text of an invalid answer for a failed guard of text g and node n. */
+#define GUARD_REASON "guard %s failed (node %s)"
+
+/* Makes room for the runs of mp: its output dims, and the reason of any
+ * guard of it that fails (so a lookup never allocates). */
 static int reserve_out(sym_guard_cache *c, const sym_model_program *mp)
 {
 	size_t need = sym_model_program_num_out_dims(mp) + 1;
+	size_t rneed = sym__model_program_longest_guard(mp) + sizeof(GUARD_REASON);
 	if (need > c->outcap) {
 		int64_t *no;
 		if (need > SIZE_MAX / sizeof(*no) ||
@@ -102,6 +111,12 @@ static int reserve_out(sym_guard_cache *c, const sym_model_program *mp)
 		                               need * sizeof(*no))))
 			return -1;
 		c->out = no, c->outcap = need;
+	}
+	if (rneed > c->reasoncap) {
+		char *nr = c->alloc.realloc_fn(c->alloc.ud, c->reason, c->reasoncap, rneed);
+		if (!nr)
+			return -1;
+		c->reason = nr, c->reasoncap = rneed;
 	}
 	return 0;
 }
@@ -234,15 +249,22 @@ long sym_guard_cache_add(sym_guard_cache *c, sym_model_program *mp, const char *
 	return nv.id;
 }
 
+/* Why run res rejected the input: a failed guard's text and node in
+ * c->reason (room made when its program was added), else the run's
+ * message (static storage of the program). */
+static const char *reason_text(sym_guard_cache *c, const sym_model_run *res)
+{
+	if (res->status != SYM_EGUARD)
+		return res->message ? res->message : "invalid input";
+	snprintf(c->reason, c->reasoncap, GUARD_REASON, res->message, res->node);
+	return c->reason;
+}
+
 /* States why run res rejected the input, for the caller's *reason. */
 static sym_cache_answer invalid(sym_guard_cache *c, const sym_model_run *res, const char **reason)
 {
-	if (res->status == SYM_EGUARD)
-		snprintf(c->reason, sizeof(c->reason), "guard %s failed (node %s)", res->message, res->node);
-	else
-		snprintf(c->reason, sizeof(c->reason), "%s", res->message ? res->message : "invalid input");
 	if (reason)
-		*reason = c->reason;
+		*reason = reason_text(c, res);
 	return SYM_CACHE_INVALID;
 }
 

@@ -206,6 +206,31 @@ static int lower_minmax(sym__code *c, const sym_expr *e, sym__vpair *out)
 	return 1;
 }
 
+/* d OP 0 for d = k*x + c0 with k = +-1, an integer c0 and an integer x:
+ * x compared with the constant directly (x <= -c0, or c0 <= x), one
+ * instruction fewer than the sum and exact for every x, as every range
+ * check is.  Returns 1 with the result in *r, 0 when d has another form,
+ * -1 on error. */
+static int lower_rel_const(sym__code *c, int op, const sym_expr *d, sym__vpair *r)
+{
+	int64_t L, k, c0, kc;
+	sym__vpair p;
+	if (sym_expr_kind(d) != SYM_KIND_ADD || sym__expr_nargs(d) != 1)
+		return 0;
+	if (!sym__sum_denom_si(c->ctx, d, &L) || !sym__sum_coef_si(c->ctx, d, 0, L, &c0) ||
+	    !sym__sum_coef_si(c->ctx, d, 1, L, &k))
+		return -1;
+	if (L != 1 || (k != 1 && k != -1) || c0 == INT64_MIN)
+		return 0;
+	if (!lower(c, sym__expr_arg(d, 0), &p))
+		return -1;
+	if (p.d != c->one)
+		return 0;
+	kc = sym__code_const(c, k == 1 ? -c0 : c0);
+	r->n = k == 1 ? sym__code_emit2(c, op, p.n, kc) : sym__code_emit2(c, op, kc, p.n);
+	return 1;
+}
+
 static int lower(sym__code *c, const sym_expr *e, sym__vpair *out)
 {
 	sym__vpair r, p;
@@ -259,6 +284,11 @@ static int lower(sym__code *c, const sym_expr *e, sym__vpair *out)
 	case SYM_KIND_LE:
 	case SYM_KIND_LT: {
 		static const int ops[] = {SYM_OP_EQ, SYM_OP_NE, SYM_OP_LE, SYM_OP_LT};
+		int rc = lower_rel_const(c, ops[kind - SYM_KIND_EQ], sym__expr_arg(e, 0), &r);
+		if (rc < 0)
+			return 0;
+		if (rc)
+			break;
 		if (!lower(c, sym__expr_arg(e, 0), &p))
 			return 0;
 		r.n = sym__code_emit2(c, ops[kind - SYM_KIND_EQ], p.n, c->zero);

@@ -399,6 +399,17 @@ const sym_program *sym__model_program_code(const sym_model_program *mp)
 	return mp->prog;
 }
 
+size_t sym__model_program_longest_guard(const sym_model_program *mp)
+{
+	size_t k, n = 0;
+	for (k = 0; k < mp->nguards; k++) {
+		size_t m = strlen(mp->guard_text[k]) + strlen(mp->guard_node[k] ? mp->guard_node[k] : "");
+		if (m > n)
+			n = m;
+	}
+	return n;
+}
+
 int sym__model_program_guard_is_assert(const sym_model_program *mp, size_t k)
 {
 	return k < mp->nguards && mp->guard_kind[k] == SYM_GUARD_ASSERT;

@@ -334,7 +334,14 @@ def test_strict_args():
                   err="--shape", pred=lambda r: (r.err.count("\n") == 1 and "\t" not in r.err
                                                  and "\x01" not in r.err) or "stderr %r" % r.err)
         vector = write_model(d, "vector.json", relu_model(["n"], "int8"))
-        check("run_shape_accepts_int64_max", run(["run", vector, "--shape", "x=9223372036854775807"]), 1,
+        # every int64 parses; a dim above 2**62 (the largest dim) is invalid input, one at
+        # 2**62 is a dim (its byte sizes overflow int64)
+        for name, dim in [("int64_max", "9223372036854775807"), ("largest_dim_plus_1", "4611686018427387905")]:
+            check("run_shape_parses_%s_and_rejects_it_as_invalid_input" % name,
+                  run(["run", vector, "--shape", "x=" + dim]), 1,
+                  err="n must be at most 4611686018427387904, the largest dim (input 'x' dim 0)",
+                  pred=lambda r: "--shape" not in r.err or r.err)
+        check("run_shape_accepts_the_largest_dim", run(["run", vector, "--shape", "x=4611686018427387904"]), 1,
               err="byte sizes", pred=lambda r: "--shape" not in r.err or r.err)
         check("run_shape_empty_is_rank_0", run(["run", scalar, "--shape", "s=", "--shape", "x=5"]), 0,
               out=["ok", "[5]"])
@@ -569,6 +576,34 @@ def test_statuses():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def test_slice_sentinel_ends():
+    """A reversed Slice to the start with the end -9223372036854775807 folds to
+    the dims a person writes, because no dim exceeds 2**62 (the largest dim),
+    and the program rejects a larger one as invalid input."""
+    model = os.path.join(ROOT, "tests", "models", "slice_reversed.json")
+    r, j = infer_json(model)
+    check("slice_sentinel_ends_fold", r, 0,
+          pred=lambda _: ([j["tensors"][k]["shape"] for k in ("y", "y1", "y2")]
+                          == [["(t + 1)//2"], ["t"], ["(t + 1)//2"]]) or "got %r" % j["tensors"])
+    check("slice_sentinel_ranges_stay_open", run(["infer", model]), 0,
+          pred=lambda res: (res.out.count("[1, inf)") == 5 and "4611686018427387904" not in res.out
+                            and "9223372036854775806" not in res.out) or res.out)
+    check("slice_sentinel_symbol_max_is_null", r, 0,
+          pred=lambda _: j["symbols"][0]["max"] is None or "got %r" % j["symbols"])
+    for t in (1, 2, 7, 8, 2**40 + 1):
+        rr, jj = run_json(model, ["x=%d" % t])
+        want = [[(t + 1) // 2], [t], [(t + 1) // 2]]
+        check("slice_sentinel_run_at_%d" % t, rr, 0,
+              pred=lambda _: (jj is not None and jj["ok"] and [jj["tensors"][k] for k in ("y", "y1", "y2")] == want)
+              or "got %r" % jj)
+    for t in ("4611686018427387905", "9223372036854775807"):
+        rr, jj = run_json(model, ["x=" + t])
+        check("slice_sentinel_run_rejects_%s" % t, rr, 1,
+              pred=lambda _: (jj is not None and jj["ok"] is False and jj["failed_guard"]["kind"] == "binding"
+                              and "t must be at most 4611686018427387904" in jj["failed_guard"]["expr"])
+              or "got %r" % jj)
+
+
 def test_control_flow_run():
     """If and Loop dims bound at run time: run takes them with --bind,
     within the range inference gave them (u0 of 'differ' is at most 4*n)."""
@@ -580,6 +615,11 @@ def test_control_flow_run():
           1, err="u0 must be in the range [1, 4*n]")
     check("run_if_rejects_a_bound_dim_between_the_branches_range",
           run(base + ["--bind", "u0=12", "--bind", "u1=9"]), 1, err="u1 must be in the range [2, 8]")
+    loop = ["run", LOOP_MODEL, "--shape", "x=3,8", "--shape", "seq=4,3,8", "--shape", "go="]
+    for u0 in ("4611686018427387905", "9223372036854775807"):
+        check("run_loop_rejects_a_bound_dim_of_%s_beyond_the_largest_dim" % u0,
+              run(loop + ["--bind", "u0=" + u0, "--bind", "u1=2"]), 1,
+              err="data-dependent u0 must be at most 4611686018427387904, the largest dim")
     r = run(["run", LOOP_MODEL, "--shape", "x=3,8", "--shape", "seq=4,3,8", "--shape", "go=",
              "--bind", "u0=6", "--bind", "u1=2"])
     check("run_loop_and_scan_give_trip_counts_and_carried_dims", r, 0,
@@ -588,6 +628,6 @@ def test_control_flow_run():
 
 
 if __name__ == "__main__":
-    sys.exit(main([test_control_flow_run, test_infer_text, test_infer_json, test_run, test_emit_c, test_cache, test_statuses, test_strict_args,
+    sys.exit(main([test_slice_sentinel_ends, test_control_flow_run, test_infer_text, test_infer_json, test_run, test_emit_c, test_cache, test_statuses, test_strict_args,
                    test_jit_hints_keep_every_symbol, test_run_fails_as_a_whole, test_json_integers_are_exact,
                    test_hinted_run_and_emit_c]))

@@ -162,6 +162,23 @@ def test_program_refuses_malformed_dims():
     assert p.check({"x": (0, 3, 9, 9)}).status is symshape.Status.INPUT
 
 
+def test_program_rejects_dims_above_the_largest_dim():
+    p = symshape.infer(os.path.join(ROOT, "examples", "cnn.json")).compile()
+    assert symshape.DIM_MAX == 2**62
+    for n in (2**63 - 1, symshape.DIM_MAX + 1):
+        res = p.check({"x": (n, 3, 9, 9)})
+        assert not res and res.status is symshape.Status.INPUT
+        assert res.message == "N must be at most 4611686018427387904, the largest dim (input 'x' dim 0)"
+        with pytest.raises(symshape.GuardError):
+            p.shapes({"x": (n, 3, 9, 9)})
+    assert p.check({"x": (symshape.DIM_MAX, 3, 9, 9)})
+    c = symshape.GuardCache(os.path.join(ROOT, "examples", "cnn.json"), capacity=2)
+    c.add({})
+    bad = c.lookup({"x": (2**63 - 1, 3, 9, 9)})
+    assert bad.answer is symshape.CacheAnswer.INVALID and "the largest dim" in bad.reason
+    assert c.lookup({"x": (symshape.DIM_MAX, 3, 9, 9)}).answer is symshape.CacheAnswer.HIT
+
+
 def test_emit_c_matches_the_cli():
     path = os.path.join(ROOT, "examples", "cnn.json")
     p = symshape.infer(path).compile(all_tensors=False)

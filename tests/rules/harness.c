@@ -21,6 +21,8 @@ void rt_init(rt *t, long long dim_min)
 	t->dim_min = dim_min;
 	t->opset = 18;
 	sym_facts_set_default_min(t->facts, dim_min);
+	/* every symbol is a dim, at most SYM_DIM_MAX, as in a model's inference */
+	sym__facts_bound_dims(t->facts);
 	sym__infer_init(&t->inf, t->ctx, t->facts);
 }
 
@@ -343,9 +345,9 @@ void rt_property(rt *t, const char *op, const char *domain, size_t nin, const sy
 	}
 	for (it = 0; it < iters; it++) {
 		rt c;
-		sym_tval cin[16];
+		sym_tval cin[24];
 		int ok_guards = 1, rc;
-		assert_true(nin <= 16);
+		assert_true(nin <= 24);
 		for (k = 0; k < ns; k++)
 			vals[k] =
 			    sym_expr_from_si(t->ctx, lo + (long long)(rng(&seed) % (uint64_t)(hi - lo + 1)));

@@ -17,7 +17,8 @@ typedef struct rt {
 	int opset; /* the opset rules run at: 18 unless a test sets it */
 } rt;
 
-/* A session whose symbols are >= dim_min (1 for dims, 0 to allow empty). */
+/* A session whose symbols are dims: >= dim_min (1, or 0 to allow empty) and
+ * at most SYM_DIM_MAX. */
 void rt_init(rt *t, long long dim_min);
 void rt_free(rt *t);
 

@@ -49,6 +49,9 @@ static const char *run(rt *t, const char *op, const char *domain, const char *x,
 
 #define V(...) ((const char *const[]){__VA_ARGS__, (const char *)1})
 
+static void prop(long long dim_min, const char *op, const char *domain, const char *x, const char *xval,
+                 const char *const *vals, size_t na, const sym_attr *a, long long lo, long long hi);
+
 static void slice_matches_the_onnx_examples(void **state)
 {
 	rt t;
@@ -123,6 +126,35 @@ static void symbolic_slices_are_clamped_exactly(void **state)
 	                    "[s0 - min(k, s0)]");
 	assert_string_equal(rt_guards(&t), "");
 	rt_free(&t);
+}
+
+/* A reversed Slice to the start with the exporters' end -9223372036854775807
+ * (INT64_MIN + 1): the clamp max(-1, t - 9223372036854775807) is -1 for
+ * every dim up to SYM_DIM_MAX, so the forms are the ones of the end
+ * INT64_MIN; at random dims, small and near SYM_DIM_MAX, they are the
+ * concrete rule's. */
+static void reversed_slice_to_the_start_folds_the_sentinel_end(void **state)
+{
+	static const char *const ends[] = {"[-" I64MAX "]", "[" I64MIN "]"};
+	size_t i;
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		rt t;
+		rt_init(&t, 1);
+		assert_string_equal(
+		    run(&t, "Slice", NULL, "[t]", NULL, V("[-1]", ends[i], "[0]", "[-2]"), 0, NULL),
+		    "[(t + 1)//2]");
+		assert_string_equal(
+		    run(&t, "Slice", NULL, "[t]", NULL, V("[-1]", ends[i], "[0]", "[-1]"), 0, NULL), "[t]");
+		assert_string_equal(rt_guards(&t), "");
+		rt_free(&t);
+		prop(1, "Slice", NULL, "[t]", NULL, V("[-1]", ends[i], "[0]", "[-2]"), 0, NULL, 1, 40);
+		prop(1, "Slice", NULL, "[t]", NULL, V("[-1]", ends[i], "[0]", "[-1]"), 0, NULL, 1, 40);
+		prop(1, "Slice", NULL, "[t]", NULL, V("[-1]", ends[i], "[0]", "[-2]"), 0, NULL,
+		     SYM_DIM_MAX - 1000, SYM_DIM_MAX);
+		prop(1, "Slice", NULL, "[t]", NULL, V("[-1]", ends[i], "[0]", "[-1]"), 0, NULL,
+		     SYM_DIM_MAX - 1000, SYM_DIM_MAX);
+	}
 }
 
 static void slice_bound_of_unknown_sign_takes_the_hinted_branch(void **state)
@@ -357,6 +389,7 @@ int main(void)
 	    cmocka_unit_test(slice_matches_the_onnx_examples),
 	    cmocka_unit_test(slice_attribute_form_of_old_opsets),
 	    cmocka_unit_test(symbolic_slices_are_clamped_exactly),
+	    cmocka_unit_test(reversed_slice_to_the_start_folds_the_sentinel_end),
 	    cmocka_unit_test(slice_bound_of_unknown_sign_takes_the_hinted_branch),
 	    cmocka_unit_test(slice_of_shape_values_gives_values),
 	    cmocka_unit_test(slice_bad_arguments_are_errors),

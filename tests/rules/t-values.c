@@ -150,10 +150,181 @@ static void computed_pads_flow_through_a_rank_2_value(void **state)
 	rt_free(&t);
 }
 
+/* The truth of bool element e at a = va, b = vb: 1, 0, or -1 when it is
+ * not a decided constant there. */
+static int truth_at(rt *t, const sym_expr *e, long long va, long long vb)
+{
+	const sym_expr *syms[2] = {sym_expr_symbol(t->ctx, "a"), sym_expr_symbol(t->ctx, "b")};
+	long long vals[2] = {va, vb}, c;
+	const sym_expr *r = sym_expr_eval_si(t->ctx, e, 2, syms, vals);
+	assert_non_null(r);
+	if (sym_expr_is_pred(r))
+		return r == sym_expr_bool(t->ctx, 1) ? 1 : r == sym_expr_bool(t->ctx, 0) ? 0 : -1;
+	return sym_expr_get_si(r, &c) == 1 && (c == 0 || c == 1) ? (int)c : -1;
+}
+
+/* Comparisons of shape values that the facts do not decide give
+ * predicates; Not, And, Or, Xor and a Cast to bool compute with them, a
+ * Cast to a number and arithmetic give no value; at random points
+ * every element is the truth of the comparison there. */
+static void undecided_comparisons_of_shape_values_are_predicates(void **state)
+{
+	rt t;
+	sym_tval x, y, eq, lt, nt, an, orr, xr, v;
+	char want[256];
+	uint64_t st;
+	int i;
+	(void)state;
+	rt_init(&t, 1);
+	x = rt_t(&t, "[3]", "int64", "[a, b, 0]");
+	y = rt_t(&t, "[3]", "int64", "[2, a, 5]");
+	eq = run2(&t, "Equal", x, y);
+	snprintf(want, sizeof(want), "[%s, %s, 0]", canon(&t, "a == 2"), canon(&t, "a == b"));
+	assert_string_equal(rt_value(&t, &eq), want);
+	lt = run2(&t, "Less", x, y);
+	snprintf(want, sizeof(want), "[%s, %s, 1]", canon(&t, "a < 2"), canon(&t, "b < a"));
+	assert_string_equal(rt_value(&t, &lt), want);
+	nt = unary(&t, "Not", eq);
+	snprintf(want, sizeof(want), "[%s, %s, 1]", canon(&t, "a != 2"), canon(&t, "a != b"));
+	assert_string_equal(rt_value(&t, &nt), want);
+	/* a == 2 && a < 2 and a == b && b < a never hold: decided */
+	an = run2(&t, "And", eq, lt);
+	assert_string_equal(rt_value(&t, &an), "[0, 0, 0]");
+	orr = run2(&t, "Or", eq, lt);
+	snprintf(want, sizeof(want), "[%s, %s, 1]", canon(&t, "a == 2 || a < 2"),
+	         canon(&t, "a == b || b < a"));
+	assert_string_equal(rt_value(&t, &orr), want);
+	xr = run2(&t, "Xor", eq, lt);
+	assert_string_equal(rt_shape(&t, &xr), "[3]");
+	/* an int to bool is a comparison with 0 */
+	v = cast(&t, rt_t(&t, "[3]", "int64", "[a - 2, 0, 3]"), "bool");
+	snprintf(want, sizeof(want), "[%s, 0, 1]", canon(&t, "a != 2"));
+	assert_string_equal(rt_value(&t, &v), want);
+	/* a predicate is no number; bool to bool keeps it */
+	v = cast(&t, eq, "int64");
+	assert_string_equal(rt_value(&t, &v), "none");
+	v = cast(&t, eq, "float32");
+	assert_string_equal(rt_value(&t, &v), "none");
+	v = cast(&t, eq, "bool");
+	assert_string_equal(rt_value(&t, &v), rt_value(&t, &eq));
+	{
+		sym_tval in[3] = {eq, x, y};
+		v = run1(&t, "Where", 3, in, 0, NULL);
+		/* a == 2 ? a : 2 is 2, a == b ? b : a is a */
+		assert_string_equal(rt_value(&t, &v), "[2, a, 5]");
+	}
+	/* a rule that computes numbers does not see the predicates */
+	v = run2(&t, "Add", eq, eq);
+	assert_string_equal(rt_shape(&t, &v), "[3]");
+	assert_string_equal(rt_value(&t, &v), "none");
+	/* moved, not computed: Concat keeps them */
+	{
+		sym_tval in[2] = {eq, nt};
+		sym_attr ax = rt_i(&t, "axis", 0);
+		char w2[512];
+		v = run1(&t, "Concat", 2, in, 1, &ax);
+		snprintf(want, sizeof(want), "%s", rt_value(&t, &eq));
+		snprintf(w2, sizeof(w2), "%.*s, %s", (int)strlen(want) - 1, want, rt_value(&t, &nt) + 1);
+		assert_string_equal(rt_value(&t, &v), w2);
+	}
+	rt_rand_seed(&st);
+	for (i = 0; i < 300; i++) {
+		long long va = rt_rand(&st, 1, 6), vb = rt_rand(&st, 1, 6);
+		long long xs[3] = {va, vb, 0}, ys[3] = {2, va, 5};
+		size_t k;
+		for (k = 0; k < 3; k++) {
+			int e = xs[k] == ys[k], l = xs[k] < ys[k];
+			if (truth_at(&t, eq.value[k], va, vb) != e ||
+			    truth_at(&t, lt.value[k], va, vb) != l ||
+			    truth_at(&t, nt.value[k], va, vb) != !e ||
+			    truth_at(&t, an.value[k], va, vb) != (e && l) ||
+			    truth_at(&t, orr.value[k], va, vb) != (e || l) ||
+			    truth_at(&t, xr.value[k], va, vb) != (e != l))
+				fail_msg("element %zu at a=%lld b=%lld: Equal %d, Less %d, and the "
+				         "predicates disagree",
+				         k, va, vb, e, l);
+		}
+	}
+	rt_free(&t);
+}
+
+/* Where on a comparison of its own two elements is their max or min (as
+ * torch exports max(a, b) of shapes: Greater -> Where); any other
+ * predicate condition gives no value.  At random points the value is the
+ * element the condition picks. */
+static void where_on_a_comparison_of_its_elements_is_a_max_or_a_min(void **state)
+{
+	/* Where(op(x, y), x, y), or the elements px, py picked */
+	static const struct {
+		const char *op, *x, *y, *want, *px, *py;
+	} v[] = {
+	    {"Greater", "a", "b", "max(a, b)", NULL, NULL},
+	    {"GreaterOrEqual", "a", "b", "max(a, b)", NULL, NULL},
+	    {"Less", "a", "b", "min(a, b)", NULL, NULL},
+	    {"LessOrEqual", "a", "b", "min(a, b)", NULL, NULL},
+	    {"Greater", "b", "a", "max(a, b)", NULL, NULL},
+	    {"Less", "2*a", "b + 3", "min(2*a, b + 3)", NULL, NULL},
+	    {"Greater", "a", "b + 1", "max(a, b + 1)", NULL, NULL},
+	    {"Equal", "a", "b", "b", NULL, NULL},
+	    /* a < b picks the larger b: a max too */
+	    {"Less", "a", "b", "max(a, b)", "b", "a"},
+	    {"LessOrEqual", "a", "b - 1", "min(a, b)", "a", "b"},
+	    /* a > b + 1 picks b at a == b + 1 */
+	    {"Greater", "a", "b + 1", NULL, "a", "b"},
+	    {"Equal", "a", "b", NULL, "a", "b + 1"},
+	    {"Less", "a", "2*b", NULL, "a", "b"},
+	};
+	rt t;
+	size_t i;
+	uint64_t st;
+	(void)state;
+	rt_init(&t, 1);
+	rt_rand_seed(&st);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char xs[32], ys[32], want[64];
+		sym_tval x, y, in[3], w;
+		int j;
+		snprintf(xs, sizeof(xs), "[%s]", v[i].x);
+		snprintf(ys, sizeof(ys), "[%s]", v[i].y);
+		x = rt_t(&t, "[1]", "int64", xs), y = rt_t(&t, "[1]", "int64", ys);
+		in[0] = run2(&t, v[i].op, x, y);
+		if (v[i].px) {
+			snprintf(xs, sizeof(xs), "[%s]", v[i].px);
+			snprintf(ys, sizeof(ys), "[%s]", v[i].py);
+			x = rt_t(&t, "[1]", "int64", xs), y = rt_t(&t, "[1]", "int64", ys);
+		}
+		in[1] = x, in[2] = y;
+		w = run1(&t, "Where", 3, in, 0, NULL);
+		if (!v[i].want) {
+			assert_string_equal(rt_value(&t, &w), "none");
+			continue;
+		}
+		snprintf(want, sizeof(want), "[%s]", canon(&t, v[i].want));
+		assert_string_equal(rt_value(&t, &w), want);
+		for (j = 0; j < 100; j++) {
+			long long va = rt_rand(&st, 1, 6), vb = rt_rand(&st, 1, 6);
+			const sym_expr *syms[2] = {sym_expr_symbol(t.ctx, "a"), sym_expr_symbol(t.ctx, "b")};
+			long long vals[2] = {va, vb}, cx, cy, cw;
+			int c = truth_at(&t, in[0].value[0], va, vb);
+			assert_int_equal(
+			    sym_expr_get_si(sym_expr_eval_si(t.ctx, x.value[0], 2, syms, vals), &cx), 1);
+			assert_int_equal(
+			    sym_expr_get_si(sym_expr_eval_si(t.ctx, y.value[0], 2, syms, vals), &cy), 1);
+			assert_int_equal(
+			    sym_expr_get_si(sym_expr_eval_si(t.ctx, w.value[0], 2, syms, vals), &cw), 1);
+			if (c < 0 || cw != (c ? cx : cy))
+				fail_msg("Where(%s(%s, %s)) at a=%lld b=%lld is %lld, picks %lld", v[i].op,
+				         v[i].x, v[i].y, va, vb, cw, c ? cx : cy);
+		}
+	}
+	rt_free(&t);
+}
+
 /* Values of rank 2 through broadcasting, Where, Reduce and Split. */
 static void values_of_any_rank_through_elementwise_and_reduce(void **state)
 {
 	rt t;
+	char want[256];
 	sym_tval m, v, in[3], out[2];
 	sym_attr a[2];
 	(void)state;
@@ -177,7 +348,8 @@ static void values_of_any_rank_through_elementwise_and_reduce(void **state)
 	v = run2(&t, "Equal", m, rt_t(&t, "[3]", "int64", "[0, 1, 2]"));
 	assert_string_equal(rt_value(&t, &v), "[0, 1, 1, 0, 0, 0]");
 	v = run2(&t, "Equal", m, rt_t(&t, "[3]", "int64", "[2, 1, 2]"));
-	assert_string_equal(rt_value(&t, &v), "none");
+	snprintf(want, sizeof(want), "[%s, 1, 1, %s, 0, 0]", canon(&t, "a == 2"), canon(&t, "b == 2"));
+	assert_string_equal(rt_value(&t, &v), want);
 	v = run2(&t, "Equal", rt_t(&t, "[2, 2]", "int64", "[1, 2, 3, 4]"),
 	         rt_t(&t, "[2]", "int64", "[1, 4]"));
 	assert_string_equal(rt_value(&t, &v), "[1, 0, 0, 1]");
@@ -684,6 +856,8 @@ int main(void)
 	    cmocka_unit_test(integer_values_past_their_type_are_not_known),
 	    cmocka_unit_test(computed_pads_flow_through_a_rank_2_value),
 	    cmocka_unit_test(values_of_any_rank_through_elementwise_and_reduce),
+	    cmocka_unit_test(undecided_comparisons_of_shape_values_are_predicates),
+	    cmocka_unit_test(where_on_a_comparison_of_its_elements_is_a_max_or_a_min),
 	    cmocka_unit_test(float_ceil_to_a_multiple_is_exact_up_to_2_pow_24),
 	    cmocka_unit_test(resize_sizes_from_floor_of_h_times_a_scale),
 	    cmocka_unit_test(folded_float_numbers_are_what_float32_computes),

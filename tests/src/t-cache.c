@@ -527,6 +527,50 @@ static void overflowing_dims_answer_as_the_sequential_lookup(void **state)
 
 /* ---- allocation failures ------------------------------------------------------- */
 
+/* The reason of an invalid answer is the whole guard text, however long:
+ * dims named with 250 letters make a broadcast guard of over 900. */
+static void invalid_answers_give_the_whole_guard_text(void **state)
+{
+	char a[301], b[301], *json, want[2048];
+	sym_ctx *ctx;
+	sym_model *m;
+	sym_graph_result *r;
+	sym_model_program *mp;
+	sym_guard_cache *c;
+	const int64_t dims[2] = {2, 3};
+	const char *reason = NULL;
+	sym_infer_options opt;
+	long id;
+	(void)state;
+	memset(a, 'a', 250), a[250] = 0;
+	memset(b, 'b', 250), b[250] = 0;
+	assert_non_null(json = malloc(2048));
+	snprintf(json, 2048,
+	         "{\"inputs\": [{\"name\": \"x\", \"shape\": [\"%s\"]}, {\"name\": \"y\", \"shape\": "
+	         "[\"%s\"]}],"
+	         " \"nodes\": [{\"name\": \"s\", \"op\": \"Add\", \"inputs\": [\"x\", \"y\"], "
+	         "\"outputs\": [\"t\"]}], \"outputs\": [\"t\"]}",
+	         a, b);
+	assert_non_null(ctx = sym_ctx_new());
+	assert_non_null(m = sym_model_from_json(ctx, json, strlen(json)));
+	memset(&opt, 0, sizeof(opt));
+	if (!(r = sym_model_infer(ctx, m, &opt)))
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	assert_non_null(mp = sym_graph_compile(ctx, r, 0));
+	assert_non_null(c = sym_guard_cache_new(4));
+	assert_true(sym_guard_cache_add(c, mp, "general") >= 0);
+	assert_int_equal(sym_guard_cache_lookup(c, dims, &id, &reason), SYM_CACHE_INVALID);
+	snprintf(want, sizeof(want), "guard %s == 1 || %s == %s || %s == 1 failed (node s)", a, a, b, b);
+	assert_non_null(reason);
+	assert_true(strlen(want) > 900);
+	assert_string_equal(reason, want);
+	sym_guard_cache_free(c);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+	free(json);
+}
+
 /* A workload on a cache of the failing allocator: every failed call must
  * leave a cache whose answers are those of the reference holding what was
  * accepted.  Returns whether a call of the cache failed (a failed
@@ -616,6 +660,7 @@ int main(void)
 	    cmocka_unit_test(capacity_evicts_the_least_recently_used),
 	    cmocka_unit_test(overflowing_dims_answer_as_the_sequential_lookup),
 	    cmocka_unit_test(allocation_failures_leave_a_cache_that_answers_exactly),
+	    cmocka_unit_test(invalid_answers_give_the_whole_guard_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -426,11 +426,13 @@ static void emitted_model_c_checks_ranges_and_exports_guard_kinds(void **state)
 	    "int ht_check(const int64_t *dims);\nextern const int ht_num_guards;\n"
 	    "extern const char *const ht_guard_text[];\nextern const char *const ht_guard_kind[];\n"
 	    "int main(void)\n{\n"
-	    "\tstatic const int64_t rl[][2] = {{3, 4}, {0, 4}, {3, 0}, {-1, 4}, {3, 3}};\n"
+	    "\tstatic const int64_t rl[][2] = {{3, 4}, {0, 4}, {3, 0}, {-1, 4}, {3, 3},\n"
+	    "\t\t{INT64_MAX, 4}, {4611686018427387905, 4}, {3, INT64_MAX - 1}, {4611686018427387904, 4},\n"
+	    "\t\t{3, 4611686018427387904}};\n"
 	    "\tstatic const int64_t ht[][7] = {{2, 128, 768, 2, 1, 1, 128}, {3, 128, 768, 2, 1, 1, 128},\n"
 	    "\t\t{3, 128, 768, 1, 1, 1, 128}, {0, 128, 768, 0, 1, 1, 128}};\n"
 	    "\tint64_t out[2];\n\tint i, r;\n"
-	    "\tfor (i = 0; i < 5; i++)\n\t\tprintf(\"rl %d %d\\n\", rl_check(rl[i]), rl_shapes(rl[i], "
+	    "\tfor (i = 0; i < 10; i++)\n\t\tprintf(\"rl %d %d\\n\", rl_check(rl[i]), rl_shapes(rl[i], "
 	    "out));\n"
 	    "\tfor (i = 0; i < 4; i++) {\n\t\tr = ht_check(ht[i]);\n"
 	    "\t\tprintf(\"ht %d %s\\n\", r, r > 0 ? ht_guard_kind[r - 1] : \"-\");\n\t}\n"
@@ -441,6 +443,9 @@ static void emitted_model_c_checks_ranges_and_exports_guard_kinds(void **state)
 	/* dims >= 1: n == 0, h == 0 and n == -1 are invalid input (-2); an odd
 	 * dim is no 2*h */
 	assert_non_null(strstr(out, "rl 0 0\nrl -2 -2\nrl -2 -2\nrl -2 -2\nrl -2 -2\n"));
+	/* no dim above 2**62 (SYM_DIM_MAX): n beyond it, and the dim 2*h beyond
+	 * it, are invalid input; both at 2**62 are dims */
+	assert_non_null(strstr(out, "rl -2 -2\nrl -2 -2\nrl -2 -2\nrl 0 0\nrl 0 0\n"));
 	/* hinted on batch == mbatch: a broadcast that can never hold is a
 	 * failed assert, mbatch == 1 a failed expect, a 0 batch invalid */
 	if (!strstr(out, "ht 0 -\nht 3 assert\nht 5 expect\nht -2 -\n"))

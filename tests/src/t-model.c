@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "symshape/symshape.h"
+#include "guard_check.h"
 #include "test_util.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -100,24 +101,7 @@ static void expect_shapes(fixture *fx, const char *const *want)
 /* The guards, all of them in order: "expr | kind | node". */
 static void expect_guards(fixture *fx, const char *const *want)
 {
-	size_t i, n = 0;
-	while (want[n])
-		n++;
-	for (i = 0; i < sym_graph_num_guards(fx->r); i++) {
-		const char *kind, *node, *reason;
-		char *t = sym_expr_to_str(fx->ctx, sym_graph_guard(fx->r, i, &kind, &node, &reason));
-		char got[1024];
-		snprintf(got, sizeof(got), "%s | %s | %s", t, kind, node);
-		sym_str_free(fx->ctx, t);
-		if (i >= n)
-			fail_msg("%s: unexpected guard %zu: %s (%s)", fx->name, i + 1, got, reason);
-		if (strcmp(got, want[i]))
-			fail_msg("%s: guard %zu is '%s', expected '%s'", fx->name, i + 1, got, want[i]);
-		assert_non_null(reason);
-		assert_true(*reason);
-	}
-	if (i != n)
-		fail_msg("%s: %zu guards, expected %zu (missing '%s')", fx->name, i, n, want[i]);
+	check_guard_list(fx->ctx, fx->r, fx->name, want);
 }
 
 /* Each entry "node1, node2, ..." is exactly the node list of one merge key;
@@ -1328,6 +1312,30 @@ static void program_rejects_dims_outside_the_symbol_ranges(void **state)
 	dims[1] = -4;
 	sym_model_program_run(mp, dims, out, &res);
 	assert_int_equal(res.status, SYM_EINPUT);
+	/* no dim above SYM_DIM_MAX: n beyond it is invalid input, and so is
+	 * the dim 2*h (its h is in range) */
+	dims[0] = INT64_MAX, dims[1] = 4;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, SYM_EINPUT);
+	assert_non_null(strstr(res.message, "n must be at most 4611686018427387904, the largest dim"));
+	assert_non_null(strstr(res.message, "input 'x' dim 0"));
+	dims[0] = SYM_DIM_MAX + 1;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, SYM_EINPUT);
+	assert_non_null(strstr(res.message, "n must be at most 4611686018427387904"));
+	dims[0] = SYM_DIM_MAX;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, SYM_EOK);
+	assert_true(out[0] == SYM_DIM_MAX);
+	dims[0] = 3, dims[1] = INT64_MAX - 1;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, SYM_EINPUT);
+	assert_non_null(
+	    strstr(res.message, "input 'x' dim 1 must be at most 4611686018427387904, the largest dim"));
+	dims[1] = SYM_DIM_MAX;
+	sym_model_program_run(mp, dims, out, &res);
+	assert_int_equal(res.status, SYM_EOK);
+	assert_true(out[1] == SYM_DIM_MAX);
 	sym_model_program_free(mp);
 	sym_graph_result_free(r);
 	sym_model_free(m);
@@ -1355,7 +1363,8 @@ static void guard_cache_answers_invalid_for_dims_outside_the_symbol_ranges(void 
 	sym_model *m;
 	sym_graph_result *r, *r2;
 	sym_guard_cache *c = sym_guard_cache_new(4);
-	const int64_t ok[] = {3, 4}, empty[] = {0, 4};
+	const int64_t ok[] = {3, 4}, empty[] = {0, 4}, huge[] = {INT64_MAX, 4},
+	              above[] = {SYM_DIM_MAX + 1, 4}, largest[] = {SYM_DIM_MAX, 4};
 	const char *reason;
 	long id = -1;
 	(void)state;
@@ -1365,11 +1374,17 @@ static void guard_cache_answers_invalid_for_dims_outside_the_symbol_ranges(void 
 	assert_int_equal(id, 0);
 	assert_int_equal(sym_guard_cache_lookup(c, empty, &id, &reason), SYM_CACHE_INVALID);
 	assert_non_null(strstr(reason, "n must be in the range [1, inf)"));
+	assert_int_equal(sym_guard_cache_lookup(c, huge, &id, &reason), SYM_CACHE_INVALID);
+	assert_non_null(strstr(reason, "n must be at most 4611686018427387904, the largest dim"));
+	assert_int_equal(sym_guard_cache_lookup(c, above, &id, &reason), SYM_CACHE_INVALID);
+	assert_int_equal(sym_guard_cache_lookup(c, largest, &id, &reason), SYM_CACHE_HIT);
 	/* the same with a validity program */
 	sym_model_free(m);
 	assert_int_equal(sym_guard_cache_set_validity(c, compile_text(ctx, relu_json, NULL, &m, &r2)), 0);
 	assert_int_equal(sym_guard_cache_lookup(c, empty, &id, &reason), SYM_CACHE_INVALID);
 	assert_non_null(strstr(reason, "n must be in the range [1, inf)"));
+	assert_int_equal(sym_guard_cache_lookup(c, huge, &id, &reason), SYM_CACHE_INVALID);
+	assert_non_null(strstr(reason, "n must be at most 4611686018427387904, the largest dim"));
 	sym_guard_cache_free(c);
 	sym_graph_result_free(r), sym_graph_result_free(r2);
 	sym_model_free(m);

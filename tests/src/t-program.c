@@ -298,6 +298,35 @@ static void intermediates_leaving_int64_are_overflow(void **state)
 	CHECK(v);
 }
 
+/* A relation of a symbol and a constant (every range check of a model
+ * program) compares the two directly: exact for every int64, where the
+ * difference would leave it; other relations still compute it. */
+static void relations_of_a_symbol_and_a_constant_are_exact_at_the_int64_ends(void **state)
+{
+	static const rvec v[] = {
+	    {"s0 <= -5", {I64MAX, 0, 0, 0}, SYM_EOK, 0},
+	    {"s0 <= -5", {I64MIN, 0, 0, 0}, SYM_EOK, 1},
+	    {"s0 >= 5", {I64MIN, 0, 0, 0}, SYM_EOK, 0},
+	    {"s0 >= 5", {I64MAX, 0, 0, 0}, SYM_EOK, 1},
+	    {"s0 < 5", {5, 0, 0, 0}, SYM_EOK, 0},
+	    {"s0 > 5", {6, 0, 0, 0}, SYM_EOK, 1},
+	    {"s0 == 3", {I64MIN, 0, 0, 0}, SYM_EOK, 0},
+	    {"s0 != 3", {I64MIN, 0, 0, 0}, SYM_EOK, 1},
+	    {"s0 == -3", {I64MAX, 0, 0, 0}, SYM_EOK, 0},
+	    {"s0 <= 4611686018427387904", {I64MIN, 0, 0, 0}, SYM_EOK, 1},
+	    {"s0 <= 4611686018427387904", {(1LL << 62) + 1, 0, 0, 0}, SYM_EOK, 0},
+	    {"s0 <= 9223372036854775807", {I64MIN, 0, 0, 0}, SYM_EOK, 1},
+	    /* a constant whose negation leaves int64, another coefficient:
+	     * the difference is computed */
+	    {"s0 <= 9223372036854775808", {-1, 0, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"2*s0 <= 5", {I64MAX, 0, 0, 0}, SYM_EOK, 0}, /* s0 <= 2 */
+	    {"s0*s1 <= 5", {I64MAX, 2, 0, 0}, SYM_EOVERFLOW, 0},
+	    {"s0 + s1 <= 5", {I64MAX, I64MAX, 0, 0}, SYM_EOVERFLOW, 0},
+	};
+	(void)state;
+	CHECK(v);
+}
+
 static void division_by_a_symbol_bound_to_zero_is_divzero(void **state)
 {
 	static const rvec v[] = {
@@ -747,6 +776,7 @@ int main(void)
 	    cmocka_unit_test(large_values_give_the_exact_result_or_overflow),
 	    cmocka_unit_test(random_guards_fail_in_order_and_stop_at_the_first),
 	    cmocka_unit_test(intermediates_leaving_int64_are_overflow),
+	    cmocka_unit_test(relations_of_a_symbol_and_a_constant_are_exact_at_the_int64_ends),
 	    cmocka_unit_test(division_by_a_symbol_bound_to_zero_is_divzero),
 	    cmocka_unit_test(guards_are_reported_by_index_in_order),
 	    cmocka_unit_test(checking_the_guards_does_not_compute_the_outputs),

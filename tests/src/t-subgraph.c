@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "symshape/symshape.h"
+#include "guard_check.h"
 #include "test_util.h"
 
 typedef struct fixture {
@@ -140,22 +141,7 @@ static void expect_dim_range(fixture *fx, const char *name, int d, const char *w
 /* The guards, all of them in order: "expr | kind | node". */
 static void expect_guards(fixture *fx, const char *const *want)
 {
-	size_t i, n = 0;
-	while (want[n])
-		n++;
-	for (i = 0; i < sym_graph_num_guards(fx->r); i++) {
-		const char *kind, *node, *reason;
-		char *t = sym_expr_to_str(fx->ctx, sym_graph_guard(fx->r, i, &kind, &node, &reason));
-		char got[1024];
-		snprintf(got, sizeof(got), "%s | %s | %s", t, kind, node);
-		sym_str_free(fx->ctx, t);
-		if (i >= n)
-			fail_msg("%s: unexpected guard %zu: %s (%s)", fx->name, i + 1, got, reason);
-		if (strcmp(got, want[i]))
-			fail_msg("%s: guard %zu is '%s', expected '%s'", fx->name, i + 1, got, want[i]);
-	}
-	if (i != n)
-		fail_msg("%s: %zu guards, expected %zu (missing '%s')", fx->name, i, n, want[i]);
+	check_guard_list(fx->ctx, fx->r, fx->name, want);
 }
 
 /* ---- If -------------------------------------------------------------------- */
@@ -327,6 +313,42 @@ static void hints_take_a_branch_under_an_expect_guard(void **state)
 	expect_shape(&fx, "g", "[4, 8]");
 	expect_guards(&fx, (const char *const[]){"m == 1 || m == n || n == 4 || n == 1 | assert | g_add",
 	                                         "n == 4 | expect | guarded", NULL});
+	close_model(&fx);
+}
+
+/* Equal, Less, Not and Or of shape values give predicates: an If on one
+ * has branches of different ranks, unknown without hints; the hints take
+ * a branch under the predicate as an expect guard. */
+static void an_if_on_compared_shape_values_takes_the_hinted_branch(void **state)
+{
+	fixture fx;
+	static const char *const names[] = {"k", "n"};
+	static const long long k1[] = {1, 2}, k3n2[] = {3, 2}, k3n7[] = {3, 7};
+	const char *file = "tests/models/if_equal_shape.json";
+	(void)state;
+	open_text(&fx, "if_equal_shape.json", read_text(file, NULL), 0, NULL, NULL);
+	assert_int_equal(sym_graph_num_errors(fx.r), 0);
+	/* o: then [n, k], else [n]; p: then [n, k], else [1, n*k] */
+	expect_shape(&fx, "o", "(unknown rank)");
+	expect_guards(&fx, (const char *const[]){NULL});
+	close_model(&fx);
+	open_text(&fx, "if_equal_shape.json with k=1", read_text(file, NULL), 2, names, k1);
+	expect_shape(&fx, "o", "[n]");
+	/* k == 1 decides the Or: no guard of its own */
+	expect_shape(&fx, "p", "[n, 1]");
+	expect_guards(&fx, (const char *const[]){"k == 1 | expect | if", NULL});
+	close_model(&fx);
+	open_text(&fx, "if_equal_shape.json with k=3, n=2", read_text(file, NULL), 2, names, k3n2);
+	expect_shape(&fx, "o", "[n, k]");
+	expect_shape(&fx, "p", "[n, k]");
+	expect_guards(&fx,
+	              (const char *const[]){"k == 1 || n <= 3 | expect | if2", "k != 1 | expect | if", NULL});
+	close_model(&fx);
+	open_text(&fx, "if_equal_shape.json with k=3, n=7", read_text(file, NULL), 2, names, k3n7);
+	expect_shape(&fx, "o", "[n, k]");
+	expect_shape(&fx, "p", "[1, k*n]");
+	/* the else branch's guard implies the first If's */
+	expect_guards(&fx, (const char *const[]){"k != 1 && n >= 4 | expect | if2", NULL});
 	close_model(&fx);
 }
 
@@ -687,6 +709,45 @@ static void a_loop_body_knows_its_iteration_number_is_below_the_trip_count(void 
 
 /* Scan inputs of sequence lengths not proven equal: an assert that they
  * are. */
+/* A scan output's dim that the body makes (NonZero's count) is a
+ * runtime-bound symbol named after the output's dim, the scan axis
+ * counted: body [1, u] at axis 0 is [T, 1, u'] with u' dim 2; at axis 2
+ * it is [1, u', T] with u' dim 1. */
+static void scan_output_symbols_are_named_by_the_output_dim(void **state)
+{
+	fixture fx;
+	char *t = malloc(4096);
+	int ax;
+	(void)state;
+	assert_non_null(t);
+	for (ax = 0; ax <= 2; ax += 2) {
+		snprintf(t, 4096,
+		         "{\"inputs\": [{\"name\": \"xs\", \"shape\": [\"T\", \"m\"]}],"
+		         " \"nodes\": [{\"name\": \"scan\", \"op\": \"Scan\", \"inputs\": [\"xs\"],"
+		         "   \"outputs\": [\"nz_all\"], \"attrs\": {\"num_scan_inputs\": 1, "
+		         "\"scan_output_axes\": [%d],"
+		         "   \"body\": {\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\"}],"
+		         "     \"nodes\": [{\"name\": \"nz\", \"op\": \"NonZero\", \"inputs\": [\"x\"], "
+		         "\"outputs\": [\"idx\"]}],"
+		         "     \"outputs\": [\"idx\"]}}}],"
+		         " \"outputs\": [\"nz_all\"]}",
+		         ax);
+		open_text(&fx, ax ? "scan axis 2" : "scan axis 0", dup_text(t), 0, NULL, NULL);
+		assert_int_equal(sym_graph_num_errors(fx.r), 0);
+		if (ax == 0) {
+			expect_shape(&fx, "nz_all", "[T, 1, u0]");
+			expect_bound_symbol(&fx, "nz_all", 2,
+			                    "dim 2 of output 'nz_all' of node 'scan' (Scan)");
+		} else {
+			expect_shape(&fx, "nz_all", "[1, u0, T]");
+			expect_bound_symbol(&fx, "nz_all", 1,
+			                    "dim 1 of output 'nz_all' of node 'scan' (Scan)");
+		}
+		close_model(&fx);
+	}
+	free(t);
+}
+
 static void scan_inputs_of_different_lengths_assert_equal_lengths(void **state)
 {
 	fixture fx;
@@ -766,6 +827,7 @@ int main(void)
 	    cmocka_unit_test(branch_guards_hold_only_under_the_condition),
 	    cmocka_unit_test(branch_guards_are_dropped_when_the_condition_is_unknown),
 	    cmocka_unit_test(hints_take_a_branch_under_an_expect_guard),
+	    cmocka_unit_test(an_if_on_compared_shape_values_takes_the_hinted_branch),
 	    cmocka_unit_test(a_branch_runs_knowing_its_condition),
 	    cmocka_unit_test(a_branch_whose_guard_never_holds_gives_way_to_the_other),
 	    cmocka_unit_test(bodies_read_tensors_of_every_enclosing_graph),
@@ -779,6 +841,7 @@ int main(void)
 	    cmocka_unit_test(scan_outputs_get_the_sequence_length_at_their_axis),
 	    cmocka_unit_test(scan_of_opset_8_has_the_batch_first_and_the_sequence_second),
 	    cmocka_unit_test(scan_inputs_of_different_lengths_assert_equal_lengths),
+	    cmocka_unit_test(scan_output_symbols_are_named_by_the_output_dim),
 	    cmocka_unit_test(a_loop_body_knows_its_iteration_number_is_below_the_trip_count),
 	    cmocka_unit_test(loop_body_guards_hold_when_the_body_runs),
 	    cmocka_unit_test(loop_bodies_run_nested_ifs_and_scan_outputs_stack_at_their_axis),

@@ -637,6 +637,30 @@ static void abs_follows_a_proven_sign(void **state)
 	CHECK(check_simplify, v);
 }
 
+/* Two relations over one integer linear form that are one relation. */
+static void relations_over_one_integer_form_merge(void **state)
+{
+	static const svec v[] = {
+	    {NONE, 0, "a <= 2 && a >= 2", "a == 2"},
+	    {NONE, 0, "a < 3 && a > 1", "a == 2"},
+	    {NONE, 0, "a != 2 && a <= 2", "a <= 1"},
+	    {NONE, 0, "a != 2 && 2 <= a", "a >= 3"},
+	    {NONE, 0, "a == 2 || a <= 1", "a <= 2"},
+	    {NONE, 0, "a == 2 || a >= 3", "a >= 2"},
+	    {NONE, 0, "a <= 1 || a >= 3", "a != 2"},
+	    {NONE, 0, "x + y != 4 && x + y >= 4", "x + y >= 5"},
+	    {NONE, 0, "2*x + 2*y >= 4 && x + y <= 2", "x + y == 2"},
+	    {NONE, 0, "a == 2 || a >= 3 || b <= 1", "a >= 2 || b <= 1"},
+	    {NONE, 0, "a <= 2 && a >= 2 && b >= 3 && b <= 3", "a == 2 && b == 3"},
+	    /* not adjacent, or not integer-valued: kept */
+	    {NONE, 0, "a <= 1 || a >= 4", "a >= 4 || a <= 1"},
+	    {NONE, 0, "x/2 == 1 || x/2 <= 0", "x == 2 || x <= 0"},
+	    {NONE, 0, "x*y != 3 && x*y <= 3", "x*y <= 2"},
+	};
+	(void)state;
+	CHECK(check_simplify, v);
+}
+
 static void linear_prover_decides_relations_from_linear_facts(void **state)
 {
 	static const svec v[] = {
@@ -1190,6 +1214,7 @@ int main(void)
 	    cmocka_unit_test(defining_equalities_substitute_the_defined_symbol),
 	    cmocka_unit_test(min_max_arguments_are_pruned_by_proofs),
 	    cmocka_unit_test(abs_follows_a_proven_sign),
+	    cmocka_unit_test(relations_over_one_integer_form_merge),
 	    cmocka_unit_test(linear_prover_decides_relations_from_linear_facts),
 	    cmocka_unit_test(modulo_aware_bounds_drop_redundant_modulo),
 	    cmocka_unit_test(tvm_canonical_simplifier_cases_match),
