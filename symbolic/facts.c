@@ -129,6 +129,20 @@ static sym_syminfo *info_for(sym_facts *f, const sym_expr *s)
 static void dim_max(const sym_facts *f, sym_ival *out)
 {
 	sym_num m;
+	if (out->hi.inf) {
+		/* no upper end (the common case): SYM_DIM_MAX, or open */
+		if (!f->dims_open) {
+			out->hi.inf = 0;
+			sym__num_set_si(&out->hi.v, SYM_DIM_MAX);
+		}
+		return;
+	}
+	if (!SYM_NUM_IS_BIG(&out->hi.v) && out->hi.v.q == 1) {
+		/* an integer end, compared as it is */
+		if (out->hi.v.p > SYM_DIM_MAX)
+			sym__num_set_si(&out->hi.v, SYM_DIM_MAX);
+		return;
+	}
 	sym__num_init(&m);
 	sym__num_set_si(&m, SYM_DIM_MAX);
 	if (out->hi.inf ? !f->dims_open : sym__num_cmp(&out->hi.v, &m) > 0) {
