@@ -2,6 +2,7 @@
  * predicates. */
 #include "facts_private.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +30,7 @@ void sym_facts_free(sym_facts *f)
 	}
 	sym__num_clear(&f->default_min);
 	sym__free(f->ctx, f->info, f->capinfo * sizeof(*f->info));
+	sym__free(f->ctx, f->infoix, f->capix * sizeof(*f->infoix));
 	sym__free(f->ctx, f->assumed, f->capassumed * sizeof(*f->assumed));
 	sym__free(f->ctx, f->lin, f->caplin * sizeof(*f->lin));
 	sym__bcache_clear(f);
@@ -43,15 +45,53 @@ unsigned long sym_facts_version(const sym_facts *f)
 	return f->version;
 }
 
+#define INFO_SCAN_MAX 8 /* symbols with facts looked up by a scan */
+
+static size_t info_hash(const sym_expr *s)
+{
+	return (size_t)(((uintptr_t)s >> 4) * 0x9e3779b97f4a7c15ull);
+}
+
 const sym_syminfo *sym__facts_get(const sym_facts *f, const sym_expr *s)
 {
 	size_t i;
 	if (!f)
 		return NULL;
+	if (f->infoix) {
+		for (i = info_hash(s) & (f->capix - 1); f->infoix[i]; i = (i + 1) & (f->capix - 1))
+			if (f->info[f->infoix[i] - 1].sym == s)
+				return &f->info[f->infoix[i] - 1];
+		return NULL;
+	}
 	for (i = 0; i < f->ninfo; i++)
 		if (f->info[i].sym == s)
 			return &f->info[i];
 	return NULL;
+}
+
+/* Puts info[k] in the index, rebuilt at twice the size when half full;
+ * 0 when memory runs out. */
+static int index_info(sym_facts *f, size_t k)
+{
+	size_t i, j;
+	if (2 * (k + 1) > f->capix) {
+		size_t nc = f->capix ? 2 * f->capix : 4 * INFO_SCAN_MAX;
+		size_t *nt = sym__alloc(f->ctx, nc * sizeof(*nt));
+		if (!nt)
+			return 0;
+		memset(nt, 0, nc * sizeof(*nt));
+		sym__free(f->ctx, f->infoix, f->capix * sizeof(*f->infoix));
+		f->infoix = nt, f->capix = nc;
+		for (j = 0; j < k; j++) {
+			for (i = info_hash(f->info[j].sym) & (nc - 1); nt[i]; i = (i + 1) & (nc - 1))
+				;
+			nt[i] = j + 1;
+		}
+	}
+	for (i = info_hash(f->info[k].sym) & (f->capix - 1); f->infoix[i]; i = (i + 1) & (f->capix - 1))
+		;
+	f->infoix[i] = k + 1;
+	return 1;
 }
 
 static sym_syminfo *info_for(sym_facts *f, const sym_expr *s)
@@ -68,6 +108,19 @@ static sym_syminfo *info_for(sym_facts *f, const sym_expr *s)
 	sym__num_init(&si->hi);
 	sym__num_init(&si->mod);
 	sym__num_init(&si->res);
+	/* the index starts past INFO_SCAN_MAX symbols; it holds them all */
+	if (f->ninfo > INFO_SCAN_MAX || f->infoix) {
+		size_t k;
+		for (k = f->infoix ? f->ninfo - 1 : 0; k < f->ninfo; k++)
+			if (!index_info(f, k)) {
+				/* out of memory: the new symbol is not kept, and the
+				 * scan answers until the index is made again */
+				sym__free(f->ctx, f->infoix, f->capix * sizeof(*f->infoix));
+				f->infoix = NULL, f->capix = 0;
+				f->ninfo--;
+				return NULL;
+			}
+	}
 	return si;
 }
 
@@ -76,6 +129,20 @@ static sym_syminfo *info_for(sym_facts *f, const sym_expr *s)
 static void dim_max(const sym_facts *f, sym_ival *out)
 {
 	sym_num m;
+	if (out->hi.inf) {
+		/* no upper end (the common case): SYM_DIM_MAX, or open */
+		if (!f->dims_open) {
+			out->hi.inf = 0;
+			sym__num_set_si(&out->hi.v, SYM_DIM_MAX);
+		}
+		return;
+	}
+	if (!SYM_NUM_IS_BIG(&out->hi.v) && out->hi.v.q == 1) {
+		/* an integer end, compared as it is */
+		if (out->hi.v.p > SYM_DIM_MAX)
+			sym__num_set_si(&out->hi.v, SYM_DIM_MAX);
+		return;
+	}
 	sym__num_init(&m);
 	sym__num_set_si(&m, SYM_DIM_MAX);
 	if (out->hi.inf ? !f->dims_open : sym__num_cmp(&out->hi.v, &m) > 0) {

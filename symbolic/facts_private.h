@@ -42,6 +42,9 @@ struct sym_facts {
 	int dims_open;
 	sym_syminfo *info;
 	size_t ninfo, capinfo;
+	/* past a few symbols, info by symbol: index + 1 (0 for a free slot),
+	 * open addressing, power-of-two capacity */
+	size_t *infoix, capix;
 	const sym_expr **lin; /* linear facts "d <= 0" over several atoms */
 	size_t nlin, caplin;
 	const sym_expr **assumed; /* every assumption, for checking witnesses */

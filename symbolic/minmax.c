@@ -24,82 +24,92 @@ static int const_diff(const sym_expr *a, const sym_expr *b, sym_num *diff)
 
 static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_expr *const *args);
 
-/* An argument's index and the first monomial of its nonconstant part
- * (NULL for a constant): two arguments differ by a constant only when
- * their keys are equal. */
-typedef struct arg_key {
-	const sym_expr *key;
-	size_t at;
-} arg_key;
-
-static int arg_key_cmp(const void *a, const void *b)
+/* The first monomial of an argument's nonconstant part (NULL for a
+ * constant): two arguments differ by a constant only when their keys are
+ * equal. */
+static const sym_expr *arg_key(const sym_expr *a)
 {
-	const arg_key *x = a, *y = b;
-	uintptr_t p = (uintptr_t)x->key, q = (uintptr_t)y->key;
-	if (p != q)
-		return p < q ? -1 : 1;
-	return x->at < y->at ? -1 : x->at > y->at;
+	sym_lin w;
+	sym__lin_view(a, &w);
+	return w.n ? w.t[0].m : NULL;
 }
 
 /* Sets to NULL each argument of v[0..m) that another dominates with a
  * constant difference (this also folds constants and removes duplicates):
  * of the arguments with one nonconstant part, the one with the smallest
  * constant stays in a min, the largest in a max.  Only arguments with one
- * key are compared, so the pass is n log n when few share a leading
+ * key are compared: they are grouped by a hash table on the key, each
+ * group in argument order, so the pass is linear when few share a leading
  * monomial.  Returns 0 when memory runs out. */
 static int prune_const_diff(sym_ctx *ctx, sym_kind kind, const sym_expr **v, size_t m)
 {
-	arg_key *k;
-	size_t i, j, g, e;
+	size_t cap = 16, i, j, h, *head, *tail, *next, bytes;
+	const sym_expr **key;
 	sym_num d;
 	if (m < 2)
 		return 1;
-	if (!(k = sym__alloc(ctx, m * sizeof(*k))))
+	while (cap < 2 * m)
+		cap *= 2;
+	/* head and tail: a group's first and last argument (+1, 0 for a free
+	 * slot); next: the argument after i in its group (+1, 0 at the end) */
+	bytes = (2 * cap + m) * sizeof(size_t) + m * sizeof(*key);
+	if (!(head = sym__alloc(ctx, bytes)))
 		return 0;
+	memset(head, 0, 2 * cap * sizeof(size_t));
+	tail = head + cap;
+	next = tail + cap;
+	key = (const sym_expr **)(next + m);
 	for (i = 0; i < m; i++) {
-		sym_lin w;
-		sym__lin_view(v[i], &w);
-		k[i].key = w.n ? w.t[0].m : NULL;
-		k[i].at = i;
-	}
-	qsort(k, m, sizeof(*k), arg_key_cmp);
-	sym__num_init(&d);
-	for (g = 0; g < m; g = e) {
-		for (e = g + 1; e < m && k[e].key == k[g].key; e++)
+		key[i] = arg_key(v[i]);
+		next[i] = 0;
+		h = (size_t)(((uintptr_t)key[i] >> 4) * 0x9e3779b97f4a7c15ull);
+		for (h &= cap - 1; head[h] && key[head[h] - 1] != key[i]; h = (h + 1) & (cap - 1))
 			;
+		if (!head[h])
+			head[h] = i + 1;
+		else
+			next[tail[h] - 1] = i + 1;
+		tail[h] = i + 1;
+	}
+	sym__num_init(&d);
+	for (h = 0; h < cap; h++) {
+		if (!head[h] || head[h] == tail[h])
+			continue;
 		/* one group, in argument order */
-		for (i = g; i < e; i++) {
-			const sym_expr *a = v[k[i].at];
+		for (i = head[h]; i; i = next[i - 1]) {
+			const sym_expr *a = v[i - 1];
 			if (!a)
 				continue;
-			for (j = i + 1; j < e; j++) {
+			for (j = next[i - 1]; j; j = next[j - 1]) {
 				int sg;
-				if (!v[k[j].at] || !const_diff(a, v[k[j].at], &d))
+				if (!v[j - 1] || !const_diff(a, v[j - 1], &d))
 					continue;
 				sg = sym__num_sgn(&d);
 				if (kind == SYM_KIND_MAX)
 					sg = -sg;
 				if (sg <= 0) {
-					v[k[j].at] = NULL; /* a <= v[j] for min: drop v[j] */
+					v[j - 1] = NULL; /* a <= v[j] for min: drop v[j] */
 				} else {
-					v[k[i].at] = NULL;
+					v[i - 1] = NULL;
 					break;
 				}
 			}
 		}
 	}
 	sym__num_clear(&d);
-	sym__free(ctx, k, m * sizeof(*k));
+	sym__free(ctx, head, bytes);
 	return 1;
 }
 
 /* Sorts v[0..m) (distinct nodes) in the structural order: a sorted prefix
  * (the arguments of a min or max that is being extended) is merged with
  * the sorted rest, so extending a sorted list by a few arguments costs
- * linear time.  Returns 0 when memory runs out. */
-static int sort_args(sym_ctx *ctx, const sym_expr **v, size_t m)
+ * linear time.  The first `sorted` are known to be in order (the
+ * arguments of a canonical min or max) and are not compared again.
+ * Returns 0 when memory runs out. */
+static int sort_args(sym_ctx *ctx, const sym_expr **v, size_t m, size_t sorted)
 {
-	size_t p = 1, i, j, o;
+	size_t p = sorted > 1 ? sorted : 1, i, j, o;
 	const sym_expr **t;
 	if (m < 2)
 		return 1;
@@ -177,17 +187,20 @@ static const sym_expr *extract_common(sym_ctx *ctx, sym_kind kind, const sym_exp
 	sym__num_init(&l);
 	sym__num_init(&t);
 	sym__num_set_si(&l, 1);
+	/* gcd(1, x) is 1 and lcm(l, 1) is l: an integer coefficient once the
+	 * gcd is 1 costs a test */
 	for (j = 0; j < m; j++) {
 		sym__lin_view(v[j], &w);
-		sym__num_numer(&t, w.c);
-		sym__num_gcd(&g, &g, &t);
-		sym__num_denom(&t, w.c);
-		sym__num_lcm(&l, &l, &t);
-		for (k = 0; k < w.n; k++) {
-			sym__num_numer(&t, &w.t[k].coef);
-			sym__num_gcd(&g, &g, &t);
-			sym__num_denom(&t, &w.t[k].coef);
-			sym__num_lcm(&l, &l, &t);
+		for (k = 0; k <= w.n; k++) {
+			const sym_num *x = k < w.n ? &w.t[k].coef : w.c;
+			if (!sym__num_is_one(&g)) {
+				sym__num_numer(&t, x);
+				sym__num_gcd(&g, &g, &t);
+			}
+			if (!sym__num_is_int(x)) {
+				sym__num_denom(&t, x);
+				sym__num_lcm(&l, &l, &t);
+			}
 		}
 	}
 	sym__num_div(&g, &g, &l);
@@ -329,7 +342,7 @@ static const sym_expr *distribute(sym_ctx *ctx, sym_kind kind, const sym_expr **
 static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_expr *const *args)
 {
 	const sym_expr **v, *stack[16], *bstack[16], *r = NULL;
-	size_t i, j, m = 0, cap = 0;
+	size_t i, j, m = 0, cap = 0, n0, p0 = 0;
 	struct sym_expr h = {0};
 	if (sym__failed(ctx))
 		return NULL;
@@ -378,14 +391,42 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 				sym__free(ctx, v, cap * sizeof(*v));
 			return NULL;
 		}
+	/* only symbols (a max of the dims of a chain of broadcasts): distinct
+	 * symbols never differ by a constant, none is a floor or negative,
+	 * and they share no term, so the steps below keep them all; sorted
+	 * with no two equal, they are the node (a repeated symbol takes the
+	 * general way, which drops it) */
+	n0 = args[0]->kind == kind ? args[0]->n : 0;
+	for (i = 0; i < m && v[i]->kind == SYM_KIND_SYM; i++)
+		;
+	if (i == m && m > 1) {
+		if (!sort_args(ctx, v, m, n0 < m ? n0 : m))
+			goto out;
+		for (i = 1; i < m && v[i - 1] != v[i]; i++)
+			;
+		if (i == m) {
+			h.kind = (uint8_t)kind;
+			h.n = (uint32_t)m;
+			r = sym__intern(ctx, &h, v, m * sizeof(*v));
+			goto out;
+		}
+	}
 	if (!prune_const_diff(ctx, kind, v, m)) {
 		if (v != stack)
 			sym__free(ctx, v, cap * sizeof(*v));
 		return NULL;
 	}
-	for (i = 0, j = 0; i < m; i++)
+	/* the arguments of a first argument of the same kind lead v, in
+	 * order: those that are left stay sorted */
+	n0 = args[0]->kind == kind ? args[0]->n : 0;
+	for (i = 0, j = 0; i < m; i++) {
+		if (i == n0)
+			p0 = j;
 		if (v[i])
 			v[j++] = v[i];
+	}
+	if (n0 >= m)
+		p0 = j;
 	m = j;
 	if (m > 1) {
 		/* min(floor(a), floor(b)) == floor(min(a, b)): floor is monotone;
@@ -443,7 +484,7 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 		goto out;
 	if (sym__failed(ctx))
 		goto out;
-	if (!sort_args(ctx, v, m))
+	if (!sort_args(ctx, v, m, p0))
 		goto out;
 	if (m == 1) {
 		r = v[0];

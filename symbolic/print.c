@@ -4,6 +4,7 @@
 #include "print_private.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static const sym_num num_one = {{1}, 1};
@@ -73,6 +74,12 @@ int sym__print_expr(pr *p, const sym_expr *e)
 	}
 	if (p->b->fail || sym__failed(p->ctx))
 		return P_ATOM;
+	if (e->kind == SYM_KIND_SYM) {
+		/* a name is its own text: no memo entry (a min or max of many
+		 * symbols would fill the memo with them) */
+		sym__sbuf_put(p->b, node_name(e), e->n);
+		return P_ATOM;
+	}
 	m = memo_find(p->memo, e);
 	if (m && (p->measure || m->alt)) {
 		if (p->measure)
@@ -363,6 +370,81 @@ static const sym_expr *floor_factor(const sym_expr *m)
 	return NULL;
 }
 
+/* The monomials of a sum of many terms, by pointer: where each is among
+ * its terms (open addressing, power-of-two capacity; NULL t when the sum
+ * is small or memory ran out, and the terms are then scanned). */
+typedef struct mono_ix {
+	sym_ctx *ctx;
+	const sym_lin *v;
+	size_t *t; /* term index + 1, 0 for a free slot */
+	size_t cap;
+} mono_ix;
+
+#define MONO_IX_MIN_TERMS 32
+
+static size_t mono_hash(const sym_expr *m)
+{
+	return (size_t)(((uintptr_t)m >> 4) * 0x9e3779b97f4a7c15ull);
+}
+
+static void mono_ix_init(mono_ix *ix, sym_ctx *ctx, const sym_lin *v)
+{
+	size_t i, h;
+	ix->ctx = ctx, ix->v = v, ix->t = NULL, ix->cap = 0;
+	if (v->n < MONO_IX_MIN_TERMS)
+		return;
+	for (ix->cap = 64; ix->cap < 2 * v->n; ix->cap *= 2)
+		;
+	if (!(ix->t = sym__alloc(ctx, ix->cap * sizeof(*ix->t)))) {
+		ix->cap = 0; /* out of memory is recorded: the scan answers */
+		return;
+	}
+	memset(ix->t, 0, ix->cap * sizeof(*ix->t));
+	for (i = 0; i < v->n; i++) {
+		for (h = mono_hash(v->t[i].m) & (ix->cap - 1); ix->t[h]; h = (h + 1) & (ix->cap - 1))
+			;
+		ix->t[h] = i + 1;
+	}
+}
+
+static void mono_ix_clear(mono_ix *ix)
+{
+	if (ix->t)
+		sym__free(ix->ctx, ix->t, ix->cap * sizeof(*ix->t));
+	ix->t = NULL;
+}
+
+/* The term of the indexed sum with monomial m, or NULL. */
+static const sym_term *mono_ix_find(const mono_ix *ix, const sym_expr *m)
+{
+	size_t h, l;
+	if (!ix->t) {
+		for (l = 0; l < ix->v->n; l++)
+			if (ix->v->t[l].m == m)
+				return &ix->v->t[l];
+		return NULL;
+	}
+	for (h = mono_hash(m) & (ix->cap - 1); ix->t[h]; h = (h + 1) & (ix->cap - 1))
+		if (ix->v->t[ix->t[h] - 1].m == m)
+			return &ix->v->t[ix->t[h] - 1];
+	return NULL;
+}
+
+/* Whether every nonconstant term of x appears in the indexed sum with the
+ * same coefficient (its monomials are distinct: one term to look at). */
+static int terms_within_ix(const sym_expr *x, const mono_ix *ix)
+{
+	sym_lin w;
+	size_t j;
+	sym__lin_view(x, &w);
+	for (j = 0; j < w.n; j++) {
+		const sym_term *t = mono_ix_find(ix, w.t[j].m);
+		if (!t || !sym__num_equal(&t->coef, &w.t[j].coef))
+			return 0;
+	}
+	return 1;
+}
+
 /* Whether every nonconstant term of x appears in y with the same
  * coefficient. */
 static int terms_within(const sym_expr *x, const sym_expr *y)
@@ -446,7 +528,7 @@ int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr *
 /* Whether the terms of -k*P2, P2 = Q - 1 - P the other form's numerator
  * of floor(P/Q) (integer P and Q), are all in e: the check before the
  * other form is tried. */
-static int other_form_within(sym_ctx *ctx, const sym_expr *e, const sym_expr *P, const sym_expr *Q,
+static int other_form_within(sym_ctx *ctx, const mono_ix *e, const sym_expr *P, const sym_expr *Q,
                              const sym_num *k)
 {
 	sym_num q1, k2;
@@ -462,19 +544,36 @@ static int other_form_within(sym_ctx *ctx, const sym_expr *e, const sym_expr *P,
 	kP2 = P2 ? sym__scale(ctx, &k2, P2) : NULL;
 	sym__num_clear(&q1);
 	sym__num_clear(&k2);
-	return kP2 && kP2->kind != SYM_KIND_NUM && terms_within(kP2, e);
+	return kP2 && kP2->kind != SYM_KIND_NUM && terms_within_ix(kP2, e);
 }
 
+static int find_mod_at(sym_ctx *ctx, const sym_expr *e, const mono_ix *ix, modpart *mp, const sym_expr **rest,
+                       int frac, int relax);
+
+/* The terms of e are indexed once: a sum of many floors checks each
+ * floor's few terms against it, not against every term. */
 int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr **rest, int frac,
                         int relax)
 {
 	sym_lin v;
+	mono_ix ix;
+	int r;
+	sym__lin_view(e, &v);
+	mono_ix_init(&ix, ctx, &v);
+	r = find_mod_at(ctx, e, &ix, mp, rest, frac, relax);
+	mono_ix_clear(&ix);
+	return r;
+}
+
+static int find_mod_at(sym_ctx *ctx, const sym_expr *e, const mono_ix *ix, modpart *mp, const sym_expr **rest,
+                       int frac, int relax)
+{
+	const sym_lin *vp = ix->v;
 	size_t i, j;
 	const sym_expr *lastF = NULL, *P = NULL, *Q = NULL;
 	int q_ok = 0;
-	sym__lin_view(e, &v);
-	for (i = 0; i < v.n; i++) {
-		const sym_expr *m = v.t[i].m, *F = floor_factor(m), *R, *ratio, *S, *kP, *term;
+	for (i = 0; i < vp->n; i++) {
+		const sym_expr *m = vp->t[i].m, *F = floor_factor(m), *R, *ratio, *S, *kP, *term;
 		int g_ok;
 		if (!F)
 			continue;
@@ -497,7 +596,7 @@ int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_
 		g_ok = m == F;
 		if (!q_ok && !g_ok)
 			continue;
-		term = sym__scale(ctx, &v.t[i].coef, m);
+		term = sym__scale(ctx, &vp->t[i].coef, m);
 		R = sym_expr_div(ctx, term, F);
 		if (!R)
 			return 0;
@@ -520,8 +619,8 @@ int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_
 				 * check is a look at its few terms, not a new sum.
 				 * P's terms have no floor F, so they are in e exactly
 				 * when they are in the rest. */
-				if (!relax && !terms_within(kP, e) &&
-				    !other_form_within(ctx, e, P, Q, &mp->k)) {
+				if (!relax && !terms_within_ix(kP, ix) &&
+				    !other_form_within(ctx, ix, P, Q, &mp->k)) {
 					if (sym__failed(ctx))
 						return 0;
 					goto next_g;
@@ -592,28 +691,28 @@ int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_
 		/* G - m*floor(G/m) with G another floor term of the sum (looked
 		 * for in sums of at most MOD_MAX_G_TERMS terms: each pair costs
 		 * a floor) */
-		if (R->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(R)) || v.n > MOD_MAX_G_TERMS)
+		if (R->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(R)) || vp->n > MOD_MAX_G_TERMS)
 			continue;
-		for (j = 0; j < v.n; j++) {
-			const sym_expr *G = v.t[j].m, *Fm, *Qm;
+		for (j = 0; j < vp->n; j++) {
+			const sym_expr *G = vp->t[j].m, *Fm, *Qm;
 			sym_num mq;
 			if (j == i || G->kind != SYM_KIND_FLOOR)
 				continue;
 			/* R = -mq * coef(G) */
 			sym__num_init(&mq);
-			sym__num_div(&mq, node_num(R), &v.t[j].coef);
+			sym__num_div(&mq, node_num(R), &vp->t[j].coef);
 			sym__num_neg(&mq, &mq);
 			if (sym__num_is_int(&mq) && sym__num_sgn(&mq) > 0 && !sym__num_is_one(&mq)) {
 				Qm = sym__num_node(ctx, &mq);
 				Fm = sym_expr_floordiv(ctx, G, Qm);
 				if (Fm == F) {
-					sym__num_set(&mp->k, &v.t[j].coef);
+					sym__num_set(&mp->k, &vp->t[j].coef);
 					mp->P = G, mp->Q = Qm;
 					if (!S && !(S = sym_expr_sub(ctx, e, term))) {
 						sym__num_clear(&mq);
 						return 0;
 					}
-					*rest = sym_expr_sub(ctx, S, sym__scale(ctx, &v.t[j].coef, G));
+					*rest = sym_expr_sub(ctx, S, sym__scale(ctx, &vp->t[j].coef, G));
 					sym__num_clear(&mq);
 					return *rest != NULL;
 				}
@@ -887,15 +986,52 @@ int sym__print_node(pr *p, const sym_expr *e)
 	case SYM_KIND_ABS:
 	case SYM_KIND_MIN:
 	case SYM_KIND_MAX:
-		sym__sbuf_puts(p->b, e->kind == SYM_KIND_ABS   ? "abs("
-		                     : e->kind == SYM_KIND_MIN ? "min("
-		                                               : "max(");
-		for (i = 0; i < e->n; i++) {
-			if (i)
-				sym__sbuf_puts(p->b, ", ");
-			sym__print_expr(p, node_kids(e)[i]);
+		sym__sbuf_put(p->b,
+		              e->kind == SYM_KIND_ABS   ? "abs("
+		              : e->kind == SYM_KIND_MIN ? "min("
+		                                        : "max(",
+		              4);
+		if (p->measure) {
+			/* names and separators are counted together: a min or
+			 * max of hundreds of symbols is a sum of lengths */
+			size_t len = 2 * (e->n - 1) + 1;
+			for (i = 0; i < e->n; i++) {
+				const sym_expr *k = node_kids(e)[i];
+				if (k->kind == SYM_KIND_SYM)
+					len += k->n;
+				else
+					sym__print_expr(p, k);
+			}
+			sym__sbuf_put(p->b, NULL, len);
+		} else {
+			/* runs of names go through a small buffer: one append
+			 * per few dozen arguments */
+			char run[512];
+			size_t rn = 0;
+			for (i = 0; i < e->n; i++) {
+				const sym_expr *k = node_kids(e)[i];
+				size_t need = k->n + (i ? 2 : 0);
+				/* room is kept for a separator and the `)` */
+				if (k->kind == SYM_KIND_SYM && need <= sizeof(run) - 3) {
+					if (rn + need > sizeof(run) - 3) {
+						sym__sbuf_put(p->b, run, rn);
+						rn = 0;
+					}
+					if (i)
+						run[rn++] = ',', run[rn++] = ' ';
+					memcpy(run + rn, node_name(k), k->n);
+					rn += k->n;
+					continue;
+				}
+				if (i)
+					run[rn++] = ',', run[rn++] = ' ';
+				sym__sbuf_put(p->b, run, rn);
+				rn = 0;
+				sym__print_expr(p, k);
+			}
+			run[rn++] = ')';
+			sym__sbuf_put(p->b, run, rn);
 		}
-		sym__sbuf_puts(p->b, ")");
 		p->unsafe = 0;
 		return P_ATOM;
 	case SYM_KIND_BOOL:

@@ -1,7 +1,9 @@
 /* The printer's choice of spellings: candidate texts of a sum or a
  * relation, each parsed back, the cheapest that gives the same node. */
+#include "eval_private.h"
 #include "print_private.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -816,7 +818,7 @@ static void replace_names(sym_sbuf *out, const char *text, size_t n, char names[
 		       (s[w] >= '0' && s[w] <= '9'))
 			w++;
 		for (i = 0; i < n; i++)
-			if (strlen(names[i]) == w && !strncmp(s, names[i], w))
+			if (!strncmp(s, names[i], w) && !names[i][w])
 				break;
 		if (i < n) {
 			sym__sbuf_puts(out, rep[i]);
@@ -833,6 +835,27 @@ static void replace_names(sym_sbuf *out, const char *text, size_t n, char names[
 		}
 		s += w;
 	}
+}
+
+/* How many times the whole word name occurs in text (as replace_names
+ * sees words). */
+static size_t count_word(const char *text, const char *name)
+{
+	size_t n = 0, len = strlen(name);
+	const char *s = text;
+	while (*s) {
+		size_t w = 0;
+		while ((s[w] >= 'a' && s[w] <= 'z') || (s[w] >= 'A' && s[w] <= 'Z') || s[w] == '_' ||
+		       (s[w] >= '0' && s[w] <= '9'))
+			w++;
+		if (!w) {
+			s++;
+			continue;
+		}
+		n += w == len && !strncmp(s, name, w);
+		s += w;
+	}
+	return n;
 }
 
 /* The sum v with each factor F[k] of its monomials replaced by by[k]. */
@@ -858,6 +881,30 @@ static const sym_expr *subst_factors(sym_ctx *ctx, const sym_lin *v, size_t nf, 
 	return r;
 }
 
+/* Whether the symbol s occurs in e: a walk over e's distinct nodes
+ * (symbols are compared, not remembered), so a max of many symbols costs
+ * a look at each of them, not a sorted list of them.  -1 when memory runs
+ * out. */
+static int has_symbol(sym_memo *seen, const sym_expr *e, const sym_expr *s)
+{
+	size_t i, n;
+	if (e == s)
+		return 1;
+	if (e->kind == SYM_KIND_SYM || e->kind == SYM_KIND_NUM || e->kind == SYM_KIND_BOOL)
+		return 0;
+	if (sym__memo_get(seen, e))
+		return 0;
+	if (!sym__memo_put(seen, e, e))
+		return -1;
+	n = sym__nslots(e);
+	for (i = 0; i < n; i++) {
+		int r = has_symbol(seen, sym__slot(e, i), s);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 /* A long sum (past ALT_MAX_TERMS terms or ALT_MAX_LEN bytes) written with
  * each floor by a constant in its other form: floor(P/Q) == T - G with
  * G = floor((Q - 1 - P + Q*T)/Q) and T the positive terms of P rounded up
@@ -874,7 +921,7 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	char *gtext[SUBST_MAX_FLOORS];
 	sym_sbuf gbuf[SUBST_MAX_FLOORS];
 	int ginit[SUBST_MAX_FLOORS];
-	size_t nf = 0, i, j, k, np;
+	size_t nf = 0, i, j, k, np = SIZE_MAX;
 	for (i = 0; i < v->n && nf < SUBST_MAX_FLOORS; i++) {
 		sym_factor one;
 		size_t n;
@@ -894,7 +941,6 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	}
 	if (!nf)
 		return;
-	np = sym_expr_symbols(p->ctx, e, present, 64);
 	for (i = 0; i < nf; i++)
 		gtext[i] = NULL, ginit[i] = 0;
 	for (i = 0; i < nf; i++) {
@@ -904,9 +950,27 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 		sym_num c, q1;
 		sym_sbuf gt;
 		size_t l;
+		int in_e;
 		snprintf(names[i], sizeof(names[i]), "g%zu__", i);
 		gs[i] = sym_expr_symbol(p->ctx, names[i]);
-		for (l = 0; l < np && l < 64; l++)
+		if (!gs[i])
+			goto done;
+		/* a name of e cannot stand for a floor: the symbols of e (the
+		 * first 64 in the structural order) are listed only when the
+		 * name occurs in e at all */
+		{
+			sym_memo seen;
+			sym__memo_init(&seen, p->ctx);
+			in_e = has_symbol(&seen, e, gs[i]);
+			sym__memo_clear(&seen);
+		}
+		if (in_e < 0) {
+			p->b->fail = 1;
+			goto done;
+		}
+		if (in_e && np == SIZE_MAX)
+			np = sym_expr_symbols(p->ctx, e, present, 64);
+		for (l = 0; in_e && l < np && l < 64; l++)
 			if (present[l] == gs[i])
 				goto done;
 		if (!sym__quotient_form(p->ctx, node_kid(F[i]), &P, &Q) || !P || !Q)
@@ -949,13 +1013,14 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 		const sym_expr *SF[SUBST_MAX_FLOORS], *SB[SUBST_MAX_FLOORS];
 		char snames[SUBST_MAX_FLOORS][16];
 		char *stext[SUBST_MAX_FLOORS];
+		size_t stok[SUBST_MAX_FLOORS]; /* tokens of stext[k], SIZE_MAX until counted */
 		size_t ns = 0, cur = bt->tokens, tk;
 		sym_sbuf keep;
 		sym__sbuf_init(&keep, p->ctx);
 		for (i = 0; i < nf; i++) {
 			const sym_expr *es;
 			sym_sbuf t, c;
-			SF[ns] = F[i], SB[ns] = by[i], stext[ns] = gtext[i];
+			SF[ns] = F[i], SB[ns] = by[i], stext[ns] = gtext[i], stok[ns] = SIZE_MAX;
 			memcpy(snames[ns], names[i], sizeof(names[i]));
 			es = subst_factors(p->ctx, v, ns + 1, SF, SB);
 			if (!es)
@@ -966,6 +1031,21 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 				sym__sbuf_clear(&t);
 				if (oom)
 					break;
+				continue;
+			}
+			/* the tokens of the text with the names replaced: each
+			 * replacement is parenthesised, so it joins no token of
+			 * its neighbours and the counts add up; the text is
+			 * built only when it would be kept */
+			tk = count_tokens(t.s);
+			for (k = 0; k <= ns; k++) {
+				size_t occ = count_word(t.s, snames[k]);
+				if (stok[k] == SIZE_MAX)
+					stok[k] = count_tokens(stext[k]);
+				tk = tk - occ + occ * stok[k];
+			}
+			if (tk >= cur) {
+				sym__sbuf_clear(&t);
 				continue;
 			}
 			sym__sbuf_init(&c, p->ctx);
@@ -999,6 +1079,48 @@ done:
 			sym__sbuf_clear(&gbuf[i]);
 }
 
+/* A sum or relation holding a min or max of more arguments than this (the
+ * dim of a long chain of broadcasts) prints as it is: each candidate would
+ * print that min or max again, and none is shorter for it. */
+#define ALT_MAX_MINMAX_ARGS 64
+
+/* Whether a term of the sum e, or of a sum inside one of its floors,
+ * has a min or max of more than ALT_MAX_MINMAX_ARGS arguments among its
+ * factors. */
+static int has_big_minmax(const sym_expr *e, int depth)
+{
+	sym_lin v;
+	size_t i, j, n;
+	sym__lin_view(e, &v);
+	for (i = 0; i < v.n; i++) {
+		sym_factor one;
+		const sym_factor *f = sym__print_mono_view(v.t[i].m, &one, &n);
+		for (j = 0; j < n; j++) {
+			const sym_expr *b = f[j].base;
+			if ((b->kind == SYM_KIND_MIN || b->kind == SYM_KIND_MAX) &&
+			    b->n > ALT_MAX_MINMAX_ARGS)
+				return 1;
+			if (b->kind == SYM_KIND_FLOOR && depth < 1 && has_big_minmax(node_kid(b), depth + 1))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether some term of v has a floor among its factors. */
+static int has_floor_factor(const sym_lin *v)
+{
+	size_t i, j, n;
+	for (i = 0; i < v->n; i++) {
+		sym_factor one;
+		const sym_factor *f = sym__print_mono_view(v->t[i].m, &one, &n);
+		for (j = 0; j < n; j++)
+			if (f[j].base->kind == SYM_KIND_FLOOR)
+				return 1;
+	}
+	return 0;
+}
+
 /* The shortest verified spelling of e when shorter than the default
  * (*len bytes, precedence *prec) in tokens; NULL to keep the default. */
 char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe)
@@ -1016,6 +1138,12 @@ char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, 
 	sym__lin_view(e->kind == SYM_KIND_ADD ? e : node_kid(e), &v);
 	long_sum = v.n > ALT_MAX_TERMS || *len > ALT_MAX_LEN;
 	if (long_sum && (e->kind != SYM_KIND_ADD || v.n > SUBST_MAX_TERMS))
+		return NULL;
+	/* a long sum has candidates only through its floors (alt_substitute):
+	 * without one, its default text is not even made */
+	if (long_sum && !has_floor_factor(&v))
+		return NULL;
+	if (has_big_minmax(e->kind == SYM_KIND_ADD ? e : node_kid(e), 0))
 		return NULL;
 	for (i = 0; i < p->depth; i++)
 		if (p->busy[i] == e)

@@ -3,6 +3,7 @@
 #include "print_private.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 void sym__sbuf_init(sym_sbuf *b, sym_ctx *ctx)
@@ -151,9 +152,18 @@ void sym__sbuf_num(sym_sbuf *b, const sym_num *v)
 {
 	char buf[48];
 	if (!SYM_NUM_IS_BIG(v)) {
-		if (v->q == 1)
-			snprintf(buf, sizeof(buf), "%lld", (long long)v->p);
-		else
+		if (v->q == 1) {
+			/* an integer, the common case, without printf */
+			char *e = buf + sizeof(buf), *d = e;
+			uint64_t u = v->p < 0 ? 0 - (uint64_t)v->p : (uint64_t)v->p;
+			do
+				*--d = (char)('0' + u % 10);
+			while (u /= 10);
+			if (v->p < 0)
+				*--d = '-';
+			sym__sbuf_put(b, d, (size_t)(e - d));
+			return;
+		} else
 			snprintf(buf, sizeof(buf), "%lld/%lld", (long long)v->p, (long long)v->q);
 		sym__sbuf_puts(b, buf);
 	} else if (b->count && sym__num_bits(v) / 4 > SYM_MAX_TEXT_BYTES) {

@@ -17,7 +17,8 @@ sym_model *sym__model_new(sym_ctx *ctx)
 	return m;
 }
 
-void *sym__model_alloc(sym_model *m, size_t n)
+/* A block of its own, zeroed. */
+static void *model_block(sym_model *m, size_t n)
 {
 	void *p;
 	if (SYM_GROW(m->ctx, m->blocks, m->nblocks + 1, m->capblocks, 64) < 0)
@@ -29,6 +30,34 @@ void *sym__model_alloc(sym_model *m, size_t n)
 	memset(p, 0, n);
 	m->blocks[m->nblocks].p = p;
 	m->blocks[m->nblocks++].n = n;
+	return p;
+}
+
+/* Small blocks (a model has a few names and arrays per node, and an
+ * allocation of its own for each cost as much as reading them) are carved
+ * from chunks of up to MODEL_CHUNK_MAX bytes, 16-byte aligned as the
+ * allocator's. */
+#define MODEL_CHUNK_MIN 4096
+#define MODEL_CHUNK_MAX 65536
+#define MODEL_CARVE_MAX 1024
+
+void *sym__model_alloc(sym_model *m, size_t n)
+{
+	void *p;
+	if (n > MODEL_CARVE_MAX)
+		return model_block(m, n);
+	n = n ? (n + 15) & ~(size_t)15 : 16;
+	if (n > m->chunk_left) {
+		size_t size = m->chunk_size ? 2 * m->chunk_size : MODEL_CHUNK_MIN;
+		if (size > MODEL_CHUNK_MAX)
+			size = MODEL_CHUNK_MAX;
+		if (!(m->chunk = model_block(m, size)))
+			return NULL;
+		m->chunk_left = m->chunk_size = size;
+	}
+	p = m->chunk;
+	m->chunk += n;
+	m->chunk_left -= n;
 	return p;
 }
 

@@ -93,6 +93,9 @@ struct sym_model {
 		size_t n;
 	} * blocks;
 	size_t nblocks, capblocks;
+	/* small blocks are carved from a chunk (one of the blocks) */
+	char *chunk;
+	size_t chunk_left, chunk_size;
 };
 
 /* A new, empty model of ctx; NULL with SYM_ENOMEM recorded. */

@@ -96,6 +96,13 @@ static sym_model *load_onnx_slim(sym_ctx *ctx, const char *path, int *whole)
 		return NULL;
 	m = sym__model_from_onnx_buffer(ctx, buf, n);
 	sym__free(ctx, buf, cap);
+	if (!m && sym_ctx_last_error(ctx) != SYM_ENOMEM) {
+		/* a fault the copy passed over (inside a message it copies
+		 * as it is): read whole, so that the message places it in the
+		 * file, not in the copy */
+		sym_ctx_clear_error(ctx);
+		*whole = 1;
+	}
 	return m;
 }
 

@@ -12,8 +12,8 @@
 
 /* Integer data is kept up to this many elements, floating-point data
  * (Resize scales) up to FLOAT_LIMIT. */
-#define INT_LIMIT 65536
-#define FLOAT_LIMIT 64
+#define INT_LIMIT SYM_ONNX_INT_KEEP
+#define FLOAT_LIMIT SYM_ONNX_FLOAT_KEEP
 
 enum { ONNX_EXTERNAL = 1 };
 
@@ -868,6 +868,12 @@ sym_model *sym_model_from_onnx(sym_ctx *ctx, const void *data, size_t len)
 		return sym__model_from_onnx_buffer(ctx, data, len);
 	m = sym__model_from_onnx_buffer(ctx, slim, n);
 	sym__free(ctx, slim, cap);
+	if (!m && sym_ctx_last_error(ctx) != SYM_ENOMEM) {
+		/* a fault the copy passed over: the message names its place in
+		 * data, not in the copy */
+		sym_ctx_clear_error(ctx);
+		m = sym__model_from_onnx_buffer(ctx, data, len);
+	}
 	return m;
 }
 

@@ -29,8 +29,17 @@ typedef SymshapeOnnx__StringStringEntryProto OnnxEntry;
  * out of memory recorded, when the text could not be built). */
 void sym__onnx_diagnose(sym_sbuf *why, const void *data, size_t len);
 
-/* onnx_slim.c: a copy of the ModelProto without the data of tensors of
- * more than 65,536 elements (their name, type and dims stay).  Each returns
+/* The data the loader keeps (model_onnx.c): integer tensors of at most
+ * SYM_ONNX_INT_KEEP elements, floating-point ones of at most
+ * SYM_ONNX_FLOAT_KEEP (Resize scales); larger ones keep their shape and
+ * type only. */
+#define SYM_ONNX_INT_KEEP 65536
+#define SYM_ONNX_FLOAT_KEEP 64
+
+/* onnx_slim.c: a copy of the ModelProto without the data of tensors the
+ * loader does not keep: floating-point tensors of more than
+ * SYM_ONNX_FLOAT_KEEP elements, others of more than SYM_ONNX_INT_KEEP
+ * (their name, type and dims stay).  Each returns
  * 1 with *out (sym__free with *cap), 0 when the model must be read whole
  * (malformed, a file that is not a regular file, or for memory nothing to
  * drop), -1 when memory runs out (recorded). */

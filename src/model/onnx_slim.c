@@ -1,19 +1,23 @@
 /* Reading an ONNX model without its weights.  A ModelProto is copied field
  * by field at the wire level, from a file or from memory, into a buffer
  * that keeps every field except the data of tensors no rule can read: a
- * tensor of more than SLIM_KEEP_NUMEL elements keeps its name, type and
- * dims and loses raw_data and the typed data fields.  The data of a tensor
- * is deferred until its dims are read (the wire format allows any field
- * order), then re-read (a seek in a file) when the tensor is small enough.
- * The loader then unpacks a model proportional to the graph, not to the
- * weights, and never sees bytes it would not use: it keeps integer data up
- * to 65,536 elements and floating-point data up to 64 (model_onnx.c), both
- * within what is kept here.
+ * tensor the loader keeps no data of (model_onnx.c: integer data up to
+ * SYM_ONNX_INT_KEEP elements, floating-point data up to SYM_ONNX_FLOAT_KEEP)
+ * keeps its name, type and dims and loses raw_data and the typed data
+ * fields.  The data of a tensor is deferred until its dims and type are
+ * read (the wire format allows any field order), then re-read (a seek in a
+ * file) when the tensor is small enough.  The loader then unpacks a model
+ * proportional to the graph, not to the weights, and never sees bytes it
+ * would not use.  A file is read through a buffer, so a seek past a
+ * weight reads nothing of it.
  *
  * Anything unexpected (a truncated or malformed message, a stream that
  * cannot seek, nesting past SLIM_MAX_DEPTH) makes the copy give up with 0:
  * the model is then read whole and the loader's own checks say what is
- * wrong, word for word as before. */
+ * wrong, word for word as before.  A fault inside a message the copy
+ * passes over as it is (a TypeProto) makes the loader fail on the copy;
+ * the callers (load.c, sym_model_from_onnx) then load the original, so the
+ * message places the fault in it. */
 #include "model/ir.h"
 #include "model/onnx_private.h"
 
@@ -22,8 +26,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define SLIM_KEEP_NUMEL 65536
-#define SLIM_DEFER_BYTES 256 /* shorter data fields are copied at once */
+#define SLIM_DEFER_BYTES 256  /* shorter data fields are copied at once */
+#define SLIM_READ_BYTES 65536 /* a file is read through a buffer of this size */
 #define SLIM_MAX_DEPTH 64
 #define SLIM_MAX_OUT ((size_t)1 << 31)
 
@@ -37,6 +41,10 @@ typedef struct src {
 	int nomem; /* out of memory, recorded */
 	int dropped;
 	sym_ctx *ctx;
+	/* a file's bytes [bstart, bstart + blen) in buf; fpos is where the
+	 * stream stands */
+	uint8_t *buf;
+	uint64_t bstart, blen, fpos;
 } src;
 
 typedef struct obuf {
@@ -44,29 +52,54 @@ typedef struct obuf {
 	size_t n, cap;
 } obuf;
 
+/* Reads the file's bytes from s->pos into the buffer; 0 on failure. */
+static int refill(src *s)
+{
+	size_t want = SLIM_READ_BYTES, got;
+	if (s->len - s->pos < want)
+		want = (size_t)(s->len - s->pos);
+	if (s->fpos != s->pos && fseeko(s->f, (off_t)s->pos, SEEK_SET) != 0)
+		return 0;
+	got = fread(s->buf, 1, want, s->f);
+	s->fpos = s->pos + got;
+	s->bstart = s->pos, s->blen = got;
+	return got > 0;
+}
+
 static int get(src *s, void *dst, uint64_t n)
 {
+	uint8_t *d = dst;
 	if (s->bad || n > s->len - s->pos) {
 		s->bad = 1;
 		return 0;
 	}
-	if (s->f) {
-		if (fread(dst, 1, (size_t)n, s->f) != n) {
-			s->bad = 1;
-			return 0;
-		}
-	} else {
+	if (!s->f) {
 		memcpy(dst, s->mem + s->pos, (size_t)n);
+		s->pos += n;
+		return 1;
 	}
-	s->pos += n;
+	while (n) {
+		uint64_t k;
+		if (s->pos < s->bstart || s->pos >= s->bstart + s->blen) {
+			if (!refill(s)) {
+				s->bad = 1;
+				return 0;
+			}
+		}
+		k = s->bstart + s->blen - s->pos;
+		if (k > n)
+			k = n;
+		memcpy(d, s->buf + (s->pos - s->bstart), (size_t)k);
+		d += k, s->pos += k, n -= k;
+	}
 	return 1;
 }
 
+/* A seek only moves the position: the buffer is read again when the
+ * position leaves it. */
 static int seek_to(src *s, uint64_t pos)
 {
 	if (s->bad || pos > s->len)
-		return s->bad = 1, 0;
-	if (s->f && fseeko(s->f, (off_t)pos, SEEK_SET) != 0)
 		return s->bad = 1, 0;
 	s->pos = pos;
 	return 1;
@@ -76,6 +109,20 @@ static int get_varint(src *s, uint64_t *v)
 {
 	int i;
 	*v = 0;
+	if (s->f && s->pos >= s->bstart && s->pos + 10 <= s->bstart + s->blen) {
+		/* within the buffer: no call per byte */
+		const uint8_t *b = s->buf + (s->pos - s->bstart);
+		for (i = 0; i < 10; i++) {
+			*v |= (uint64_t)(b[i] & 0x7f) << (7 * i);
+			if (!(b[i] & 0x80)) {
+				if ((uint64_t)i + 1 > s->len - s->pos)
+					break;
+				s->pos += (uint64_t)i + 1;
+				return 1;
+			}
+		}
+		return s->bad = 1, 0;
+	}
 	for (i = 0; i < 10; i++) {
 		uint8_t b;
 		if (!get(s, &b, 1))
@@ -158,13 +205,29 @@ typedef struct deferred {
 	uint64_t tag, pos, len;
 } deferred;
 
-/* What a TensorProto's fields say about its size. */
+/* What a TensorProto's fields say about its size and element type. */
 typedef struct tinfo {
 	uint64_t numel; /* saturates at UINT64_MAX */
 	int negative;
 	deferred d[8];
 	size_t nd;
+	uint64_t dtype; /* data_type, 0 when absent */
 } tinfo;
+
+/* The most elements whose data the loader keeps (model_onnx.c), by the
+ * tensor's data_type: floating-point data only for a few scales. */
+static uint64_t keep_numel(const tinfo *t)
+{
+	switch (t->dtype) {
+	case SYM_DT_FLOAT32:
+	case SYM_DT_FLOAT64:
+	case SYM_DT_FLOAT16:
+	case SYM_DT_BFLOAT16:
+		return SYM_ONNX_FLOAT_KEEP;
+	default:
+		return SYM_ONNX_INT_KEEP;
+	}
+}
 
 static void add_dim(tinfo *t, uint64_t raw)
 {
@@ -210,6 +273,8 @@ static int field(src *s, int kind, uint64_t tag, uint64_t end, obuf *o, tinfo *t
 			return 0;
 		if (t && fnum == 1)
 			add_dim(t, v);
+		if (t && fnum == 2)
+			t->dtype = v;
 		return 1;
 	case 1:
 	case 5: {
@@ -225,11 +290,33 @@ static int field(src *s, int kind, uint64_t tag, uint64_t end, obuf *o, tinfo *t
 		return s->bad = 1, 0;
 	sub = sub_kind(kind, fnum);
 	if (sub != M_OTHER) {
-		obuf inner = {NULL, 0, 0};
-		int ok = message(s, sub, s->pos + len, &inner, depth + 1) && put_varint(s, o, tag) &&
-		         put_varint(s, o, inner.n) && put(s, o, inner.p, inner.n);
-		sym__free(s->ctx, inner.p, inner.cap);
-		return ok;
+		/* the message is written in place after room for its length
+		 * (at most 10 bytes), then moved up to the length it has */
+		static const uint8_t room[10];
+		size_t at, start;
+		uint8_t lb[10];
+		size_t nl = 0;
+		uint64_t n;
+		if (!put_varint(s, o, tag))
+			return 0;
+		at = o->n;
+		if (!put(s, o, room, sizeof(room)))
+			return 0;
+		start = o->n;
+		if (!message(s, sub, s->pos + len, o, depth + 1))
+			return 0;
+		n = o->n - start;
+		do {
+			lb[nl] = (uint8_t)(n & 0x7f);
+			n >>= 7;
+			if (n)
+				lb[nl] |= 0x80;
+			nl++;
+		} while (n);
+		memcpy(o->p + at, lb, nl);
+		memmove(o->p + at + nl, o->p + start, o->n - start);
+		o->n -= sizeof(room) - nl;
+		return 1;
 	}
 	if (t && is_data_field(fnum) && len > SLIM_DEFER_BYTES) {
 		if (t->nd == sizeof(t->d) / sizeof(t->d[0]))
@@ -249,7 +336,7 @@ static int field(src *s, int kind, uint64_t tag, uint64_t end, obuf *o, tinfo *t
  * is written after its other fields when the tensor is small. */
 static int message(src *s, int kind, uint64_t end, obuf *o, int depth)
 {
-	tinfo ti = {1, 0, {{0, 0, 0}}, 0};
+	tinfo ti = {1, 0, {{0, 0, 0}}, 0, 0};
 	tinfo *t = kind == M_TENSOR ? &ti : NULL;
 	size_t i;
 	if (depth > SLIM_MAX_DEPTH)
@@ -263,7 +350,7 @@ static int message(src *s, int kind, uint64_t end, obuf *o, int depth)
 		return s->bad = 1, 0;
 	if (!t || !t->nd)
 		return 1;
-	if (t->negative || t->numel <= SLIM_KEEP_NUMEL) {
+	if (t->negative || t->numel <= keep_numel(t)) {
 		for (i = 0; i < t->nd; i++)
 			if (!seek_to(s, t->d[i].pos) || !put_varint(s, o, t->d[i].tag) ||
 			    !put_varint(s, o, t->d[i].len) || !copy(s, o, t->d[i].len))
@@ -296,12 +383,17 @@ int sym__onnx_slim_file(sym_ctx *ctx, FILE *f, char **out, size_t *outlen, size_
 {
 	struct stat st;
 	src s;
+	int r;
 	memset(&s, 0, sizeof(s));
 	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
 	    fseeko(f, 0, SEEK_SET) != 0)
 		return 0;
 	s.f = f, s.len = (uint64_t)st.st_size, s.ctx = ctx;
-	return slim(&s, 0, out, outlen, cap);
+	if (!(s.buf = sym__alloc(ctx, SLIM_READ_BYTES)))
+		return -1;
+	r = slim(&s, 0, out, outlen, cap);
+	sym__free(ctx, s.buf, SLIM_READ_BYTES);
+	return r;
 }
 
 int sym__onnx_slim_mem(sym_ctx *ctx, const void *data, size_t len, char **out, size_t *outlen, size_t *cap)

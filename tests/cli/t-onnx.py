@@ -320,6 +320,54 @@ def check_inline_weights():
                "%s %r" % (rc, err))
 
 
+def check_float_weights_at_the_integer_limit():
+    """Floating-point data is kept only for tensors of at most 64 elements,
+    so float weights of 65,536 elements each (256x256 projections, within
+    the integer limit) are not copied either: 40 MB of them infer in memory
+    proportional to the graph.  A small float tensor whose data_type comes
+    after its data is still read, and its wrong data size is an error."""
+    n = 160
+    w = b"\0" * (256 * 256 * 4)
+    nodes = [("MatMul", ["x" if i == 0 else "h%d" % (i - 1), "w%d" % i], ["h%d" % i], "mm%d" % i) for i in range(n)]
+    inits = b"".join(pb_tensor("w%d" % i, 1, [256, 256], w) for i in range(n))
+    data = pb_model(nodes, [("x", ["N", 256])], ["h%d" % (n - 1)], graph_extra=inits)
+    # data_type last: the data is deferred until the whole tensor is read
+    late = pb_len(5, pb_len(8, "t") + pb_int(1, 4) + pb_len(9, b"\0" * 1000) + pb_int(2, 1))
+    bad = pb_model([("Relu", ["x"], ["y"], "r")], [("x", ["N", 3])], ["y"], graph_extra=late)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "proj.onnx")
+        with open(path, "wb") as f:
+            f.write(data)
+        rc, out, err, mb = peak_rss_mb(["infer", path])
+        limit = 64 if os.environ.get("ASAN_OPTIONS") is not None else 32
+        report("40 MB of 256x256 float weights infer in under %d MB" % limit,
+               rc == 0 and mb < limit and "[N, 256]" in out, "%s %.0f MB %r" % (rc, mb, err))
+        bpath = os.path.join(d, "late.onnx")
+        with open(bpath, "wb") as f:
+            f.write(bad)
+        rc, out, err = run(["infer", bpath])
+        report("a small float tensor typed after its data is read (wrong data size)",
+               rc == 1 and "initializer 't': raw_data has 1000 bytes, 4 elements of float32 need 16" in err,
+               "%s %r" % (rc, err))
+
+
+def check_fault_after_dropped_weights():
+    """A fault inside a message the weightless copy passes over as it is (a
+    TypeProto) is reported at its byte in the file, also when weights
+    before it were dropped from the copy (a 100-element float tensor)."""
+    bad_type = pb_len(2, pb_len(1, pb_int(1, 1) + b"\x00\x00"))  # field number 0
+    extra = pb_tensor("w", 1, [100], b"\0" * 400) + pb_len(13, pb_len(1, "v") + bad_type)
+    data = pb_model([("Relu", ["x"], ["y"], "r")], [("x", ["N", 3])], ["y"], graph_extra=extra)
+    at = data.index(b"\x08\x01\x00\x00") + 2
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "fault.onnx")
+        with open(path, "wb") as f:
+            f.write(data)
+        rc, out, err = run(["infer", path])
+        report("a fault after dropped weights is placed in the file",
+               rc == 1 and "TypeProto.Tensor: field number 0 at byte %d" % at in err, "%s %r (byte %d)" % (rc, err, at))
+
+
 def check_cli_misc():
     # sym_model_load dispatches on content: an ONNX file under another name
     with tempfile.TemporaryDirectory() as d:
@@ -353,6 +401,8 @@ def main():
     check_invalid_keys()
     check_variadic_without_inputs()
     check_inline_weights()
+    check_float_weights_at_the_integer_limit()
+    check_fault_after_dropped_weights()
     check_cli_misc()
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

@@ -453,6 +453,86 @@ static void long_products_of_symbols_are_read_without_intermediate_products(void
 	sym_ctx_free(ctx);
 }
 
+/* A min or max is one node however its arguments come: in one call in any
+ * order, nested, or one argument at a time (the constructor merges the
+ * sorted arguments of a min or max it extends), with repeated symbols, and
+ * with sums x + c that differ by a constant (only the largest, for max,
+ * stays).  The reference is the text of the distinct arguments, sorted by
+ * a printer-independent rule: one node per distinct symbol. */
+static void min_and_max_are_one_node_however_built(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	uint64_t rng = 88172645463325252ull;
+	int round, k;
+	(void)state;
+	assert_non_null(ctx);
+	for (round = 0; round < 300; round++) {
+		const sym_expr *args[80], *sh[80], *acc, *all, *nested, *half[2];
+		int n = 2 + (int)(rng % 70), is_max = round % 2, with_sums = round % 3 == 0, seen[24] = {0};
+		int distinct = 0;
+		const sym_expr *(*mk)(sym_ctx *, size_t, const sym_expr *const *) =
+		    is_max ? sym_expr_max : sym_expr_min;
+		for (k = 0; k < n; k++) {
+			char name[32];
+			rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+			if (with_sums && rng % 4 == 0)
+				snprintf(name, sizeof(name), "x%d + %d", (int)(rng >> 8) % 24,
+				         (int)(rng >> 20) % 5);
+			else
+				snprintf(name, sizeof(name), "x%d", (int)((rng >> 8) % 24));
+			args[k] = sym_expr_from_str(ctx, name);
+			assert_non_null(args[k]);
+			if (!strchr(name, '+') && !seen[(rng >> 8) % 24]++)
+				distinct++;
+		}
+		all = mk(ctx, (size_t)n, args);
+		assert_non_null(all);
+		/* reversed, and a shuffle */
+		for (k = 0; k < n; k++)
+			sh[k] = args[n - 1 - k];
+		assert_ptr_equal(mk(ctx, (size_t)n, sh), all);
+		for (k = n - 1; k > 0; k--) {
+			int j;
+			const sym_expr *t;
+			rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+			j = (int)(rng % (uint64_t)(k + 1));
+			t = sh[k], sh[k] = sh[j], sh[j] = t;
+		}
+		assert_ptr_equal(mk(ctx, (size_t)n, sh), all);
+		/* one at a time, and two halves */
+		acc = args[0];
+		for (k = 1; k < n; k++) {
+			const sym_expr *pair[2] = {acc, args[k]};
+			acc = mk(ctx, 2, pair);
+			assert_non_null(acc);
+		}
+		assert_ptr_equal(acc, all);
+		half[0] = mk(ctx, (size_t)n / 2, args);
+		half[1] = mk(ctx, (size_t)(n - n / 2), args + n / 2);
+		nested = mk(ctx, 2, half);
+		assert_ptr_equal(nested, all);
+		if (!with_sums) {
+			/* symbols only: each distinct one once */
+			size_t want = (size_t)distinct;
+			if (want == 1)
+				assert_int_equal(sym_expr_kind(all), SYM_KIND_SYM);
+			else
+				assert_int_equal(sym_expr_kind(all), is_max ? SYM_KIND_MAX : SYM_KIND_MIN);
+			if (want > 1) {
+				char *t = sym_expr_to_str(ctx, all);
+				size_t commas = 0;
+				const char *c;
+				assert_non_null(t);
+				for (c = t; *c; c++)
+					commas += *c == ',';
+				assert_int_equal(commas + 1, want);
+				sym_str_free(ctx, t);
+			}
+		}
+	}
+	sym_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +541,7 @@ int main(void)
 	    cmocka_unit_test(long_products_of_symbols_are_read_without_intermediate_products),
 	    cmocka_unit_test(floor_division_and_modulo_fold_at_construction),
 	    cmocka_unit_test(min_max_abs_fold_at_construction),
+	    cmocka_unit_test(min_and_max_are_one_node_however_built),
 	    cmocka_unit_test(relations_have_one_normal_form),
 	    cmocka_unit_test(bad_input_reports_a_position),
 	    cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
