@@ -18,7 +18,21 @@ typedef struct simp {
 typedef struct mm_entry {
 	uint64_t key;
 	const sym_expr *e;
+	/* set when every argument is compared by its bounds alone (see
+	 * minmax_by_bounds), with ends that fit int64 or are infinite: the best
+	 * dominating end x (a max: the largest lower end; a min: the smallest
+	 * upper end) and the weakest dominated end y (a max: the smallest upper
+	 * end; a min: the largest lower end); *_inf when no argument has a
+	 * finite one */
+	int agg, x_inf, y_inf;
+	int64_t x, y;
 } mm_entry;
+
+/* The aggregate ends of a min or max recorded by its bounds (mm_entry). */
+typedef struct mm_agg {
+	int x_inf, y_inf;
+	int64_t x, y;
+} mm_agg;
 
 /* What the simplifier keeps in a fact store between calls: simp_node's
  * result for every node it met under the current version of the facts (a
@@ -95,9 +109,10 @@ static uint64_t mm_key(const sym_expr *e)
 	return k;
 }
 
-/* Records min or max e (key k) as pairwise incomparable; a failure only
+/* Records min or max e (key k) as pairwise incomparable, with the
+ * aggregate ends of its arguments when agg is not NULL; a failure only
  * loses the entry. */
-static void mm_put(simp *s, const sym_expr *e, uint64_t k)
+static void mm_put_agg(simp *s, const sym_expr *e, uint64_t k, const mm_agg *agg)
 {
 	struct sym_simpstate *st = s->kept;
 	size_t j, i;
@@ -126,7 +141,17 @@ static void mm_put(simp *s, const sym_expr *e, uint64_t k)
 			return;
 	st->mm[j].key = k;
 	st->mm[j].e = e;
+	st->mm[j].agg = agg != NULL;
+	if (agg) {
+		st->mm[j].x_inf = agg->x_inf, st->mm[j].x = agg->x;
+		st->mm[j].y_inf = agg->y_inf, st->mm[j].y = agg->y;
+	}
 	st->mmcount++;
+}
+
+static void mm_put(simp *s, const sym_expr *e, uint64_t k)
+{
+	mm_put_agg(s, e, k, NULL);
 }
 
 /* Records r, the min or max built from the arguments kept[0..m) of e, when
@@ -167,21 +192,22 @@ static int mm_is_e_without(const sym_expr *M, const sym_expr *e, size_t at)
 }
 
 /* The index of an argument of e whose removal leaves a recorded min or max
- * (e itself recorded: e->n), or (size_t)-1. */
-static size_t mm_find(const simp *s, const sym_expr *e, uint64_t k)
+ * (e itself recorded: e->n), or (size_t)-1; the entry found in *found. */
+static size_t mm_find(const simp *s, const sym_expr *e, uint64_t k, const mm_entry **found)
 {
 	const struct sym_simpstate *st = s->kept;
 	size_t i, j;
+	*found = NULL;
 	if (!st || !st->mmcap)
 		return (size_t)-1;
 	for (j = k & (st->mmcap - 1); st->mm[j].e; j = (j + 1) & (st->mmcap - 1))
 		if (st->mm[j].e == e)
-			return e->n;
+			return *found = &st->mm[j], e->n;
 	for (i = 0; i < e->n; i++) {
 		uint64_t ki = k - mm_mix(node_kids(e)[i]);
 		for (j = ki & (st->mmcap - 1); st->mm[j].e; j = (j + 1) & (st->mmcap - 1))
 			if (st->mm[j].key == ki && mm_is_e_without(st->mm[j].e, e, i))
-				return i;
+				return *found = &st->mm[j], i;
 	}
 	return (size_t)-1;
 }
@@ -562,7 +588,7 @@ static int bounds_only(simp *s, const sym_expr *a, sym_ival *iv)
  * arguments: each is compared with the best end among the others.
  * Returns 0 when some argument is not compared by its bounds alone, else
  * 1 with the result in *out (e when nothing is dropped, NULL on error). */
-static int minmax_by_bounds(simp *s, const sym_expr *e, const sym_expr **out)
+static int minmax_by_bounds(simp *s, const sym_expr *e, const sym_expr **out, mm_agg *agg, int *has_agg)
 {
 	size_t n = e->n, i, m = 0, best = SIZE_MAX, second = SIZE_MAX;
 	int is_max = e->kind == SYM_KIND_MAX;
@@ -570,6 +596,8 @@ static int minmax_by_bounds(simp *s, const sym_expr *e, const sym_expr **out)
 	sym_ival *iv = sym__alloc(s->ctx, n * sizeof(*iv));
 	int applies = 0;
 	*out = NULL;
+	*has_agg = 1;
+	agg->x_inf = agg->y_inf = 1;
 	if (!iv)
 		return 1;
 	for (i = 0; i < n; i++)
@@ -602,6 +630,21 @@ static int minmax_by_bounds(simp *s, const sym_expr *e, const sym_expr **out)
 		    (is_max ? sym__num_cmp(&iv[d].lo.v, &y->v) >= 0 : sym__num_cmp(&iv[d].hi.v, &y->v) <= 0);
 		if (!dominated)
 			keep[m++] = node_kids(e)[i];
+		/* the weakest dominated end, for a max extended later */
+		if (!y->inf) {
+			int64_t yv;
+			if (!sym__num_get_si(&y->v, &yv) || !sym__num_is_int(&y->v))
+				*has_agg = 0;
+			else if (agg->y_inf || (is_max ? yv < agg->y : yv > agg->y))
+				agg->y_inf = 0, agg->y = yv;
+		}
+	}
+	if (best != SIZE_MAX) {
+		const sym_xnum *x = is_max ? &iv[best].lo : &iv[best].hi;
+		if (!sym__num_get_si(&x->v, &agg->x) || !sym__num_is_int(&x->v))
+			*has_agg = 0;
+		else
+			agg->x_inf = 0;
 	}
 	*out = m == n ? e : is_max ? sym_expr_max(s->ctx, m, keep) : sym_expr_min(s->ctx, m, keep);
 done:
@@ -624,6 +667,45 @@ static int dominates(simp *s, const sym_expr *e, const sym_expr *vi, const sym_e
 	return sym__decide_rel(s->ctx, s->f, SYM_KIND_LE, d) == SYM_TRUE;
 }
 
+/* Min or max e extends the recorded M (entry m, every argument compared
+ * by its bounds alone, none dominating another) by its argument p.  When p
+ * is compared by its bounds alone too and neither dominates an argument of
+ * M nor is dominated by one (M's best dominating end against p's dominated
+ * end, p's dominating end against M's weakest dominated end), e's
+ * arguments are incomparable as well: returns e with its aggregate ends in
+ * *agg.  NULL otherwise (no error unless one is recorded). */
+static const sym_expr *extend_by_bounds(simp *s, const sym_expr *e, const mm_entry *m, size_t p, mm_agg *agg)
+{
+	int is_max = e->kind == SYM_KIND_MAX, ok;
+	const sym_xnum *x, *y;
+	int64_t xv = 0, yv = 0;
+	sym_ival iv;
+	sym__ival_init(&iv);
+	ok = bounds_only(s, node_kids(e)[p], &iv);
+	x = is_max ? &iv.lo : &iv.hi;
+	y = is_max ? &iv.hi : &iv.lo;
+	if (ok && !x->inf && (!sym__num_is_int(&x->v) || !sym__num_get_si(&x->v, &xv)))
+		ok = 0;
+	if (ok && !y->inf && (!sym__num_is_int(&y->v) || !sym__num_get_si(&y->v, &yv)))
+		ok = 0;
+	/* p dominated by M's best: x_M >= y_p (a max), x_M <= y_p (a min) */
+	if (ok && !m->x_inf && !y->inf && (is_max ? m->x >= yv : m->x <= yv))
+		ok = 0;
+	/* an argument of M dominated by p: x_p >= y_M (a max), x_p <= y_M */
+	if (ok && !x->inf && !m->y_inf && (is_max ? xv >= m->y : xv <= m->y))
+		ok = 0;
+	if (ok) {
+		agg->x_inf = m->x_inf, agg->x = m->x;
+		agg->y_inf = m->y_inf, agg->y = m->y;
+		if (!x->inf && (agg->x_inf || (is_max ? xv > agg->x : xv < agg->x)))
+			agg->x_inf = 0, agg->x = xv;
+		if (!y->inf && (agg->y_inf || (is_max ? yv < agg->y : yv > agg->y)))
+			agg->y_inf = 0, agg->y = yv;
+	}
+	sym__ival_clear(&iv);
+	return ok ? e : NULL;
+}
+
 /* Drops the arguments of min (max) proven not smaller (larger) than
  * another argument, each argument tested against each other one in order
  * (v[i] drops v[j] while both are still in).  The result has no two
@@ -639,15 +721,27 @@ static const sym_expr *rw_minmax(simp *s, const sym_expr *e)
 	int changed = 0;
 	const sym_expr *r = e;
 	uint64_t key = s->kept ? mm_key(e) : 0;
-	if (n > 2 && minmax_by_bounds(s, e, &r)) {
+	const mm_entry *found = NULL;
+	mm_agg agg;
+	int has_agg;
+	if (s->kept && (p = mm_find(s, e, key, &found)) == n)
+		return e;
+	if (n > 2 && found && found->agg && (r = extend_by_bounds(s, e, found, p, &agg)) != NULL) {
+		/* a max of incomparable arguments extended by one that compares
+		 * with none of them */
+		mm_put_agg(s, e, key, &agg);
+		return e;
+	}
+	if (sym__failed(s->ctx))
+		return NULL;
+	r = e;
+	if (n > 2 && minmax_by_bounds(s, e, &r, &agg, &has_agg)) {
 		if (r == e)
-			mm_put(s, e, key);
+			mm_put_agg(s, e, key, has_agg ? &agg : NULL);
 		else if (r)
 			mm_put_kept(s, e, r, NULL, 0);
 		return r;
 	}
-	if (s->kept && (p = mm_find(s, e, key)) == n)
-		return e;
 	r = e;
 	v = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*v));
 	if (!v)

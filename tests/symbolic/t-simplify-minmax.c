@@ -236,11 +236,68 @@ static void extending_a_simplified_min_or_max_keeps_the_pairwise_result(void **s
 	assert_true(dropped > 0 && dropped < steps);
 }
 
+/* A max or min of ranged symbols grown one symbol at a time, each step
+ * simplified, as a chain of broadcasts grows max(d0, ..., dk): most new
+ * symbols compare with none of the others (the step is checked against
+ * the recorded aggregate ends only), some dominate or are dominated (the
+ * whole pass runs); every step gives the pairwise rule's node. */
+static void growing_a_min_or_max_of_ranged_symbols_keeps_the_pairwise_result(void **state)
+{
+	int c, steps = 0, dropped = 0;
+	(void)state;
+	rng_state = seed_from_env() * 0x9e3779b97f4a7c15ULL + 11;
+	for (c = 0; c < 40; c++) {
+		sym_ctx *ctx = sym_ctx_new();
+		sym_facts *f = sym_facts_new(ctx);
+		const sym_expr *acc = NULL;
+		int is_max = c % 2, k, n = (int)rng_range(8, 40), wide = (int)rng_range(20, 400);
+		char buf[96];
+		assert_non_null(f);
+		assert_int_equal(sym_facts_set_default_min(f, 1), SYM_EOK);
+		/* the facts first: a new fact empties what the simplifier keeps */
+		for (k = 0; k < n; k++) {
+			long long lo = rng_range(1, wide), hi = lo + rng_range(1, wide);
+			if (rng_range(0, 3)) {
+				snprintf(buf, sizeof(buf), "y%d >= %lld && y%d <= %lld", k, lo, k, hi);
+				assume(ctx, f, buf);
+			}
+		}
+		for (k = 0; k < n; k++) {
+			const sym_expr *a, *pair[2], *e, *got, *want;
+			snprintf(buf, sizeof(buf), "y%d", k);
+			assert_non_null(a = sym_expr_from_str(ctx, buf));
+			if (!acc) {
+				acc = a;
+				continue;
+			}
+			pair[0] = acc, pair[1] = a;
+			e = is_max ? sym_expr_max(ctx, 2, pair) : sym_expr_min(ctx, 2, pair);
+			assert_non_null(got = sym_simplify(ctx, f, e));
+			assert_non_null(want = pairwise(ctx, f, e));
+			if (got != want) {
+				char *t = sym_expr_to_str(ctx, e), *g = sym_expr_to_str(ctx, got),
+				     *w = sym_expr_to_str(ctx, want);
+				fail_msg("case %d step %d (seed %llu): %s simplifies to %s, the pairwise "
+				         "rule gives %s",
+				         c, k, (unsigned long long)seed_from_env(), t, g, w);
+			}
+			steps++;
+			dropped += got != e;
+			acc = got;
+		}
+		sym_facts_free(f);
+		sym_ctx_free(ctx);
+	}
+	print_message("%d of %d steps dropped an argument\n", dropped, steps);
+	assert_true(dropped > 0 && dropped < steps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(min_and_max_of_many_arguments_keep_the_pairwise_result),
 	    cmocka_unit_test(extending_a_simplified_min_or_max_keeps_the_pairwise_result),
+	    cmocka_unit_test(growing_a_min_or_max_of_ranged_symbols_keeps_the_pairwise_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
