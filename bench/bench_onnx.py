@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 
+from bench_util import find_cli
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIX = os.path.join(ROOT, "tests", "fixtures", "onnx")
@@ -38,13 +40,6 @@ except ImportError as e:
         os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
     sys.exit("bench_onnx: python3-onnx is needed (%s): sh tools/install-deps.sh python3-onnx" % e)
 
-
-def find_cli(arg):
-    for cand in ([arg] if arg else []) + ["build-bench", "build"]:
-        for base in (cand, os.path.join(ROOT, cand)):
-            if os.access(os.path.join(base, "symshape"), os.X_OK):
-                return os.path.join(base, "symshape")
-    return None
 
 
 def generated(nodes):

@@ -21,6 +21,9 @@ import sys
 import tempfile
 import time
 
+import bench_util
+from bench_util import loadavg
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
@@ -30,31 +33,12 @@ TRANSFORMER = os.path.join(ROOT, "examples", "transformer.json")
 def reexec_with_onnx():
     """Runs this script again with /usr/bin/python3 when the running
     Python has no onnx and that one has (python3-onnx is a Debian package)."""
-    try:
-        import onnx  # noqa: F401
-        return
-    except ImportError:
-        pass
-    if (os.path.exists("/usr/bin/python3") and os.environ.get("SYMSHAPE_BENCH_REEXEC") != "1"
-            and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3")
-            and subprocess.run(["/usr/bin/python3", "-c", "import onnx"], capture_output=True).returncode == 0):
-        os.environ["SYMSHAPE_BENCH_REEXEC"] = "1"
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-
-
-def loadavg():
-    try:
-        return " ".join("%.2f" % x for x in os.getloadavg())
-    except OSError:
-        return "?"
+    bench_util.reexec_with(["onnx"])
 
 
 def find_build(arg):
-    for cand in ([arg] if arg else []) + ["build-bench", "build"]:
-        for base in (cand, os.path.join(ROOT, cand)):
-            if os.access(os.path.join(base, "bench", "bench_model"), os.X_OK):
-                return base
-    return None
+    return bench_util.find_build(arg, os.path.join("bench", "bench_model"))
+
 
 
 def kv(line):

@@ -34,40 +34,17 @@ import sys
 import tempfile
 import time
 
+import bench_util
+from bench_util import find_cli, has_modules, loadavg
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-
-
-def has_modules(python, names):
-    code = "import " + ", ".join(names)
-    return subprocess.run([python, "-c", code], capture_output=True).returncode == 0
 
 
 def reexec_with_torch():
     """Runs this script again with /usr/bin/python3 when the running
     Python lacks torch or onnx and that one has both."""
-    if has_modules(sys.executable, ["torch", "onnx"]):
-        return
-    if (os.path.exists("/usr/bin/python3") and os.environ.get("SYMSHAPE_BENCH_REEXEC") != "1"
-            and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3")
-            and has_modules("/usr/bin/python3", ["torch", "onnx"])):
-        os.environ["SYMSHAPE_BENCH_REEXEC"] = "1"
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-
-
-def loadavg():
-    try:
-        return " ".join("%.2f" % x for x in os.getloadavg())
-    except OSError:
-        return "?"
-
-
-def find_cli(arg):
-    for cand in ([arg] if arg else []) + ["build-bench", "build"]:
-        for base in (cand, os.path.join(ROOT, cand)):
-            if os.access(os.path.join(base, "symshape"), os.X_OK):
-                return os.path.join(base, "symshape")
-    return None
+    bench_util.reexec_with(["torch", "onnx"])
 
 
 # Run in a child process: torch's threads and memory stay out of the

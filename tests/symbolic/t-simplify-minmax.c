@@ -185,6 +185,32 @@ static void min_and_max_of_many_arguments_keep_the_pairwise_result(void **state)
 	assert_true(dropped > by_bounds);
 }
 
+/* One step of growing a min or max: acc extended by a and simplified must
+ * be the pairwise rule's node (case c, step k for the message); counts the
+ * steps and those that dropped an argument; returns the simplified node. */
+static const sym_expr *grow_step(sym_ctx *ctx, sym_facts *f, int is_max, const sym_expr *acc,
+                                 const sym_expr *a, int c, int k, int *steps, int *dropped)
+{
+	const sym_expr *pair[2] = {acc, a}, *e, *got, *want;
+	e = is_max ? sym_expr_max(ctx, 2, pair) : sym_expr_min(ctx, 2, pair);
+	assert_non_null(e);
+	got = sym_simplify(ctx, f, e);
+	assert_non_null(got);
+	if (e->kind != SYM_KIND_MIN && e->kind != SYM_KIND_MAX)
+		return got; /* construction moved a common part out: min(x, y) + 1 */
+	want = pairwise(ctx, f, e);
+	assert_non_null(want);
+	if (got != want) {
+		char *t = sym_expr_to_str(ctx, e), *g = sym_expr_to_str(ctx, got),
+		     *w = sym_expr_to_str(ctx, want);
+		fail_msg("case %d step %d (seed %llu): %s simplifies to %s, the pairwise rule gives %s", c, k,
+		         (unsigned long long)seed_from_env(), t, g, w);
+	}
+	(*steps)++;
+	*dropped += got != e;
+	return got;
+}
+
 /* A min or max grown one argument at a time from its simplified form, as a
  * chain of broadcasts grows max(d0, ..., dk): the simplifier compares only
  * the new argument with the others, and must still give the pairwise
@@ -200,34 +226,13 @@ static void extending_a_simplified_min_or_max_keeps_the_pairwise_result(void **s
 		const sym_expr *acc = NULL;
 		int is_max = (int)rng_range(0, 1), k, n = (int)rng_range(3, MAX_ARGS);
 		for (k = 0; k < n; k++) {
-			const sym_expr *a = sym_simplify(ctx, f, random_arg(ctx, 1)), *pair[2], *e, *got,
-			               *want;
+			const sym_expr *a = sym_simplify(ctx, f, random_arg(ctx, 1));
 			assert_non_null(a);
 			if (!acc) {
 				acc = a;
 				continue;
 			}
-			pair[0] = acc, pair[1] = a;
-			e = is_max ? sym_expr_max(ctx, 2, pair) : sym_expr_min(ctx, 2, pair);
-			assert_non_null(e);
-			got = sym_simplify(ctx, f, e);
-			assert_non_null(got);
-			if (e->kind != SYM_KIND_MIN && e->kind != SYM_KIND_MAX) {
-				acc = got; /* construction moved a common part out: min(x, y) + 1 */
-				continue;
-			}
-			want = pairwise(ctx, f, e);
-			assert_non_null(want);
-			if (got != want) {
-				char *t = sym_expr_to_str(ctx, e), *g = sym_expr_to_str(ctx, got),
-				     *w = sym_expr_to_str(ctx, want);
-				fail_msg("case %d step %d (seed %llu): %s simplifies to %s, the pairwise "
-				         "rule gives %s",
-				         c, k, (unsigned long long)seed_from_env(), t, g, w);
-			}
-			steps++;
-			dropped += got != e;
-			acc = got;
+			acc = grow_step(ctx, f, is_max, acc, a, c, k, &steps, &dropped);
 		}
 		sym_facts_free(f);
 		sym_ctx_free(ctx);
@@ -263,27 +268,14 @@ static void growing_a_min_or_max_of_ranged_symbols_keeps_the_pairwise_result(voi
 			}
 		}
 		for (k = 0; k < n; k++) {
-			const sym_expr *a, *pair[2], *e, *got, *want;
+			const sym_expr *a;
 			snprintf(buf, sizeof(buf), "y%d", k);
 			assert_non_null(a = sym_expr_from_str(ctx, buf));
 			if (!acc) {
 				acc = a;
 				continue;
 			}
-			pair[0] = acc, pair[1] = a;
-			e = is_max ? sym_expr_max(ctx, 2, pair) : sym_expr_min(ctx, 2, pair);
-			assert_non_null(got = sym_simplify(ctx, f, e));
-			assert_non_null(want = pairwise(ctx, f, e));
-			if (got != want) {
-				char *t = sym_expr_to_str(ctx, e), *g = sym_expr_to_str(ctx, got),
-				     *w = sym_expr_to_str(ctx, want);
-				fail_msg("case %d step %d (seed %llu): %s simplifies to %s, the pairwise "
-				         "rule gives %s",
-				         c, k, (unsigned long long)seed_from_env(), t, g, w);
-			}
-			steps++;
-			dropped += got != e;
-			acc = got;
+			acc = grow_step(ctx, f, is_max, acc, a, c, k, &steps, &dropped);
 		}
 		sym_facts_free(f);
 		sym_ctx_free(ctx);
