@@ -375,6 +375,12 @@ void sym__bcache_clear(sym_facts *f)
 	sym__free(f->ctx, f->bc, f->bcap * sizeof(*f->bc));
 	f->bc = NULL;
 	f->bcap = f->bcount = 0;
+	for (i = 0; i < f->mbcap; i++)
+		if (f->mb[i].e)
+			sym__ival_clear(&f->mb[i].iv);
+	sym__free(f->ctx, f->mb, f->mbcap * sizeof(*f->mb));
+	f->mb = NULL;
+	f->mbcap = f->mbcount = 0;
 }
 
 #define BCACHE_MIN 64
@@ -438,6 +444,130 @@ static sym_bcache *bcache_slot(const sym_facts *cf, const sym_expr *e, int inser
 }
 
 static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out);
+
+/* Large mins and maxes (a chain of broadcasts grows max(d0, ..., dk) one
+ * dim at a time) take their bounds from the one they extend by an argument
+ * when it is cached: the bounds of max(S, p) are those of max(S) and p
+ * combined, the same interval as the pass over every argument. */
+#define MB_MIN_ARGS 8
+
+/* The slot of key k in the min/max cache: the entry of e when e is not
+ * NULL and cached, else (insert) a free slot; NULL when there is none. */
+static sym_mbcache *mb_slot(sym_facts *f, uint64_t k, const sym_expr *e, int insert)
+{
+	size_t j, i;
+	if (f->bversion != f->version) {
+		sym__bcache_clear(f);
+		f->bversion = f->version;
+	}
+	if (f->mbcap && (f->mbcount + 1) * 2 > f->mbcap && insert) {
+		if (f->mbcap >= BCACHE_CAP)
+			return NULL;
+		{
+			size_t cap = f->mbcap * 2;
+			sym_mbcache *nb = sym__alloc(f->ctx, cap * sizeof(*nb));
+			if (!nb) {
+				sym_ctx_clear_error(f->ctx);
+				return NULL;
+			}
+			memset(nb, 0, cap * sizeof(*nb));
+			for (i = 0; i < f->mbcap; i++) {
+				if (!f->mb[i].e)
+					continue;
+				for (j = f->mb[i].key & (cap - 1); nb[j].e; j = (j + 1) & (cap - 1))
+					;
+				nb[j] = f->mb[i];
+			}
+			sym__free(f->ctx, f->mb, f->mbcap * sizeof(*f->mb));
+			f->mb = nb, f->mbcap = cap;
+		}
+	}
+	if (!f->mbcap) {
+		if (!insert || !(f->mb = sym__alloc(f->ctx, BCACHE_MIN * sizeof(*f->mb)))) {
+			if (insert)
+				sym_ctx_clear_error(f->ctx);
+			return NULL;
+		}
+		memset(f->mb, 0, BCACHE_MIN * sizeof(*f->mb));
+		f->mbcap = BCACHE_MIN;
+	}
+	for (j = k & (f->mbcap - 1); f->mb[j].e; j = (j + 1) & (f->mbcap - 1))
+		if (e && f->mb[j].e == e && f->mb[j].open == f->dims_open)
+			return &f->mb[j];
+	return insert ? &f->mb[j] : NULL;
+}
+
+/* The cached min or max that e (key k) extends by one argument, whose
+ * index goes to *at; NULL when there is none. */
+static const sym_mbcache *mb_extended(sym_facts *f, const sym_expr *e, uint64_t k, size_t *at)
+{
+	size_t i, j;
+	if (f->bversion != f->version || !f->mbcap)
+		return NULL;
+	for (i = 0; i < e->n; i++) {
+		uint64_t ki = k - sym__arg_mix(node_kids(e)[i]);
+		for (j = ki & (f->mbcap - 1); f->mb[j].e; j = (j + 1) & (f->mbcap - 1))
+			if (f->mb[j].key == ki && f->mb[j].open == f->dims_open &&
+			    sym__minmax_is_without(f->mb[j].e, e, i))
+				return *at = i, &f->mb[j];
+	}
+	return NULL;
+}
+
+/* Bounds of min or max e through the min/max cache: 1 with *out set when
+ * e or the one it extends is cached (e recorded from here on), 0 when the
+ * pass over every argument has to run, -1 on error. */
+static int minmax_bounds_cached(sym_ctx *ctx, const sym_facts *cf, const sym_expr *e, uint64_t k,
+                                sym_ival *out)
+{
+	sym_facts *f = (sym_facts *)cf; /* the cache is not part of the facts' value */
+	const sym_mbcache *m;
+	sym_mbcache *slot;
+	sym_ival a;
+	size_t at;
+	if ((slot = mb_slot(f, k, e, 0))) {
+		sym__ival_set(out, &slot->iv);
+		return 1;
+	}
+	if (!(m = mb_extended(f, e, k, &at)))
+		return 0;
+	/* m's interval first: the argument's bounds may grow the table */
+	sym__ival_set(out, &m->iv);
+	sym__ival_init(&a);
+	if (!sym__bounds(ctx, f, node_kids(e)[at], &a)) {
+		sym__ival_clear(&a);
+		return -1;
+	}
+	if (e->kind == SYM_KIND_MIN) {
+		if (x_cmp(&a.lo, &out->lo) < 0)
+			x_set(&out->lo, &a.lo);
+		if (x_cmp(&a.hi, &out->hi) < 0)
+			x_set(&out->hi, &a.hi);
+	} else {
+		if (x_cmp(&a.lo, &out->lo) > 0)
+			x_set(&out->lo, &a.lo);
+		if (x_cmp(&a.hi, &out->hi) > 0)
+			x_set(&out->hi, &a.hi);
+	}
+	sym__ival_clear(&a);
+	return 1;
+}
+
+/* Records the bounds iv of min or max e (key k); a failure only loses the
+ * entry. */
+static void minmax_bounds_put(const sym_facts *cf, const sym_expr *e, uint64_t k, const sym_ival *iv)
+{
+	sym_facts *f = (sym_facts *)cf;
+	sym_mbcache *slot = mb_slot(f, k, e, 1);
+	if (!slot || slot->e) /* no room, or e is there */
+		return;
+	slot->key = k;
+	slot->e = e;
+	slot->open = f->dims_open;
+	sym__ival_init(&slot->iv);
+	sym__ival_set(&slot->iv, iv);
+	f->mbcount++;
+}
 
 int sym__bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival *out)
 {
@@ -538,7 +668,18 @@ static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival 
 		}
 		break;
 	case SYM_KIND_MIN:
-	case SYM_KIND_MAX:
+	case SYM_KIND_MAX: {
+		uint64_t k = 0;
+		if (f && e->n >= MB_MIN_ARGS) {
+			int r;
+			k = sym__minmax_key(e);
+			if ((r = minmax_bounds_cached(ctx, f, e, k, out)) != 0) {
+				ok = r > 0;
+				if (ok)
+					minmax_bounds_put(f, e, k, out);
+				break;
+			}
+		}
 		for (i = 0; i < e->n && ok; i++) {
 			ok = sym__bounds(ctx, f, node_kids(e)[i], &a);
 			if (i == 0) {
@@ -557,7 +698,10 @@ static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival 
 					x_set(&out->hi, &a.hi);
 			}
 		}
+		if (ok && f && e->n >= MB_MIN_ARGS && !sym__failed(ctx))
+			minmax_bounds_put(f, e, k, out);
 		break;
+	}
 	default:
 		ival_full(out);
 	}

@@ -53,6 +53,11 @@ struct sym_facts {
 	struct sym_bcache *bc;
 	size_t bcap, bcount;
 	unsigned long bversion;
+	/* the same for large mins and maxes, by the sum of their arguments'
+	 * shares (sym__minmax_key): one extended by an argument finds the one
+	 * it extends */
+	struct sym_mbcache *mb;
+	size_t mbcap, mbcount;
 	/* what the linear prover keeps between calls (linear.c) */
 	struct sym_fmstate *fm;
 	/* the assumptions as the prover compares them (prove.c) */
@@ -66,6 +71,13 @@ typedef struct sym_bcache {
 	int open; /* computed with dims_open */
 	sym_ival iv;
 } sym_bcache;
+
+typedef struct sym_mbcache {
+	uint64_t key; /* sym__minmax_key(e) */
+	const sym_expr *e;
+	int open;
+	sym_ival iv;
+} sym_mbcache;
 
 /* Frees the simplifier's results kept in f. */
 void sym__simp_state_free(sym_facts *f);

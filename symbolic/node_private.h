@@ -81,6 +81,39 @@ static inline const sym_expr *node_kid(const sym_expr *e)
 {
 	return node_kids(e)[0];
 }
+
+/* A min or max under the sum of its arguments' mixed hashes: one that
+ * extends another by an argument has that argument's share more, which
+ * caches of min and max results (simplify.c, analysis.c) look up. */
+static inline uint64_t sym__arg_mix(const sym_expr *a)
+{
+	uint64_t x = a->hash + 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* The key of min or max e: its kind plus its arguments' shares. */
+static inline uint64_t sym__minmax_key(const sym_expr *e)
+{
+	uint64_t k = e->kind;
+	size_t i;
+	for (i = 0; i < e->n; i++)
+		k += sym__arg_mix(node_kids(e)[i]);
+	return k;
+}
+
+/* Whether M's arguments are e's without its argument at (M of e's kind). */
+static inline int sym__minmax_is_without(const sym_expr *M, const sym_expr *e, size_t at)
+{
+	size_t i, t = 0;
+	if (M->kind != e->kind || M->n + 1 != e->n)
+		return 0;
+	for (i = 0; i < e->n; i++)
+		if (i != at && node_kids(M)[t++] != node_kids(e)[i])
+			return 0;
+	return 1;
+}
 static inline int node_is_rel(const sym_expr *e)
 {
 	return e->kind >= SYM_KIND_EQ && e->kind <= SYM_KIND_LT;

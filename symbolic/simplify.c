@@ -91,24 +91,6 @@ static struct sym_simpstate *kept_state(sym_ctx *ctx, sym_facts *f)
 	return f->simp;
 }
 
-static uint64_t mm_mix(const sym_expr *a)
-{
-	uint64_t x = a->hash + 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-/* The key of min or max e: its kind and the sum of its arguments' shares. */
-static uint64_t mm_key(const sym_expr *e)
-{
-	uint64_t k = e->kind;
-	size_t i;
-	for (i = 0; i < e->n; i++)
-		k += mm_mix(node_kids(e)[i]);
-	return k;
-}
-
 /* Records min or max e (key k) as pairwise incomparable, with the
  * aggregate ends of its arguments when agg is not NULL; a failure only
  * loses the entry. */
@@ -176,19 +158,7 @@ static void mm_put_kept(simp *s, const sym_expr *e, const sym_expr *r, const sym
 		if (t < r->n)
 			return;
 	}
-	mm_put(s, r, mm_key(r));
-}
-
-/* Whether M's arguments are e's without its argument at. */
-static int mm_is_e_without(const sym_expr *M, const sym_expr *e, size_t at)
-{
-	size_t i, t = 0;
-	if (M->kind != e->kind || M->n + 1 != e->n)
-		return 0;
-	for (i = 0; i < e->n; i++)
-		if (i != at && node_kids(M)[t++] != node_kids(e)[i])
-			return 0;
-	return 1;
+	mm_put(s, r, sym__minmax_key(r));
 }
 
 /* The index of an argument of e whose removal leaves a recorded min or max
@@ -204,9 +174,9 @@ static size_t mm_find(const simp *s, const sym_expr *e, uint64_t k, const mm_ent
 		if (st->mm[j].e == e)
 			return *found = &st->mm[j], e->n;
 	for (i = 0; i < e->n; i++) {
-		uint64_t ki = k - mm_mix(node_kids(e)[i]);
+		uint64_t ki = k - sym__arg_mix(node_kids(e)[i]);
 		for (j = ki & (st->mmcap - 1); st->mm[j].e; j = (j + 1) & (st->mmcap - 1))
-			if (st->mm[j].key == ki && mm_is_e_without(st->mm[j].e, e, i))
+			if (st->mm[j].key == ki && sym__minmax_is_without(st->mm[j].e, e, i))
 				return *found = &st->mm[j], i;
 	}
 	return (size_t)-1;
@@ -720,7 +690,7 @@ static const sym_expr *rw_minmax(simp *s, const sym_expr *e)
 	size_t n = e->n, i, j, m = 0, p = (size_t)-1;
 	int changed = 0;
 	const sym_expr *r = e;
-	uint64_t key = s->kept ? mm_key(e) : 0;
+	uint64_t key = s->kept ? sym__minmax_key(e) : 0;
 	const mm_entry *found = NULL;
 	mm_agg agg;
 	int has_agg;

@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,12 +285,101 @@ static void growing_a_min_or_max_of_ranged_symbols_keeps_the_pairwise_result(voi
 	assert_true(dropped > 0 && dropped < steps);
 }
 
+/* The ends of xs as one number each way (infinite: the given sentinel),
+ * for comparing intervals. */
+static long long end_of(const sym_xnum *x, long long inf)
+{
+	int64_t v;
+	if (x->inf)
+		return inf;
+	assert_true(sym__num_get_si(&x->v, &v));
+	return v;
+}
+
+/* The bounds of a min or max grown one argument at a time (the later ones
+ * taken from the one each extends) are at every step the min or max of
+ * its arguments' ranges, each read from the facts alone. */
+static void bounds_of_a_grown_min_or_max_are_those_of_its_arguments(void **state)
+{
+	int c, k;
+	(void)state;
+	rng_state = seed_from_env() * 0x9e3779b97f4a7c15ULL + 13;
+	for (c = 0; c < 40; c++) {
+		sym_ctx *ctx = sym_ctx_new();
+		sym_facts *f = sym_facts_new(ctx);
+		const sym_expr *acc = NULL, *args[64];
+		int is_max = c % 2, n = (int)rng_range(8, 60);
+		char buf[96];
+		assert_non_null(f);
+		for (k = 0; k < n; k++) {
+			long long lo = rng_range(-50, 50), hi = lo + rng_range(0, 100);
+			/* half the cases give every symbol both ends, so that no
+			 * open end hides the others */
+			switch (c % 4 < 2 ? 0 : rng_range(0, 3)) {
+			case 0:
+				snprintf(buf, sizeof(buf), "y%d >= %lld && y%d <= %lld", k, lo, k, hi);
+				assume(ctx, f, buf);
+				break;
+			case 1:
+				snprintf(buf, sizeof(buf), "y%d >= %lld", k, lo);
+				assume(ctx, f, buf);
+				break;
+			case 2:
+				snprintf(buf, sizeof(buf), "y%d <= %lld", k, hi);
+				assume(ctx, f, buf);
+				break;
+			default:
+				break;
+			}
+		}
+		for (k = 0; k < n; k++) {
+			const sym_expr *pair[2];
+			sym_ival got, one;
+			long long lo = 0, hi = 0;
+			int i, lo_inf = 0, hi_inf = 0;
+			snprintf(buf, sizeof(buf), "y%d", k);
+			assert_non_null(args[k] = sym_expr_from_str(ctx, buf));
+			if (!acc) {
+				acc = args[k];
+				continue;
+			}
+			pair[0] = acc, pair[1] = args[k];
+			assert_non_null(acc =
+			                    is_max ? sym_expr_max(ctx, 2, pair) : sym_expr_min(ctx, 2, pair));
+			sym__ival_init(&got);
+			sym__ival_init(&one);
+			assert_true(sym__bounds(ctx, f, acc, &got));
+			for (i = 0; i <= k; i++) {
+				long long l, h;
+				sym__facts_sym_range(f, args[i], &one);
+				l = end_of(&one.lo, LLONG_MIN), h = end_of(&one.hi, LLONG_MAX);
+				if (i == 0 || (is_max ? l > lo : l < lo))
+					lo = l;
+				if (i == 0 || (is_max ? h > hi : h < hi))
+					hi = h;
+			}
+			lo_inf = lo == LLONG_MIN, hi_inf = hi == LLONG_MAX;
+			if (end_of(&got.lo, LLONG_MIN) != lo || end_of(&got.hi, LLONG_MAX) != hi ||
+			    !!got.lo.inf != lo_inf || !!got.hi.inf != hi_inf)
+				fail_msg("case %d step %d (seed %llu): bounds [%lld, %lld], the arguments "
+				         "give [%lld, %lld]",
+				         c, k, (unsigned long long)seed_from_env(),
+				         end_of(&got.lo, LLONG_MIN), end_of(&got.hi, LLONG_MAX), lo, hi);
+			sym__ival_clear(&got);
+			sym__ival_clear(&one);
+		}
+		sym_facts_free(f);
+		sym_ctx_free(ctx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(min_and_max_of_many_arguments_keep_the_pairwise_result),
 	    cmocka_unit_test(extending_a_simplified_min_or_max_keeps_the_pairwise_result),
 	    cmocka_unit_test(growing_a_min_or_max_of_ranged_symbols_keeps_the_pairwise_result),
+	    cmocka_unit_test(bounds_of_a_grown_min_or_max_are_those_of_its_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
