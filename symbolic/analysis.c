@@ -514,6 +514,18 @@ static const sym_mbcache *mb_extended(sym_facts *f, const sym_expr *e, uint64_t 
 	return NULL;
 }
 
+/* out, the bounds of a min (kind SYM_KIND_MIN) or max of some arguments,
+ * joined with a, the bounds of one more: each end the min (max) of the
+ * two. */
+static void minmax_join(int kind, sym_ival *out, const sym_ival *a)
+{
+	int lo = x_cmp(&a->lo, &out->lo), hi = x_cmp(&a->hi, &out->hi);
+	if (kind == SYM_KIND_MIN ? lo < 0 : lo > 0)
+		x_set(&out->lo, &a->lo);
+	if (kind == SYM_KIND_MIN ? hi < 0 : hi > 0)
+		x_set(&out->hi, &a->hi);
+}
+
 /* Bounds of min or max e through the min/max cache: 1 with *out set when
  * e or the one it extends is cached (e recorded from here on), 0 when the
  * pass over every argument has to run, -1 on error. */
@@ -538,17 +550,7 @@ static int minmax_bounds_cached(sym_ctx *ctx, const sym_facts *cf, const sym_exp
 		sym__ival_clear(&a);
 		return -1;
 	}
-	if (e->kind == SYM_KIND_MIN) {
-		if (x_cmp(&a.lo, &out->lo) < 0)
-			x_set(&out->lo, &a.lo);
-		if (x_cmp(&a.hi, &out->hi) < 0)
-			x_set(&out->hi, &a.hi);
-	} else {
-		if (x_cmp(&a.lo, &out->lo) > 0)
-			x_set(&out->lo, &a.lo);
-		if (x_cmp(&a.hi, &out->hi) > 0)
-			x_set(&out->hi, &a.hi);
-	}
+	minmax_join(e->kind, out, &a);
 	sym__ival_clear(&a);
 	return 1;
 }
@@ -686,17 +688,7 @@ static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival 
 				sym__ival_set(out, &a);
 				continue;
 			}
-			if (e->kind == SYM_KIND_MIN) {
-				if (x_cmp(&a.lo, &out->lo) < 0)
-					x_set(&out->lo, &a.lo);
-				if (x_cmp(&a.hi, &out->hi) < 0)
-					x_set(&out->hi, &a.hi);
-			} else {
-				if (x_cmp(&a.lo, &out->lo) > 0)
-					x_set(&out->lo, &a.lo);
-				if (x_cmp(&a.hi, &out->hi) > 0)
-					x_set(&out->hi, &a.hi);
-			}
+			minmax_join(e->kind, out, &a);
 		}
 		if (ok && f && e->n >= MB_MIN_ARGS && !sym__failed(ctx))
 			minmax_bounds_put(f, e, k, out);
