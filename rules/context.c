@@ -690,8 +690,7 @@ static int value_holds(const sym_tval *t)
 	return 1;
 }
 
-/* Whether t is a bool value with a predicate element. */
-static int has_predicates(const sym_tval *t)
+int sym__rc_has_predicates(const sym_tval *t)
 {
 	size_t k;
 	if (!t->present || !t->has_value || t->dtype != SYM_DT_BOOL)
@@ -709,7 +708,7 @@ static const sym_tval *hide_predicates(sym_infer *inf, size_t nin, const sym_tva
 {
 	sym_tval *c;
 	size_t k;
-	for (k = 0; k < nin && !has_predicates(&in[k]); k++)
+	for (k = 0; k < nin && !sym__rc_has_predicates(&in[k]); k++)
 		;
 	if (k == nin)
 		return in;
@@ -717,7 +716,7 @@ static const sym_tval *hide_predicates(sym_infer *inf, size_t nin, const sym_tva
 		return NULL;
 	memcpy(c, in, nin * sizeof(*c));
 	for (; k < nin; k++)
-		if (has_predicates(&c[k]))
+		if (sym__rc_has_predicates(&c[k]))
 			c[k].has_value = 0, c[k].nvalue = 0, c[k].value = NULL, c[k].fmeta = NULL;
 	return c;
 }

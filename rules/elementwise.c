@@ -42,17 +42,14 @@ static int unary_value(sym_rule_ctx *rc, map1_fn fn)
  * takes the branch the hints select (src/infer/subgraph.c).  Only rules
  * flagged SYM_RULE_PREDICATES see predicate elements (rules/context.c). */
 
-/* The bool element for predicate p: 1 or 0 when the facts decide it, else
- * p simplified; NULL out of memory (a prover or simplifier that gives up
- * leaves p as it is). */
-static const sym_expr *bool_elem(sym_rule_ctx *rc, const sym_expr *p)
+/* The bool element for predicate p whose proof gave t: 1 or 0 when it is
+ * decided, else p simplified; NULL out of memory (a prover or simplifier
+ * that gives up leaves p as it is). */
+static const sym_expr *bool_elem_proved(sym_rule_ctx *rc, const sym_expr *p, sym_truth t)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_expr *q;
-	sym_truth t;
-	if (!p)
-		return NULL;
-	if ((t = sym__rc_prove(rc, p)) == SYM_TRUE || t == SYM_FALSE)
+	if (t == SYM_TRUE || t == SYM_FALSE)
 		return sym_expr_from_si(ctx, t == SYM_TRUE);
 	if (t == SYM_UNKNOWN && (q = sym__rc_simplify(rc, p)) != NULL)
 		return q == sym__true(ctx) ? sym__one(ctx) : q == sym__false(ctx) ? sym__zero(ctx) : q;
@@ -60,6 +57,12 @@ static const sym_expr *bool_elem(sym_rule_ctx *rc, const sym_expr *p)
 		return NULL;
 	sym_ctx_clear_error(ctx);
 	return p;
+}
+
+/* The bool element for predicate p (bool_elem_proved after its proof). */
+static const sym_expr *bool_elem(sym_rule_ctx *rc, const sym_expr *p)
+{
+	return p ? bool_elem_proved(rc, p, sym__rc_prove(rc, p)) : NULL;
 }
 
 /* The predicate that the element e of a bool value states (a nonzero
@@ -71,16 +74,6 @@ static const sym_expr *elem_pred(sym_ctx *ctx, const sym_expr *e)
 	if (sym_expr_kind(e) == SYM_KIND_NUM)
 		return e == sym__zero(ctx) ? sym__false(ctx) : sym__true(ctx);
 	return NULL;
-}
-
-/* Whether t's value has a predicate element. */
-static int value_has_pred(const sym_tval *t)
-{
-	size_t i;
-	for (i = 0; t->has_value && i < t->nvalue; i++)
-		if (sym_expr_is_pred(t->value[i]))
-			return 1;
-	return 0;
 }
 
 /* Unary on a value through the float operation op: float elements with
@@ -199,7 +192,7 @@ static int cast_value(sym_rule_ctx *rc, const sym_tval *x, int to)
 	if (!x->has_value)
 		return 0;
 	/* a predicate is a bool, not a number */
-	if (value_has_pred(x))
+	if (sym__rc_has_predicates(x))
 		return to == SYM_DT_BOOL ? sym__rc_set_value(rc, 0, x->nvalue, x->value) : 0;
 	if (to == SYM_DT_BOOL && sym__dtype_is_int(from) && from != SYM_DT_BOOL) {
 		sym_ctx *ctx = sym__rc_ctx(rc);
@@ -461,7 +454,7 @@ static const sym_expr *compare_elem(sym_rule_ctx *rc, sym_relop rel, const sym_e
 	if (t == SYM_TRUE || t == SYM_FALSE)
 		return sym_expr_from_si(sym__rc_ctx(rc), t == SYM_TRUE);
 	if (t == SYM_UNKNOWN && x && !sym__dtype_is_float(x->dtype))
-		return bool_elem(rc, p);
+		return bool_elem_proved(rc, p, t);
 	return NULL;
 }
 
@@ -470,24 +463,17 @@ static const sym_expr *v_eq(sym_rule_ctx *rc, const sym_expr *a, const sym_expr 
 	return compare_elem(rc, SYM_REL_EQ, a, b);
 }
 
-static const sym_expr *v_and(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
-{
-	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_expr *p = elem_pred(ctx, a), *q = elem_pred(ctx, b);
-	return p && q ? bool_elem(rc, sym_expr_and(ctx, p, q)) : NULL;
-}
-static const sym_expr *v_or(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
-{
-	sym_ctx *ctx = sym__rc_ctx(rc);
-	const sym_expr *p = elem_pred(ctx, a), *q = elem_pred(ctx, b);
-	return p && q ? bool_elem(rc, sym_expr_or(ctx, p, q)) : NULL;
-}
-static const sym_expr *v_xor(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
+/* And, Or, Xor (rc's operator) of the truths of a and b. */
+static const sym_expr *v_logic(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b)
 {
 	sym_ctx *ctx = sym__rc_ctx(rc);
 	const sym_expr *p = elem_pred(ctx, a), *q = elem_pred(ctx, b);
 	if (!p || !q)
 		return NULL;
+	if (!strcmp(rc->op, "And"))
+		return bool_elem(rc, sym_expr_and(ctx, p, q));
+	if (!strcmp(rc->op, "Or"))
+		return bool_elem(rc, sym_expr_or(ctx, p, q));
 	return bool_elem(rc, sym_expr_or(ctx, sym_expr_and(ctx, p, sym_expr_not(ctx, q)),
 	                                 sym_expr_and(ctx, sym_expr_not(ctx, p), q)));
 }
@@ -558,10 +544,9 @@ static int r_order(sym_rule_ctx *rc)
 /* And, Or, Xor: on bool values, the connective of the elements' truths. */
 static int r_logic(sym_rule_ctx *rc)
 {
-	const char *op = rc->op;
 	if (broadcast_op(rc, 2, SYM_DT_BOOL, NULL) < 0)
 		return -1;
-	return values_or_none(rc, 2, !strcmp(op, "And") ? v_and : !strcmp(op, "Or") ? v_or : v_xor);
+	return values_or_none(rc, 2, v_logic);
 }
 
 static int r_div(sym_rule_ctx *rc)

@@ -113,6 +113,9 @@ int sym__rc_set_dtype(sym_rule_ctx *rc, size_t i, int dtype);
  * nothing set otherwise: an optional output the node leaves out). */
 int sym__rc_set_out(sym_rule_ctx *rc, size_t i, int n, const sym_expr *const *d, int dtype);
 int sym__rc_set_value(sym_rule_ctx *rc, size_t i, size_t n, const sym_expr *const *v);
+/* Whether t is a bool value with a predicate element (only bool values
+ * hold predicates: rules/context.c drops any other). */
+int sym__rc_has_predicates(const sym_tval *t);
 /* ---- values of any rank (rules/values.c) ---------------------------------
  * A value's elements are row-major over the tensor's dims; rules that move
  * elements (Reshape, Slice, Transpose, Concat, Gather, ...) move their

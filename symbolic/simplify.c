@@ -603,7 +603,7 @@ static int minmax_by_bounds(simp *s, const sym_expr *e, const sym_expr **out, mm
 		/* the weakest dominated end, for a max extended later */
 		if (!y->inf) {
 			int64_t yv;
-			if (!sym__num_get_si(&y->v, &yv) || !sym__num_is_int(&y->v))
+			if (!sym__num_get_si(&y->v, &yv))
 				*has_agg = 0;
 			else if (agg->y_inf || (is_max ? yv < agg->y : yv > agg->y))
 				agg->y_inf = 0, agg->y = yv;
@@ -611,7 +611,7 @@ static int minmax_by_bounds(simp *s, const sym_expr *e, const sym_expr **out, mm
 	}
 	if (best != SIZE_MAX) {
 		const sym_xnum *x = is_max ? &iv[best].lo : &iv[best].hi;
-		if (!sym__num_get_si(&x->v, &agg->x) || !sym__num_is_int(&x->v))
+		if (!sym__num_get_si(&x->v, &agg->x))
 			*has_agg = 0;
 		else
 			agg->x_inf = 0;
@@ -654,9 +654,8 @@ static const sym_expr *extend_by_bounds(simp *s, const sym_expr *e, const mm_ent
 	ok = bounds_only(s, node_kids(e)[p], &iv);
 	x = is_max ? &iv.lo : &iv.hi;
 	y = is_max ? &iv.hi : &iv.lo;
-	if (ok && !x->inf && (!sym__num_is_int(&x->v) || !sym__num_get_si(&x->v, &xv)))
-		ok = 0;
-	if (ok && !y->inf && (!sym__num_is_int(&y->v) || !sym__num_get_si(&y->v, &yv)))
+	/* ends that are integers within int64, or infinite */
+	if (ok && ((!x->inf && !sym__num_get_si(&x->v, &xv)) || (!y->inf && !sym__num_get_si(&y->v, &yv))))
 		ok = 0;
 	/* p dominated by M's best: x_M >= y_p (a max), x_M <= y_p (a min) */
 	if (ok && !m->x_inf && !y->inf && (is_max ? m->x >= yv : m->x <= yv))
