@@ -541,6 +541,19 @@ static void qordered_longformer_attention_bad_inputs_are_errors(void **state)
 	rt_free(&t);
 }
 
+/* A random case's outcome: the shape [d0, d1, d2] when the kernel runs
+ * (ok), else an error that says what must hold. */
+static void expect_3d_or_error(const char *got, int ok, long long d0, long long d1, long long d2)
+{
+	char want[96];
+	if (!ok) {
+		assert_non_null(strstr(got, "must"));
+		return;
+	}
+	snprintf(want, sizeof(want), "[%lld, %lld, %lld]", d0, d1, d2);
+	assert_string_equal(got, want);
+}
+
 /* The kernels' shapes at random concrete dims, computed here from the
  * checks the CUDA kernels make: QOrderedLayerNormalization on [B, R, C]
  * with a scale of L values runs when C % 4 == 0 and L == C. */
@@ -548,7 +561,7 @@ static void qordered_layer_norm_matches_the_kernel_at_random_dims(void **state)
 {
 	rt t;
 	sym_attr a[1];
-	char x[64], g[32], want[64];
+	char x[64], g[32];
 	const char *got;
 	int it;
 	(void)state;
@@ -559,12 +572,7 @@ static void qordered_layer_norm_matches_the_kernel_at_random_dims(void **state)
 		snprintf(x, sizeof(x), "[%lld, %lld, %lld]", bb, r, c);
 		snprintf(g, sizeof(g), "[%lld]", l);
 		got = run_list(&t, "QOrderedLayerNormalization", SHAPES(x, "[]", g, g, "[]"), 0, a);
-		if (c % 4 == 0 && l == c) {
-			snprintf(want, sizeof(want), "[%lld, %lld, %lld]", bb, r, c);
-			assert_string_equal(got, want);
-		} else {
-			assert_non_null(strstr(got, "must"));
-		}
+		expect_3d_or_error(got, c % 4 == 0 && l == c, bb, r, c);
 	}
 	rt_free(&t);
 }
@@ -576,7 +584,7 @@ static void qordered_attention_matches_the_kernel_at_random_dims(void **state)
 {
 	rt t;
 	sym_attr a[5];
-	char x[64], w[64], bias[32], m[64], sizes[64], want[64];
+	char x[64], w[64], bias[32], m[64], sizes[64];
 	const char *got;
 	size_t na;
 	int it;
@@ -595,12 +603,7 @@ static void qordered_attention_matches_the_kernel_at_random_dims(void **state)
 		snprintf(bias, sizeof(bias), "[%lld]", h);
 		snprintf(m, sizeof(m), "[%lld, %lld]", p, q);
 		got = run_qa(&t, x, w, "[]", bias, m, na, a);
-		if (ok) {
-			snprintf(want, sizeof(want), "[%lld, %lld, %lld]", bb, s, h);
-			assert_string_equal(got, want);
-		} else {
-			assert_non_null(strstr(got, "must"));
-		}
+		expect_3d_or_error(got, ok, bb, s, h);
 	}
 	rt_free(&t);
 }
@@ -612,7 +615,7 @@ static void qordered_longformer_attention_matches_the_kernel_at_random_dims(void
 {
 	rt t;
 	sym_attr a[6];
-	char x[64], w[64], bias[32], m[64], want[64];
+	char x[64], w[64], bias[32], m[64];
 	const char *got;
 	size_t na;
 	int it;
@@ -630,12 +633,7 @@ static void qordered_longformer_attention_matches_the_kernel_at_random_dims(void
 		snprintf(bias, sizeof(bias), "[%lld]", bl);
 		snprintf(m, sizeof(m), "[%lld, %lld]", bb, q);
 		got = run_qla(&t, x, w, bias, m, w, bias, m, na, a);
-		if (ok) {
-			snprintf(want, sizeof(want), "[%lld, %lld, %lld]", bb, s, h);
-			assert_string_equal(got, want);
-		} else {
-			assert_non_null(strstr(got, "must"));
-		}
+		expect_3d_or_error(got, ok, bb, s, h);
 	}
 	rt_free(&t);
 }
