@@ -18,7 +18,10 @@ demo: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 	sh examples/demo.sh $(BUILD)/symshape
 
+# The tests also read ONNX's node tests and run the Python module's ONNX
+# examples: their two packages come with the test set-up.
 test: deps $(BUILD)/build.ninja
+	@sh tools/install-deps.sh python3-onnx libonnx-testdata
 	ninja -C $(BUILD)
 	meson test -C $(BUILD) --print-errorlogs
 
