@@ -32,7 +32,7 @@ static double now_ns(void)
 static int bench_infer(const char *path, int reps)
 {
 	double tl[64], ti[64], tt[64];
-	size_t nodes = 0, guards = 0, unknown = 0;
+	size_t nodes = 0, guards = 0, unknown = 0, exprs = 0, expr_bytes = 0;
 	int k;
 	for (k = 0; k < reps; k++) {
 		sym_ctx *ctx = sym_ctx_new();
@@ -78,6 +78,7 @@ static int bench_infer(const char *path, int reps)
 			}
 		}
 		tl[k] = (t1 - t0) / 1e6, ti[k] = (t2 - t1) / 1e6, tt[k] = (t2 - t0) / 1e6;
+		exprs = sym_ctx_node_count(ctx, &expr_bytes);
 		sym_graph_result_free(r);
 		sym_model_free(m);
 		sym_ctx_free(ctx);
@@ -85,8 +86,9 @@ static int bench_infer(const char *path, int reps)
 	{
 		double l = median(tl, reps), i = median(ti, reps), t = median(tt, reps);
 		printf("infer %s nodes %zu load_ms %.3f infer_ms %.3f total_ms %.3f ns_per_node %.0f guards "
-		       "%zu unknown_dims %zu\n",
-		       path, nodes, l, i, t, t * 1e6 / (double)(nodes ? nodes : 1), guards, unknown);
+		       "%zu unknown_dims %zu expr_nodes %zu expr_bytes_per_node %.1f\n",
+		       path, nodes, l, i, t, t * 1e6 / (double)(nodes ? nodes : 1), guards, unknown, exprs,
+		       (double)expr_bytes / (double)(exprs ? exprs : 1));
 	}
 	fflush(stdout);
 	return 0;

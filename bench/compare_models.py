@@ -183,11 +183,15 @@ def main(argv):
                     r["total_ms_again"] = again["total_ms"]
 
     print("== model inference (sym_model_load + sym_model_infer, median; load average %s)" % loadavg())
-    print("  %8s  %10s  %10s  %10s  %12s  %s" % ("nodes", "load ms", "infer ms", "total ms", "ns per node",
-                                                 "guards"))
+    print("  %8s  %10s  %10s  %10s  %12s  %6s  %s" % ("nodes", "load ms", "infer ms", "total ms", "ns per node",
+                                                      "guards", "expressions (bytes each)"))
     for r in infer:
-        print("  %8s  %10s  %10s  %10s  %12s  %s" % (r["nodes"], r["load_ms"], r["infer_ms"], r["total_ms"],
-                                                     r["ns_per_node"], r["guards"]))
+        print("  %8s  %10s  %10s  %10s  %12s  %6s  %s (%s)" % (
+            r["nodes"], r["load_ms"], r["infer_ms"], r["total_ms"], r["ns_per_node"], r["guards"],
+            r.get("expr_nodes", "?"), r.get("expr_bytes_per_node", "?")))
+        if r["nodes"] == "100000" and "expr_bytes_per_node" in r:
+            print("  target at 100k nodes: < 64 bytes per expression node: %s B %s"
+                  % (r["expr_bytes_per_node"], "met" if float(r["expr_bytes_per_node"]) < 64 else "MISSED"))
     if len(infer) >= 2:
         base = float(infer[0]["ns_per_node"])
         growth = ", ".join("%s: %.2fx" % (r["nodes"], float(r["ns_per_node"]) / base) for r in infer[1:])

@@ -9,14 +9,21 @@ static const sym_num num_one = {{1}, 1};
 void sym__lin_view(const sym_expr *e, sym_lin *v)
 {
 	v->zero = num_zero;
+	v->tm = NULL, v->tk = NULL;
 	if (e->kind == SYM_KIND_NUM) {
-		v->c = node_num(e), v->t = NULL, v->n = 0;
+		v->c = node_num(e), v->tf = NULL, v->n = 0;
 	} else if (e->kind == SYM_KIND_ADD) {
-		v->c = node_add_const(e), v->t = node_terms(e), v->n = e->n;
+		v->c = node_add_const(e), v->n = e->n;
+		if (e->flags & SYM_F_SMALL) {
+			v->tf = NULL;
+			v->tm = node_small_monos(e), v->tk = node_small_coefs(e) + 1;
+		} else {
+			v->tf = (const sym_term *)((const sym_num *)NODE_PAYLOAD(e) + 1);
+		}
 	} else {
 		v->one.coef = num_one;
 		v->one.m = e;
-		v->c = &v->zero, v->t = &v->one, v->n = 1;
+		v->c = &v->zero, v->tf = &v->one, v->n = 1;
 	}
 }
 
@@ -24,7 +31,7 @@ int sym__lin_int_monos(const sym_lin *v)
 {
 	size_t i;
 	for (i = 0; i < v->n; i++)
-		if (!sym__is_int(v->t[i].m))
+		if (!sym__is_int(sym__lin_mono(v, i)))
 			return 0;
 	return 1;
 }
@@ -36,7 +43,7 @@ void sym__lin_denom(const sym_lin *v, sym_num *d)
 	sym__num_init(&t);
 	sym__num_denom(d, v->c);
 	for (i = 0; i < v->n; i++) {
-		sym__num_denom(&t, &v->t[i].coef);
+		sym__num_denom(&t, sym__lin_coef(v, i));
 		sym__num_lcm(d, d, &t);
 	}
 	sym__num_clear(&t);
@@ -123,8 +130,8 @@ int sym__sumb_add(sym_sumb *b, const sym_num *k, const sym_expr *e)
 		sym__num_mul(&t, k, v.c);
 		sym__num_add(&b->c, &b->c, &t);
 		for (i = 0; i < v.n; i++) {
-			sym__num_mul(&t, k, &v.t[i].coef);
-			if (!sym__sumb_add_term(b, &t, v.t[i].m)) {
+			sym__num_mul(&t, k, sym__lin_coef(&v, i));
+			if (!sym__sumb_add_term(b, &t, sym__lin_mono(&v, i))) {
 				sym__num_clear(&t);
 				return 0;
 			}
@@ -133,7 +140,7 @@ int sym__sumb_add(sym_sumb *b, const sym_num *k, const sym_expr *e)
 	} else {
 		sym__num_add(&b->c, &b->c, v.c);
 		for (i = 0; i < v.n; i++)
-			if (!sym__sumb_add_term(b, &v.t[i].coef, v.t[i].m))
+			if (!sym__sumb_add_term(b, sym__lin_coef(&v, i), sym__lin_mono(&v, i)))
 				return 0;
 	}
 	return 1;
@@ -237,20 +244,22 @@ static const sym_expr *add_scaled(sym_ctx *ctx, const sym_expr *a, const sym_num
 		sym__num_mul(&t, k, vb.c);
 	sym__num_add(&c, va.c, k ? &t : vb.c);
 	while (i < va.n || j < vb.n) {
-		int cmp = i == va.n ? 1 : j == vb.n ? -1 : sym__term_cmp(va.t[i].m, vb.t[j].m);
+		int cmp = i == va.n   ? 1
+		          : j == vb.n ? -1
+		                      : sym__term_cmp(sym__lin_mono(&va, i), sym__lin_mono(&vb, j));
 		sym_term *o = &out[n];
 		sym__num_init(&o->coef);
 		if (cmp < 0) {
-			sym__num_set(&o->coef, &va.t[i].coef);
-			o->m = va.t[i++].m;
+			sym__num_set(&o->coef, sym__lin_coef(&va, i));
+			o->m = sym__lin_mono(&va, i++);
 		} else {
 			if (k)
-				sym__num_mul(&o->coef, k, &vb.t[j].coef);
+				sym__num_mul(&o->coef, k, sym__lin_coef(&vb, j));
 			else
-				sym__num_set(&o->coef, &vb.t[j].coef);
-			o->m = vb.t[j++].m;
+				sym__num_set(&o->coef, sym__lin_coef(&vb, j));
+			o->m = sym__lin_mono(&vb, j++);
 			if (cmp == 0)
-				sym__num_add(&o->coef, &o->coef, &va.t[i++].coef);
+				sym__num_add(&o->coef, &o->coef, sym__lin_coef(&va, i++));
 		}
 		if (sym__num_is_zero(&o->coef))
 			continue;

@@ -223,7 +223,7 @@ const sym_expr *sym__common_factor(sym_ctx *ctx, const sym_expr *e, int ignore_c
 	if (v.n < 2 || (!ignore_const && !sym__num_is_zero(v.c)))
 		return NULL;
 	{
-		const sym_expr *m = v.t[0].m;
+		const sym_expr *m = sym__lin_mono(&v, 0);
 		const sym_factor *f =
 		    m->kind == SYM_KIND_MUL ? node_factors(m) : (one.base = m, one.exp = 1, &one);
 		size_t n = m->kind == SYM_KIND_MUL ? m->n : 1;
@@ -232,7 +232,7 @@ const sym_expr *sym__common_factor(sym_ctx *ctx, const sym_expr *e, int ignore_c
 				common[nc++] = f[j];
 	}
 	for (i = 1; i < v.n && nc; i++) {
-		const sym_expr *m = v.t[i].m;
+		const sym_expr *m = sym__lin_mono(&v, i);
 		const sym_factor *f =
 		    m->kind == SYM_KIND_MUL ? node_factors(m) : (one.base = m, one.exp = 1, &one);
 		size_t n = m->kind == SYM_KIND_MUL ? m->n : 1, w = 0;
@@ -313,7 +313,7 @@ static void shifted_floor_bounds(sym_ctx *ctx, const sym_facts *f, const sym_exp
 		return;
 	sym__num_init(&q);
 	for (i = 0; i < e->n; i++) {
-		const sym_term *ti = &node_terms(e)[i];
+		const sym_term tiv = node_term(e, i), *ti = &tiv;
 		const sym_expr *A, *R;
 		sym_sumb a, r;
 		sym_lin w;
@@ -327,14 +327,14 @@ static void shifted_floor_bounds(sym_ctx *ctx, const sym_facts *f, const sym_exp
 		sym__sumb_add(&a, NULL, A);
 		sym__num_set(&r.c, node_add_const(e));
 		for (j = 0; j < e->n; j++) {
-			const sym_term *tj = &node_terms(e)[j];
+			const sym_term tjv = node_term(e, j), *tj = &tjv;
 			int in = 0;
 			if (j == i)
 				continue;
 			sym__num_div(&q, &tj->coef, &ti->coef);
 			if (sym__is_int(tj->m) && sym__num_is_int(&q))
 				for (l = 0; l < w.n && !in; l++)
-					in = w.t[l].m == tj->m;
+					in = sym__lin_mono(&w, l) == tj->m;
 			if (in) {
 				sym__sumb_add_term(&a, &q, tj->m);
 				shifted = 1;
@@ -621,8 +621,8 @@ static int bounds(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, sym_ival 
 		const sym_expr *cf;
 		ival_point(out, node_add_const(e));
 		for (i = 0; i < e->n && ok; i++) {
-			ok = sym__bounds(ctx, f, node_terms(e)[i].m, &a);
-			ival_scale(&a, &a, &node_terms(e)[i].coef);
+			ok = sym__bounds(ctx, f, node_mono(e, i), &a);
+			ival_scale(&a, &a, node_coef(e, i));
 			x_add(&out->lo, &out->lo, &a.lo);
 			x_add(&out->hi, &out->hi, &a.hi);
 		}
@@ -790,7 +790,7 @@ int sym__residue(const sym_facts *f, const sym_expr *e, sym_num *m, sym_num *r)
 	sym__num_init(&mm);
 	sym__num_init(&mr);
 	for (i = 0; i < v.n; i++) {
-		const sym_term *tm = &v.t[i];
+		const sym_term tv = sym__lin_term(&v, i), *tm = &tv;
 		mono_residue(f, tm->m, &mm, &mr);
 		sym__num_mul(&t, &tm->coef, &mr);
 		sym__num_add(r, r, &t);
@@ -852,14 +852,16 @@ static sym_truth decide_split(sym_ctx *ctx, const sym_facts *f, sym_kind kind, c
 {
 	sym_lin v;
 	size_t i, k;
+	sym_term tv;
 	const sym_term *tm = NULL;
 	const sym_expr *rest, *c;
 	int all, seen_unknown = 0;
 	sym__lin_view(d, &v);
 	for (i = 0; i < v.n && !tm; i++)
-		if ((v.t[i].m->kind == SYM_KIND_MAX || v.t[i].m->kind == SYM_KIND_MIN) &&
-		    v.t[i].m->n <= SPLIT_ARGS)
-			tm = &v.t[i];
+		if ((sym__lin_mono(&v, i)->kind == SYM_KIND_MAX ||
+		     sym__lin_mono(&v, i)->kind == SYM_KIND_MIN) &&
+		    sym__lin_mono(&v, i)->n <= SPLIT_ARGS)
+			tv = sym__lin_term(&v, i), tm = &tv;
 	if (!tm)
 		return SYM_UNKNOWN;
 	c = sym__num_node(ctx, &tm->coef);

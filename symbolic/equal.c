@@ -290,16 +290,16 @@ static const sym_expr *mul_termwise(sym_ctx *ctx, const sym_expr *d, const sym_e
 	sym__sumb_init(&s, ctx);
 	sym__sumb_add(&s, v.c, B);
 	for (i = 0; i < v.n; i++) {
-		const sym_expr *m = v.t[i].m;
+		const sym_expr *m = sym__lin_mono(&v, i);
 		int has = 0;
 		if (m->kind == SYM_KIND_MUL)
 			for (j = 0; j < m->n; j++)
 				if (node_factors(m)[j].base == B && node_factors(m)[j].exp < 0)
 					has = 1;
 		if (has)
-			sym__sumb_add(&s, &v.t[i].coef, sym__mono_mul(ctx, m, B));
+			sym__sumb_add(&s, sym__lin_coef(&v, i), sym__mono_mul(ctx, m, B));
 		else
-			sym__sumb_add(&s, &v.t[i].coef, sym_expr_mul(ctx, m, B));
+			sym__sumb_add(&s, sym__lin_coef(&v, i), sym_expr_mul(ctx, m, B));
 	}
 	return sym__sumb_finish(&s);
 }
@@ -320,7 +320,7 @@ static int denominators_cancel(sym_ctx *ctx, const sym_expr *d)
 		return 0;
 	sym__lin_view(d, &v);
 	for (i = 0; i < v.n; i++) {
-		const sym_expr *m = v.t[i].m;
+		const sym_expr *m = sym__lin_mono(&v, i);
 		if (m->kind != SYM_KIND_MUL)
 			continue;
 		for (j = 0; j < m->n; j++) {

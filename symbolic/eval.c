@@ -138,8 +138,8 @@ static int ev(const env *v, const sym_expr *e, sym_num *out)
 	case SYM_KIND_ADD:
 		sym__num_set(&u, node_add_const(e));
 		for (i = 0; i < e->n && ok; i++) {
-			ok = ev(v, node_terms(e)[i].m, &t);
-			sym__num_mul(&t, &t, &node_terms(e)[i].coef);
+			ok = ev(v, node_mono(e, i), &t);
+			sym__num_mul(&t, &t, node_coef(e, i));
 			sym__num_add(&u, &u, &t);
 		}
 		break;
@@ -241,7 +241,7 @@ const sym_expr *sym__slot(const sym_expr *e, size_t i)
 {
 	switch (e->kind) {
 	case SYM_KIND_ADD:
-		return node_terms(e)[i].m;
+		return node_mono(e, i);
 	case SYM_KIND_MUL:
 		return node_factors(e)[i].base;
 	default:
@@ -262,7 +262,7 @@ const sym_expr *sym__rebuild(sym_ctx *ctx, const sym_expr *e, const sym_expr *co
 		sym__sumb_init(&b, ctx);
 		sym__num_set(&b.c, node_add_const(e));
 		for (i = 0; i < e->n; i++)
-			sym__sumb_add(&b, &node_terms(e)[i].coef, k[i]);
+			sym__sumb_add(&b, node_coef(e, i), k[i]);
 		return sym__sumb_finish(&b);
 	}
 	case SYM_KIND_MUL:

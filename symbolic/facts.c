@@ -404,16 +404,18 @@ static sym_status set_residue(sym_facts *f, const sym_expr *s, const sym_num *m,
 static int match_residue(const sym_expr *d, const sym_expr **x, sym_num *m, sym_num *r, int *valid)
 {
 	sym_lin v, w;
+	sym_term t0, t1;
 	const sym_term *ts, *tf;
 	sym_num k, c, t, sgn;
 	int ok = 0;
 	sym__lin_view(d, &v);
 	if (v.n != 2)
 		return 0;
-	if (v.t[0].m->kind == SYM_KIND_SYM && v.t[1].m->kind == SYM_KIND_FLOOR)
-		ts = &v.t[0], tf = &v.t[1];
-	else if (v.t[1].m->kind == SYM_KIND_SYM && v.t[0].m->kind == SYM_KIND_FLOOR)
-		ts = &v.t[1], tf = &v.t[0];
+	t0 = sym__lin_term(&v, 0), t1 = sym__lin_term(&v, 1);
+	if (t0.m->kind == SYM_KIND_SYM && t1.m->kind == SYM_KIND_FLOOR)
+		ts = &t0, tf = &t1;
+	else if (t1.m->kind == SYM_KIND_SYM && t0.m->kind == SYM_KIND_FLOOR)
+		ts = &t1, tf = &t0;
 	else
 		return 0;
 	sym__num_init(&k);
@@ -425,11 +427,11 @@ static int match_residue(const sym_expr *d, const sym_expr **x, sym_num *m, sym_
 		goto done;
 	sym__num_set(&sgn, &ts->coef); /* +-1 */
 	sym__lin_view(node_kid(tf->m), &w);
-	if (w.n != 1 || w.t[0].m != ts->m)
+	if (w.n != 1 || sym__lin_mono(&w, 0) != ts->m)
 		goto done;
 	/* floor(x/m + c/m): m = 1/coef */
 	sym__num_div(m, &sgn, &sgn);
-	sym__num_div(m, m, &w.t[0].coef);
+	sym__num_div(m, m, sym__lin_coef(&w, 0));
 	if (!sym__num_is_int(m) || sym__num_sgn(m) <= 0)
 		goto done;
 	sym__num_mul(&t, &tf->coef, &sgn);
@@ -514,10 +516,10 @@ static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 	sym__num_init(&t);
 	sym__num_init(&m);
 	sym__num_init(&r);
-	if (v.n == 1 && v.t[0].m->kind == SYM_KIND_SYM && p->kind != SYM_KIND_NE) {
+	if (v.n == 1 && sym__lin_mono(&v, 0)->kind == SYM_KIND_SYM && p->kind != SYM_KIND_NE) {
 		/* a*x + c KIND 0 */
-		const sym_num *a = &v.t[0].coef;
-		x = v.t[0].m;
+		const sym_num *a = sym__lin_coef(&v, 0);
+		x = sym__lin_mono(&v, 0);
 		sym__num_neg(&t, v.c);
 		sym__num_div(&t, &t, a); /* x KIND' -c/a */
 		if (p->kind == SYM_KIND_EQ) {
@@ -564,7 +566,7 @@ static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 		{
 			size_t npos = 0, ipos = 0, ineg = 0;
 			for (i = 0; i < v.n; i++) {
-				if (sym__num_sgn(&v.t[i].coef) > 0)
+				if (sym__num_sgn(sym__lin_coef(&v, i)) > 0)
 					npos++, ipos = i;
 				else
 					ineg = i;
@@ -583,11 +585,11 @@ static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 			} else {
 				i = v.n - k;
 			}
-			s = v.t[i].m;
-			sym__num_abs(&t, &v.t[i].coef);
+			s = sym__lin_mono(&v, i);
+			sym__num_abs(&t, sym__lin_coef(&v, i));
 			if (s->kind != SYM_KIND_SYM || !sym__num_is_one(&t))
 				continue;
-			rest = sym_expr_sub(ctx, d, sym__scale(ctx, &v.t[i].coef, s));
+			rest = sym_expr_sub(ctx, d, sym__scale(ctx, sym__lin_coef(&v, i), s));
 			if (!rest) {
 				st = sym_ctx_last_error(ctx);
 				goto done;
@@ -595,7 +597,7 @@ static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 			if (occurs(ctx, rest, s))
 				continue;
 			/* c*s + rest == 0  =>  s == -rest/c */
-			sym__num_neg(&t, &v.t[i].coef);
+			sym__num_neg(&t, sym__lin_coef(&v, i));
 			sym__num_div(&t, &(sym_num){{1}, 1}, &t);
 			def = sym__scale(ctx, &t, rest);
 			if (!def) {

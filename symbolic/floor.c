@@ -32,9 +32,9 @@ static long mergeable_floor_term(const sym_expr *inner)
 	sym__num_init(&de);
 	for (i = 0; i < w.n; i++) {
 		int ok;
-		if (w.t[i].m->kind != SYM_KIND_FLOOR || sym__num_sgn(&w.t[i].coef) <= 0)
+		if (sym__lin_mono(&w, i)->kind != SYM_KIND_FLOOR || sym__num_sgn(sym__lin_coef(&w, i)) <= 0)
 			continue;
-		sym__num_div(&k, &num_one, &w.t[i].coef);
+		sym__num_div(&k, &num_one, sym__lin_coef(&w, i));
 		if (!sym__num_is_int(&k))
 			continue;
 		sym__num_mul(&u, w.c, &k);
@@ -42,12 +42,12 @@ static long mergeable_floor_term(const sym_expr *inner)
 		for (j = 0; j < w.n && ok; j++) {
 			if (j == i)
 				continue;
-			sym__num_mul(&u, &w.t[j].coef, &k);
+			sym__num_mul(&u, sym__lin_coef(&w, j), &k);
 			ok = sym__num_is_int(&u);
 		}
 		if (!ok)
 			continue;
-		sym__lin_view(node_kid(w.t[i].m), &ev);
+		sym__lin_view(node_kid(sym__lin_mono(&w, i)), &ev);
 		sym__lin_denom(&ev, &de);
 		if (found < 0 || sym__num_cmp(&de, &best) < 0) {
 			found = (long)i;
@@ -77,9 +77,9 @@ static const sym_expr *merge_negative_floor(sym_ctx *ctx, const sym_expr *e, con
 	for (i = 0; i < v->n && !r; i++) {
 		int ok;
 		const sym_expr *E, *a;
-		if (v->t[i].m->kind != SYM_KIND_FLOOR || sym__num_sgn(&v->t[i].coef) >= 0)
+		if (sym__lin_mono(v, i)->kind != SYM_KIND_FLOOR || sym__num_sgn(sym__lin_coef(v, i)) >= 0)
 			continue;
-		sym__num_div(&k, &num_mone, &v->t[i].coef);
+		sym__num_div(&k, &num_mone, sym__lin_coef(v, i));
 		if (!sym__num_is_int(&k) || sym__num_is_one(&k))
 			continue;
 		sym__num_mul(&u, v->c, &k);
@@ -87,10 +87,10 @@ static const sym_expr *merge_negative_floor(sym_ctx *ctx, const sym_expr *e, con
 		for (j = 0; j < v->n && ok; j++) {
 			if (j == i)
 				continue;
-			sym__num_mul(&u, &v->t[j].coef, &k);
+			sym__num_mul(&u, sym__lin_coef(v, j), &k);
 			ok = sym__num_is_int(&u);
 		}
-		E = node_kid(v->t[i].m);
+		E = node_kid(sym__lin_mono(v, i));
 		sym__lin_view(E, &w);
 		if (!ok || !sym__lin_int_monos(&w))
 			continue;
@@ -101,7 +101,8 @@ static const sym_expr *merge_negative_floor(sym_ctx *ctx, const sym_expr *e, con
 		a = sym__add_num(ctx, sym_expr_neg(ctx, E), &u);
 		sym__num_div(&u, &num_one, &k);
 		a = sym__scale(ctx, &u, a);
-		a = sym_expr_add(ctx, sym_expr_sub(ctx, e, sym__scale(ctx, &v->t[i].coef, v->t[i].m)), a);
+		a = sym_expr_add(
+		    ctx, sym_expr_sub(ctx, e, sym__scale(ctx, sym__lin_coef(v, i), sym__lin_mono(v, i))), a);
 		if (!a)
 			break;
 		r = sym_expr_floor(ctx, a);
@@ -131,7 +132,7 @@ static int complement_is_smaller(const sym_expr *inner, const sym_num *d)
 	int s = 0;
 	sym__lin_view(inner, &w);
 	for (i = 0; i < w.n && !s; i++)
-		s = sym__num_cmp(&w.t[i].coef, &half);
+		s = sym__num_cmp(sym__lin_coef(&w, i), &half);
 	if (!s) {
 		/* 2*r/d vs (d - 1)/d */
 		sym__num_init(&t);
@@ -185,7 +186,7 @@ const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *e)
 	sym__num_init(&q);
 	sym__num_set_si(&d, 1);
 	for (i = 0; i < v.n; i++) {
-		const sym_term *tm = &v.t[i];
+		const sym_term tv = sym__lin_term(&v, i), *tm = &tv;
 		if (sym__is_int(tm->m) && sym__num_is_int(&tm->coef)) {
 			sym__sumb_add_term(&out, &tm->coef, tm->m);
 			continue;
@@ -243,7 +244,7 @@ const sym_expr *sym_expr_floor(sym_ctx *ctx, const sym_expr *e)
 			fl = sym_expr_neg(
 			    ctx, sym_expr_floor(ctx, sym__add_num(ctx, sym_expr_neg(ctx, inner), &t)));
 		} else if (k >= 0) {
-			const sym_term *tm = &node_terms(inner)[k];
+			const sym_term tv = node_term(inner, k), *tm = &tv;
 			sym_sumb m;
 			sym__sumb_init(&m, ctx);
 			sym__sumb_add(&m, NULL, inner);
@@ -288,11 +289,11 @@ int sym__floor_is_plain(const sym_expr *a, const sym_num *D)
 	sym__lin_view(a, &v);
 	int_coefs = sym__num_is_int(v.c);
 	for (i = 0; i < v.n; i++) {
-		if (!sym__is_int(v.t[i].m))
+		if (!sym__is_int(sym__lin_mono(&v, i)))
 			all_int = 0;
-		if (!sym__num_is_int(&v.t[i].coef))
+		if (!sym__num_is_int(sym__lin_coef(&v, i)))
 			int_coefs = 0;
-		if (v.t[i].m->kind == SYM_KIND_FLOOR && sym__num_sgn(&v.t[i].coef) > 0)
+		if (sym__lin_mono(&v, i)->kind == SYM_KIND_FLOOR && sym__num_sgn(sym__lin_coef(&v, i)) > 0)
 			return 0; /* a floor term that could merge */
 	}
 	if (!(all_int && int_coefs) && sym__num_bits(D) > PLAIN_CHECK_BITS)
@@ -309,11 +310,12 @@ int sym__floor_is_plain(const sym_expr *a, const sym_num *D)
 		 * when 0 <= c0 < D and G divides c0 */
 		int s = 0;
 		for (i = 0; i < v.n && ok; i++) {
-			ok = sym__num_sgn(&v.t[i].coef) > 0 && sym__num_cmp(&v.t[i].coef, D) < 0;
-			sym__num_gcd(&g, &g, &v.t[i].coef);
+			ok = sym__num_sgn(sym__lin_coef(&v, i)) > 0 &&
+			     sym__num_cmp(sym__lin_coef(&v, i), D) < 0;
+			sym__num_gcd(&g, &g, sym__lin_coef(&v, i));
 			/* the complement comes first when n_i/D > 1/2 */
 			if (!s) {
-				sym__num_add(&t, &v.t[i].coef, &v.t[i].coef);
+				sym__num_add(&t, sym__lin_coef(&v, i), sym__lin_coef(&v, i));
 				s = sym__num_cmp(&t, D);
 			}
 		}
@@ -337,8 +339,8 @@ int sym__floor_is_plain(const sym_expr *a, const sym_num *D)
 	}
 	sym__num_set_si(&d, 1);
 	for (i = 0; i < v.n && ok; i++) {
-		sym__num_div(&t, &v.t[i].coef, D);
-		if (sym__is_int(v.t[i].m)) {
+		sym__num_div(&t, sym__lin_coef(&v, i), D);
+		if (sym__is_int(sym__lin_mono(&v, i))) {
 			/* a term k*m leaves floor(k) unless 0 < k < 1 */
 			ok = sym__num_sgn(&t) > 0 && sym__num_cmp(&t, &one) < 0;
 		}
@@ -404,7 +406,7 @@ static int leading_sign(const sym_expr *e)
 	sym_lin v;
 	sym__lin_view(e, &v);
 	if (v.n)
-		return sym__num_sgn(&v.t[0].coef);
+		return sym__num_sgn(sym__lin_coef(&v, 0));
 	return sym__num_sgn(v.c);
 }
 
@@ -432,7 +434,7 @@ const sym_expr *sym_expr_abs(sym_ctx *ctx, const sym_expr *e)
 		return e;
 	if (e->kind == SYM_KIND_ADD && e->n == 1 && sym__num_is_zero(node_add_const(e))) {
 		/* abs(c*m) == |c| * abs(m) */
-		const sym_term *t = &node_terms(e)[0];
+		const sym_term tv = node_term(e, 0), *t = &tv;
 		return sym__scale(ctx, &t->coef, sym_expr_abs(ctx, t->m));
 	}
 	h.kind = SYM_KIND_ABS;

@@ -56,8 +56,8 @@ static cJSON *to_json(sym_ctx *ctx, const sym_expr *e)
 		ok = ok && put(o, "terms", arr);
 		for (i = 0; ok && i < e->n; i++) {
 			cJSON *t = cJSON_CreateObject();
-			ok = put(arr, NULL, t) && put(t, "coef", num_json(ctx, &node_terms(e)[i].coef)) &&
-			     put(t, "mono", to_json(ctx, node_terms(e)[i].m));
+			ok = put(arr, NULL, t) && put(t, "coef", num_json(ctx, node_coef(e, i))) &&
+			     put(t, "mono", to_json(ctx, node_mono(e, i)));
 		}
 		break;
 	case SYM_KIND_MUL:
@@ -107,7 +107,7 @@ static size_t tree_count(tcount *t, const sym_expr *e)
 	    e->kind == SYM_KIND_MAX || e->kind == SYM_KIND_AND || e->kind == SYM_KIND_OR ||
 	    e->kind == SYM_KIND_FLOOR || e->kind == SYM_KIND_ABS || node_is_rel(e)) {
 		for (i = 0; i < e->n && r <= SYM_MAX_JSON_NODES; i++) {
-			const sym_expr *c = e->kind == SYM_KIND_ADD   ? node_terms(e)[i].m
+			const sym_expr *c = e->kind == SYM_KIND_ADD   ? node_mono(e, i)
 			                    : e->kind == SYM_KIND_MUL ? node_factors(e)[i].base
 			                                              : node_kids(e)[i];
 			k = tree_count(t, c);

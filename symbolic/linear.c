@@ -100,9 +100,9 @@ static int add_le(lp *p, const sym_expr *e, const sym_num *k, const sym_num *c0)
 		return 0;
 	}
 	for (i = 0; i < v.n; i++) {
-		if (!sym__is_int(v.t[i].m))
+		if (!sym__is_int(sym__lin_mono(&v, i)))
 			return 0;
-		idx[i] = var_index(p, v.t[i].m);
+		idx[i] = var_index(p, sym__lin_mono(&v, i));
 		if (idx[i] < 0)
 			return 0;
 	}
@@ -123,12 +123,12 @@ static int add_le(lp *p, const sym_expr *e, const sym_num *k, const sym_num *c0)
 	/* scale to integer coefficients: multiply by the lcm of denominators */
 	sym__num_set_si(&l, 1);
 	for (i = 0; i < v.n; i++) {
-		sym__num_mul(&t, &v.t[i].coef, k);
+		sym__num_mul(&t, sym__lin_coef(&v, i), k);
 		sym__num_denom(&t, &t);
 		sym__num_lcm(&l, &l, &t);
 	}
 	for (i = 0; i < v.n; i++) {
-		sym__num_mul(&t, &v.t[i].coef, k);
+		sym__num_mul(&t, sym__lin_coef(&v, i), k);
 		sym__num_mul(&t, &t, &l);
 		sym__num_add(&r.a[idx[i]], &r.a[idx[i]], &t);
 	}
@@ -187,7 +187,7 @@ static void add_atom_facts(lp *p, const sym_expr *x)
 		sym__num_init(&t);
 		sym__num_denom(&q, v.c);
 		for (i = 0; i < v.n; i++) {
-			sym__num_denom(&t, &v.t[i].coef);
+			sym__num_denom(&t, sym__lin_coef(&v, i));
 			sym__num_lcm(&q, &q, &t);
 		}
 		add_le(p, sym_expr_sub(ctx, x, E), &one, NULL);
@@ -430,9 +430,9 @@ static int index_facts(sym_ctx *ctx, const sym_facts *f, struct sym_fmstate *st)
 				return 0;
 			if (SYM_GROW(ctx, st->links, st->nlinks + 1, st->caplinks, 64) < 0)
 				return 0;
-			j = slot_find(st->slots, st->scap, v.t[k].m);
+			j = slot_find(st->slots, st->scap, sym__lin_mono(&v, k));
 			if (!st->slots[j].atom) {
-				st->slots[j].atom = v.t[k].m;
+				st->slots[j].atom = sym__lin_mono(&v, k);
 				st->scount++;
 			}
 			st->links[st->nlinks].fact = st->indexed;

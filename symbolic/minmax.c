@@ -16,7 +16,8 @@ static int const_diff(const sym_expr *a, const sym_expr *b, sym_num *diff)
 	if (x.n != y.n)
 		return 0;
 	for (i = 0; i < x.n; i++)
-		if (x.t[i].m != y.t[i].m || !sym__num_equal(&x.t[i].coef, &y.t[i].coef))
+		if (sym__lin_mono(&x, i) != sym__lin_mono(&y, i) ||
+		    !sym__num_equal(sym__lin_coef(&x, i), sym__lin_coef(&y, i)))
 			return 0;
 	sym__num_sub(diff, x.c, y.c);
 	return 1;
@@ -31,7 +32,7 @@ static const sym_expr *arg_key(const sym_expr *a)
 {
 	sym_lin w;
 	sym__lin_view(a, &w);
-	return w.n ? w.t[0].m : NULL;
+	return w.n ? sym__lin_mono(&w, 0) : NULL;
 }
 
 /* Sets to NULL each argument of v[0..m) that another dominates with a
@@ -151,11 +152,12 @@ static const sym_expr *extract_common(sym_ctx *ctx, sym_kind kind, const sym_exp
 			int found = 0;
 			sym__lin_view(v[j], &w);
 			for (k = 0; k < w.n && !found; k++)
-				found = w.t[k].m == v0.t[i].m && sym__num_equal(&w.t[k].coef, &v0.t[i].coef);
+				found = sym__lin_mono(&w, k) == sym__lin_mono(&v0, i) &&
+				        sym__num_equal(sym__lin_coef(&w, k), sym__lin_coef(&v0, i));
 			everywhere = found;
 		}
 		if (everywhere) {
-			sym__sumb_add_term(&cb, &v0.t[i].coef, v0.t[i].m);
+			sym__sumb_add_term(&cb, sym__lin_coef(&v0, i), sym__lin_mono(&v0, i));
 			any = 1;
 		}
 	}
@@ -192,7 +194,7 @@ static const sym_expr *extract_common(sym_ctx *ctx, sym_kind kind, const sym_exp
 	for (j = 0; j < m; j++) {
 		sym__lin_view(v[j], &w);
 		for (k = 0; k <= w.n; k++) {
-			const sym_num *x = k < w.n ? &w.t[k].coef : w.c;
+			const sym_num *x = k < w.n ? sym__lin_coef(&w, k) : w.c;
 			if (!sym__num_is_one(&g)) {
 				sym__num_numer(&t, x);
 				sym__num_gcd(&g, &g, &t);
@@ -225,11 +227,12 @@ static const sym_expr *scaled_minmax(const sym_expr *a, sym_num *c, sym_num *k)
 {
 	sym_lin w;
 	sym__lin_view(a, &w);
-	if (w.n != 1 || (w.t[0].m->kind != SYM_KIND_MIN && w.t[0].m->kind != SYM_KIND_MAX))
+	if (w.n != 1 ||
+	    (sym__lin_mono(&w, 0)->kind != SYM_KIND_MIN && sym__lin_mono(&w, 0)->kind != SYM_KIND_MAX))
 		return NULL;
-	sym__num_set(c, &w.t[0].coef);
+	sym__num_set(c, sym__lin_coef(&w, 0));
 	sym__num_set(k, w.c);
-	return w.t[0].m;
+	return sym__lin_mono(&w, 0);
 }
 
 /* The sign of every term of a (the constant aside): -1 or 1 when all
@@ -242,9 +245,9 @@ static int lead_sign(const sym_expr *a)
 	sym__lin_view(a, &w);
 	if (!w.n)
 		return 0;
-	sg = sym__num_sgn(&w.t[0].coef);
+	sg = sym__num_sgn(sym__lin_coef(&w, 0));
 	for (i = 1; i < w.n; i++)
-		if (sym__num_sgn(&w.t[i].coef) != sg)
+		if (sym__num_sgn(sym__lin_coef(&w, i)) != sg)
 			return 0;
 	return sg;
 }
@@ -264,10 +267,10 @@ static const sym_expr *as_floor(sym_ctx *ctx, const sym_expr *a)
 		return NULL;
 	sym__lin_view(a, &w);
 	for (i = 0; i < w.n; i++) {
-		const sym_num *c = &w.t[i].coef;
-		if (!sym__is_int(w.t[i].m) || !sym__num_is_int(c))
+		const sym_num *c = sym__lin_coef(&w, i);
+		if (!sym__is_int(sym__lin_mono(&w, i)) || !sym__num_is_int(c))
 			return NULL;
-		if (w.t[i].m->kind == SYM_KIND_FLOOR && f == SIZE_MAX) {
+		if (sym__lin_mono(&w, i)->kind == SYM_KIND_FLOOR && f == SIZE_MAX) {
 			sym_num m;
 			sym__num_init(&m);
 			sym__num_abs(&m, c);
@@ -278,9 +281,9 @@ static const sym_expr *as_floor(sym_ctx *ctx, const sym_expr *a)
 	}
 	if (f == SIZE_MAX)
 		return NULL;
-	A = node_kid(w.t[f].m);
-	if (sym__num_sgn(&w.t[f].coef) > 0)
-		return sym_expr_add(ctx, sym_expr_sub(ctx, a, w.t[f].m), A);
+	A = node_kid(sym__lin_mono(&w, f));
+	if (sym__num_sgn(sym__lin_coef(&w, f)) > 0)
+		return sym_expr_add(ctx, sym_expr_sub(ctx, a, sym__lin_mono(&w, f)), A);
 	sym__lin_view(A, &av);
 	if (!sym__lin_int_monos(&av))
 		return NULL;
@@ -292,7 +295,7 @@ static const sym_expr *as_floor(sym_ctx *ctx, const sym_expr *a)
 		sym__lin_denom(&av, &d);
 		sym__num_sub(&t, &d, &one);
 		sym__num_div(&t, &t, &d);
-		r = sym_expr_add(ctx, sym_expr_add(ctx, a, w.t[f].m),
+		r = sym_expr_add(ctx, sym_expr_add(ctx, a, sym__lin_mono(&w, f)),
 		                 sym__add_num(ctx, sym_expr_neg(ctx, A), &t));
 		sym__num_clear(&d);
 		sym__num_clear(&t);
@@ -359,9 +362,9 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 			return sym__error(ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
 		cap += args[i]->kind == kind ? args[i]->n : 1;
 		if (args[i]->kind == SYM_KIND_ADD && args[i]->n == 1 &&
-		    (node_terms(args[i])[0].m->kind == SYM_KIND_MIN ||
-		     node_terms(args[i])[0].m->kind == SYM_KIND_MAX))
-			cap += node_terms(args[i])[0].m->n;
+		    (node_mono(args[i], 0)->kind == SYM_KIND_MIN ||
+		     node_mono(args[i], 0)->kind == SYM_KIND_MAX))
+			cap += node_mono(args[i], 0)->n;
 	}
 	v = cap <= 16 ? stack : sym__alloc(ctx, cap * sizeof(*v));
 	if (!v)

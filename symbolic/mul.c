@@ -171,13 +171,13 @@ static const sym_expr *sum_primitive(sym_ctx *ctx, const sym_expr *s, sym_num *c
 	sym__num_numer(&g, v.c);
 	sym__num_denom(&l, v.c);
 	for (i = 0; i < v.n; i++) {
-		sym__num_numer(&t, &v.t[i].coef);
+		sym__num_numer(&t, sym__lin_coef(&v, i));
 		sym__num_gcd(&g, &g, &t);
-		sym__num_denom(&t, &v.t[i].coef);
+		sym__num_denom(&t, sym__lin_coef(&v, i));
 		sym__num_lcm(&l, &l, &t);
 	}
 	sym__num_div(content, &g, &l);
-	if (v.n && sym__num_sgn(&v.t[0].coef) < 0)
+	if (v.n && sym__num_sgn(sym__lin_coef(&v, 0)) < 0)
 		sym__num_neg(content, content);
 	sym__num_div(&t, &num_one, content);
 	r = sym__scale(ctx, &t, s);
@@ -219,14 +219,14 @@ static int prod_mul_expr(prod *p, const sym_expr *e, int64_t k)
 		sym_num t;
 		int ok;
 		sym__num_init(&t);
-		ok = sym__num_pow(&t, &node_terms(e)[0].coef, k, SYM_MAX_BITS);
+		ok = sym__num_pow(&t, node_coef(e, 0), k, SYM_MAX_BITS);
 		if (!ok)
 			sym__error(p->ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)",
 			           SYM_MAX_BITS);
 		else
 			sym__num_mul(&p->coef, &p->coef, &t);
 		sym__num_clear(&t);
-		return ok && prod_mul_expr(p, node_terms(e)[0].m, k);
+		return ok && prod_mul_expr(p, node_mono(e, 0), k);
 	}
 	if (e->kind == SYM_KIND_ADD) {
 		sym_num c, t;
@@ -258,9 +258,9 @@ static int polynomial_terms(const sym_expr *s)
 	size_t i, j;
 	sym__lin_view(s, &v);
 	for (i = 0; i < v.n; i++)
-		if (v.t[i].m->kind == SYM_KIND_MUL)
-			for (j = 0; j < v.t[i].m->n; j++)
-				if (node_factors(v.t[i].m)[j].exp < 0)
+		if (sym__lin_mono(&v, i)->kind == SYM_KIND_MUL)
+			for (j = 0; j < sym__lin_mono(&v, i)->n; j++)
+				if (node_factors(sym__lin_mono(&v, i))[j].exp < 0)
 					return 0;
 	return 1;
 }
@@ -298,15 +298,15 @@ static const sym_expr *poly_div_exact(sym_ctx *ctx, const sym_expr *a, const sym
 			return NULL;
 		/* lt(r) / lt(s) must be a monomial */
 		prod_init(&t, ctx);
-		f = mono_factors(vr.t[0].m, &one, &n);
+		f = mono_factors(sym__lin_mono(&vr, 0), &one, &n);
 		ok = prod_mul_factors(&t, f, n, 1);
-		f = mono_factors(vs.t[0].m, &one, &n);
+		f = mono_factors(sym__lin_mono(&vs, 0), &one, &n);
 		ok = ok && prod_mul_factors(&t, f, n, -1);
 		for (i = 0; ok && i < t.n; i++)
 			if (t.f[i].exp < 0)
 				ok = 0;
 		if (ok) {
-			sym__num_div(&t.coef, &vr.t[0].coef, &vs.t[0].coef);
+			sym__num_div(&t.coef, sym__lin_coef(&vr, 0), sym__lin_coef(&vs, 0));
 			qt = sym__scale(ctx, &t.coef, sym__monomial(ctx, t.f, t.n));
 		}
 		prod_clear(&t);
@@ -365,21 +365,21 @@ static const sym_expr *distribute(sym_ctx *ctx, const sym_expr *a, const sym_exp
 	sym__num_mul(&s.c, va.c, vb.c);
 	for (i = 0; i < va.n; i++) {
 		if (!sym__num_is_zero(vb.c)) {
-			sym__num_mul(&t, &va.t[i].coef, vb.c);
-			sym__sumb_add_term(&s, &t, va.t[i].m);
+			sym__num_mul(&t, sym__lin_coef(&va, i), vb.c);
+			sym__sumb_add_term(&s, &t, sym__lin_mono(&va, i));
 		}
 		for (j = 0; j < vb.n; j++) {
-			const sym_expr *m = sym__mono_mul(ctx, va.t[i].m, vb.t[j].m);
+			const sym_expr *m = sym__mono_mul(ctx, sym__lin_mono(&va, i), sym__lin_mono(&vb, j));
 			if (!m)
 				break;
-			sym__num_mul(&t, &va.t[i].coef, &vb.t[j].coef);
+			sym__num_mul(&t, sym__lin_coef(&va, i), sym__lin_coef(&vb, j));
 			sym__sumb_add(&s, &t, m);
 		}
 	}
 	if (!sym__num_is_zero(va.c))
 		for (j = 0; j < vb.n; j++) {
-			sym__num_mul(&t, va.c, &vb.t[j].coef);
-			sym__sumb_add_term(&s, &t, vb.t[j].m);
+			sym__num_mul(&t, va.c, sym__lin_coef(&vb, j));
+			sym__sumb_add_term(&s, &t, sym__lin_mono(&vb, j));
 		}
 	sym__num_clear(&t);
 	return sym__sumb_finish(&s);
@@ -454,7 +454,7 @@ static const sym_expr *cancel_into_terms(sym_ctx *ctx, const sym_expr *a, const 
 	sym__num_init(&t);
 	prim = sum_primitive(ctx, s, &c);
 	for (i = 0; prim && i < v.n; i++) {
-		const sym_expr *m = v.t[i].m;
+		const sym_expr *m = sym__lin_mono(&v, i);
 		int has = 0;
 		if (m->kind == SYM_KIND_MUL)
 			for (j = 0; j < m->n; j++)
@@ -471,8 +471,8 @@ static const sym_expr *cancel_into_terms(sym_ctx *ctx, const sym_expr *a, const 
 	sym__sumb_init(&b, ctx);
 	for (i = 0; i < v.n; i++) {
 		sym_factor fp = {prim, 1};
-		const sym_expr *m = sym__mono_mul(ctx, v.t[i].m, sym__monomial(ctx, &fp, 1));
-		sym__num_mul(&t, &v.t[i].coef, &c);
+		const sym_expr *m = sym__mono_mul(ctx, sym__lin_mono(&v, i), sym__monomial(ctx, &fp, 1));
+		sym__num_mul(&t, sym__lin_coef(&v, i), &c);
 		sym__sumb_add(&b, &t, m);
 	}
 	sym__num_clear(&c);
@@ -507,7 +507,7 @@ static int polynomial_like(const sym_expr *e)
 	size_t i, j;
 	sym__lin_view(e, &v);
 	for (i = 0; i < v.n; i++) {
-		const sym_expr *m = v.t[i].m;
+		const sym_expr *m = sym__lin_mono(&v, i);
 		if (m->kind != SYM_KIND_MUL)
 			continue;
 		for (j = 0; j < m->n; j++)
@@ -637,8 +637,8 @@ static double expansion_work(const sym_expr *a, long long n)
 	for (j = 1; j < k && terms < 1e12; j++)
 		terms = terms * ((double)n + j) / j;
 	for (i = 0; i < v.n; i++)
-		if (sym__num_bits(&v.t[i].coef) > bits)
-			bits = sym__num_bits(&v.t[i].coef);
+		if (sym__num_bits(sym__lin_coef(&v, i)) > bits)
+			bits = sym__num_bits(sym__lin_coef(&v, i));
 	if (sym__num_bits(v.c) > bits)
 		bits = sym__num_bits(v.c);
 	if (terms > SYM_MAX_EXPAND_TERMS)
@@ -659,8 +659,8 @@ typedef struct mexp {
 
 static void mexp_level(mexp *x, size_t i, long long rem, const sym_num *coef, const sym_expr *mono)
 {
-	const sym_num *ci = i < x->v.n ? &x->v.t[i].coef : x->v.c;
-	const sym_expr *mi = i < x->v.n ? x->v.t[i].m : NULL;
+	const sym_num *ci = i < x->v.n ? sym__lin_coef(&x->v, i) : x->v.c;
+	const sym_expr *mi = i < x->v.n ? sym__lin_mono(&x->v, i) : NULL;
 	sym_num c, binom, t;
 	long long e;
 	if (sym__failed(x->ctx))

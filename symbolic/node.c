@@ -183,6 +183,15 @@ void sym_ctx_free(sym_ctx *ctx)
 	}
 }
 
+#define SMALL1(v)                                                                                            \
+	{                                                                                                    \
+		{(v)}, 1                                                                                     \
+	}
+#define SMALL4(v) SMALL1(v), SMALL1((v) + 1), SMALL1((v) + 2), SMALL1((v) + 3)
+#define SMALL16(v) SMALL4(v), SMALL4((v) + 4), SMALL4((v) + 8), SMALL4((v) + 12)
+#define SMALL64(v) SMALL16(v), SMALL16((v) + 16), SMALL16((v) + 32), SMALL16((v) + 48)
+const sym_num sym__small_nums[256] = {SMALL64(-128), SMALL64(-64), SMALL64(0), SMALL64(64)};
+
 /* One multiply per word; the final avalanche happens once per node. */
 static inline uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -250,9 +259,21 @@ static int payload_equal(const sym_expr *e, const struct sym_expr *h, const void
 	case SYM_KIND_NUM:
 		return sym__num_equal(node_num(e), pl);
 	case SYM_KIND_ADD: {
-		const sym_term *t = (const sym_term *)((const char *)pl + sizeof(sym_num));
-		const sym_term *u = node_terms(e);
-		if (!sym__num_equal(node_add_const(e), pl))
+		const sym_num *c = pl;
+		const sym_term *t = (const sym_term *)(c + 1);
+		const sym_term *u = (const sym_term *)((const sym_num *)NODE_PAYLOAD(e) + 1);
+		if (e->flags & SYM_F_SMALL) {
+			const sym_expr *const *m = node_small_monos(e);
+			const int8_t *k = node_small_coefs(e);
+			/* a big number has q == 0 */
+			if (c->q != 1 || c->p != k[0])
+				return 0;
+			for (i = 0; i < h->n; i++)
+				if (t[i].m != m[i] || t[i].coef.q != 1 || t[i].coef.p != k[i + 1])
+					return 0;
+			return 1;
+		}
+		if (!sym__num_equal(NODE_PAYLOAD(e), c))
 			return 0;
 		for (i = 0; i < h->n; i++)
 			if (t[i].m != u[i].m || !sym__num_equal(&t[i].coef, &u[i].coef))
@@ -306,11 +327,19 @@ static int own_num(sym_ctx *ctx, sym_num *dst, const sym_num *src)
 	return 1;
 }
 
+/* Whether a is an integer that a compact sum stores (int8_t). */
+static int is_small(const sym_num *a)
+{
+	return a->q == 1 && a->p >= INT8_MIN && a->p <= INT8_MAX;
+}
+
+/* Sets h's depth, degree and flags from its payload. */
 static void node_props(struct sym_expr *h, const void *pl)
 {
 	size_t i;
 	unsigned depth = 0;
 	int isint = 1;
+	h->flags = 0;
 	h->degree = 1;
 	switch (h->kind) {
 	case SYM_KIND_NUM:
@@ -319,14 +348,19 @@ static void node_props(struct sym_expr *h, const void *pl)
 	case SYM_KIND_SYM:
 		break;
 	case SYM_KIND_ADD: {
-		const sym_term *t = (const sym_term *)((const char *)pl + sizeof(sym_num));
-		isint = sym__num_is_int(pl);
+		const sym_num *c = pl;
+		const sym_term *t = (const sym_term *)(c + 1);
+		int small = is_small(c);
+		isint = sym__num_is_int(c);
 		for (i = 0; i < h->n; i++) {
 			if (t[i].m->depth > depth)
 				depth = t[i].m->depth;
 			if (!sym__is_int(t[i].m) || !sym__num_is_int(&t[i].coef))
 				isint = 0;
+			small = small && is_small(&t[i].coef);
 		}
+		if (small)
+			h->flags |= SYM_F_SMALL;
 		break;
 	}
 	case SYM_KIND_MUL: {
@@ -358,7 +392,7 @@ static void node_props(struct sym_expr *h, const void *pl)
 	if (h->kind == SYM_KIND_FLOOR)
 		isint = 1;
 	h->depth = (uint16_t)(depth + 1 > 65535 ? 65535 : depth + 1);
-	h->flags = 0;
+	h->flags &= SYM_F_SMALL;
 	if (h->kind >= SYM_KIND_BOOL) {
 		h->flags = SYM_F_PRED;
 		isint = 0;
@@ -393,7 +427,7 @@ static int nums_in_limit(const struct sym_expr *h, const void *pl)
 const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void *payload, size_t size)
 {
 	struct sym_expr h = *hdr;
-	size_t j;
+	size_t i, j;
 	struct sym_expr *e;
 	if (sym__failed(ctx))
 		return NULL;
@@ -415,6 +449,23 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	if (h.depth > SYM_MAX_DEPTH)
 		return sym__error(ctx, SYM_ELIMIT, -1, "expression nested deeper than %d levels",
 		                  SYM_MAX_DEPTH);
+	if (h.flags & SYM_F_SMALL) {
+		const sym_num *c = payload;
+		const sym_term *t = (const sym_term *)(c + 1);
+		const sym_expr **m;
+		int8_t *k;
+		size = h.n * sizeof(*m) + h.n + 1;
+		e = arena_alloc(ctx, sizeof(struct sym_expr) + size);
+		if (!e)
+			return NULL;
+		*e = h;
+		m = NODE_PAYLOAD(e);
+		k = (int8_t *)(m + h.n);
+		k[0] = (int8_t)c->p;
+		for (i = 0; i < h.n; i++)
+			m[i] = t[i].m, k[i + 1] = (int8_t)t[i].coef.p;
+		goto interned;
+	}
 	e = arena_alloc(ctx, sizeof(struct sym_expr) + size);
 	if (!e)
 		return NULL;
@@ -428,13 +479,13 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 		sym_num *c = NODE_PAYLOAD(e);
 		sym_term *t = (sym_term *)(c + 1);
 		const sym_term *st = (const sym_term *)((const sym_num *)payload + 1);
-		size_t i;
 		if (!own_num(ctx, c, payload))
 			return NULL;
 		for (i = 0; i < h.n; i++)
 			if (!own_num(ctx, &t[i].coef, &st[i].coef))
 				return NULL;
 	}
+interned:
 	ctx->node_bytes += sizeof(struct sym_expr) + ((size + 7) & ~(size_t)7);
 	ctx->nnodes++;
 	ctx->table[j] = e; /* the free slot the lookup ended on */

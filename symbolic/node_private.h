@@ -11,8 +11,9 @@
 
 /* Node flags. */
 enum {
-	SYM_F_INT = 1,  /* integer-valued for every integer assignment */
-	SYM_F_PRED = 2, /* a predicate */
+	SYM_F_INT = 1,   /* integer-valued for every integer assignment */
+	SYM_F_PRED = 2,  /* a predicate */
+	SYM_F_SMALL = 4, /* a sum stored compactly (see the layout below) */
 };
 
 /* A term of a sum: coefficient times monomial (never a number or a sum). */
@@ -31,7 +32,11 @@ typedef struct sym_factor {
 /* The node header; the payload follows, 8-byte aligned:
  *   NUM   sym_num
  *   SYM   n name bytes plus NUL
- *   ADD   sym_num constant, then n sym_term
+ *   ADD   sym_num constant, then n sym_term; or, flagged SYM_F_SMALL when
+ *         the constant and every coefficient are integers in [-128, 127]
+ *         (one layout per value, chosen when the node is interned): n
+ *         monomial pointers, then the constant and the n coefficients as
+ *         int8_t, 9 bytes a term instead of 24
  *   MUL   n sym_factor
  *   FLOOR, ABS, EQ, NE, LE, LT (compared with 0): one child
  *   MIN, MAX, AND, OR: n children
@@ -61,13 +66,45 @@ static inline const char *node_name(const sym_expr *e)
 {
 	return (const char *)NODE_PAYLOAD(e);
 }
+/* The sym_num of every int8_t value v, at sym__small_nums[v + 128]: what
+ * a compact sum's constant and coefficients read as. */
+extern const sym_num sym__small_nums[256];
+
+static inline const sym_expr *const *node_small_monos(const sym_expr *e)
+{
+	return (const sym_expr *const *)NODE_PAYLOAD(e);
+}
+/* A compact sum's constant at [0], then its coefficients. */
+static inline const int8_t *node_small_coefs(const sym_expr *e)
+{
+	return (const int8_t *)(node_small_monos(e) + e->n);
+}
 static inline const sym_num *node_add_const(const sym_expr *e)
 {
+	if (e->flags & SYM_F_SMALL)
+		return &sym__small_nums[node_small_coefs(e)[0] + 128];
 	return (const sym_num *)NODE_PAYLOAD(e);
 }
-static inline const sym_term *node_terms(const sym_expr *e)
+/* Term i of sum e: its coefficient and its monomial. */
+static inline const sym_num *node_coef(const sym_expr *e, size_t i)
 {
-	return (const sym_term *)((char *)NODE_PAYLOAD(e) + sizeof(sym_num));
+	if (e->flags & SYM_F_SMALL)
+		return &sym__small_nums[node_small_coefs(e)[i + 1] + 128];
+	return &((const sym_term *)((const char *)NODE_PAYLOAD(e) + sizeof(sym_num)))[i].coef;
+}
+static inline const sym_expr *node_mono(const sym_expr *e, size_t i)
+{
+	if (e->flags & SYM_F_SMALL)
+		return node_small_monos(e)[i];
+	return ((const sym_term *)((const char *)NODE_PAYLOAD(e) + sizeof(sym_num)))[i].m;
+}
+/* Term i of sum e as a sym_term with a borrowed coefficient. */
+static inline sym_term node_term(const sym_expr *e, size_t i)
+{
+	sym_term t;
+	t.coef = *node_coef(e, i);
+	t.m = node_mono(e, i);
+	return t;
 }
 static inline const sym_factor *node_factors(const sym_expr *e)
 {
@@ -180,14 +217,35 @@ int sym__cmp_q(const void *a, const void *b);
 int sym__term_cmp(const sym_expr *a, const sym_expr *b);
 int sym__name_cmp(const char *a, const char *b);
 
-/* Linear view of any numeric node: constant + terms, without allocation. */
+/* Linear view of any numeric node: constant + terms, without allocation.
+ * Read term i with sym__lin_coef and sym__lin_mono: the terms are either
+ * an array of sym_term (tf) or a compact sum's monomials and int8_t
+ * coefficients (tm, tk). */
 typedef struct sym_lin {
 	const sym_num *c;
-	const sym_term *t;
+	const sym_term *tf;
+	const sym_expr *const *tm;
+	const int8_t *tk;
 	size_t n;
 	sym_term one; /* storage when the node is a single monomial */
 	sym_num zero;
 } sym_lin;
+static inline const sym_num *sym__lin_coef(const sym_lin *v, size_t i)
+{
+	return v->tf ? &v->tf[i].coef : &sym__small_nums[v->tk[i] + 128];
+}
+static inline const sym_expr *sym__lin_mono(const sym_lin *v, size_t i)
+{
+	return v->tf ? v->tf[i].m : v->tm[i];
+}
+/* Term i as a sym_term whose coefficient is borrowed (never cleared). */
+static inline sym_term sym__lin_term(const sym_lin *v, size_t i)
+{
+	sym_term t;
+	t.coef = *sym__lin_coef(v, i);
+	t.m = sym__lin_mono(v, i);
+	return t;
+}
 void sym__lin_view(const sym_expr *e, sym_lin *v);
 /* Sets d to the lcm of the denominators of the term coefficients and of
  * the constant: d*e has integer coefficients. */

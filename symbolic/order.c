@@ -66,11 +66,10 @@ int sym__cmp(const sym_expr *a, const sym_expr *b)
 	case SYM_KIND_BOOL:
 		return *(const int64_t *)NODE_PAYLOAD(a) < *(const int64_t *)NODE_PAYLOAD(b) ? -1 : 1;
 	case SYM_KIND_ADD: {
-		const sym_term *x = node_terms(a), *y = node_terms(b);
 		for (i = 0; i < n; i++) {
-			if ((c = sym__term_cmp(x[i].m, y[i].m)))
+			if ((c = sym__term_cmp(node_mono(a, i), node_mono(b, i))))
 				return c;
-			if ((c = sym__num_cmp(&x[i].coef, &y[i].coef)))
+			if ((c = sym__num_cmp(node_coef(a, i), node_coef(b, i))))
 				return c;
 		}
 		if (a->n != b->n)

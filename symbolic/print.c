@@ -206,13 +206,13 @@ int sym__quotient_form(sym_ctx *ctx, const sym_expr *e, const sym_expr **P, cons
 	sym__num_init(&t);
 	sym__lin_denom(&v, &d);
 	if (sym__num_is_zero(v.c) && v.n) {
-		f = sym__print_mono_view(v.t[0].m, &one, &n);
+		f = sym__print_mono_view(sym__lin_mono(&v, 0), &one, &n);
 		for (j = 0; j < n && nc < 16; j++)
 			if (f[j].exp < 0)
 				common[nc++] = f[j];
 		for (i = 1; i < v.n && nc; i++) {
 			size_t w = 0;
-			f = sym__print_mono_view(v.t[i].m, &one, &n);
+			f = sym__print_mono_view(sym__lin_mono(&v, i), &one, &n);
 			for (k = 0; k < nc; k++) {
 				int64_t e2 = 0;
 				for (j = 0; j < n; j++)
@@ -401,7 +401,8 @@ static void mono_ix_init(mono_ix *ix, sym_ctx *ctx, const sym_lin *v)
 	}
 	memset(ix->t, 0, ix->cap * sizeof(*ix->t));
 	for (i = 0; i < v->n; i++) {
-		for (h = mono_hash(v->t[i].m) & (ix->cap - 1); ix->t[h]; h = (h + 1) & (ix->cap - 1))
+		for (h = mono_hash(sym__lin_mono(v, i)) & (ix->cap - 1); ix->t[h];
+		     h = (h + 1) & (ix->cap - 1))
 			;
 		ix->t[h] = i + 1;
 	}
@@ -414,19 +415,19 @@ static void mono_ix_clear(mono_ix *ix)
 	ix->t = NULL;
 }
 
-/* The term of the indexed sum with monomial m, or NULL. */
-static const sym_term *mono_ix_find(const mono_ix *ix, const sym_expr *m)
+/* The coefficient of monomial m in the indexed sum, or NULL. */
+static const sym_num *mono_ix_find(const mono_ix *ix, const sym_expr *m)
 {
 	size_t h, l;
 	if (!ix->t) {
 		for (l = 0; l < ix->v->n; l++)
-			if (ix->v->t[l].m == m)
-				return &ix->v->t[l];
+			if (sym__lin_mono(ix->v, l) == m)
+				return sym__lin_coef(ix->v, l);
 		return NULL;
 	}
 	for (h = mono_hash(m) & (ix->cap - 1); ix->t[h]; h = (h + 1) & (ix->cap - 1))
-		if (ix->v->t[ix->t[h] - 1].m == m)
-			return &ix->v->t[ix->t[h] - 1];
+		if (sym__lin_mono(ix->v, ix->t[h] - 1) == m)
+			return sym__lin_coef(ix->v, ix->t[h] - 1);
 	return NULL;
 }
 
@@ -438,8 +439,8 @@ static int terms_within_ix(const sym_expr *x, const mono_ix *ix)
 	size_t j;
 	sym__lin_view(x, &w);
 	for (j = 0; j < w.n; j++) {
-		const sym_term *t = mono_ix_find(ix, w.t[j].m);
-		if (!t || !sym__num_equal(&t->coef, &w.t[j].coef))
+		const sym_num *c = mono_ix_find(ix, sym__lin_mono(&w, j));
+		if (!c || !sym__num_equal(c, sym__lin_coef(&w, j)))
 			return 0;
 	}
 	return 1;
@@ -456,7 +457,8 @@ static int terms_within(const sym_expr *x, const sym_expr *y)
 	for (j = 0; j < w.n; j++) {
 		int ok = 0;
 		for (l = 0; l < v.n && !ok; l++)
-			ok = v.t[l].m == w.t[j].m && sym__num_equal(&v.t[l].coef, &w.t[j].coef);
+			ok = sym__lin_mono(&v, l) == sym__lin_mono(&w, j) &&
+			     sym__num_equal(sym__lin_coef(&v, l), sym__lin_coef(&w, j));
 		if (!ok)
 			return 0;
 	}
@@ -482,7 +484,7 @@ static int divides_by_a_large_sum(const sym_expr *a)
 	sym__lin_view(a, &v);
 	if (!v.n)
 		return 0;
-	f = sym__print_mono_view(v.t[0].m, &one, &n);
+	f = sym__print_mono_view(sym__lin_mono(&v, 0), &one, &n);
 	for (j = 0; j < n; j++)
 		if (f[j].exp < 0 && f[j].base->kind == SYM_KIND_ADD) {
 			sym_lin bv;
@@ -504,7 +506,7 @@ static size_t lin_size(const sym_expr *e)
 {
 	sym_lin v;
 	sym__lin_view(e, &v);
-	return v.n + !sym__num_is_zero(v.c) + (v.n && sym__num_sgn(&v.t[0].coef) < 0);
+	return v.n + !sym__num_is_zero(v.c) + (v.n && sym__num_sgn(sym__lin_coef(&v, 0)) < 0);
 }
 
 /* Whether k*(P % Q) + rest, as the parser builds it from the printed text,
@@ -573,7 +575,7 @@ static int find_mod_at(sym_ctx *ctx, const sym_expr *e, const mono_ix *ix, modpa
 	const sym_expr *lastF = NULL, *P = NULL, *Q = NULL;
 	int q_ok = 0;
 	for (i = 0; i < vp->n; i++) {
-		const sym_expr *m = vp->t[i].m, *F = floor_factor(m), *R, *ratio, *S, *kP, *term;
+		const sym_expr *m = sym__lin_mono(vp, i), *F = floor_factor(m), *R, *ratio, *S, *kP, *term;
 		int g_ok;
 		if (!F)
 			continue;
@@ -596,7 +598,7 @@ static int find_mod_at(sym_ctx *ctx, const sym_expr *e, const mono_ix *ix, modpa
 		g_ok = m == F;
 		if (!q_ok && !g_ok)
 			continue;
-		term = sym__scale(ctx, &vp->t[i].coef, m);
+		term = sym__scale(ctx, sym__lin_coef(vp, i), m);
 		R = sym_expr_div(ctx, term, F);
 		if (!R)
 			return 0;
@@ -656,7 +658,7 @@ static int find_mod_at(sym_ctx *ctx, const sym_expr *e, const mono_ix *ix, modpa
 					 * 8*((seq + 7)//8) */
 					sym_lin pv;
 					sym__lin_view(P2 ? P2 : P, &pv);
-					if (kP2 && pv.n == 1 && sym__num_sgn(&pv.t[0].coef) < 0) {
+					if (kP2 && pv.n == 1 && sym__num_sgn(sym__lin_coef(&pv, 0)) < 0) {
 						const sym_expr *r2 = sym_expr_sub(ctx, S, kP2);
 						if (!r2 || r2->kind != SYM_KIND_NUM ||
 						    !sym__num_is_zero(node_num(r2)))
@@ -694,25 +696,26 @@ static int find_mod_at(sym_ctx *ctx, const sym_expr *e, const mono_ix *ix, modpa
 		if (R->kind != SYM_KIND_NUM || !sym__num_is_int(node_num(R)) || vp->n > MOD_MAX_G_TERMS)
 			continue;
 		for (j = 0; j < vp->n; j++) {
-			const sym_expr *G = vp->t[j].m, *Fm, *Qm;
+			const sym_expr *G = sym__lin_mono(vp, j), *Fm, *Qm;
 			sym_num mq;
 			if (j == i || G->kind != SYM_KIND_FLOOR)
 				continue;
 			/* R = -mq * coef(G) */
 			sym__num_init(&mq);
-			sym__num_div(&mq, node_num(R), &vp->t[j].coef);
+			sym__num_div(&mq, node_num(R), sym__lin_coef(vp, j));
 			sym__num_neg(&mq, &mq);
 			if (sym__num_is_int(&mq) && sym__num_sgn(&mq) > 0 && !sym__num_is_one(&mq)) {
 				Qm = sym__num_node(ctx, &mq);
 				Fm = sym_expr_floordiv(ctx, G, Qm);
 				if (Fm == F) {
-					sym__num_set(&mp->k, &vp->t[j].coef);
+					sym__num_set(&mp->k, sym__lin_coef(vp, j));
 					mp->P = G, mp->Q = Qm;
 					if (!S && !(S = sym_expr_sub(ctx, e, term))) {
 						sym__num_clear(&mq);
 						return 0;
 					}
-					*rest = sym_expr_sub(ctx, S, sym__scale(ctx, &vp->t[j].coef, G));
+					*rest =
+					    sym_expr_sub(ctx, S, sym__scale(ctx, sym__lin_coef(vp, j), G));
 					sym__num_clear(&mq);
 					return *rest != NULL;
 				}
@@ -810,7 +813,7 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
 		 * when the first one is negative (2 - x//s, not -(x//s) + 2) */
 		size_t nit = v.n + nm + (!skip_const && !sym__num_is_zero(v.c)), lead = 0, k;
 		for (k = 0; k < nit; k++) {
-			int sg = k < v.n        ? sym__num_sgn(&v.t[k].coef)
+			int sg = k < v.n        ? sym__num_sgn(sym__lin_coef(&v, k))
 			         : k < v.n + nm ? sym__num_sgn(&mods[k - v.n].k)
 			                        : sym__num_sgn(v.c);
 			if (sg > 0) {
@@ -821,8 +824,8 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
 		for (k = 0; k < nit; k++) {
 			size_t j = k == 0 ? lead : k <= lead ? k - 1 : k;
 			if (j < v.n)
-				sum_item(p, &first, sym__num_sgn(&v.t[j].coef) < 0, item_term, &v.t[j].coef,
-				         v.t[j].m);
+				sum_item(p, &first, sym__num_sgn(sym__lin_coef(&v, j)) < 0, item_term,
+				         sym__lin_coef(&v, j), sym__lin_mono(&v, j));
 			else if (j < v.n + nm)
 				sum_item(p, &first, sym__num_sgn(&mods[j - v.n].k) < 0, item_mod,
 				         &mods[j - v.n], NULL);
@@ -839,14 +842,14 @@ static int print_sum(pr *p, const sym_expr *e, int skip_const, sym_num *rest_c)
 	if (v.n + nm + (!skip_const && !sym__num_is_zero(v.c)) == 1) {
 		int neg = 0;
 		if (v.n == 1)
-			neg = sym__num_sgn(&v.t[0].coef) < 0;
+			neg = sym__num_sgn(sym__lin_coef(&v, 0)) < 0;
 		else if (nm == 1)
 			neg = sym__num_sgn(&mods[0].k) < 0;
 		else
 			neg = sym__num_sgn(v.c) < 0;
 		prec = neg ? P_UNARY : P_MUL;
 		if (!neg && v.n == 1) /* measuring again is cheap with the memo */
-			prec = peek(p, item_term, &v.t[0].coef, v.t[0].m);
+			prec = peek(p, item_term, sym__lin_coef(&v, 0), sym__lin_mono(&v, 0));
 		if (!neg && v.n == 0 && nm == 0)
 			prec = sym__num_is_int(v.c) ? P_ATOM : P_MUL;
 		if (neg)
@@ -881,11 +884,11 @@ void sym__print_split_by_sign(sym_ctx *ctx, const sym_lin *v, sym_sumb *pos, sym
 	sym__sumb_init(pos, ctx);
 	sym__sumb_init(neg, ctx);
 	for (i = 0; i < v->n; i++) {
-		if (sym__num_sgn(&v->t[i].coef) > 0) {
-			sym__sumb_add_term(pos, &v->t[i].coef, v->t[i].m);
+		if (sym__num_sgn(sym__lin_coef(v, i)) > 0) {
+			sym__sumb_add_term(pos, sym__lin_coef(v, i), sym__lin_mono(v, i));
 		} else {
-			sym__num_neg(&t, &v->t[i].coef);
-			sym__sumb_add_term(neg, &t, v->t[i].m);
+			sym__num_neg(&t, sym__lin_coef(v, i));
+			sym__sumb_add_term(neg, &t, sym__lin_mono(v, i));
 		}
 	}
 	sym__num_clear(&t);

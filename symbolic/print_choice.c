@@ -290,7 +290,7 @@ static int has_mono(const sym_expr *P, const sym_expr *m)
 	size_t j;
 	sym__lin_view(P, &w);
 	for (j = 0; j < w.n; j++)
-		if (w.t[j].m == m)
+		if (sym__lin_mono(&w, j) == m)
 			return 1;
 	return 0;
 }
@@ -303,8 +303,8 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	size_t i, j;
 	int mode, flip;
 	for (i = 0; i < 2 * v->n; i++) {
-		const sym_expr *F = v->t[i / 2].m, *P, *Q, *restall, *T, *inner, *rem;
-		const sym_num *k = &v->t[i / 2].coef;
+		const sym_expr *F = sym__lin_mono(v, i / 2), *P, *Q, *restall, *T, *inner, *rem;
+		const sym_num *k = sym__lin_coef(v, i / 2);
 		sym_sumb tb;
 		sym_num q, ak, kf;
 		flip = (int)(i % 2);
@@ -344,11 +344,12 @@ static void alt_floor_fold(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 			sym_sbuf it;
 			sym__sumb_init(&tb, p->ctx);
 			for (j = 0; j < v->n && mode != 1; j++) {
-				if (j == i / 2 || !sym__is_int(v->t[j].m) || !has_mono(P, v->t[j].m))
+				if (j == i / 2 || !sym__is_int(sym__lin_mono(v, j)) ||
+				    !has_mono(P, sym__lin_mono(v, j)))
 					continue;
-				sym__num_div(&q, &v->t[j].coef, k);
+				sym__num_div(&q, sym__lin_coef(v, j), k);
 				if (sym__num_is_int(&q))
-					sym__sumb_add_term(&tb, &v->t[j].coef, v->t[j].m);
+					sym__sumb_add_term(&tb, sym__lin_coef(v, j), sym__lin_mono(v, j));
 			}
 			if (mode != 2) {
 				/* a small constant: (H + 7)//8 - 1 is (H - 1)//8,
@@ -414,7 +415,7 @@ static const sym_expr *reduced_mod(sym_ctx *ctx, const sym_expr *P, const sym_nu
 	size_t i;
 	sym__lin_view(P, &v);
 	for (i = 0; i < v.n; i++)
-		if (!sym__num_is_int(&v.t[i].coef))
+		if (!sym__num_is_int(sym__lin_coef(&v, i)))
 			return P;
 	if (!sym__num_is_int(v.c))
 		return P;
@@ -422,7 +423,7 @@ static const sym_expr *reduced_mod(sym_ctx *ctx, const sym_expr *P, const sym_nu
 	sym__num_init(&h);
 	sym__sumb_init(&b, ctx);
 	for (i = 0; i <= v.n; i++) {
-		const sym_num *k = i < v.n ? &v.t[i].coef : v.c;
+		const sym_num *k = i < v.n ? sym__lin_coef(&v, i) : v.c;
 		/* c = k - Q*floor(k/Q), then minus Q above Q/2 */
 		sym__num_div(&c, k, Q);
 		sym__num_floor(&c, &c);
@@ -432,7 +433,7 @@ static const sym_expr *reduced_mod(sym_ctx *ctx, const sym_expr *P, const sym_nu
 		if (sym__num_cmp(&h, Q) > 0)
 			sym__num_sub(&c, &c, Q);
 		if (i < v.n)
-			sym__sumb_add_term(&b, &c, v.t[i].m);
+			sym__sumb_add_term(&b, &c, sym__lin_mono(&v, i));
 		else
 			sym__num_add(&b.c, &b.c, &c);
 	}
@@ -499,7 +500,7 @@ static int has_sum_recip(const sym_expr *x)
 	const sym_factor *f;
 	sym__lin_view(x, &v);
 	for (i = 0; i < v.n; i++) {
-		f = sym__print_mono_view(v.t[i].m, &one, &n);
+		f = sym__print_mono_view(sym__lin_mono(&v, i), &one, &n);
 		for (j = 0; j < n; j++)
 			if (f[j].exp < 0)
 				return 1;
@@ -517,7 +518,7 @@ static int int_coefs(const sym_expr *x)
 	if (!sym__num_is_int(v.c))
 		return 0;
 	for (i = 0; i < v.n; i++)
-		if (!sym__num_is_int(&v.t[i].coef))
+		if (!sym__num_is_int(sym__lin_coef(&v, i)))
 			return 0;
 	return 1;
 }
@@ -534,7 +535,7 @@ static size_t split_factors(pr *p, const sym_expr *R, const sym_expr **out, size
 	sym__lin_view(R, &v);
 	if (max < 2 || v.n < 2 || v.n > ALT_MAX_TERMS)
 		goto whole;
-	f = sym__print_mono_view(v.t[0].m, &one, &n);
+	f = sym__print_mono_view(sym__lin_mono(&v, 0), &one, &n);
 	for (a = 0; a < n; a++) {
 		const sym_expr *A = f[a].base, *R1, *R0, *Qn, *fa;
 		sym_sumb s1, s0;
@@ -547,7 +548,7 @@ static size_t split_factors(pr *p, const sym_expr *R, const sym_expr **out, size
 		for (i = 0; i < v.n && ok; i++) {
 			sym_factor one2;
 			size_t n2;
-			const sym_factor *g = sym__print_mono_view(v.t[i].m, &one2, &n2);
+			const sym_factor *g = sym__print_mono_view(sym__lin_mono(&v, i), &one2, &n2);
 			int e1 = 0;
 			for (j = 0; j < n2; j++)
 				if (g[j].base == A) {
@@ -558,9 +559,10 @@ static size_t split_factors(pr *p, const sym_expr *R, const sym_expr **out, size
 			if (!ok)
 				break;
 			if (e1)
-				sym__sumb_add(&s1, &v.t[i].coef, sym_expr_div(p->ctx, v.t[i].m, A));
+				sym__sumb_add(&s1, sym__lin_coef(&v, i),
+				              sym_expr_div(p->ctx, sym__lin_mono(&v, i), A));
 			else
-				sym__sumb_add_term(&s0, &v.t[i].coef, v.t[i].m);
+				sym__sumb_add_term(&s0, sym__lin_coef(&v, i), sym__lin_mono(&v, i));
 		}
 		R1 = sym__sumb_finish(&s1);
 		R0 = sym__sumb_finish(&s0);
@@ -601,7 +603,7 @@ static void alt_factor(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	 * first term */
 	sym__num_set_si(&l, 1);
 	for (i = 0; i <= v->n; i++) {
-		const sym_num *k2 = i < v->n ? &v->t[i].coef : v->c;
+		const sym_num *k2 = i < v->n ? sym__lin_coef(v, i) : v->c;
 		if (i == v->n && sym__num_is_zero(k2))
 			break;
 		sym__num_numer(&num, k2);
@@ -614,17 +616,17 @@ static void alt_factor(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 		sym__num_lcm(&l, &l, &den);
 	}
 	sym__num_div(&c0, &g, &l);
-	if (v->n && sym__num_sgn(&v->t[0].coef) < 0)
+	if (v->n && sym__num_sgn(sym__lin_coef(v, 0)) < 0)
 		sym__num_neg(&c0, &c0);
 	/* the common monomial (positive exponents) */
 	if (sym__num_is_zero(v->c) && v->n) {
-		f = sym__print_mono_view(v->t[0].m, &one, &n);
+		f = sym__print_mono_view(sym__lin_mono(v, 0), &one, &n);
 		for (j = 0; j < n && nc < 16; j++)
 			if (f[j].exp > 0)
 				com[nc++] = f[j];
 		for (i = 1; i < v->n && nc; i++) {
 			size_t w = 0;
-			f = sym__print_mono_view(v->t[i].m, &one, &n);
+			f = sym__print_mono_view(sym__lin_mono(v, i), &one, &n);
 			for (k = 0; k < nc; k++) {
 				int64_t e2 = 0;
 				for (j = 0; j < n; j++)
@@ -867,8 +869,8 @@ static const sym_expr *subst_factors(sym_ctx *ctx, const sym_lin *v, size_t nf, 
 	for (i = 0; i < v->n && r; i++) {
 		sym_factor one;
 		size_t n;
-		const sym_factor *f = sym__print_mono_view(v->t[i].m, &one, &n);
-		const sym_expr *t = sym__num_node(ctx, &v->t[i].coef);
+		const sym_factor *f = sym__print_mono_view(sym__lin_mono(v, i), &one, &n);
+		const sym_expr *t = sym__num_node(ctx, sym__lin_coef(v, i));
 		for (j = 0; j < n && t; j++) {
 			const sym_expr *b = f[j].base;
 			for (k = 0; k < nf; k++)
@@ -925,7 +927,7 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 	for (i = 0; i < v->n && nf < SUBST_MAX_FLOORS; i++) {
 		sym_factor one;
 		size_t n;
-		const sym_factor *f = sym__print_mono_view(v->t[i].m, &one, &n);
+		const sym_factor *f = sym__print_mono_view(sym__lin_mono(v, i), &one, &n);
 		for (j = 0; j < n && nf < SUBST_MAX_FLOORS; j++) {
 			const sym_expr *P, *Q;
 			if (f[j].base->kind != SYM_KIND_FLOOR)
@@ -980,11 +982,11 @@ static void alt_substitute(pr *p, best *bt, const sym_expr *e, const sym_lin *v)
 		sym__num_init(&c);
 		sym__num_init(&q1);
 		for (l = 0; l < w.n; l++) {
-			if (sym__num_sgn(&w.t[l].coef) <= 0)
+			if (sym__num_sgn(sym__lin_coef(&w, l)) <= 0)
 				continue;
-			sym__num_div(&c, &w.t[l].coef, node_num(Q));
+			sym__num_div(&c, sym__lin_coef(&w, l), node_num(Q));
 			sym__num_ceil(&c, &c);
-			sym__sumb_add_term(&tb, &c, w.t[l].m);
+			sym__sumb_add_term(&tb, &c, sym__lin_mono(&w, l));
 		}
 		T = sym__sumb_finish(&tb);
 		sym__num_sub(&q1, node_num(Q), &num_one);
@@ -1094,7 +1096,7 @@ static int has_big_minmax(const sym_expr *e, int depth)
 	sym__lin_view(e, &v);
 	for (i = 0; i < v.n; i++) {
 		sym_factor one;
-		const sym_factor *f = sym__print_mono_view(v.t[i].m, &one, &n);
+		const sym_factor *f = sym__print_mono_view(sym__lin_mono(&v, i), &one, &n);
 		for (j = 0; j < n; j++) {
 			const sym_expr *b = f[j].base;
 			if ((b->kind == SYM_KIND_MIN || b->kind == SYM_KIND_MAX) &&
@@ -1113,7 +1115,7 @@ static int has_floor_factor(const sym_lin *v)
 	size_t i, j, n;
 	for (i = 0; i < v->n; i++) {
 		sym_factor one;
-		const sym_factor *f = sym__print_mono_view(v->t[i].m, &one, &n);
+		const sym_factor *f = sym__print_mono_view(sym__lin_mono(v, i), &one, &n);
 		for (j = 0; j < n; j++)
 			if (f[j].base->kind == SYM_KIND_FLOOR)
 				return 1;

@@ -73,8 +73,9 @@ static const sym_expr *floor_rel(sym_ctx *ctx, const sym_expr *P)
 	/* one floor with coefficient +-1; every other term integer-valued
 	 * (t is scratch: v.zero may be the view's constant) */
 	for (i = 0; i < v.n; i++) {
-		if (v.t[i].m->kind == SYM_KIND_FLOOR && int_monos(node_kid(v.t[i].m))) {
-			sym__num_abs(&t, &v.t[i].coef);
+		if (sym__lin_mono(&v, i)->kind == SYM_KIND_FLOOR &&
+		    int_monos(node_kid(sym__lin_mono(&v, i)))) {
+			sym__num_abs(&t, sym__lin_coef(&v, i));
 			if (sym__num_is_one(&t))
 				fi = i, nf++;
 		}
@@ -84,15 +85,15 @@ static const sym_expr *floor_rel(sym_ctx *ctx, const sym_expr *P)
 		return rel_node(ctx, SYM_KIND_LE, P);
 	}
 	/* R: everything but the floor, constant included */
-	R = sym_expr_sub(ctx, P, sym__scale(ctx, &v.t[fi].coef, v.t[fi].m));
-	if (sym__num_is_one(&v.t[fi].coef)) {
+	R = sym_expr_sub(ctx, P, sym__scale(ctx, sym__lin_coef(&v, fi), sym__lin_mono(&v, fi)));
+	if (sym__num_is_one(sym__lin_coef(&v, fi))) {
 		/* F + R <= 0  <=>  F <= -R  <=>  E < 1 - R  <=>  E + R - 1 < 0 */
 		sym__num_neg(&t, &num_one);
 		r = rel_canon(ctx, SYM_KIND_LT,
-		              sym__add_num(ctx, sym_expr_add(ctx, node_kid(v.t[fi].m), R), &t));
+		              sym__add_num(ctx, sym_expr_add(ctx, node_kid(sym__lin_mono(&v, fi)), R), &t));
 	} else {
 		/* -F + R <= 0  <=>  F >= R  <=>  E >= R  <=>  R - E <= 0 */
-		r = rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, R, node_kid(v.t[fi].m)));
+		r = rel_canon(ctx, SYM_KIND_LE, sym_expr_sub(ctx, R, node_kid(sym__lin_mono(&v, fi))));
 	}
 	sym__num_clear(&t);
 	return r;
@@ -107,14 +108,14 @@ static const sym_expr *minmax_eq(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 	size_t i, j;
 	sym__lin_view(d, &v);
 	for (i = 0; i < v.n; i++) {
-		const sym_expr *M = v.t[i].m, *X, *r;
+		const sym_expr *M = sym__lin_mono(&v, i), *X, *r;
 		sym_num k;
 		if (M->kind != SYM_KIND_MIN && M->kind != SYM_KIND_MAX)
 			continue;
 		/* c*M + R == 0  <=>  M == -R/c */
 		sym__num_init(&k);
-		sym__num_div(&k, &(sym_num){{-1}, 1}, &v.t[i].coef);
-		X = sym__scale(ctx, &k, sym_expr_sub(ctx, d, sym__scale(ctx, &v.t[i].coef, M)));
+		sym__num_div(&k, &(sym_num){{-1}, 1}, sym__lin_coef(&v, i));
+		X = sym__scale(ctx, &k, sym_expr_sub(ctx, d, sym__scale(ctx, sym__lin_coef(&v, i), M)));
 		sym__num_clear(&k);
 		if (!X)
 			return NULL;
@@ -149,14 +150,14 @@ static const sym_expr *mod_eq(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 	const sym_expr *A, *N, *K, *res = NULL, *fl, *modr;
 	sym__lin_view(d, &v);
 	for (i = 0; i < v.n; i++)
-		if (v.t[i].m->kind == SYM_KIND_FLOOR) {
+		if (sym__lin_mono(&v, i)->kind == SYM_KIND_FLOOR) {
 			if (f != SIZE_MAX)
 				return NULL;
 			f = i;
 		}
 	if (f == SIZE_MAX)
 		return NULL;
-	A = node_kid(v.t[f].m);
+	A = node_kid(sym__lin_mono(&v, f));
 	sym__lin_view(A, &w);
 	if (!sym__lin_int_monos(&w) || sym__num_is_zero(w.c))
 		return NULL;
@@ -171,9 +172,9 @@ static const sym_expr *mod_eq(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 	sym__num_neg(&t, &r);
 	N = sym__add_num(ctx, N, &t);
 	/* a = -coef(F)/q; K = d - a*(N + r - q*F) */
-	sym__num_div(&a, &v.t[f].coef, &q);
+	sym__num_div(&a, sym__lin_coef(&v, f), &q);
 	sym__num_neg(&a, &a);
-	modr = sym_expr_sub(ctx, sym__add_num(ctx, N, &r), sym__scale(ctx, &q, v.t[f].m));
+	modr = sym_expr_sub(ctx, sym__add_num(ctx, N, &r), sym__scale(ctx, &q, sym__lin_mono(&v, f)));
 	K = sym_expr_sub(ctx, d, sym__scale(ctx, &a, modr));
 	if (!N || !K || K->kind != SYM_KIND_NUM || !sym__num_is_int(&r))
 		goto done;
@@ -218,21 +219,22 @@ static const sym_expr *minmax_rel(sym_ctx *ctx, sym_kind kind, const sym_expr *d
 	int is_or;
 	sym__lin_view(d, &v);
 	for (i = 0; i < v.n; i++)
-		if (v.t[i].m->kind == SYM_KIND_MIN || v.t[i].m->kind == SYM_KIND_MAX) {
+		if (sym__lin_mono(&v, i)->kind == SYM_KIND_MIN ||
+		    sym__lin_mono(&v, i)->kind == SYM_KIND_MAX) {
 			if (at != SIZE_MAX)
 				return NULL;
 			at = i;
 		}
-	if (at == SIZE_MAX || v.t[at].m->n > 16)
+	if (at == SIZE_MAX || sym__lin_mono(&v, at)->n > 16)
 		return NULL;
-	M = v.t[at].m;
-	R = sym_expr_sub(ctx, d, sym__scale(ctx, &v.t[at].coef, M));
+	M = sym__lin_mono(&v, at);
+	R = sym_expr_sub(ctx, d, sym__scale(ctx, sym__lin_coef(&v, at), M));
 	if (!R)
 		return NULL;
-	is_or = (M->kind == SYM_KIND_MIN) == (sym__num_sgn(&v.t[at].coef) > 0);
+	is_or = (M->kind == SYM_KIND_MIN) == (sym__num_sgn(sym__lin_coef(&v, at)) > 0);
 	for (i = 0; i < M->n; i++) {
-		rs[i] = rel_canon(ctx, kind,
-		                  sym_expr_add(ctx, sym__scale(ctx, &v.t[at].coef, node_kids(M)[i]), R));
+		rs[i] = rel_canon(
+		    ctx, kind, sym_expr_add(ctx, sym__scale(ctx, sym__lin_coef(&v, at), node_kids(M)[i]), R));
 		if (!rs[i])
 			return NULL;
 		if (rs[i]->kind != SYM_KIND_BOOL && ++open > 1)
@@ -257,13 +259,14 @@ static const sym_expr *minmax_eq_const(sym_ctx *ctx, sym_kind kind, const sym_ex
 	size_t i, no = 0, nc = 0;
 	int hit = 0, over = 0, is_max;
 	sym__lin_view(d, &v);
-	if (v.n != 1 || (v.t[0].m->kind != SYM_KIND_MIN && v.t[0].m->kind != SYM_KIND_MAX) ||
-	    v.t[0].m->n > 16)
+	if (v.n != 1 ||
+	    (sym__lin_mono(&v, 0)->kind != SYM_KIND_MIN && sym__lin_mono(&v, 0)->kind != SYM_KIND_MAX) ||
+	    sym__lin_mono(&v, 0)->n > 16)
 		return NULL;
-	M = v.t[0].m;
+	M = sym__lin_mono(&v, 0);
 	is_max = M->kind == SYM_KIND_MAX;
 	sym__num_init(&cv);
-	sym__num_div(&cv, v.c, &v.t[0].coef);
+	sym__num_div(&cv, v.c, sym__lin_coef(&v, 0));
 	sym__num_neg(&cv, &cv);
 	for (i = 0; i < M->n; i++) {
 		const sym_expr *a = node_kids(M)[i];
@@ -345,14 +348,14 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 			sym__num_add(&c, &c, &num_one);
 		}
 		for (i = 0; i < v.n; i++)
-			sym__num_gcd(&g, &g, &v.t[i].coef);
+			sym__num_gcd(&g, &g, sym__lin_coef(&v, i));
 		if (kind == SYM_KIND_EQ || kind == SYM_KIND_NE) {
 			sym__num_div(&t, &c, &g);
 			if (!sym__num_is_int(&t)) {
 				r = sym_expr_bool(ctx, kind == SYM_KIND_NE);
 				goto done;
 			}
-			if (sym__num_sgn(&v.t[0].coef) < 0)
+			if (sym__num_sgn(sym__lin_coef(&v, 0)) < 0)
 				sym__num_neg(&g, &g);
 			sym__num_div(&t, &num_one, &g);
 			P = sym__scale(ctx, &t, D);
@@ -384,13 +387,13 @@ static const sym_expr *rel_canon(sym_ctx *ctx, sym_kind kind, const sym_expr *d)
 	sym__num_numer(&g, v.c);
 	sym__num_denom(&l, v.c);
 	for (i = 0; i < v.n; i++) {
-		sym__num_numer(&t, &v.t[i].coef);
+		sym__num_numer(&t, sym__lin_coef(&v, i));
 		sym__num_gcd(&g, &g, &t);
-		sym__num_denom(&t, &v.t[i].coef);
+		sym__num_denom(&t, sym__lin_coef(&v, i));
 		sym__num_lcm(&l, &l, &t);
 	}
 	sym__num_div(&t, &l, &g);
-	if ((kind == SYM_KIND_EQ || kind == SYM_KIND_NE) && sym__num_sgn(&v.t[0].coef) < 0)
+	if ((kind == SYM_KIND_EQ || kind == SYM_KIND_NE) && sym__num_sgn(sym__lin_coef(&v, 0)) < 0)
 		sym__num_neg(&t, &t);
 	r = rel_node(ctx, kind, sym__scale(ctx, &t, d));
 done:

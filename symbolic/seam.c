@@ -29,7 +29,7 @@ const sym_expr *sym__expr_arg(const sym_expr *e, size_t i)
 {
 	switch (e->kind) {
 	case SYM_KIND_ADD:
-		return node_terms(e)[i].m;
+		return node_mono(e, i);
 	case SYM_KIND_MUL:
 		return node_factors(e)[i].base;
 	default:
@@ -89,14 +89,18 @@ static int lcm_si(int64_t a, int64_t b, int64_t *r)
 
 int sym__sum_denom_si(sym_ctx *ctx, const sym_expr *e, int64_t *L)
 {
-	const sym_term *t = node_terms(e);
 	sym_num l, k;
 	size_t i;
 	int ok;
+	if (e->flags & SYM_F_SMALL) { /* integer coefficients */
+		*L = 1;
+		return 1;
+	}
 	/* small numbers first: the common case, without GMP */
 	if (!SYM_NUM_IS_BIG(node_add_const(e))) {
 		int64_t d = node_add_const(e)->q;
-		for (i = 0; i < e->n && !SYM_NUM_IS_BIG(&t[i].coef) && lcm_si(d, t[i].coef.q, &d); i++)
+		for (i = 0; i < e->n && !SYM_NUM_IS_BIG(node_coef(e, i)) && lcm_si(d, node_coef(e, i)->q, &d);
+		     i++)
 			;
 		if (i == e->n) {
 			*L = d;
@@ -107,7 +111,7 @@ int sym__sum_denom_si(sym_ctx *ctx, const sym_expr *e, int64_t *L)
 	sym__num_init(&k);
 	sym__num_denom(&l, node_add_const(e));
 	for (i = 0; i < e->n; i++) {
-		sym__num_denom(&k, &t[i].coef);
+		sym__num_denom(&k, node_coef(e, i));
 		sym__num_lcm(&l, &l, &k);
 	}
 	ok = sym__num_get_si(&l, L) || const_error(ctx, &l);
@@ -118,7 +122,7 @@ int sym__sum_denom_si(sym_ctx *ctx, const sym_expr *e, int64_t *L)
 
 int sym__sum_coef_si(sym_ctx *ctx, const sym_expr *e, size_t i, int64_t L, int64_t *k)
 {
-	const sym_num *c = i ? &node_terms(e)[i - 1].coef : node_add_const(e);
+	const sym_num *c = i ? node_coef(e, i - 1) : node_add_const(e);
 	sym_num l, u;
 	int64_t q;
 	int ok;
@@ -140,11 +144,11 @@ int sym__linear_coef(sym_ctx *ctx, const sym_expr *e, const sym_expr *s, const s
 	size_t i;
 	*coef = NULL;
 	sym__lin_view(e, &v);
-	for (i = 0; i < v.n && v.t[i].m != s; i++)
+	for (i = 0; i < v.n && sym__lin_mono(&v, i) != s; i++)
 		;
 	if (i == v.n)
 		return 0;
-	*coef = sym__num_node(ctx, &v.t[i].coef);
+	*coef = sym__num_node(ctx, sym__lin_coef(&v, i));
 	return *coef ? 1 : -1;
 }
 

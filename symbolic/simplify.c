@@ -256,7 +256,7 @@ static const sym_expr *rw_floor_nested(simp *s, const sym_expr *e)
 	size_t i, j;
 	sym__lin_view(arg, &v);
 	for (i = 0; i < v.n; i++) {
-		const sym_expr *m = v.t[i].m, *F = NULL, *term, *k, *rest, *M;
+		const sym_expr *m = sym__lin_mono(&v, i), *F = NULL, *term, *k, *rest, *M;
 		sym_factor one;
 		const sym_factor *f;
 		size_t n;
@@ -269,7 +269,7 @@ static const sym_expr *rw_floor_nested(simp *s, const sym_expr *e)
 				F = f[j].base;
 		if (!F)
 			continue;
-		term = sym__scale(ctx, &v.t[i].coef, m);
+		term = sym__scale(ctx, sym__lin_coef(&v, i), m);
 		M = sym_expr_div(ctx, term, F);
 		k = sym_expr_div(ctx, ctx->one, M);
 		if (!k || !positive_int(s, k))
@@ -297,7 +297,7 @@ static const sym_expr *rw_floor_range(simp *s, const sym_expr *e)
 	if (!sym__num_is_zero(v.c) || v.n == 0)
 		return e;
 	{
-		const sym_expr *m = v.t[0].m;
+		const sym_expr *m = sym__lin_mono(&v, 0);
 		sym_factor inv[16], one;
 		const sym_factor *f;
 		size_t n, ni = 0;
@@ -339,9 +339,9 @@ static const sym_expr *multiples_of(sym_ctx *ctx, const sym_lin *v, const sym_nu
 	sym__num_init(&t);
 	sym__sumb_init(&sb, ctx);
 	for (j = 0; j < v->n; j++) {
-		sym__num_div(&t, &v->t[j].coef, g);
+		sym__num_div(&t, sym__lin_coef(v, j), g);
 		if (sym__num_is_int(&t))
-			sym__sumb_add_term(&sb, &t, v->t[j].m);
+			sym__sumb_add_term(&sb, &t, sym__lin_mono(v, j));
 	}
 	sym__num_div(&t, v->c, g);
 	if (with_const && sym__num_is_int(&t))
@@ -423,7 +423,7 @@ static const sym_expr *rw_floor_small_part(simp *s, const sym_expr *e)
 	sym__lin_view(N, &v);
 	for (i = 0; i < v.n && r == e; i++) {
 		const sym_expr *B, *A;
-		sym__num_gcd(&g, &d, &v.t[i].coef);
+		sym__num_gcd(&g, &d, sym__lin_coef(&v, i));
 		if (sym__num_is_one(&g) || !new_step(&st, &g, v.n))
 			continue;
 		/* A: the multiples of g (constant included) over g; B the rest */
@@ -459,9 +459,9 @@ static const sym_expr *rw_floor_shift(simp *s, const sym_expr *e)
 	sym__lin_view(A, &v);
 	sym__sumb_init(&g, ctx);
 	for (i = 0; i < v.n; i++)
-		if (v.t[i].m->kind == SYM_KIND_FLOOR && sym__num_sgn(&v.t[i].coef) > 0 &&
-		    sym__num_cmp(&v.t[i].coef, &one) < 0)
-			sym__sumb_add_term(&g, &one, v.t[i].m);
+		if (sym__lin_mono(&v, i)->kind == SYM_KIND_FLOOR && sym__num_sgn(sym__lin_coef(&v, i)) > 0 &&
+		    sym__num_cmp(sym__lin_coef(&v, i), &one) < 0)
+			sym__sumb_add_term(&g, &one, sym__lin_mono(&v, i));
 	G = sym__sumb_finish(&g);
 	if (!G || (G->kind == SYM_KIND_NUM && sym__num_is_zero(node_num(G))))
 		return e;
@@ -818,7 +818,7 @@ static const sym_expr *rw_rel_small_part(simp *s, const sym_expr *e)
 	sym__num_init(&q);
 	for (i = 0; i < v.n && r == e; i++) {
 		const sym_expr *A, *B;
-		sym__num_abs(&g, &v.t[i].coef);
+		sym__num_abs(&g, sym__lin_coef(&v, i));
 		if (sym__num_is_one(&g))
 			continue;
 		/* -c == g*q + g - 1, checked before the split */
@@ -890,7 +890,7 @@ static int lrel_of(sym_ctx *ctx, const sym_expr *p, lrel *out)
 	if (!w.n || !sym__lin_int_monos(&w) || !sym__num_is_int(w.c))
 		return 0;
 	for (i = 0; i < w.n; i++)
-		if (!sym__num_is_int(&w.t[i].coef))
+		if (!sym__num_is_int(sym__lin_coef(&w, i)))
 			return 0;
 	/* d + c <op> 0 is d <op> -c */
 	if (!(c = sym__num_node(ctx, w.c)) || !(out->lhs = sym_expr_sub(ctx, node_kid(p), c)) ||
@@ -989,9 +989,10 @@ static const sym_expr *rw_conn(simp *s, const sym_expr *e)
 		if (neg[i]->kind != SYM_KIND_EQ)
 			continue;
 		sym__lin_view(node_kid(neg[i]), &w);
-		if (w.n != 1 || w.t[0].m->kind != SYM_KIND_SYM || !sym__num_is_one(&w.t[0].coef))
+		if (w.n != 1 || sym__lin_mono(&w, 0)->kind != SYM_KIND_SYM ||
+		    !sym__num_is_one(sym__lin_coef(&w, 0)))
 			continue;
-		x = w.t[0].m;
+		x = sym__lin_mono(&w, 0);
 		c = sym__num_node(s->ctx, w.c);
 		c = sym_expr_neg(s->ctx, c);
 		if (!c)
@@ -1066,27 +1067,28 @@ static const sym_expr *rw_sum_minmax_pair(simp *s, const sym_expr *e)
 	sym__num_init(&d);
 	sym__num_init(&t);
 	for (i = 0; i < v.n && r == e; i++) {
-		const sym_expr *A = v.t[i].m;
+		const sym_expr *A = sym__lin_mono(&v, i);
 		if (A->kind != SYM_KIND_MIN && A->kind != SYM_KIND_MAX)
 			continue;
 		for (j = i + 1; j < v.n && r == e; j++) {
-			const sym_expr *B = v.t[j].m, *rest;
+			const sym_expr *B = sym__lin_mono(&v, j), *rest;
 			if ((B->kind != SYM_KIND_MIN && B->kind != SYM_KIND_MAX) || A->n != B->n)
 				continue;
 			rest = sym_expr_sub(ctx, e,
-			                    sym_expr_add(ctx, sym__scale(ctx, &v.t[i].coef, A),
-			                                 sym__scale(ctx, &v.t[j].coef, B)));
+			                    sym_expr_add(ctx, sym__scale(ctx, sym__lin_coef(&v, i), A),
+			                                 sym__scale(ctx, sym__lin_coef(&v, j), B)));
 			if (!rest)
 				break;
-			if (A->kind != B->kind && A->n == 2 && sym__num_equal(&v.t[i].coef, &v.t[j].coef) &&
+			if (A->kind != B->kind && A->n == 2 &&
+			    sym__num_equal(sym__lin_coef(&v, i), sym__lin_coef(&v, j)) &&
 			    node_kids(A)[0] == node_kids(B)[0] && node_kids(A)[1] == node_kids(B)[1]) {
 				r = sym_expr_add(
 				    ctx, rest,
-				    sym__scale(ctx, &v.t[i].coef,
+				    sym__scale(ctx, sym__lin_coef(&v, i),
 				               sym_expr_add(ctx, node_kids(A)[0], node_kids(A)[1])));
 				break;
 			}
-			sym__num_add(&t, &v.t[i].coef, &v.t[j].coef);
+			sym__num_add(&t, sym__lin_coef(&v, i), sym__lin_coef(&v, j));
 			if (A->kind != B->kind || !sym__num_is_zero(&t))
 				continue;
 			for (l = 0; l < A->n; l++) {
@@ -1106,7 +1108,7 @@ static const sym_expr *rw_sum_minmax_pair(simp *s, const sym_expr *e)
 					break;
 			}
 			if (l == A->n) {
-				sym__num_mul(&d, &k, &v.t[i].coef);
+				sym__num_mul(&d, &k, sym__lin_coef(&v, i));
 				r = sym__add_num(ctx, rest, &d);
 			}
 		}
@@ -1156,24 +1158,25 @@ static const sym_expr *rw_sum_into_minmax(simp *s, const sym_expr *e)
 		return e;
 	sym__lin_view(e, &v);
 	for (i = 0; i < v.n; i++)
-		if (v.t[i].m->kind == SYM_KIND_MIN || v.t[i].m->kind == SYM_KIND_MAX) {
+		if (sym__lin_mono(&v, i)->kind == SYM_KIND_MIN ||
+		    sym__lin_mono(&v, i)->kind == SYM_KIND_MAX) {
 			if (at != SIZE_MAX)
 				return e;
 			at = i;
 		}
-	if (at == SIZE_MAX || v.t[at].m->n > 16)
+	if (at == SIZE_MAX || sym__lin_mono(&v, at)->n > 16)
 		return e;
-	M = v.t[at].m;
-	T = sym_expr_sub(ctx, e, sym__scale(ctx, &v.t[at].coef, M));
+	M = sym__lin_mono(&v, at);
+	T = sym_expr_sub(ctx, e, sym__scale(ctx, sym__lin_coef(&v, at), M));
 	if (!T)
 		return NULL;
 	sym__num_init(&ic);
-	sym__num_div(&ic, &(sym_num){{1}, 1}, &v.t[at].coef);
+	sym__num_div(&ic, &(sym_num){{1}, 1}, sym__lin_coef(&v, at));
 	T = sym__scale(ctx, &ic, T);
 	for (j = 0; j < M->n && T; j++)
 		args[j] = sym_expr_add(ctx, node_kids(M)[j], T);
 	r = T ? (M->kind == SYM_KIND_MIN ? sym_expr_min : sym_expr_max)(ctx, M->n, args) : NULL;
-	r = sym__scale(ctx, &v.t[at].coef, r);
+	r = sym__scale(ctx, sym__lin_coef(&v, at), r);
 	sym__num_clear(&ic);
 	if (!r)
 		return NULL;
