@@ -459,6 +459,60 @@ static void long_products_of_symbols_are_read_without_intermediate_products(void
  * with sums x + c that differ by a constant (only the largest, for max,
  * stays).  The reference is the text of the distinct arguments, sorted by
  * a printer-independent rule: one node per distinct symbol. */
+/* Sums whose coefficients fit a byte are stored compactly and the others in
+ * full: every sum is one node however built, whichever side of the byte its
+ * coefficients fall, and evaluates to its value. */
+static void sums_either_side_of_byte_coefficients_are_one_node_however_built(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	const sym_expr *x, *y, *syms[2];
+	static const long long cs[] = {-300, -129, -128, -127, -2, -1, 1, 2, 126, 127, 128, 129, 1000};
+	long long vals[2] = {7, -5};
+	size_t i, j, k;
+	(void)state;
+	assert_non_null(ctx);
+	x = sym_expr_symbol(ctx, "x"), y = sym_expr_symbol(ctx, "y");
+	syms[0] = x, syms[1] = y;
+	for (i = 0; i < sizeof(cs) / sizeof(cs[0]); i++)
+		for (j = 0; j < sizeof(cs) / sizeof(cs[0]); j++)
+			for (k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
+				long long a = cs[i], b = cs[j], c = cs[k], got;
+				char text[96];
+				const sym_expr *ax = sym_expr_mul(ctx, sym_expr_from_si(ctx, a), x);
+				const sym_expr *by = sym_expr_mul(ctx, sym_expr_from_si(ctx, b), y);
+				const sym_expr *cc = sym_expr_from_si(ctx, c);
+				const sym_expr *e1 = sym_expr_add(ctx, sym_expr_add(ctx, ax, by), cc);
+				/* through a coefficient one past the other side and back */
+				const sym_expr *e2 = sym_expr_sub(
+				    ctx,
+				    sym_expr_add(ctx, sym_expr_add(ctx, cc, sym_expr_add(ctx, by, x)), ax),
+				    x);
+				const sym_expr *v;
+				snprintf(text, sizeof text, "%lld*x + %lld*y + %lld", a, b, c);
+				assert_non_null(e1);
+				assert_ptr_equal(e1, e2);
+				assert_ptr_equal(e1, sym_expr_from_str(ctx, text));
+				v = sym_expr_eval_si(ctx, e1, 2, syms, vals);
+				assert_non_null(v);
+				assert_int_equal(sym_expr_get_si(v, &got), 1);
+				assert_true(got == a * vals[0] + b * vals[1] + c);
+			}
+	{
+		/* a sum of byte coefficients takes less room than one past it */
+		size_t n0, n1, n2, b0, b1, b2;
+		const sym_expr *t = sym_expr_from_str(ctx, "3*u + 5*v + 7*w");
+		const sym_expr *c11 = sym_expr_from_si(ctx, 11), *c300 = sym_expr_from_si(ctx, 300);
+		n0 = sym_ctx_node_count(ctx, &b0);
+		assert_non_null(sym_expr_add(ctx, t, c11));
+		n1 = sym_ctx_node_count(ctx, &b1);
+		assert_non_null(sym_expr_add(ctx, t, c300));
+		n2 = sym_ctx_node_count(ctx, &b2);
+		assert_true(n1 == n0 + 1 && n2 == n1 + 1);
+		assert_true(b1 - b0 < b2 - b1);
+	}
+	sym_ctx_free(ctx);
+}
+
 static void min_and_max_are_one_node_however_built(void **state)
 {
 	sym_ctx *ctx = sym_ctx_new();
@@ -542,6 +596,7 @@ int main(void)
 	    cmocka_unit_test(floor_division_and_modulo_fold_at_construction),
 	    cmocka_unit_test(min_max_abs_fold_at_construction),
 	    cmocka_unit_test(min_and_max_are_one_node_however_built),
+	    cmocka_unit_test(sums_either_side_of_byte_coefficients_are_one_node_however_built),
 	    cmocka_unit_test(relations_have_one_normal_form),
 	    cmocka_unit_test(bad_input_reports_a_position),
 	    cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
