@@ -374,7 +374,7 @@ static sym_status set_residue(sym_facts *f, const sym_expr *s, const sym_num *m,
 		/* combine two residue facts by the Chinese remainder theorem when
 		 * the combined modulus is small; otherwise keep the first (sound) */
 		sym_num l;
-		int64_t L, a, ma, b, mb, x;
+		int64_t L, a, ma, b, mb, x = 0;
 		sym__num_init(&l);
 		sym__num_lcm(&l, &si->mod, m);
 		if (sym__num_get_si(&l, &L) && L <= 1000000 && sym__num_get_si(&si->res, &a) &&
@@ -507,7 +507,7 @@ static sym_status add_lin(sym_facts *f, const sym_expr *p)
 static sym_status assume_rel(sym_facts *f, const sym_expr *p)
 {
 	sym_ctx *ctx = f->ctx;
-	const sym_expr *d = node_kid(p), *x;
+	const sym_expr *d = node_kid(p), *x = NULL;
 	sym_lin v;
 	sym_num t, m, r;
 	sym_status st = SYM_EOK;

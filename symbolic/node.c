@@ -466,6 +466,17 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 			m[i] = t[i].m, k[i + 1] = (int8_t)t[i].coef.p;
 		goto interned;
 	}
+	if (h.kind == SYM_KIND_SYM) {
+		uint64_t key = sym__name_key(payload);
+		e = arena_alloc(ctx, sizeof(struct sym_expr) + size + sizeof(key));
+		if (!e)
+			return NULL;
+		*e = h;
+		memcpy(NODE_PAYLOAD(e), payload, size);
+		memcpy((char *)NODE_PAYLOAD(e) + size, &key, sizeof(key));
+		size += sizeof(key);
+		goto interned;
+	}
 	e = arena_alloc(ctx, sizeof(struct sym_expr) + size);
 	if (!e)
 		return NULL;
@@ -496,8 +507,17 @@ interned:
 const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v)
 {
 	struct sym_expr h = {0};
+	const sym_expr **slot = NULL, *r;
+	if (v->q == 1 && v->p >= SYM_SMALL_INT_MIN && v->p <= SYM_SMALL_INT_MAX) {
+		slot = &ctx->small_ints[v->p - SYM_SMALL_INT_MIN];
+		if (*slot && !sym__failed(ctx))
+			return *slot;
+	}
 	h.kind = SYM_KIND_NUM;
-	return sym__intern(ctx, &h, v, sizeof(*v));
+	r = sym__intern(ctx, &h, v, sizeof(*v));
+	if (slot && r)
+		*slot = r;
+	return r;
 }
 
 const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v)

@@ -31,7 +31,8 @@ typedef struct sym_factor {
 
 /* The node header; the payload follows, 8-byte aligned:
  *   NUM   sym_num
- *   SYM   n name bytes plus NUL
+ *   SYM   n name bytes plus NUL, padded to 8 bytes, then its order key
+ *         (sym__name_key)
  *   ADD   sym_num constant, then n sym_term; or, flagged SYM_F_SMALL when
  *         the constant and every coefficient are integers in [-128, 127]
  *         (one layout per value, chosen when the node is interned): n
@@ -52,12 +53,41 @@ struct sym_expr {
 
 #define SYM_MAX_DEPTH 2000
 
+/* The integers whose number nodes the context keeps at hand. */
+#define SYM_SMALL_INT_MIN (-128)
+#define SYM_SMALL_INT_MAX 1023
+
 /* The bytes of the context's error message, with its NUL: a message that
  * is longer is cut and ends in "..." (the one documented cut of a message,
  * docs/memory-and-errors.md). */
 #define SYM_ERR_MSG_BYTES 4096
 
 #define NODE_PAYLOAD(e) ((void *)((char *)(e) + sizeof(struct sym_expr)))
+/* A symbol's order key: the first 7 bytes of an encoding of its name whose
+ * byte order is sym__name_cmp's (a digit run becomes its digit count, then
+ * its digits without leading zeros), above the count of leading bytes
+ * that are exact. */
+uint64_t sym__name_key(const char *name);
+static inline uint64_t node_name_key(const sym_expr *e)
+{
+	uint64_t k;
+	memcpy(&k, (const char *)NODE_PAYLOAD(e) + ((e->n + 8) & ~(size_t)7), sizeof(k));
+	return k;
+}
+/* Compares two symbols by their keys: -1 or 1, or 0 when the keys cannot
+ * tell (sym__name_cmp then decides). */
+static inline int sym__name_key_cmp(uint64_t a, uint64_t b)
+{
+	uint64_t x = (a ^ b) >> 8;
+	int at;
+	if (!x)
+		return 0;
+	at = (__builtin_clzll(x) - 8) / 8; /* the first byte that differs */
+	if (at >= (int)(a & 0xff) || at >= (int)(b & 0xff))
+		return 0;
+	return a < b ? -1 : 1;
+}
+
 static inline const sym_num *node_num(const sym_expr *e)
 {
 	return (const sym_num *)NODE_PAYLOAD(e);
@@ -186,6 +216,9 @@ struct sym_ctx {
 	void *scratch;
 	size_t scratch_cap;
 	const sym_expr *zero, *one, *minus_one, *btrue, *bfalse;
+	/* the number nodes of SYM_SMALL_INT_MIN..SYM_SMALL_INT_MAX, filled as
+	 * they are first made */
+	const sym_expr *small_ints[SYM_SMALL_INT_MAX - SYM_SMALL_INT_MIN + 1];
 };
 
 /* sym__alloc, sym__realloc, sym__free, sym__grow, sym__error: seam.h. */

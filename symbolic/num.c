@@ -23,7 +23,7 @@ static void gmp_free(void *p, size_t n)
 	f(p, n);
 }
 
-void sym__num_clear(sym_num *r)
+void sym__num_clear_full(sym_num *r)
 {
 	if (SYM_NUM_IS_BIG(r)) {
 		mpq_clear(r->big);
@@ -32,7 +32,7 @@ void sym__num_clear(sym_num *r)
 	r->p = 0, r->q = 1;
 }
 
-void sym__num_set_si(sym_num *r, int64_t v)
+void sym__num_set_si_full(sym_num *r, int64_t v)
 {
 	if (v == INT64_MIN) {
 		mpz_t z;
@@ -90,7 +90,7 @@ void sym__num_get_mpq(mpq_ptr v, const sym_num *a)
 	}
 }
 
-void sym__num_set(sym_num *r, const sym_num *a)
+void sym__num_set_full(sym_num *r, const sym_num *a)
 {
 	if (r == a)
 		return;
@@ -188,7 +188,7 @@ static void num_slow(sym_num *r, const sym_num *a, const sym_num *b, mpq_op op)
 	num_take_mpq(r, z);
 }
 
-void sym__num_add(sym_num *r, const sym_num *a, const sym_num *b)
+void sym__num_add_full(sym_num *r, const sym_num *a, const sym_num *b)
 {
 	if (!SYM_NUM_IS_BIG(a) && !SYM_NUM_IS_BIG(b)) {
 		int64_t s;
@@ -205,7 +205,7 @@ void sym__num_add(sym_num *r, const sym_num *a, const sym_num *b)
 	num_slow(r, a, b, mpq_add);
 }
 
-void sym__num_sub(sym_num *r, const sym_num *a, const sym_num *b)
+void sym__num_sub_full(sym_num *r, const sym_num *a, const sym_num *b)
 {
 	if (!SYM_NUM_IS_BIG(a) && !SYM_NUM_IS_BIG(b)) {
 		int64_t s;
@@ -222,7 +222,7 @@ void sym__num_sub(sym_num *r, const sym_num *a, const sym_num *b)
 	num_slow(r, a, b, mpq_sub);
 }
 
-void sym__num_mul(sym_num *r, const sym_num *a, const sym_num *b)
+void sym__num_mul_full(sym_num *r, const sym_num *a, const sym_num *b)
 {
 	if (!SYM_NUM_IS_BIG(a) && !SYM_NUM_IS_BIG(b)) {
 		int64_t s;
@@ -425,14 +425,14 @@ void sym__num_lcm(sym_num *r, const sym_num *a, const sym_num *b)
 	sym__num_clear(&t);
 }
 
-int sym__num_sgn(const sym_num *a)
+int sym__num_sgn_full(const sym_num *a)
 {
 	if (SYM_NUM_IS_BIG(a))
 		return mpq_sgn(a->big);
 	return (a->p > 0) - (a->p < 0);
 }
 
-int sym__num_cmp(const sym_num *a, const sym_num *b)
+int sym__num_cmp_full(const sym_num *a, const sym_num *b)
 {
 	if (!SYM_NUM_IS_BIG(a) && !SYM_NUM_IS_BIG(b)) {
 		if (a->q == 1 && b->q == 1)
@@ -456,7 +456,7 @@ int sym__num_cmp(const sym_num *a, const sym_num *b)
 	}
 }
 
-int sym__num_equal(const sym_num *a, const sym_num *b)
+int sym__num_equal_full(const sym_num *a, const sym_num *b)
 {
 	if (SYM_NUM_IS_BIG(a) != SYM_NUM_IS_BIG(b))
 		return 0;
@@ -465,7 +465,7 @@ int sym__num_equal(const sym_num *a, const sym_num *b)
 	return a->p == b->p && a->q == b->q;
 }
 
-int sym__num_is_int(const sym_num *a)
+int sym__num_is_int_full(const sym_num *a)
 {
 	if (SYM_NUM_IS_BIG(a))
 		return mpz_cmp_ui(mpq_denref(a->big), 1) == 0;

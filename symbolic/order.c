@@ -40,6 +40,35 @@ int sym__name_cmp(const char *a, const char *b)
 	}
 }
 
+uint64_t sym__name_key(const char *s)
+{
+	unsigned char out[7] = {0};
+	size_t n = 0, valid = 7, i;
+	uint64_t k = 0;
+	while (*s && n < 7) {
+		const char *d = s, *e;
+		if (!(*s >= '0' && *s <= '9')) {
+			out[n++] = (unsigned char)*s++;
+			continue;
+		}
+		while (*d == '0' && d[1] >= '0' && d[1] <= '9')
+			d++;
+		for (e = d; *e >= '0' && *e <= '9'; e++)
+			;
+		if (e - d > 9) { /* a count that takes more than one digit */
+			valid = n;
+			break;
+		}
+		out[n++] = (unsigned char)('0' + (e - d));
+		while (d < e && n < 7)
+			out[n++] = (unsigned char)*d++;
+		s = e;
+	}
+	for (i = 0; i < 7; i++)
+		k = k << 8 | out[i];
+	return k << 8 | valid;
+}
+
 int sym__term_cmp(const sym_expr *a, const sym_expr *b)
 {
 	if (a == b)
@@ -62,6 +91,8 @@ int sym__cmp(const sym_expr *a, const sym_expr *b)
 	case SYM_KIND_NUM:
 		return sym__num_cmp(node_num(a), node_num(b));
 	case SYM_KIND_SYM:
+		if ((c = sym__name_key_cmp(node_name_key(a), node_name_key(b))))
+			return c;
 		return sym__name_cmp(node_name(a), node_name(b));
 	case SYM_KIND_BOOL:
 		return *(const int64_t *)NODE_PAYLOAD(a) < *(const int64_t *)NODE_PAYLOAD(b) ? -1 : 1;
