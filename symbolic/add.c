@@ -286,13 +286,39 @@ const sym_expr *sym_expr_sub(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
 	return add_scaled(ctx, a, &m1, b);
 }
 
+/* k*e for a sum e of at most SCALE_INLINE terms, or a monomial: the terms
+ * keep their order, so no merge. */
+#define SCALE_INLINE 16
+
 const sym_expr *sym__scale(sym_ctx *ctx, const sym_num *k, const sym_expr *e)
 {
+	sym_term t[SCALE_INLINE];
+	sym_lin v;
+	sym_num c;
+	size_t i;
+	const sym_expr *r;
 	if (!e)
 		return NULL;
 	if (sym__num_is_one(k))
 		return e;
-	return add_scaled(ctx, ctx->zero, k, e);
+	if (sym__num_is_zero(k) || (e->flags & SYM_F_PRED) || e->kind == SYM_KIND_NUM ||
+	    (e->kind == SYM_KIND_ADD && e->n > SCALE_INLINE))
+		return add_scaled(ctx, ctx->zero, k, e);
+	if (sym__failed(ctx))
+		return NULL;
+	sym__lin_view(e, &v);
+	sym__num_init(&c);
+	sym__num_mul(&c, k, v.c);
+	for (i = 0; i < v.n; i++) {
+		sym__num_init(&t[i].coef);
+		sym__num_mul(&t[i].coef, k, sym__lin_coef(&v, i));
+		t[i].m = sym__lin_mono(&v, i);
+	}
+	r = sum_node(ctx, &c, t, v.n);
+	for (i = 0; i < v.n; i++)
+		sym__num_clear(&t[i].coef);
+	sym__num_clear(&c);
+	return r;
 }
 
 const sym_expr *sym_expr_neg(sym_ctx *ctx, const sym_expr *a)

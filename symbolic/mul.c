@@ -130,6 +130,36 @@ static const sym_factor *mono_factors(const sym_expr *m, sym_factor *one, size_t
 	return one;
 }
 
+/* The merge of two short sorted factor lists into out (room for nx + ny),
+ * exponents added; returns the factors kept, or -1 when an exponent of y
+ * passes the limit (recorded), as prod_mul_factors with k = 1. */
+static long merge_factors(sym_ctx *ctx, const sym_factor *x, size_t nx, const sym_factor *y, size_t ny,
+                          sym_factor *out)
+{
+	size_t i = 0, j = 0, m = 0;
+	while (i < nx || j < ny) {
+		int c = i == nx ? 1 : j == ny ? -1 : sym__cmp(x[i].base, y[j].base);
+		int64_t e;
+		if (c < 0) {
+			out[m++] = x[i++];
+			continue;
+		}
+		e = y[j].exp;
+		if (e > SYM_MAX_EXP || e < -SYM_MAX_EXP) {
+			sym__error(ctx, SYM_ELIMIT, -1, "exponent too large");
+			return -1;
+		}
+		if (c == 0)
+			e += x[i++].exp;
+		if (e != 0) {
+			out[m].base = y[j].base;
+			out[m++].exp = e;
+		}
+		j++;
+	}
+	return (long)m;
+}
+
 const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
 {
 	prod p;
@@ -145,6 +175,11 @@ const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b
 		return b;
 	if (ny == 0)
 		return a;
+	if (nx + ny <= 16) {
+		sym_factor out[16];
+		long m = merge_factors(ctx, x, nx, y, ny, out);
+		return m < 0 ? NULL : sym__monomial(ctx, out, (size_t)m);
+	}
 	prod_init(&p, ctx);
 	if (prod_reserve(&p, nx)) {
 		memcpy(p.f, x, nx * sizeof(*x));
@@ -358,6 +393,15 @@ static const sym_expr *distribute(sym_ctx *ctx, const sym_expr *a, const sym_exp
 	size_t i, j;
 	sym__lin_view(a, &va);
 	sym__lin_view(b, &vb);
+	if (va.n == 1 && vb.n == 1 && sym__num_is_zero(va.c) && sym__num_is_zero(vb.c)) {
+		/* two terms: their coefficients' product times their monomials' */
+		const sym_expr *m = sym__mono_mul(ctx, sym__lin_mono(&va, 0), sym__lin_mono(&vb, 0)), *r;
+		sym__num_init(&t);
+		sym__num_mul(&t, sym__lin_coef(&va, 0), sym__lin_coef(&vb, 0));
+		r = sym__scale(ctx, &t, m);
+		sym__num_clear(&t);
+		return r;
+	}
 	if ((unsigned long long)(va.n + 1) * (vb.n + 1) > SYM_MAX_WORK)
 		return sym__error(ctx, SYM_ELIMIT, -1, "expansion too large");
 	sym__sumb_init(&s, ctx);
@@ -373,7 +417,10 @@ static const sym_expr *distribute(sym_ctx *ctx, const sym_expr *a, const sym_exp
 			if (!m)
 				break;
 			sym__num_mul(&t, sym__lin_coef(&va, i), sym__lin_coef(&vb, j));
-			sym__sumb_add(&s, &t, m);
+			if (m->kind != SYM_KIND_NUM && m->kind != SYM_KIND_ADD)
+				sym__sumb_add_term(&s, &t, m);
+			else
+				sym__sumb_add(&s, &t, m);
 		}
 	}
 	if (!sym__num_is_zero(va.c))
