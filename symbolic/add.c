@@ -8,7 +8,6 @@ static const sym_num num_one = {{1}, 1};
 
 void sym__lin_view(const sym_expr *e, sym_lin *v)
 {
-	v->zero = num_zero;
 	v->tm = NULL, v->tk = NULL;
 	if (e->kind == SYM_KIND_NUM) {
 		v->c = node_num(e), v->tf = NULL, v->n = 0;
@@ -21,6 +20,7 @@ void sym__lin_view(const sym_expr *e, sym_lin *v)
 			v->tf = (const sym_term *)((const sym_num *)NODE_PAYLOAD(e) + 1);
 		}
 	} else {
+		v->zero = num_zero;
 		v->one.coef = num_one;
 		v->one.m = e;
 		v->c = &v->zero, v->tf = &v->one, v->n = 1;

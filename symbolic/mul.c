@@ -177,8 +177,17 @@ const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b
 		return a;
 	if (nx + ny <= 16) {
 		sym_factor out[16];
-		long m = merge_factors(ctx, x, nx, y, ny, out);
-		return m < 0 ? NULL : sym__monomial(ctx, out, (size_t)m);
+		size_t slot = ((size_t)a->hash * 31 + b->hash) & (SYM_MONO_MEMO - 1);
+		long m;
+		if (ctx->mono_memo[slot].a == a && ctx->mono_memo[slot].b == b && !sym__failed(ctx))
+			return ctx->mono_memo[slot].r;
+		m = merge_factors(ctx, x, nx, y, ny, out);
+		r = m < 0 ? NULL : sym__monomial(ctx, out, (size_t)m);
+		if (r) {
+			ctx->mono_memo[slot].a = a, ctx->mono_memo[slot].b = b;
+			ctx->mono_memo[slot].r = r;
+		}
+		return r;
 	}
 	prod_init(&p, ctx);
 	if (prod_reserve(&p, nx)) {
@@ -548,19 +557,26 @@ static const sym_expr *mul_pow(sym_ctx *ctx, const sym_expr *a, const sym_expr *
 
 /* Whether no monomial of e has a reciprocal of a sum as a factor: then a
  * product needs no cancellation and distributes directly. */
+/* Whether monomial m has no sum to a negative power. */
+static int mono_polynomial_like(const sym_expr *m)
+{
+	size_t j;
+	if (m->kind != SYM_KIND_MUL)
+		return 1;
+	for (j = 0; j < m->n; j++)
+		if (node_factors(m)[j].exp < 0 && node_factors(m)[j].base->kind == SYM_KIND_ADD)
+			return 0;
+	return 1;
+}
+
 static int polynomial_like(const sym_expr *e)
 {
-	sym_lin v;
-	size_t i, j;
-	sym__lin_view(e, &v);
-	for (i = 0; i < v.n; i++) {
-		const sym_expr *m = sym__lin_mono(&v, i);
-		if (m->kind != SYM_KIND_MUL)
-			continue;
-		for (j = 0; j < m->n; j++)
-			if (node_factors(m)[j].exp < 0 && node_factors(m)[j].base->kind == SYM_KIND_ADD)
-				return 0;
-	}
+	size_t i;
+	if (e->kind != SYM_KIND_ADD)
+		return e->kind == SYM_KIND_NUM || mono_polynomial_like(e);
+	for (i = 0; i < e->n; i++)
+		if (!mono_polynomial_like(node_mono(e, i)))
+			return 0;
 	return 1;
 }
 

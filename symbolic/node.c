@@ -424,27 +424,21 @@ static int nums_in_limit(const struct sym_expr *h, const void *pl)
 	return 1;
 }
 
-const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void *payload, size_t size)
+#ifdef __GNUC__
+#define SYM_NOINLINE __attribute__((noinline))
+#else
+#define SYM_NOINLINE
+#endif
+
+/* Makes the node the lookup did not find, at free slot j of the table:
+ * out of the lookup's way, which most calls end in. */
+static SYM_NOINLINE const sym_expr *intern_new(sym_ctx *ctx, struct sym_expr h, const void *payload,
+                                               size_t size, size_t j)
 {
-	struct sym_expr h = *hdr;
-	size_t i, j;
+	size_t i;
 	struct sym_expr *e;
-	if (sym__failed(ctx))
-		return NULL;
-	/* the hash and the equality read only kind, n and the payload: a node
-	 * found here has passed the checks below already */
-	h.hash = (uint32_t)hash_payload(&h, payload, size);
-	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
-		return NULL;
-	j = h.hash & (ctx->cap - 1);
-	while (ctx->table[j]) {
-		const sym_expr *o = ctx->table[j];
-		if (o->hash == h.hash && payload_equal(o, &h, payload, size))
-			return o;
-		j = (j + 1) & (ctx->cap - 1);
-	}
 	node_props(&h, payload);
-	if (!nums_in_limit(&h, payload))
+	if (!(h.flags & SYM_F_SMALL) && !nums_in_limit(&h, payload))
 		return sym__error(ctx, SYM_ELIMIT, -1, "number too large (more than %lu bits)", SYM_MAX_BITS);
 	if (h.depth > SYM_MAX_DEPTH)
 		return sym__error(ctx, SYM_ELIMIT, -1, "expression nested deeper than %d levels",
@@ -502,6 +496,27 @@ interned:
 	ctx->table[j] = e; /* the free slot the lookup ended on */
 	ctx->count++;
 	return e;
+}
+
+const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void *payload, size_t size)
+{
+	struct sym_expr h = *hdr;
+	size_t j;
+	if (sym__failed(ctx))
+		return NULL;
+	/* the hash and the equality read only kind, n and the payload: a node
+	 * found here has passed the checks of intern_new already */
+	h.hash = (uint32_t)hash_payload(&h, payload, size);
+	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
+		return NULL;
+	j = h.hash & (ctx->cap - 1);
+	while (ctx->table[j]) {
+		const sym_expr *o = ctx->table[j];
+		if (o->hash == h.hash && payload_equal(o, &h, payload, size))
+			return o;
+		j = (j + 1) & (ctx->cap - 1);
+	}
+	return intern_new(ctx, h, payload, size, j);
 }
 
 const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v)

@@ -53,6 +53,9 @@ struct sym_expr {
 
 #define SYM_MAX_DEPTH 2000
 
+/* Slots of the context's memo of monomial products (a power of two). */
+#define SYM_MONO_MEMO 512
+
 /* The integers whose number nodes the context keeps at hand. */
 #define SYM_SMALL_INT_MIN (-128)
 #define SYM_SMALL_INT_MAX 1023
@@ -219,6 +222,11 @@ struct sym_ctx {
 	/* the number nodes of SYM_SMALL_INT_MIN..SYM_SMALL_INT_MAX, filled as
 	 * they are first made */
 	const sym_expr *small_ints[SYM_SMALL_INT_MAX - SYM_SMALL_INT_MIN + 1];
+	/* recent products of two monomials (sym__mono_mul), direct-mapped by
+	 * the operands' hashes: a pure function of interned nodes */
+	struct {
+		const sym_expr *a, *b, *r;
+	} mono_memo[SYM_MONO_MEMO];
 };
 
 /* sym__alloc, sym__realloc, sym__free, sym__grow, sym__error: seam.h. */
@@ -244,10 +252,31 @@ const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v);
 const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v);
 
 /* Canonical order (order.c). */
-int sym__cmp(const sym_expr *a, const sym_expr *b);
+int sym__cmp_full(const sym_expr *a, const sym_expr *b);
+/* The structural order: two symbols by their order keys inline, the rest
+ * (and symbols the keys cannot tell) by sym__cmp_full. */
+static inline int sym__cmp(const sym_expr *a, const sym_expr *b)
+{
+	if (a == b)
+		return 0;
+	if (a->kind == SYM_KIND_SYM && b->kind == SYM_KIND_SYM) {
+		int c = sym__name_key_cmp(node_name_key(a), node_name_key(b));
+		if (c)
+			return c;
+	}
+	return sym__cmp_full(a, b);
+}
 /* sym__cmp on two const sym_expr * array elements, for qsort. */
 int sym__cmp_q(const void *a, const void *b);
-int sym__term_cmp(const sym_expr *a, const sym_expr *b);
+/* The order of a sum's terms: higher degree first, then sym__cmp. */
+static inline int sym__term_cmp(const sym_expr *a, const sym_expr *b)
+{
+	if (a == b)
+		return 0;
+	if (a->degree != b->degree)
+		return a->degree > b->degree ? -1 : 1;
+	return sym__cmp(a, b);
+}
 int sym__name_cmp(const char *a, const char *b);
 
 /* Linear view of any numeric node: constant + terms, without allocation.

@@ -69,16 +69,7 @@ uint64_t sym__name_key(const char *s)
 	return k << 8 | valid;
 }
 
-int sym__term_cmp(const sym_expr *a, const sym_expr *b)
-{
-	if (a == b)
-		return 0;
-	if (a->degree != b->degree)
-		return a->degree > b->degree ? -1 : 1;
-	return sym__cmp(a, b);
-}
-
-int sym__cmp(const sym_expr *a, const sym_expr *b)
+int sym__cmp_full(const sym_expr *a, const sym_expr *b)
 {
 	size_t i, n;
 	int c;
