@@ -155,23 +155,11 @@ static int term_qcmp(const void *x, const void *y)
 /* Builds the node for constant c and sorted, combined, nonzero terms. */
 static const sym_expr *sum_node(sym_ctx *ctx, const sym_num *c, const sym_term *t, size_t n)
 {
-	struct sym_expr h = {0};
-	size_t size;
-	void *buf;
 	if (n == 0)
 		return sym__num_node(ctx, c);
 	if (n == 1 && sym__num_is_zero(c) && sym__num_is_one(&t[0].coef))
 		return t[0].m;
-	size = sizeof(sym_num) + n * sizeof(sym_term);
-	if (size > ctx->scratch_cap &&
-	    sym__grow(ctx, &ctx->scratch, &ctx->scratch_cap, size, 1, size * 2) < 0)
-		return NULL;
-	buf = ctx->scratch;
-	memcpy(buf, c, sizeof(sym_num));
-	memcpy((char *)buf + sizeof(sym_num), t, n * sizeof(sym_term));
-	h.kind = SYM_KIND_ADD;
-	h.n = (uint32_t)n;
-	return sym__intern(ctx, &h, buf, size);
+	return sym__intern_sum(ctx, c, t, n);
 }
 
 const sym_expr *sym__sumb_finish(sym_sumb *b)
@@ -306,6 +294,20 @@ const sym_expr *sym__scale(sym_ctx *ctx, const sym_num *k, const sym_expr *e)
 		return add_scaled(ctx, ctx->zero, k, e);
 	if (sym__failed(ctx))
 		return NULL;
+	if (k->q == 1 && e->kind != SYM_KIND_ADD) {
+		/* k*m: one term, remembered */
+		size_t slot = ((size_t)e->hash * 31 + (size_t)k->p) & (SYM_MONO_MEMO - 1);
+		sym_term one;
+		if (ctx->scale_memo[slot].m == e && ctx->scale_memo[slot].k == k->p)
+			return ctx->scale_memo[slot].r;
+		one.coef = *k;
+		one.m = e;
+		if ((r = sum_node(ctx, &num_zero, &one, 1))) {
+			ctx->scale_memo[slot].k = k->p, ctx->scale_memo[slot].m = e;
+			ctx->scale_memo[slot].r = r;
+		}
+		return r;
+	}
 	sym__lin_view(e, &v);
 	sym__num_init(&c);
 	sym__num_mul(&c, k, v.c);

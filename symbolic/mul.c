@@ -160,15 +160,14 @@ static long merge_factors(sym_ctx *ctx, const sym_factor *x, size_t nx, const sy
 	return (long)m;
 }
 
-const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+/* sym__mono_mul past its memo. */
+static const sym_expr *mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b, size_t slot)
 {
 	prod p;
 	sym_factor fa, fb;
 	const sym_factor *x, *y;
 	size_t nx, ny;
 	const sym_expr *r = NULL;
-	if (!a || !b)
-		return NULL;
 	x = mono_factors(a, &fa, &nx);
 	y = mono_factors(b, &fb, &ny);
 	if (nx == 0)
@@ -177,11 +176,7 @@ const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b
 		return a;
 	if (nx + ny <= 16) {
 		sym_factor out[16];
-		size_t slot = ((size_t)a->hash * 31 + b->hash) & (SYM_MONO_MEMO - 1);
-		long m;
-		if (ctx->mono_memo[slot].a == a && ctx->mono_memo[slot].b == b && !sym__failed(ctx))
-			return ctx->mono_memo[slot].r;
-		m = merge_factors(ctx, x, nx, y, ny, out);
+		long m = merge_factors(ctx, x, nx, y, ny, out);
 		r = m < 0 ? NULL : sym__monomial(ctx, out, (size_t)m);
 		if (r) {
 			ctx->mono_memo[slot].a = a, ctx->mono_memo[slot].b = b;
@@ -198,6 +193,17 @@ const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b
 	}
 	prod_clear(&p);
 	return r;
+}
+
+const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
+{
+	size_t slot;
+	if (!a || !b)
+		return NULL;
+	slot = ((size_t)a->hash * 31 + b->hash) & (SYM_MONO_MEMO - 1);
+	if (ctx->mono_memo[slot].a == a && ctx->mono_memo[slot].b == b && !sym__failed(ctx))
+		return ctx->mono_memo[slot].r;
+	return mono_mul(ctx, a, b, slot);
 }
 
 /* Splits a genuine sum s into content * primitive sum: the primitive sum has

@@ -213,6 +213,17 @@ static inline uint64_t avalanche(uint64_t x)
 	return x;
 }
 
+/* The hash of the sum of constant c and n terms t (its payload's hash). */
+static inline uint64_t hash_sum(size_t n, const sym_num *c, const sym_term *t)
+{
+	uint64_t x = mix(SYM_KIND_ADD * 0x100000001b3ULL, n);
+	size_t i;
+	x = mix(x, num_word(c));
+	for (i = 0; i < n; i++)
+		x = mix(mix(x, num_word(&t[i].coef)), t[i].m->hash);
+	return avalanche(x);
+}
+
 static uint64_t hash_payload(const struct sym_expr *h, const void *pl, size_t size)
 {
 	uint64_t x = mix(h->kind * 0x100000001b3ULL, h->n);
@@ -227,13 +238,8 @@ static uint64_t hash_payload(const struct sym_expr *h, const void *pl, size_t si
 			x = (x ^ s[i]) * 0x100000001b3ULL;
 		return avalanche(mix(x, h->n));
 	}
-	case SYM_KIND_ADD: {
-		const sym_term *t = (const sym_term *)((const char *)pl + sizeof(sym_num));
-		x = mix(x, num_word(pl));
-		for (i = 0; i < h->n; i++)
-			x = mix(mix(x, num_word(&t[i].coef)), t[i].m->hash);
-		return avalanche(x);
-	}
+	case SYM_KIND_ADD:
+		return hash_sum(h->n, pl, (const sym_term *)((const sym_num *)pl + 1));
 	case SYM_KIND_MUL: {
 		const sym_factor *f = pl;
 		for (i = 0; i < h->n; i++)
@@ -250,36 +256,40 @@ static uint64_t hash_payload(const struct sym_expr *h, const void *pl, size_t si
 	}
 }
 
-static int payload_equal(const sym_expr *e, const struct sym_expr *h, const void *pl, size_t size)
+/* Whether sum node e (of the candidate's term count) is constant c plus
+ * terms t. */
+static int sum_equal(const sym_expr *e, const sym_num *c, const sym_term *t)
 {
 	size_t i;
+	const sym_term *u = (const sym_term *)((const sym_num *)NODE_PAYLOAD(e) + 1);
+	if (e->flags & SYM_F_SMALL) {
+		const sym_expr *const *m = node_small_monos(e);
+		const int8_t *k = node_small_coefs(e);
+		/* a big number has q == 0 */
+		if (c->q != 1 || c->p != k[0])
+			return 0;
+		for (i = 0; i < e->n; i++)
+			if (t[i].m != m[i] || t[i].coef.q != 1 || t[i].coef.p != k[i + 1])
+				return 0;
+		return 1;
+	}
+	if (!sym__num_equal(NODE_PAYLOAD(e), c))
+		return 0;
+	for (i = 0; i < e->n; i++)
+		if (t[i].m != u[i].m || !sym__num_equal(&t[i].coef, &u[i].coef))
+			return 0;
+	return 1;
+}
+
+static int payload_equal(const sym_expr *e, const struct sym_expr *h, const void *pl, size_t size)
+{
 	if (e->kind != h->kind || e->n != h->n)
 		return 0;
 	switch (h->kind) {
 	case SYM_KIND_NUM:
 		return sym__num_equal(node_num(e), pl);
-	case SYM_KIND_ADD: {
-		const sym_num *c = pl;
-		const sym_term *t = (const sym_term *)(c + 1);
-		const sym_term *u = (const sym_term *)((const sym_num *)NODE_PAYLOAD(e) + 1);
-		if (e->flags & SYM_F_SMALL) {
-			const sym_expr *const *m = node_small_monos(e);
-			const int8_t *k = node_small_coefs(e);
-			/* a big number has q == 0 */
-			if (c->q != 1 || c->p != k[0])
-				return 0;
-			for (i = 0; i < h->n; i++)
-				if (t[i].m != m[i] || t[i].coef.q != 1 || t[i].coef.p != k[i + 1])
-					return 0;
-			return 1;
-		}
-		if (!sym__num_equal(NODE_PAYLOAD(e), c))
-			return 0;
-		for (i = 0; i < h->n; i++)
-			if (t[i].m != u[i].m || !sym__num_equal(&t[i].coef, &u[i].coef))
-				return 0;
-		return 1;
-	}
+	case SYM_KIND_ADD:
+		return sum_equal(e, pl, (const sym_term *)((const sym_num *)pl + 1));
 	default:
 		return memcmp(NODE_PAYLOAD(e), pl, size) == 0;
 	}
@@ -519,6 +529,36 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	return intern_new(ctx, h, payload, size, j);
 }
 
+const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *t, size_t n)
+{
+	struct sym_expr h = {0};
+	size_t j, size;
+	char *buf;
+	if (sym__failed(ctx))
+		return NULL;
+	h.kind = SYM_KIND_ADD;
+	h.n = (uint32_t)n;
+	h.hash = (uint32_t)hash_sum(n, c, t);
+	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
+		return NULL;
+	j = h.hash & (ctx->cap - 1);
+	while (ctx->table[j]) {
+		const sym_expr *o = ctx->table[j];
+		if (o->hash == h.hash && o->kind == SYM_KIND_ADD && o->n == n && sum_equal(o, c, t))
+			return o;
+		j = (j + 1) & (ctx->cap - 1);
+	}
+	/* a new node: its payload in one piece */
+	size = sizeof(sym_num) + n * sizeof(sym_term);
+	if (size > ctx->scratch_cap &&
+	    sym__grow(ctx, &ctx->scratch, &ctx->scratch_cap, size, 1, size * 2) < 0)
+		return NULL;
+	buf = ctx->scratch;
+	memcpy(buf, c, sizeof(sym_num));
+	memcpy(buf + sizeof(sym_num), t, n * sizeof(sym_term));
+	return intern_new(ctx, h, buf, size, j);
+}
+
 const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v)
 {
 	struct sym_expr h = {0};
@@ -548,6 +588,9 @@ const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v)
 
 const sym_expr *sym_expr_from_si(sym_ctx *ctx, long long v)
 {
+	if (v >= SYM_SMALL_INT_MIN && v <= SYM_SMALL_INT_MAX && ctx->small_ints[v - SYM_SMALL_INT_MIN] &&
+	    !sym__failed(ctx))
+		return ctx->small_ints[v - SYM_SMALL_INT_MIN];
 	return sym__num_node_si(ctx, v);
 }
 

@@ -227,6 +227,11 @@ struct sym_ctx {
 	struct {
 		const sym_expr *a, *b, *r;
 	} mono_memo[SYM_MONO_MEMO];
+	/* recent integer multiples k*m of monomials (sym__scale), likewise */
+	struct {
+		int64_t k;
+		const sym_expr *m, *r;
+	} scale_memo[SYM_MONO_MEMO];
 };
 
 /* sym__alloc, sym__realloc, sym__free, sym__grow, sym__error: seam.h. */
@@ -243,6 +248,10 @@ void sym__escape_controls(char *s, size_t size);
  * set; payload of the given size.  Hash is computed here. Returns the
  * canonical node or NULL. */
 const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void *payload, size_t size);
+
+/* sym__intern of the sum of constant c and the n sorted, distinct,
+ * nonzero terms t, read where they are. */
+const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *t, size_t n);
 
 /* Whether the symbol called name already exists in the context. */
 int sym__symbol_exists(const sym_ctx *ctx, const char *name);
