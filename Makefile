@@ -26,7 +26,7 @@ test: deps $(BUILD)/build.ninja
 	meson test -C $(BUILD) --print-errorlogs
 
 bench:
-	@sh tools/install-deps.sh python3-sympy python3-onnx
+	@sh tools/install-deps.sh python3-sympy python3-onnx valgrind
 	@[ -f build-bench/build.ninja ] || meson setup build-bench --buildtype=release -Db_ndebug=true
 	ninja -C build-bench
 	python3 bench/compare.py build-bench/bench/bench_expr

@@ -203,6 +203,40 @@ static void w1(void)
 	target("W1 per_iter_us<2.4", us < 2.4);
 }
 
+/* W1's construction alone, once, for n iterations: what an instruction
+ * count (compare.py runs it under callgrind for two n) divides by the
+ * iterations, the parameters drawn in the loop as a caller would. */
+static int w1_build(long n)
+{
+	const sym_expr *s[NSYMS], *e = NULL;
+	sym_ctx *ctx = new_ctx(s);
+	mt19937 g;
+
+	mt_init(&g, 0);
+	for (long it = 0; it < n; it++) {
+		w1_param q;
+
+		for (int m = 0; m < 4; m++) {
+			q.c[m] = mt_rand(&g, 1, 5);
+			q.i[m] = mt_rand(&g, 0, 7);
+			q.j[m] = mt_rand(&g, 0, 7);
+		}
+		q.k = mt_rand(&g, 0, 7);
+		e = sym_expr_from_si(ctx, 0);
+		for (int m = 0; m < 4; m++) {
+			const sym_expr *c = sym_expr_from_si(ctx, q.c[m]);
+
+			e = sym_expr_add(ctx, e,
+			                 sym_expr_mul(ctx, sym_expr_mul(ctx, c, s[q.i[m]]), s[q.j[m]]));
+		}
+		e = sym_expr_mul(ctx, e, sym_expr_add(ctx, s[q.k], sym_expr_from_si(ctx, 1)));
+	}
+	need(ctx, e, "W1");
+	printf("W1 built %ld\n", n);
+	sym_ctx_free(ctx);
+	return 0;
+}
+
 /* W2: convolution chain, then simplification under s0 >= 1. */
 
 static const sym_expr *w2_chain(sym_ctx *ctx, const sym_expr *s0, int depth)
@@ -530,8 +564,10 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
 			reps = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--w1-build") == 0 && i + 1 < argc && atol(argv[i + 1]) > 0) {
+			return w1_build(atol(argv[i + 1]));
 		} else {
-			fprintf(stderr, "usage: %s [--reps N]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--reps N] [--w1-build ITERATIONS]\n", argv[0]);
 			return 2;
 		}
 	}

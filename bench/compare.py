@@ -104,6 +104,8 @@ ROWS = [
      (("W6", "symshape_left_floor"), ("W6", "sympy_left_floor")), "n", "",
      None),
     ("W6 timeouts (2 s cap)", (None, ("W6", "timeouts")), "n", "", None),
+    ("W1 instructions per iteration (callgrind)", (("W1", "instructions"), None), "n",
+     "<= 10000", lambda c, s: c <= 10000),
     ("bytes per node after W1", ("mem W1", "bytes_per_node"), "B", "< 64",
      lambda c, s: c < 64),
     ("bytes per node after W3", ("mem W3", "bytes_per_node"), "B", "< 100",
@@ -165,6 +167,32 @@ def run_symshape(binary, reps, extra=()):
             print("  stderr: " + p.stderr.strip().splitlines()[-1])
         return vals, False
     return vals, True
+
+
+# SymEngine's W1 on this kind of machine (shared/BENCH.md; not packaged
+# here), and the instruction budget that stands for 3x it.
+SYMENGINE_W1_US = "4.84-5.9"
+W1_INSN_TARGET = 10000
+
+
+def w1_instructions(binary):
+    """W1's instructions per iteration under callgrind: the count of
+    `bench_expr --w1-build 3000` minus that of 1000, over 2000 iterations
+    (fixed costs cancel; instruction counts do not suffer from a loaded
+    machine).  None, with the reason, when valgrind is missing."""
+    counts = []
+    for n in (1000, 3000):
+        p, err = run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                      binary, "--w1-build", str(n)])
+        if p is None:
+            return None, "valgrind not found"
+        if p.returncode != 0:
+            return None, "bench_expr --w1-build exited with status %d" % p.returncode
+        refs = [l for l in p.stderr.splitlines() if "refs:" in l]
+        if not refs:
+            return None, "no instruction count in valgrind's output"
+        counts.append(int(refs[-1].split("refs:")[1].replace(",", "").strip()))
+    return (counts[1] - counts[0]) / 2000.0, None
 
 
 def main():
@@ -261,6 +289,18 @@ def main():
             if a != b:
                 status = 1
     os.unlink(w6_dump)
+
+    if binary is not None:
+        insns, why = w1_instructions(binary)
+        if insns is None:
+            print("== W1 instructions: not counted (%s)" % why)
+        else:
+            cv[("W1", "instructions")] = "%.0f" % insns
+            print("== W1 instructions per iteration under callgrind "
+                  "(bench_expr --w1-build 3000 minus 1000, over 2000): %.0f" % insns)
+            print("  target <= %d (3x SymEngine's %s us W1 on this kind of machine, "
+                  "BENCH.md): %s" % (W1_INSN_TARGET, SYMENGINE_W1_US,
+                                     "met" if insns <= W1_INSN_TARGET else "MISSED"))
 
     print()
     table(cv, sv, have_sympy)
