@@ -25,6 +25,7 @@ void sym__infer_clear(sym_infer *inf)
 		sym__free(inf->ctx, inf->blocks[i].p, inf->blocks[i].n);
 	sym__free(inf->ctx, inf->blocks, inf->capblocks * sizeof(*inf->blocks));
 	sym__free(inf->ctx, inf->guards, inf->capguards * sizeof(*inf->guards));
+	sym__free(inf->ctx, inf->gix, inf->gix_cap * sizeof(*inf->gix));
 	sym__free(inf->ctx, inf->hint_syms, inf->caphints * sizeof(*inf->hint_syms));
 	sym__free(inf->ctx, inf->fresh_syms, inf->capfresh * sizeof(*inf->fresh_syms));
 	sym__free(inf->ctx, inf->fresh_src, inf->capfresh * sizeof(*inf->fresh_src));
@@ -133,6 +134,98 @@ int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v)
 	inf->hint_syms[inf->nhints] = sym;
 	inf->hint_vals[inf->nhints++] = v;
 	return 0;
+}
+
+/* ---- the guards by predicate ------------------------------------------- */
+
+/* The slot of p in the index, or the free slot where it would go. */
+static size_t gix_slot(const sym_infer *inf, const sym_expr *p)
+{
+	size_t mask = inf->gix_cap - 1, j;
+	for (j = sym_expr_hash(p) & mask; inf->gix[j].pred && inf->gix[j].pred != p; j = (j + 1) & mask)
+		;
+	return j;
+}
+
+/* Whether slot j names a guard that is still where it was indexed. */
+static int gix_valid(const sym_infer *inf, size_t j)
+{
+	const struct sym_guard_slot *g = &inf->gix[j];
+	return g->pred && g->pos < inf->gix_upto && inf->guards[g->pos].pred == g->pred;
+}
+
+static int gix_grow(sym_infer *inf)
+{
+	size_t cap = inf->gix_cap ? inf->gix_cap * 2 : 64, i, j;
+	struct sym_guard_slot *nt = sym__alloc(inf->ctx, cap * sizeof(*nt));
+	if (!nt)
+		return 0;
+	memset(nt, 0, cap * sizeof(*nt));
+	inf->gix_count = 0;
+	for (i = 0; i < inf->gix_cap; i++) {
+		if (!gix_valid(inf, i))
+			continue; /* a slot that counts as none is dropped */
+		for (j = sym_expr_hash(inf->gix[i].pred) & (cap - 1); nt[j].pred; j = (j + 1) & (cap - 1))
+			;
+		nt[j] = inf->gix[i];
+		inf->gix_count++;
+	}
+	sym__free(inf->ctx, inf->gix, inf->gix_cap * sizeof(*inf->gix));
+	inf->gix = nt;
+	inf->gix_cap = cap;
+	return 1;
+}
+
+/* Indexes guards[gix_upto..n), in order: a predicate whose slot still
+ * names an earlier guard keeps it (the first one; positions below
+ * gix_upto have not changed since they were indexed), any other takes
+ * the position at hand.  0 when out of memory. */
+static int guard_index_to(sym_infer *inf, size_t n)
+{
+	for (; inf->gix_upto < n; inf->gix_upto++) {
+		const sym_expr *p = inf->guards[inf->gix_upto].pred;
+		size_t j;
+		if ((inf->gix_count + 1) * 2 > inf->gix_cap && !gix_grow(inf))
+			return 0;
+		j = gix_slot(inf, p);
+		if (gix_valid(inf, j))
+			continue;
+		if (!inf->gix[j].pred)
+			inf->gix_count++;
+		inf->gix[j].pred = p;
+		inf->gix[j].pos = inf->gix_upto;
+	}
+	return 1;
+}
+
+long sym__infer_guard_find(sym_infer *inf, const sym_expr *p, size_t n)
+{
+	size_t i;
+	if (n > inf->nguards)
+		n = inf->nguards;
+	if (guard_index_to(inf, n)) {
+		size_t j;
+		if (!inf->gix_cap)
+			return -1;
+		/* a slot at n or past it is the first guard of p: none before n */
+		j = gix_slot(inf, p);
+		return gix_valid(inf, j) && inf->gix[j].pos < n ? (long)inf->gix[j].pos : -1;
+	}
+	/* out of memory: the index is optional */
+	sym_ctx_clear_error(inf->ctx);
+	sym__free(inf->ctx, inf->gix, inf->gix_cap * sizeof(*inf->gix));
+	inf->gix = NULL;
+	inf->gix_cap = inf->gix_count = inf->gix_upto = 0;
+	for (i = 0; i < n; i++)
+		if (inf->guards[i].pred == p)
+			return (long)i;
+	return -1;
+}
+
+void sym__infer_guards_changed(sym_infer *inf, size_t from)
+{
+	if (inf->gix_upto > from)
+		inf->gix_upto = from;
 }
 
 const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix)
@@ -567,7 +660,6 @@ int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind,
 	sym_infer *inf = rc->inf;
 	const sym_expr *p = sym__rc_simplify(rc, pred);
 	sym_guard *g;
-	size_t i;
 	if (!p)
 		return -1;
 	if (p == sym__true(inf->ctx))
@@ -576,9 +668,8 @@ int sym__rc_require(sym_rule_ctx *rc, const sym_expr *pred, sym_guard_kind kind,
 		inf->fatal = 1;
 		return sym__rc_error(rc, "%s (never holds)", reason);
 	}
-	for (i = 0; i < inf->nguards; i++)
-		if (inf->guards[i].pred == p)
-			return 0; /* the first node that needs it keeps it */
+	if (sym__infer_guard_find(inf, p, inf->nguards) >= 0)
+		return 0; /* the first node that needs it keeps it */
 	if (SYM_GROW(inf->ctx, inf->guards, inf->nguards + 1, inf->capguards, 16) < 0)
 		return -1;
 	g = &inf->guards[inf->nguards];

@@ -28,6 +28,15 @@ struct sym_infer {
 	long long *hint_vals; /* the type sym_expr_eval_si takes */
 	sym_guard *guards;
 	size_t nguards, capguards;
+	/* the guards by predicate (sym__infer_guard_find): open addressing,
+	 * a slot per predicate (pred NULL: free) with the position of its
+	 * first guard, for guards[0..gix_upto); a slot whose guard is no
+	 * longer there (sym__infer_guards_changed) counts as none */
+	struct sym_guard_slot {
+		const sym_expr *pred;
+		size_t pos;
+	} * gix;
+	size_t gix_cap, gix_count, gix_upto;
 	struct sym_iblock {
 		void *p;
 		size_t n;
@@ -77,6 +86,13 @@ char *sym__infer_printf(sym_infer *inf, const char *fmt, ...)
     ;
 char *sym__infer_vprintf(sym_infer *inf, const char *fmt, va_list ap);
 int sym__infer_add_hint(sym_infer *inf, const sym_expr *sym, int64_t v);
+/* The position of the first guard among guards[0..n) whose predicate is
+ * p, or -1 when there is none: a hash lookup, the index brought up to
+ * guards[0..n) first (out of memory: a scan).  Whoever changes guards in
+ * place (moves, rewrites or drops some) calls sym__infer_guards_changed. */
+long sym__infer_guard_find(sym_infer *inf, const sym_expr *p, size_t n);
+/* Tells the index that the guards from position from on have changed. */
+void sym__infer_guards_changed(sym_infer *inf, size_t from);
 /* Returns a new symbol named prefix<k> not used before in the session. */
 const sym_expr *sym__infer_fresh(sym_infer *inf, const char *prefix);
 

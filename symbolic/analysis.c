@@ -838,6 +838,25 @@ static sym_truth decide_linear(sym_ctx *ctx, const sym_facts *f, sym_kind kind, 
 
 static sym_truth decide_rel_at(sym_ctx *ctx, const sym_facts *f, sym_kind kind, const sym_expr *d, int depth);
 
+/* Whether the linear prover can prove nothing about the integer-valued d
+ * that its bounds have not decided: every atom of d is a symbol in no
+ * linear fact.  The prover's system is then one row (integer
+ * coefficients) and each symbol's range (integer ends, no narrower than
+ * the ranges the bounds of d are taken from), infeasible over the
+ * integers exactly when it is over the reals (the row's minimum over the
+ * box is at an integer corner), which is when the interval of d decides:
+ * calling it would only cost. */
+static int linear_adds_nothing(sym_ctx *ctx, const sym_facts *f, const sym_expr *d)
+{
+	sym_lin v;
+	size_t i;
+	sym__lin_view(d, &v);
+	for (i = 0; i < v.n; i++)
+		if (v.t[i].m->kind != SYM_KIND_SYM || sym__fm_atom_in_facts(ctx, f, v.t[i].m))
+			return 0;
+	return 1;
+}
+
 /* Deciding c*max(a_1, ..., a_n) + R <= 0 (or < 0) argument by argument:
  * for c > 0 it holds exactly when every c*a_i + R <= 0 holds, so it is true
  * when each is true and false when one is false; for c < 0 the sum is the
@@ -934,7 +953,7 @@ static sym_truth decide_rel_at(sym_ctx *ctx, const sym_facts *f, sym_kind kind, 
 		break;
 	}
 	sym__ival_clear(&iv);
-	if (res == SYM_UNKNOWN && sym__is_int(d))
+	if (res == SYM_UNKNOWN && sym__is_int(d) && !linear_adds_nothing(ctx, f, d))
 		res = decide_linear(ctx, f, kind, d);
 	if (res == SYM_UNKNOWN && depth < SPLIT_DEPTH && (kind == SYM_KIND_LE || kind == SYM_KIND_LT))
 		res = decide_split(ctx, f, kind, d, depth);

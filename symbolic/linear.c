@@ -546,6 +546,25 @@ int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d)
 	return sym__fm_prove_le_given(ctx, f, d, 0, NULL);
 }
 
+/* Whether the system of goal d is sure to pass the prover's bounds: more
+ * atoms than MAX_VARS, or an atom that is a min or max of more than
+ * MAX_VARS arguments (the goal's atoms are all visited before any
+ * elimination, and such a one overflows the variables there, see
+ * add_atom_facts).  Tells so before any bounds are computed or rows built. */
+static int goal_too_large(const sym_expr *d)
+{
+	sym_lin v;
+	size_t i;
+	sym__lin_view(d, &v);
+	if (v.n > MAX_VARS)
+		return 1;
+	for (i = 0; i < v.n; i++)
+		if ((v.t[i].m->kind == SYM_KIND_MIN || v.t[i].m->kind == SYM_KIND_MAX) &&
+		    v.t[i].m->n > MAX_VARS)
+			return 1;
+	return 0;
+}
+
 int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, size_t ngiven,
                            const sym_expr *const *given)
 {
@@ -557,7 +576,7 @@ int sym__fm_prove_le_given(sym_ctx *ctx, const sym_facts *f, const sym_expr *d, 
 	memset(&p, 0, sizeof(p));
 	p.ctx = ctx;
 	p.f = f;
-	if (!d || sym__failed(ctx))
+	if (!d || sym__failed(ctx) || goal_too_large(d))
 		return 0;
 	p.st = fm_state(ctx, f);
 	if (p.st && !ngiven) {

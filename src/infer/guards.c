@@ -17,7 +17,7 @@
  * (size_t)-1 when memory runs out. */
 static size_t guards_to_prune(sym_graph_result *r, const sym_graph_result *r0, sym_guard **out, size_t *cap)
 {
-	size_t n0 = r->inf.nguards, n = n0, i, j, k;
+	size_t n0 = r->inf.nguards, n = n0, i, k;
 	*cap = n + (r0 ? r0->nguards : 0) + 1;
 	if (!(*out = sym__alloc(r->ctx, *cap * sizeof(**out))))
 		return (size_t)-1;
@@ -31,9 +31,7 @@ static size_t guards_to_prune(sym_graph_result *r, const sym_graph_result *r0, s
 			continue;
 		for (k = 0; k < ns && sym__graph_find_sym(r, syms[k]); k++)
 			;
-		for (j = 0; j < n0 && r->inf.guards[j].pred != g->pred; j++)
-			;
-		if (k < ns || j < n0)
+		if (k < ns || sym__infer_guard_find(&r->inf, g->pred, n0) >= 0)
 			continue; /* a symbol r does not have, or a guard r states */
 		(*out)[n] = *g;
 		(*out)[n].node = sym__infer_strdup(&r->inf, g->node);

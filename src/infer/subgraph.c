@@ -144,10 +144,12 @@ static int frame_exit(sym_graph_result *r, frame *f, guard_mode mode, const sym_
 {
 	sym_infer *inf = &r->inf;
 	sym_ctx *ctx = r->ctx;
-	size_t i, k = f->nguards, j;
+	size_t i, k = f->nguards;
 	int st = 0;
 	inf->facts = f->outer;
 	inf->nhints = f->nhints;
+	/* the body's guards move down and change in place */
+	sym__infer_guards_changed(inf, f->nguards);
 	for (i = f->nguards; i < inf->nguards && st == 0; i++) {
 		sym_guard g = inf->guards[i];
 		if (mode == GUARDS_DROP || is_local(r, f, g.pred))
@@ -176,9 +178,7 @@ static int frame_exit(sym_graph_result *r, frame *f, guard_mode mode, const sym_
 			if (t == SYM_TRUE)
 				continue;
 		}
-		for (j = 0; j < k && inf->guards[j].pred != g.pred; j++)
-			;
-		if (j < k)
+		if (sym__infer_guard_find(inf, g.pred, k) >= 0)
 			continue;
 		inf->guards[k++] = g;
 		if (sym_facts_assume(inf->facts, g.pred) != SYM_EOK) {
@@ -495,16 +495,14 @@ static int push_guard(sym_graph_result *r, const sym_mnode *nd, const sym_expr *
 	sym_infer *inf = &r->inf;
 	sym_ctx *ctx = r->ctx;
 	sym_guard *g;
-	size_t i;
 	if (!p || !reason || !(p = sym_simplify(ctx, inf->facts, p)))
 		return -1;
 	if (p == sym__true(ctx))
 		return 0;
 	if (p == sym__false(ctx))
 		return 1;
-	for (i = 0; i < inf->nguards; i++)
-		if (inf->guards[i].pred == p)
-			return 0;
+	if (sym__infer_guard_find(inf, p, inf->nguards) >= 0)
+		return 0;
 	if (SYM_GROW(ctx, inf->guards, inf->nguards + 1, inf->capguards, 16) < 0)
 		return -1;
 	g = &inf->guards[inf->nguards];
