@@ -852,7 +852,8 @@ static int linear_adds_nothing(sym_ctx *ctx, const sym_facts *f, const sym_expr 
 	size_t i;
 	sym__lin_view(d, &v);
 	for (i = 0; i < v.n; i++)
-		if (v.t[i].m->kind != SYM_KIND_SYM || sym__fm_atom_in_facts(ctx, f, v.t[i].m))
+		if (sym__lin_mono(&v, i)->kind != SYM_KIND_SYM ||
+		    sym__fm_atom_in_facts(ctx, f, sym__lin_mono(&v, i)))
 			return 0;
 	return 1;
 }

@@ -559,8 +559,9 @@ static int goal_too_large(const sym_expr *d)
 	if (v.n > MAX_VARS)
 		return 1;
 	for (i = 0; i < v.n; i++)
-		if ((v.t[i].m->kind == SYM_KIND_MIN || v.t[i].m->kind == SYM_KIND_MAX) &&
-		    v.t[i].m->n > MAX_VARS)
+		if ((sym__lin_mono(&v, i)->kind == SYM_KIND_MIN ||
+		     sym__lin_mono(&v, i)->kind == SYM_KIND_MAX) &&
+		    sym__lin_mono(&v, i)->n > MAX_VARS)
 			return 1;
 	return 0;
 }
