@@ -171,6 +171,9 @@ void sym_ctx_free(sym_ctx *ctx)
 		return;
 	for (b = ctx->bigs; b; b = b->next)
 		sym__num_clear(b->num);
+	for (size_t i = 0; i < SYM_PTEXT_SLOTS; i++)
+		if (ctx->ptext[i].s)
+			sym__free(ctx, ctx->ptext[i].s, ctx->ptext[i].n + 1);
 	for (c = ctx->chunks; c; c = next) {
 		next = c->next;
 		sym__free(ctx, c, c->size);

@@ -53,6 +53,13 @@ struct sym_expr {
 
 #define SYM_MAX_DEPTH 2000
 
+/* Slots of the context's cache of long min/max texts (a power of two), the
+ * arguments from which a min or max is cached and the bytes all its texts
+ * may take. */
+#define SYM_PTEXT_SLOTS 64
+#define SYM_PTEXT_MIN_ARGS 32
+#define SYM_PTEXT_MAX_BYTES ((size_t)32 << 20)
+
 /* Slots of the context's memo of monomial products (a power of two). */
 #define SYM_MONO_MEMO 512
 
@@ -227,6 +234,14 @@ struct sym_ctx {
 	struct {
 		const sym_expr *a, *b, *r;
 	} mono_memo[SYM_MONO_MEMO];
+	/* texts of recently printed long min/max of symbols (print.c): the
+	 * same dims print in a tensor's shape, bytes, guards and merge key */
+	struct {
+		const sym_expr *e;
+		char *s;
+		size_t n;
+	} ptext[SYM_PTEXT_SLOTS];
+	size_t ptext_bytes;
 	/* recent integer multiples k*m of monomials (sym__scale), likewise */
 	struct {
 		int64_t k;

@@ -60,6 +60,8 @@ static int memo_put(pr *p, const sym_expr *e, size_t len, int prec, int unsafe, 
 	return 1;
 }
 
+static int print_minmax_cached(pr *p, const sym_expr *e);
+
 int sym__print_expr(pr *p, const sym_expr *e)
 {
 	const pmemo_ent *m;
@@ -986,9 +988,12 @@ int sym__print_node(pr *p, const sym_expr *e)
 		p->unsafe = 0;
 		return P_ATOM;
 	}
-	case SYM_KIND_ABS:
 	case SYM_KIND_MIN:
 	case SYM_KIND_MAX:
+		if (e->n >= SYM_PTEXT_MIN_ARGS && print_minmax_cached(p, e))
+			return P_ATOM;
+		/* fall through */
+	case SYM_KIND_ABS:
 		sym__sbuf_put(p->b,
 		              e->kind == SYM_KIND_ABS   ? "abs("
 		              : e->kind == SYM_KIND_MIN ? "min("
@@ -1052,6 +1057,50 @@ int sym__print_node(pr *p, const sym_expr *e)
 	default:
 		return print_rel(p, e);
 	}
+}
+
+/* A long min or max of symbols from the context's cache of texts, or
+ * printed and put there; 0 when e has another argument (its text is then
+ * made as any other). */
+static int print_minmax_cached(pr *p, const sym_expr *e)
+{
+	sym_ctx *ctx = p->ctx;
+	size_t slot = e->hash & (SYM_PTEXT_SLOTS - 1), i, n = 5 + 2 * (e->n - 1);
+	char *s, *w;
+	if (ctx->ptext[slot].e == e) {
+		sym__sbuf_put(p->b, p->measure ? NULL : ctx->ptext[slot].s, ctx->ptext[slot].n);
+		p->unsafe = 0;
+		return 1;
+	}
+	for (i = 0; i < e->n; i++) {
+		if (node_kids(e)[i]->kind != SYM_KIND_SYM)
+			return 0;
+		n += node_kids(e)[i]->n;
+	}
+	if (ctx->ptext[slot].s) {
+		sym__free(ctx, ctx->ptext[slot].s, ctx->ptext[slot].n + 1);
+		ctx->ptext_bytes -= ctx->ptext[slot].n + 1;
+		ctx->ptext[slot].e = NULL, ctx->ptext[slot].s = NULL;
+	}
+	/* the allocator itself: no room for the cache is no error */
+	if (ctx->ptext_bytes + n + 1 > SYM_PTEXT_MAX_BYTES ||
+	    !(s = ctx->alloc.realloc_fn(ctx->alloc.ud, NULL, 0, n + 1)))
+		return 0;
+	memcpy(s, e->kind == SYM_KIND_MIN ? "min(" : "max(", 4);
+	for (w = s + 4, i = 0; i < e->n; i++) {
+		const sym_expr *k = node_kids(e)[i];
+		if (i)
+			*w++ = ',', *w++ = ' ';
+		memcpy(w, node_name(k), k->n);
+		w += k->n;
+	}
+	*w++ = ')';
+	*w = 0;
+	ctx->ptext[slot].e = e, ctx->ptext[slot].s = s, ctx->ptext[slot].n = n;
+	ctx->ptext_bytes += n + 1;
+	sym__sbuf_put(p->b, p->measure ? NULL : s, n);
+	p->unsafe = 0;
+	return 1;
 }
 
 int sym__print(sym_sbuf *b, const sym_expr *e)

@@ -513,6 +513,66 @@ static void sums_either_side_of_byte_coefficients_are_one_node_however_built(voi
 	sym_ctx_free(ctx);
 }
 
+/* Long min and max of symbols print from a cache of texts: the same text
+ * alone, inside other expressions, after the cache has turned over, and
+ * for a max with another kind of argument. */
+static void long_min_max_print_the_same_however_often(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	const sym_expr *args[200], *first = NULL;
+	char want[4096], name[16];
+	size_t n, k, w;
+	(void)state;
+	assert_non_null(ctx);
+	for (k = 0; k < 200; k++) {
+		snprintf(name, sizeof name, "v%zu", k);
+		args[k] = sym_expr_symbol(ctx, name);
+		assert_non_null(args[k]);
+	}
+	for (n = 30; n < 200; n++) {
+		const sym_expr *m = sym_expr_max(ctx, n, args);
+		char *t, *u;
+		w = (size_t)snprintf(want, sizeof want, "max(");
+		for (k = 0; k < n; k++)
+			w += (size_t)snprintf(want + w, sizeof want - w, "%sv%zu", k ? ", " : "", k);
+		snprintf(want + w, sizeof want - w, ")");
+		if (!first)
+			first = m;
+		t = sym_expr_to_str(ctx, m);
+		assert_non_null(t);
+		assert_string_equal(t, want);
+		sym_str_free(ctx, t);
+		/* inside a sum, twice */
+		t = sym_expr_to_str(ctx, sym_expr_add(ctx, m, sym_expr_from_si(ctx, 7)));
+		assert_non_null(t);
+		assert_int_equal(strncmp(t, want, strlen(want)), 0);
+		assert_string_equal(t + strlen(want), " + 7");
+		u = sym_expr_to_str(ctx, sym_expr_add(ctx, m, sym_expr_from_si(ctx, 7)));
+		assert_string_equal(t, u);
+		sym_str_free(ctx, t);
+		sym_str_free(ctx, u);
+	}
+	{
+		/* the first again, long after; and one with a sum argument */
+		char *t = sym_expr_to_str(ctx, first), *u;
+		const sym_expr *v[40];
+		assert_non_null(t);
+		assert_int_equal(strlen(t), strlen("max(") + 10 * 2 + 20 * 3 + 29 * 2 + 1);
+		sym_str_free(ctx, t);
+		for (k = 0; k < 40; k++)
+			v[k] = args[k];
+		v[39] = sym_expr_add(ctx, args[150], sym_expr_from_si(ctx, 1));
+		t = sym_expr_to_str(ctx, sym_expr_min(ctx, 40, v));
+		assert_non_null(t);
+		assert_non_null(strstr(t, "v150 + 1"));
+		u = sym_expr_to_str(ctx, sym_expr_min(ctx, 40, v));
+		assert_string_equal(t, u);
+		sym_str_free(ctx, t);
+		sym_str_free(ctx, u);
+	}
+	sym_ctx_free(ctx);
+}
+
 static void min_and_max_are_one_node_however_built(void **state)
 {
 	sym_ctx *ctx = sym_ctx_new();
@@ -596,6 +656,7 @@ int main(void)
 	    cmocka_unit_test(floor_division_and_modulo_fold_at_construction),
 	    cmocka_unit_test(min_max_abs_fold_at_construction),
 	    cmocka_unit_test(min_and_max_are_one_node_however_built),
+	    cmocka_unit_test(long_min_max_print_the_same_however_often),
 	    cmocka_unit_test(sums_either_side_of_byte_coefficients_are_one_node_however_built),
 	    cmocka_unit_test(relations_have_one_normal_form),
 	    cmocka_unit_test(bad_input_reports_a_position),
