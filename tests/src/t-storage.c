@@ -208,6 +208,12 @@ static void byte_sizes_align_up(void **state)
 	    {"int64", "[]", 32, "32"},
 	    {"float32", "[0, 4]", 32, "0"},
 	    {"float16", "[N, 16]", 32, "32*N"},
+	    /* a dim that is itself a quotient: (t + 1)//2 elements of 4 bytes in
+	     * blocks of 32 is one block per 16 of t, rounded up */
+	    {"float32", "[(t + 1)//2]", 32, "32*((t + 15)//16)"},
+	    /* alignments the element size does not divide */
+	    {"float32", "[N]", 6, "6*(N - N//3)"},
+	    {"int64", "[N]", 3, "N % 3 + 8*N"},
 	};
 	size_t i;
 	(void)state;
