@@ -34,6 +34,7 @@ bench:
 	python3 bench/scaling.py build-bench
 	python3 bench/bench_onnx.py build-bench
 	python3 bench/compare_torch.py build-bench
+	build-bench/bench/bench_cache
 
 # Every libFuzzer target for FUZZ_SECONDS each (clang; build-fuzz), on a copy
 # of its seed corpus; a crash, timeout or memory blow-up lands in
