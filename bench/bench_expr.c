@@ -149,6 +149,30 @@ static long w1_value_mismatches(sym_ctx *ctx, const sym_expr *const *s, const w1
 	return bad;
 }
 
+/* Draws the parameters of one W1 iteration. */
+static void w1_draw(mt19937 *g, w1_param *q)
+{
+	for (int m = 0; m < 4; m++) {
+		q->c[m] = mt_rand(g, 1, 5);
+		q->i[m] = mt_rand(g, 0, 7);
+		q->j[m] = mt_rand(g, 0, 7);
+	}
+	q->k = mt_rand(g, 0, 7);
+}
+
+/* One W1 iteration: (sum of c_m*s_i*s_j) * (s_k + 1). */
+static const sym_expr *w1_build_one(sym_ctx *ctx, const sym_expr *const *s, const w1_param *q)
+{
+	const sym_expr *e = sym_expr_from_si(ctx, 0);
+
+	for (int m = 0; m < 4; m++) {
+		const sym_expr *c = sym_expr_from_si(ctx, q->c[m]);
+
+		e = sym_expr_add(ctx, e, sym_expr_mul(ctx, sym_expr_mul(ctx, c, s[q->i[m]]), s[q->j[m]]));
+	}
+	return sym_expr_mul(ctx, e, sym_expr_add(ctx, s[q->k], sym_expr_from_si(ctx, 1)));
+}
+
 static void w1(void)
 {
 	static w1_param p[W1_ITERS];
@@ -157,31 +181,15 @@ static void w1(void)
 	mt19937 g;
 
 	mt_init(&g, 0);
-	for (int it = 0; it < W1_ITERS; it++) {
-		for (int m = 0; m < 4; m++) {
-			p[it].c[m] = mt_rand(&g, 1, 5);
-			p[it].i[m] = mt_rand(&g, 0, 7);
-			p[it].j[m] = mt_rand(&g, 0, 7);
-		}
-		p[it].k = mt_rand(&g, 0, 7);
-	}
+	for (int it = 0; it < W1_ITERS; it++)
+		w1_draw(&g, &p[it]);
 	for (int r = 0; r < reps; r++) {
 		const sym_expr *s[NSYMS];
 		sym_ctx *ctx = new_ctx(s);
 		double t0 = now_sec();
 
-		for (int it = 0; it < W1_ITERS; it++) {
-			const w1_param *q = &p[it];
-			const sym_expr *e = sym_expr_from_si(ctx, 0);
-
-			for (int m = 0; m < 4; m++) {
-				const sym_expr *c = sym_expr_from_si(ctx, q->c[m]);
-
-				e = sym_expr_add(
-				    ctx, e, sym_expr_mul(ctx, sym_expr_mul(ctx, c, s[q->i[m]]), s[q->j[m]]));
-			}
-			res[it] = sym_expr_mul(ctx, e, sym_expr_add(ctx, s[q->k], sym_expr_from_si(ctx, 1)));
-		}
+		for (int it = 0; it < W1_ITERS; it++)
+			res[it] = w1_build_one(ctx, s, &p[it]);
 		t[r] = now_sec() - t0;
 		need(ctx, res[W1_ITERS - 1], "W1");
 		if (r == 0) {
@@ -216,20 +224,8 @@ static int w1_build(long n)
 	for (long it = 0; it < n; it++) {
 		w1_param q;
 
-		for (int m = 0; m < 4; m++) {
-			q.c[m] = mt_rand(&g, 1, 5);
-			q.i[m] = mt_rand(&g, 0, 7);
-			q.j[m] = mt_rand(&g, 0, 7);
-		}
-		q.k = mt_rand(&g, 0, 7);
-		e = sym_expr_from_si(ctx, 0);
-		for (int m = 0; m < 4; m++) {
-			const sym_expr *c = sym_expr_from_si(ctx, q.c[m]);
-
-			e = sym_expr_add(ctx, e,
-			                 sym_expr_mul(ctx, sym_expr_mul(ctx, c, s[q.i[m]]), s[q.j[m]]));
-		}
-		e = sym_expr_mul(ctx, e, sym_expr_add(ctx, s[q.k], sym_expr_from_si(ctx, 1)));
+		w1_draw(&g, &q);
+		e = w1_build_one(ctx, s, &q);
 	}
 	need(ctx, e, "W1");
 	printf("W1 built %ld\n", n);

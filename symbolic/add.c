@@ -123,6 +123,8 @@ int sym__sumb_add(sym_sumb *b, const sym_num *k, const sym_expr *e)
 		sym__error(b->ctx, SYM_EDOMAIN, -1, "a predicate cannot be used as a number");
 		return 0;
 	}
+	if (e->kind != SYM_KIND_NUM && e->kind != SYM_KIND_ADD)
+		return sym__sumb_add_term(b, k, e); /* a monomial: one term */
 	sym__lin_view(e, &v);
 	if (k) {
 		sym_num t;

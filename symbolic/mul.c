@@ -58,40 +58,51 @@ static int prod_reserve(prod *p, size_t n)
 	return 1;
 }
 
+/* The merge of the sorted factor lists x and y**k into out (room for
+ * nx + ny), exponents added; returns the factors kept, or -1 when an
+ * exponent of y**k passes the limit (recorded). */
+static long merge_factors(sym_ctx *ctx, const sym_factor *x, size_t nx, const sym_factor *y, size_t ny,
+                          int64_t k, sym_factor *out)
+{
+	size_t i = 0, j = 0, m = 0;
+	while (i < nx || j < ny) {
+		int c = i == nx ? 1 : j == ny ? -1 : sym__cmp(x[i].base, y[j].base);
+		int64_t e;
+		if (c < 0) {
+			out[m++] = x[i++];
+			continue;
+		}
+		if (__builtin_mul_overflow(y[j].exp, k, &e) || e > SYM_MAX_EXP || e < -SYM_MAX_EXP) {
+			sym__error(ctx, SYM_ELIMIT, -1, "exponent too large");
+			return -1;
+		}
+		if (c == 0)
+			e += x[i++].exp;
+		if (e != 0) {
+			out[m].base = y[j].base;
+			out[m++].exp = e;
+		}
+		j++;
+	}
+	return (long)m;
+}
+
 /* Multiplies p by the sorted factors f[0..n) each raised to k. */
 static int prod_mul_factors(prod *p, const sym_factor *f, size_t n, int64_t k)
 {
 	sym_factor tmp[16], *out = tmp;
-	size_t i = 0, j = 0, m = 0, cap = p->n + n;
+	size_t cap = p->n + n;
+	long m;
 	int ok = 1;
 	if (cap > 16) {
 		out = sym__alloc(p->ctx, cap * sizeof(*out));
 		if (!out)
 			return 0;
 	}
-	while (i < p->n || j < n) {
-		int c = i == p->n ? 1 : j == n ? -1 : sym__cmp(p->f[i].base, f[j].base);
-		int64_t e;
-		if (c < 0) {
-			out[m++] = p->f[i++];
-			continue;
-		}
-		if (__builtin_mul_overflow(f[j].exp, k, &e) || e > SYM_MAX_EXP || e < -SYM_MAX_EXP) {
-			sym__error(p->ctx, SYM_ELIMIT, -1, "exponent too large");
-			ok = 0;
-			break;
-		}
-		if (c == 0)
-			e += p->f[i++].exp;
-		if (e != 0) {
-			out[m].base = f[j].base;
-			out[m++].exp = e;
-		}
-		j++;
-	}
-	if (ok && prod_reserve(p, m)) {
-		memcpy(p->f, out, m * sizeof(*out));
-		p->n = m;
+	m = merge_factors(p->ctx, p->f, p->n, f, n, k, out);
+	if (m >= 0 && prod_reserve(p, (size_t)m)) {
+		memcpy(p->f, out, (size_t)m * sizeof(*out));
+		p->n = (size_t)m;
 	} else {
 		ok = 0;
 	}
@@ -130,38 +141,8 @@ static const sym_factor *mono_factors(const sym_expr *m, sym_factor *one, size_t
 	return one;
 }
 
-/* The merge of two short sorted factor lists into out (room for nx + ny),
- * exponents added; returns the factors kept, or -1 when an exponent of y
- * passes the limit (recorded), as prod_mul_factors with k = 1. */
-static long merge_factors(sym_ctx *ctx, const sym_factor *x, size_t nx, const sym_factor *y, size_t ny,
-                          sym_factor *out)
-{
-	size_t i = 0, j = 0, m = 0;
-	while (i < nx || j < ny) {
-		int c = i == nx ? 1 : j == ny ? -1 : sym__cmp(x[i].base, y[j].base);
-		int64_t e;
-		if (c < 0) {
-			out[m++] = x[i++];
-			continue;
-		}
-		e = y[j].exp;
-		if (e > SYM_MAX_EXP || e < -SYM_MAX_EXP) {
-			sym__error(ctx, SYM_ELIMIT, -1, "exponent too large");
-			return -1;
-		}
-		if (c == 0)
-			e += x[i++].exp;
-		if (e != 0) {
-			out[m].base = y[j].base;
-			out[m++].exp = e;
-		}
-		j++;
-	}
-	return (long)m;
-}
-
 /* sym__mono_mul past its memo. */
-static const sym_expr *mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b, size_t slot)
+static const sym_expr *mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
 {
 	prod p;
 	sym_factor fa, fb;
@@ -174,15 +155,10 @@ static const sym_expr *mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr 
 		return b;
 	if (ny == 0)
 		return a;
-	if (nx + ny <= 16) {
+	if (nx + ny <= 16) { /* on the stack */
 		sym_factor out[16];
-		long m = merge_factors(ctx, x, nx, y, ny, out);
-		r = m < 0 ? NULL : sym__monomial(ctx, out, (size_t)m);
-		if (r) {
-			ctx->mono_memo[slot].a = a, ctx->mono_memo[slot].b = b;
-			ctx->mono_memo[slot].r = r;
-		}
-		return r;
+		long m = merge_factors(ctx, x, nx, y, ny, 1, out);
+		return m < 0 ? NULL : sym__monomial(ctx, out, (size_t)m);
 	}
 	prod_init(&p, ctx);
 	if (prod_reserve(&p, nx)) {
@@ -198,12 +174,17 @@ static const sym_expr *mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr 
 const sym_expr *sym__mono_mul(sym_ctx *ctx, const sym_expr *a, const sym_expr *b)
 {
 	size_t slot;
+	const sym_expr *r;
 	if (!a || !b)
 		return NULL;
 	slot = ((size_t)a->hash * 31 + b->hash) & (SYM_MONO_MEMO - 1);
 	if (ctx->mono_memo[slot].a == a && ctx->mono_memo[slot].b == b && !sym__failed(ctx))
 		return ctx->mono_memo[slot].r;
-	return mono_mul(ctx, a, b, slot);
+	if ((r = mono_mul(ctx, a, b))) {
+		ctx->mono_memo[slot].a = a, ctx->mono_memo[slot].b = b;
+		ctx->mono_memo[slot].r = r;
+	}
+	return r;
 }
 
 /* Splits a genuine sum s into content * primitive sum: the primitive sum has
@@ -432,10 +413,7 @@ static const sym_expr *distribute(sym_ctx *ctx, const sym_expr *a, const sym_exp
 			if (!m)
 				break;
 			sym__num_mul(&t, sym__lin_coef(&va, i), sym__lin_coef(&vb, j));
-			if (m->kind != SYM_KIND_NUM && m->kind != SYM_KIND_ADD)
-				sym__sumb_add_term(&s, &t, m);
-			else
-				sym__sumb_add(&s, &t, m);
+			sym__sumb_add(&s, &t, m);
 		}
 	}
 	if (!sym__num_is_zero(va.c))

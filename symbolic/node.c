@@ -241,8 +241,6 @@ static uint64_t hash_payload(const struct sym_expr *h, const void *pl, size_t si
 			x = (x ^ s[i]) * 0x100000001b3ULL;
 		return avalanche(mix(x, h->n));
 	}
-	case SYM_KIND_ADD:
-		return hash_sum(h->n, pl, (const sym_term *)((const sym_num *)pl + 1));
 	case SYM_KIND_MUL: {
 		const sym_factor *f = pl;
 		for (i = 0; i < h->n; i++)
@@ -291,8 +289,6 @@ static int payload_equal(const sym_expr *e, const struct sym_expr *h, const void
 	switch (h->kind) {
 	case SYM_KIND_NUM:
 		return sym__num_equal(node_num(e), pl);
-	case SYM_KIND_ADD:
-		return sum_equal(e, pl, (const sym_term *)((const sym_num *)pl + 1));
 	default:
 		return memcmp(NODE_PAYLOAD(e), pl, size) == 0;
 	}
@@ -515,6 +511,8 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 {
 	struct sym_expr h = *hdr;
 	size_t j;
+	if (h.kind == SYM_KIND_ADD) /* its constant, then its terms */
+		return sym__intern_sum(ctx, payload, (const sym_term *)((const sym_num *)payload + 1), h.n);
 	if (sym__failed(ctx))
 		return NULL;
 	/* the hash and the equality read only kind, n and the payload: a node
@@ -557,9 +555,19 @@ const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *
 	    sym__grow(ctx, &ctx->scratch, &ctx->scratch_cap, size, 1, size * 2) < 0)
 		return NULL;
 	buf = ctx->scratch;
-	memcpy(buf, c, sizeof(sym_num));
-	memcpy(buf + sizeof(sym_num), t, n * sizeof(sym_term));
+	/* memmove: a payload given to sym__intern may sit there already */
+	memmove(buf, c, sizeof(sym_num));
+	memmove(buf + sizeof(sym_num), t, n * sizeof(sym_term));
 	return intern_new(ctx, h, buf, size, j);
+}
+
+/* The number node of v kept at hand, or NULL (not made yet, or v is not
+ * among those kept). */
+static inline const sym_expr *small_int(const sym_ctx *ctx, int64_t v)
+{
+	if (v < SYM_SMALL_INT_MIN || v > SYM_SMALL_INT_MAX || sym__failed(ctx))
+		return NULL;
+	return ctx->small_ints[v - SYM_SMALL_INT_MIN];
 }
 
 const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v)
@@ -567,9 +575,9 @@ const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v)
 	struct sym_expr h = {0};
 	const sym_expr **slot = NULL, *r;
 	if (v->q == 1 && v->p >= SYM_SMALL_INT_MIN && v->p <= SYM_SMALL_INT_MAX) {
+		if ((r = small_int(ctx, v->p)))
+			return r;
 		slot = &ctx->small_ints[v->p - SYM_SMALL_INT_MIN];
-		if (*slot && !sym__failed(ctx))
-			return *slot;
 	}
 	h.kind = SYM_KIND_NUM;
 	r = sym__intern(ctx, &h, v, sizeof(*v));
@@ -581,7 +589,9 @@ const sym_expr *sym__num_node(sym_ctx *ctx, const sym_num *v)
 const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v)
 {
 	sym_num n;
-	const sym_expr *r;
+	const sym_expr *r = small_int(ctx, v);
+	if (r)
+		return r;
 	sym__num_init(&n);
 	sym__num_set_si(&n, v);
 	r = sym__num_node(ctx, &n);
@@ -591,9 +601,6 @@ const sym_expr *sym__num_node_si(sym_ctx *ctx, int64_t v)
 
 const sym_expr *sym_expr_from_si(sym_ctx *ctx, long long v)
 {
-	if (v >= SYM_SMALL_INT_MIN && v <= SYM_SMALL_INT_MAX && ctx->small_ints[v - SYM_SMALL_INT_MIN] &&
-	    !sym__failed(ctx))
-		return ctx->small_ints[v - SYM_SMALL_INT_MIN];
 	return sym__num_node_si(ctx, v);
 }
 

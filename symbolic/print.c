@@ -60,7 +60,8 @@ static int memo_put(pr *p, const sym_expr *e, size_t len, int prec, int unsafe, 
 	return 1;
 }
 
-static int print_minmax_cached(pr *p, const sym_expr *e);
+static int print_kept_text(pr *p, const sym_expr *e);
+static void keep_text(pr *p, const sym_expr *e, size_t start);
 
 int sym__print_expr(pr *p, const sym_expr *e)
 {
@@ -952,7 +953,7 @@ done:
 
 int sym__print_node(pr *p, const sym_expr *e)
 {
-	size_t i;
+	size_t i, start;
 	switch (e->kind) {
 	case SYM_KIND_NUM: {
 		const sym_num *v = node_num(e);
@@ -990,10 +991,11 @@ int sym__print_node(pr *p, const sym_expr *e)
 	}
 	case SYM_KIND_MIN:
 	case SYM_KIND_MAX:
-		if (e->n >= SYM_PTEXT_MIN_ARGS && print_minmax_cached(p, e))
+		if (e->n >= SYM_PTEXT_MIN_ARGS && print_kept_text(p, e))
 			return P_ATOM;
 		/* fall through */
 	case SYM_KIND_ABS:
+		start = p->b->n;
 		sym__sbuf_put(p->b,
 		              e->kind == SYM_KIND_ABS   ? "abs("
 		              : e->kind == SYM_KIND_MIN ? "min("
@@ -1039,6 +1041,8 @@ int sym__print_node(pr *p, const sym_expr *e)
 			}
 			run[rn++] = ')';
 			sym__sbuf_put(p->b, run, rn);
+			if (e->kind != SYM_KIND_ABS && e->n >= SYM_PTEXT_MIN_ARGS)
+				keep_text(p, e, start);
 		}
 		p->unsafe = 0;
 		return P_ATOM;
@@ -1059,24 +1063,32 @@ int sym__print_node(pr *p, const sym_expr *e)
 	}
 }
 
-/* A long min or max of symbols from the context's cache of texts, or
- * printed and put there; 0 when e has another argument (its text is then
- * made as any other). */
-static int print_minmax_cached(pr *p, const sym_expr *e)
+/* Writes the text of a long min or max kept by the context; 0 when it has
+ * none for e. */
+static int print_kept_text(pr *p, const sym_expr *e)
 {
 	sym_ctx *ctx = p->ctx;
-	size_t slot = e->hash & (SYM_PTEXT_SLOTS - 1), i, n = 5 + 2 * (e->n - 1);
-	char *s, *w;
-	if (ctx->ptext[slot].e == e) {
-		sym__sbuf_put(p->b, p->measure ? NULL : ctx->ptext[slot].s, ctx->ptext[slot].n);
-		p->unsafe = 0;
-		return 1;
-	}
-	for (i = 0; i < e->n; i++) {
+	size_t slot = e->hash & (SYM_PTEXT_SLOTS - 1);
+	if (ctx->ptext[slot].e != e)
+		return 0;
+	sym__sbuf_put(p->b, p->measure ? NULL : ctx->ptext[slot].s, ctx->ptext[slot].n);
+	p->unsafe = 0;
+	return 1;
+}
+
+/* Keeps the text of min or max e, just written from byte start of the
+ * output, when every argument is a symbol (its text is then the same
+ * wherever it prints). */
+static void keep_text(pr *p, const sym_expr *e, size_t start)
+{
+	sym_ctx *ctx = p->ctx;
+	size_t slot = e->hash & (SYM_PTEXT_SLOTS - 1), i, n = p->b->n - start;
+	char *s;
+	if (p->measure || p->b->count || p->b->fail || !p->b->s)
+		return;
+	for (i = 0; i < e->n; i++)
 		if (node_kids(e)[i]->kind != SYM_KIND_SYM)
-			return 0;
-		n += node_kids(e)[i]->n;
-	}
+			return;
 	if (ctx->ptext[slot].s) {
 		sym__free(ctx, ctx->ptext[slot].s, ctx->ptext[slot].n + 1);
 		ctx->ptext_bytes -= ctx->ptext[slot].n + 1;
@@ -1085,22 +1097,11 @@ static int print_minmax_cached(pr *p, const sym_expr *e)
 	/* the allocator itself: no room for the cache is no error */
 	if (ctx->ptext_bytes + n + 1 > SYM_PTEXT_MAX_BYTES ||
 	    !(s = ctx->alloc.realloc_fn(ctx->alloc.ud, NULL, 0, n + 1)))
-		return 0;
-	memcpy(s, e->kind == SYM_KIND_MIN ? "min(" : "max(", 4);
-	for (w = s + 4, i = 0; i < e->n; i++) {
-		const sym_expr *k = node_kids(e)[i];
-		if (i)
-			*w++ = ',', *w++ = ' ';
-		memcpy(w, node_name(k), k->n);
-		w += k->n;
-	}
-	*w++ = ')';
-	*w = 0;
+		return;
+	memcpy(s, p->b->s + start, n);
+	s[n] = 0;
 	ctx->ptext[slot].e = e, ctx->ptext[slot].s = s, ctx->ptext[slot].n = n;
 	ctx->ptext_bytes += n + 1;
-	sym__sbuf_put(p->b, p->measure ? NULL : s, n);
-	p->unsafe = 0;
-	return 1;
 }
 
 int sym__print(sym_sbuf *b, const sym_expr *e)

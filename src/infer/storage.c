@@ -199,18 +199,19 @@ const sym_expr *sym__storage_bytes(sym_ctx *ctx, int dtype, int rank, const sym_
 {
 	const sym_expr *e;
 	int i, size = sym__dtype_size(dtype);
+	int64_t per_block;
 	if (size <= 0 || rank < 0)
 		return NULL;
 	/* size*P aligned up to a multiple of align, P the product of the dims;
 	 * when size divides align that is align*ceil(P/(align/size)), made in
 	 * that form (the simplifier would reach it from the other) */
-	e = sym_expr_from_si(ctx, align > 1 && align % size == 0 ? 1 : size);
+	per_block = align > 1 && align % size == 0 ? align / size : 0;
+	e = sym_expr_from_si(ctx, per_block ? 1 : size);
 	for (i = 0; i < rank; i++)
 		e = sym_expr_mul(ctx, e, dims[i]);
 	if (align > 1)
 		e = sym_expr_mul(ctx, sym_expr_from_si(ctx, align),
-		                 align % size == 0 ? ceil_div(ctx, e, align / size)
-		                                   : ceil_div(ctx, e, align));
+		                 ceil_div(ctx, e, per_block ? per_block : align));
 	return e;
 }
 
