@@ -501,10 +501,11 @@ static sym_mbcache *mb_slot(sym_facts *f, uint64_t k, const sym_expr *e, int ins
  * index goes to *at; NULL when there is none. */
 static const sym_mbcache *mb_extended(sym_facts *f, const sym_expr *e, uint64_t k, size_t *at)
 {
-	size_t i, j;
+	size_t t, j;
 	if (f->bversion != f->version || !f->mbcap)
 		return NULL;
-	for (i = 0; i < e->n; i++) {
+	for (t = 0; t < e->n; t++) {
+		size_t i = sym__minmax_probe_at(e->n, t);
 		uint64_t ki = k - sym__arg_mix(node_kids(e)[i]);
 		for (j = ki & (f->mbcap - 1); f->mb[j].e; j = (j + 1) & (f->mbcap - 1))
 			if (f->mb[j].key == ki && f->mb[j].open == f->dims_open &&

@@ -207,6 +207,15 @@ static sym_status recheck_symbols(sym_facts *f)
 {
 	size_t i;
 	f->version++;
+	if (f->has_default_min && f->dims_bounded) {
+		/* a symbol without facts of its own has the default range */
+		sym_num m;
+		sym__num_init(&m);
+		sym__num_set_si(&m, SYM_DIM_MAX);
+		if (sym__num_cmp(&f->default_min, &m) >= 0)
+			f->points = 1;
+		sym__num_clear(&m);
+	}
 	for (i = 0; i < f->ninfo; i++) {
 		sym_status st = check_sym(f, f->info[i].sym);
 		if (st != SYM_EOK)
@@ -272,6 +281,8 @@ static sym_status check_sym(sym_facts *f, const sym_expr *s)
 	sym_status st = SYM_EOK;
 	sym__ival_init(&iv);
 	sym__facts_sym_range(f, s, &iv);
+	if (!iv.lo.inf && !iv.hi.inf && sym__num_equal(&iv.lo.v, &iv.hi.v))
+		f->points = 1;
 	if (!iv.lo.inf && !iv.hi.inf && sym__num_cmp(&iv.lo.v, &iv.hi.v) > 0) {
 		char msg[300];
 		sym_num m;

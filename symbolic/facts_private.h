@@ -40,6 +40,9 @@ struct sym_facts {
 	/* set while bounds are computed for printing: a dim without an upper
 	 * bound of its own keeps an open upper end (sym__bounds_expr) */
 	int dims_open;
+	/* set once some symbol's range may be a single value (check_sym): the
+	 * simplifier then looks at each symbol's range, else none is a point */
+	int points;
 	sym_syminfo *info;
 	size_t ninfo, capinfo;
 	/* past a few symbols, info by symbol: index + 1 (0 for a free slot),

@@ -171,9 +171,7 @@ void sym_ctx_free(sym_ctx *ctx)
 		return;
 	for (b = ctx->bigs; b; b = b->next)
 		sym__num_clear(b->num);
-	for (size_t i = 0; i < SYM_PTEXT_SLOTS; i++)
-		if (ctx->ptext[i].s)
-			sym__free(ctx, ctx->ptext[i].s, ctx->ptext[i].n + 1);
+	sym__ptext_free(ctx);
 	for (c = ctx->chunks; c; c = next) {
 		next = c->next;
 		sym__free(ctx, c, c->size);
@@ -467,6 +465,19 @@ static SYM_NOINLINE const sym_expr *intern_new(sym_ctx *ctx, struct sym_expr h, 
 		k[0] = (int8_t)c->p;
 		for (i = 0; i < h.n; i++)
 			m[i] = t[i].m, k[i + 1] = (int8_t)t[i].coef.p;
+		goto interned;
+	}
+	if (h.kind == SYM_KIND_MIN || h.kind == SYM_KIND_MAX) {
+		uint64_t key = h.kind;
+		for (i = 0; i < h.n; i++)
+			key += sym__arg_mix(((const sym_expr *const *)payload)[i]);
+		e = arena_alloc(ctx, sizeof(struct sym_expr) + size + sizeof(key));
+		if (!e)
+			return NULL;
+		*e = h;
+		memcpy(NODE_PAYLOAD(e), payload, size);
+		memcpy((char *)NODE_PAYLOAD(e) + size, &key, sizeof(key));
+		size += sizeof(key);
 		goto interned;
 	}
 	if (h.kind == SYM_KIND_SYM) {

@@ -40,7 +40,8 @@ typedef struct sym_factor {
  *         int8_t, 9 bytes a term instead of 24
  *   MUL   n sym_factor
  *   FLOOR, ABS, EQ, NE, LE, LT (compared with 0): one child
- *   MIN, MAX, AND, OR: n children
+ *   MIN, MAX: n children, then their key (sym__minmax_key)
+ *   AND, OR: n children
  *   BOOL  aux is the value */
 struct sym_expr {
 	uint8_t kind;
@@ -53,11 +54,9 @@ struct sym_expr {
 
 #define SYM_MAX_DEPTH 2000
 
-/* Slots of the context's cache of long min/max texts (a power of two), the
- * arguments from which a min or max is cached and the bytes all its texts
- * may take. */
-#define SYM_PTEXT_SLOTS 64
-#define SYM_PTEXT_MIN_ARGS 32
+/* The arguments from which the text of a min or max of symbols is kept
+ * by the context, and the bytes all its texts may take. */
+#define SYM_PTEXT_MIN_ARGS 16
 #define SYM_PTEXT_MAX_BYTES ((size_t)32 << 20)
 
 /* Slots of the context's memo of monomial products (a power of two). */
@@ -170,14 +169,21 @@ static inline uint64_t sym__arg_mix(const sym_expr *a)
 	return x ^ (x >> 31);
 }
 
-/* The key of min or max e: its kind plus its arguments' shares. */
+/* The key of min or max e: its kind plus its arguments' shares, made
+ * when the node is (stored after its children). */
 static inline uint64_t sym__minmax_key(const sym_expr *e)
 {
-	uint64_t k = e->kind;
-	size_t i;
-	for (i = 0; i < e->n; i++)
-		k += sym__arg_mix(node_kids(e)[i]);
+	uint64_t k;
+	memcpy(&k, node_kids(e) + e->n, sizeof(k));
 	return k;
+}
+
+/* The argument a lookup of the min or max that e extends tries k-th
+ * (k < n): the last first, since a chain that grows a min or max by fresh
+ * dims adds them after the others, then the rest in order. */
+static inline size_t sym__minmax_probe_at(size_t n, size_t k)
+{
+	return k == 0 ? n - 1 : k - 1;
 }
 
 /* Whether M's arguments are e's without its argument at (M of e's kind). */
@@ -234,14 +240,15 @@ struct sym_ctx {
 	struct {
 		const sym_expr *a, *b, *r;
 	} mono_memo[SYM_MONO_MEMO];
-	/* texts of recently printed long min/max of symbols (print.c): the
-	 * same dims print in a tensor's shape, bytes, guards and merge key */
-	struct {
+	/* texts of printed long min/max of symbols (print.c): the same dims
+	 * print in a tensor's shape, bytes, guards and merge key; open
+	 * addressing by node, emptied when the texts pass SYM_PTEXT_MAX_BYTES */
+	struct sym_ptext {
 		const sym_expr *e;
 		char *s;
 		size_t n;
-	} ptext[SYM_PTEXT_SLOTS];
-	size_t ptext_bytes;
+	} * ptext;
+	size_t ptext_cap, ptext_count, ptext_bytes;
 	/* recent integer multiples k*m of monomials (sym__scale), likewise */
 	struct {
 		int64_t k;
@@ -267,6 +274,9 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 /* sym__intern of the sum of constant c and the n sorted, distinct,
  * nonzero terms t, read where they are. */
 const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *t, size_t n);
+
+/* Frees the texts of min and max the printer keeps in ctx (print.c). */
+void sym__ptext_free(sym_ctx *ctx);
 
 /* Whether the symbol called name already exists in the context. */
 int sym__symbol_exists(const sym_ctx *ctx, const char *name);

@@ -1018,6 +1018,7 @@ int sym__print_node(pr *p, const sym_expr *e)
 			 * per few dozen arguments */
 			char run[512];
 			size_t rn = 0;
+			int names = 1; /* every argument a symbol */
 			for (i = 0; i < e->n; i++) {
 				const sym_expr *k = node_kids(e)[i];
 				size_t need = k->n + (i ? 2 : 0);
@@ -1037,11 +1038,12 @@ int sym__print_node(pr *p, const sym_expr *e)
 					run[rn++] = ',', run[rn++] = ' ';
 				sym__sbuf_put(p->b, run, rn);
 				rn = 0;
+				names &= k->kind == SYM_KIND_SYM;
 				sym__print_expr(p, k);
 			}
 			run[rn++] = ')';
 			sym__sbuf_put(p->b, run, rn);
-			if (e->kind != SYM_KIND_ABS && e->n >= SYM_PTEXT_MIN_ARGS)
+			if (names && e->kind != SYM_KIND_ABS && e->n >= SYM_PTEXT_MIN_ARGS)
 				keep_text(p, e, start);
 		}
 		p->unsafe = 0;
@@ -1063,44 +1065,93 @@ int sym__print_node(pr *p, const sym_expr *e)
 	}
 }
 
+/* The slot of e among the texts the context keeps: e's, or the free
+ * slot where it would go; NULL when there is no table. */
+static struct sym_ptext *ptext_slot(const sym_ctx *ctx, const sym_expr *e)
+{
+	size_t j;
+	if (!ctx->ptext_cap)
+		return NULL;
+	for (j = e->hash & (ctx->ptext_cap - 1); ctx->ptext[j].e; j = (j + 1) & (ctx->ptext_cap - 1))
+		if (ctx->ptext[j].e == e)
+			break;
+	return &ctx->ptext[j];
+}
+
+/* Drops every kept text, keeping the table. */
+static void ptext_empty(sym_ctx *ctx)
+{
+	size_t i;
+	for (i = 0; i < ctx->ptext_cap; i++)
+		if (ctx->ptext[i].e) {
+			sym__free(ctx, ctx->ptext[i].s, ctx->ptext[i].n + 1);
+			ctx->ptext[i].e = NULL, ctx->ptext[i].s = NULL;
+		}
+	ctx->ptext_count = ctx->ptext_bytes = 0;
+}
+
+void sym__ptext_free(sym_ctx *ctx)
+{
+	ptext_empty(ctx);
+	sym__free(ctx, ctx->ptext, ctx->ptext_cap * sizeof(*ctx->ptext));
+	ctx->ptext = NULL;
+	ctx->ptext_cap = 0;
+}
+
+/* Doubles the table of kept texts (the allocator itself: no room for the
+ * cache is no error); 0 when there is no room. */
+static int ptext_grow(sym_ctx *ctx)
+{
+	size_t cap = ctx->ptext_cap ? 2 * ctx->ptext_cap : 64, i, j;
+	struct sym_ptext *t = ctx->alloc.realloc_fn(ctx->alloc.ud, NULL, 0, cap * sizeof(*t));
+	if (!t)
+		return 0;
+	memset(t, 0, cap * sizeof(*t));
+	for (i = 0; i < ctx->ptext_cap; i++) {
+		if (!ctx->ptext[i].e)
+			continue;
+		for (j = ctx->ptext[i].e->hash & (cap - 1); t[j].e; j = (j + 1) & (cap - 1))
+			;
+		t[j] = ctx->ptext[i];
+	}
+	sym__free(ctx, ctx->ptext, ctx->ptext_cap * sizeof(*ctx->ptext));
+	ctx->ptext = t, ctx->ptext_cap = cap;
+	return 1;
+}
+
 /* Writes the text of a long min or max kept by the context; 0 when it has
  * none for e. */
 static int print_kept_text(pr *p, const sym_expr *e)
 {
-	sym_ctx *ctx = p->ctx;
-	size_t slot = e->hash & (SYM_PTEXT_SLOTS - 1);
-	if (ctx->ptext[slot].e != e)
+	const struct sym_ptext *t = ptext_slot(p->ctx, e);
+	if (!t || !t->e)
 		return 0;
-	sym__sbuf_put(p->b, p->measure ? NULL : ctx->ptext[slot].s, ctx->ptext[slot].n);
+	sym__sbuf_put(p->b, p->measure ? NULL : t->s, t->n);
 	p->unsafe = 0;
 	return 1;
 }
 
-/* Keeps the text of min or max e, just written from byte start of the
- * output, when every argument is a symbol (its text is then the same
- * wherever it prints). */
+/* Keeps the text of min or max e of symbols (its text is then the same
+ * wherever it prints), just written from byte start of the output. */
 static void keep_text(pr *p, const sym_expr *e, size_t start)
 {
 	sym_ctx *ctx = p->ctx;
-	size_t slot = e->hash & (SYM_PTEXT_SLOTS - 1), i, n = p->b->n - start;
+	size_t n = p->b->n - start;
+	struct sym_ptext *t;
 	char *s;
-	if (p->measure || p->b->count || p->b->fail || !p->b->s)
+	if (p->measure || p->b->count || p->b->fail || !p->b->s || n + 1 > SYM_PTEXT_MAX_BYTES)
 		return;
-	for (i = 0; i < e->n; i++)
-		if (node_kids(e)[i]->kind != SYM_KIND_SYM)
-			return;
-	if (ctx->ptext[slot].s) {
-		sym__free(ctx, ctx->ptext[slot].s, ctx->ptext[slot].n + 1);
-		ctx->ptext_bytes -= ctx->ptext[slot].n + 1;
-		ctx->ptext[slot].e = NULL, ctx->ptext[slot].s = NULL;
-	}
-	/* the allocator itself: no room for the cache is no error */
-	if (ctx->ptext_bytes + n + 1 > SYM_PTEXT_MAX_BYTES ||
-	    !(s = ctx->alloc.realloc_fn(ctx->alloc.ud, NULL, 0, n + 1)))
+	if (ctx->ptext_bytes + n + 1 > SYM_PTEXT_MAX_BYTES)
+		ptext_empty(ctx);
+	if (2 * (ctx->ptext_count + 1) > ctx->ptext_cap && !ptext_grow(ctx))
+		return;
+	t = ptext_slot(ctx, e);
+	if (t->e || !(s = ctx->alloc.realloc_fn(ctx->alloc.ud, NULL, 0, n + 1)))
 		return;
 	memcpy(s, p->b->s + start, n);
 	s[n] = 0;
-	ctx->ptext[slot].e = e, ctx->ptext[slot].s = s, ctx->ptext[slot].n = n;
+	t->e = e, t->s = s, t->n = n;
+	ctx->ptext_count++;
 	ctx->ptext_bytes += n + 1;
 }
 

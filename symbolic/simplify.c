@@ -166,14 +166,15 @@ static void mm_put_kept(simp *s, const sym_expr *e, const sym_expr *r, const sym
 static size_t mm_find(const simp *s, const sym_expr *e, uint64_t k, const mm_entry **found)
 {
 	const struct sym_simpstate *st = s->kept;
-	size_t i, j;
+	size_t t, j;
 	*found = NULL;
 	if (!st || !st->mmcap)
 		return (size_t)-1;
 	for (j = k & (st->mmcap - 1); st->mm[j].e; j = (j + 1) & (st->mmcap - 1))
 		if (st->mm[j].e == e)
 			return *found = &st->mm[j], e->n;
-	for (i = 0; i < e->n; i++) {
+	for (t = 0; t < e->n; t++) {
+		size_t i = sym__minmax_probe_at(e->n, t);
 		uint64_t ki = k - sym__arg_mix(node_kids(e)[i]);
 		for (j = ki & (st->mmcap - 1); st->mm[j].e; j = (j + 1) & (st->mmcap - 1))
 			if (st->mm[j].key == ki && sym__minmax_is_without(st->mm[j].e, e, i))
@@ -1220,6 +1221,8 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 	int same = 1;
 	if (!e || sym__failed(s->ctx))
 		return NULL;
+	if (e->kind == SYM_KIND_SYM && (!s->f || !s->f->points))
+		return e; /* no symbol is pinned to a value */
 	if ((r = sym__memo_get(s->memo, e)))
 		return r;
 	n = sym__nslots(e);

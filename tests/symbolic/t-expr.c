@@ -514,8 +514,8 @@ static void sums_either_side_of_byte_coefficients_are_one_node_however_built(voi
 }
 
 /* Long min and max of symbols print from a cache of texts: the same text
- * alone, inside other expressions, after the cache has turned over, and
- * for a max with another kind of argument. */
+ * alone, inside other expressions, printed again later, and for a max with
+ * another kind of argument. */
 static void long_min_max_print_the_same_however_often(void **state)
 {
 	sym_ctx *ctx = sym_ctx_new();
@@ -570,6 +570,46 @@ static void long_min_max_print_the_same_however_often(void **state)
 		sym_str_free(ctx, t);
 		sym_str_free(ctx, u);
 	}
+	sym_ctx_free(ctx);
+}
+
+/* The cache of long min/max texts holds at most 32 MiB: 2,500 maxes of
+ * 2,000 symbols print about 40 MiB, so it empties on the way, and every
+ * text, the first one printed again at the end included, stays right. */
+static void long_max_texts_stay_right_after_the_cache_empties(void **state)
+{
+	enum { NSYM = 4500, NARG = 2000, NMAX = 2500 };
+	sym_ctx *ctx = sym_ctx_new();
+	const sym_expr **args = malloc(NSYM * sizeof(*args));
+	char *want = malloc(NARG * 8 + 16), name[16];
+	size_t k, w, total = 0;
+	(void)state;
+	assert_non_null(ctx);
+	assert_non_null(args);
+	assert_non_null(want);
+	/* the names sort as they are numbered: v1000..v5499 */
+	for (k = 0; k < NSYM; k++) {
+		snprintf(name, sizeof name, "v%zu", k + 1000);
+		args[k] = sym_expr_symbol(ctx, name);
+		assert_non_null(args[k]);
+	}
+	for (k = 0; k <= NMAX; k++) {
+		size_t at = k % NMAX, j;
+		const sym_expr *m = sym_expr_max(ctx, NARG, args + at);
+		char *t;
+		w = (size_t)snprintf(want, 8, "max(");
+		for (j = 0; j < NARG; j++)
+			w += (size_t)snprintf(want + w, 16, "%sv%zu", j ? ", " : "", at + j + 1000);
+		snprintf(want + w, 8, ")");
+		t = sym_expr_to_str(ctx, m);
+		assert_non_null(t);
+		assert_string_equal(t, want);
+		total += strlen(t);
+		sym_str_free(ctx, t);
+	}
+	assert_true(total > ((size_t)32 << 20));
+	free(want);
+	free(args);
 	sym_ctx_free(ctx);
 }
 
@@ -657,6 +697,7 @@ int main(void)
 	    cmocka_unit_test(min_max_abs_fold_at_construction),
 	    cmocka_unit_test(min_and_max_are_one_node_however_built),
 	    cmocka_unit_test(long_min_max_print_the_same_however_often),
+	    cmocka_unit_test(long_max_texts_stay_right_after_the_cache_empties),
 	    cmocka_unit_test(sums_either_side_of_byte_coefficients_are_one_node_however_built),
 	    cmocka_unit_test(relations_have_one_normal_form),
 	    cmocka_unit_test(bad_input_reports_a_position),

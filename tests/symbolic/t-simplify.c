@@ -603,6 +603,21 @@ static void defining_equalities_substitute_the_defined_symbol(void **state)
 	CHECK(check_simplify, v);
 }
 
+/* A symbol whose range is one value is that value wherever it occurs,
+ * however the range came to be one value (bounds, a residue, the default
+ * minimum of dims). */
+static void symbols_pinned_by_their_range_are_their_value(void **state)
+{
+	static const svec v[] = {
+	    {{"a >= 3", "a <= 3"}, 0, "a*x + max(a, y)", "3*x + max(3, y)"},
+	    {{"a >= 4", "a <= 9", "a % 8 == 0"}, 0, "a + 1", "9"},
+	    {{"a <= 1"}, 1, "a*x + min(a, y, z)", "x + 1"},
+	    {{"a <= 2"}, 1, "a*x", "a*x"},
+	};
+	(void)state;
+	CHECK(check_simplify, v);
+}
+
 static void min_max_arguments_are_pruned_by_proofs(void **state)
 {
 	static const svec v[] = {
@@ -1212,6 +1227,7 @@ int main(void)
 	    cmocka_unit_test(relations_are_divided_by_a_positive_common_factor_only),
 	    cmocka_unit_test(floor_relations_lose_their_floor),
 	    cmocka_unit_test(defining_equalities_substitute_the_defined_symbol),
+	    cmocka_unit_test(symbols_pinned_by_their_range_are_their_value),
 	    cmocka_unit_test(min_max_arguments_are_pruned_by_proofs),
 	    cmocka_unit_test(abs_follows_a_proven_sign),
 	    cmocka_unit_test(relations_over_one_integer_form_merge),
