@@ -1185,6 +1185,7 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 	if (ok) {
 		p.b = b;
 		p.measure = 0;
+		sym__sbuf_reserve(b, cnt.n); /* the text in one block */
 		sym__print_expr(&p, e);
 		ok = !b->fail && !sym__failed(b->ctx);
 	}

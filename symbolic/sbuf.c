@@ -93,6 +93,20 @@ void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len)
 	b->s[b->n] = 0;
 }
 
+void sym__sbuf_reserve(sym_sbuf *b, size_t len)
+{
+	char *ns;
+	if (b->fail || b->count || b->n + len + 1 <= b->cap)
+		return;
+	if (!(ns = sbuf_realloc(b, b->s, b->cap, b->n + len + 1))) {
+		b->fail = 1;
+		return;
+	}
+	if (!b->s)
+		ns[0] = 0;
+	b->s = ns, b->cap = b->n + len + 1;
+}
+
 void sym__sbuf_puts(sym_sbuf *b, const char *s)
 {
 	sym__sbuf_put(b, s, strlen(s));

@@ -96,6 +96,9 @@ void sym__sbuf_clear(sym_sbuf *b);
 SYM_GIVE char *sym__sbuf_take(sym_sbuf *b);
 void sym__sbuf_put(sym_sbuf *b, const char *s, size_t len);
 void sym__sbuf_puts(sym_sbuf *b, const char *s);
+/* Makes room for len more bytes and the NUL at once (a failure sticks as
+ * in sym__sbuf_put). */
+void sym__sbuf_reserve(sym_sbuf *b, size_t len);
 /* Appends printf-formatted text of any length. */
 void sym__sbuf_printf(sym_sbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -1238,14 +1238,18 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 			sym__ival_clear(&iv);
 		}
 	} else {
+		/* a symbol stays itself when no range is one value: a min or
+		 * max of many dims is passed over without a call per dim */
+		int syms_stay = !s->f || !s->f->points;
 		k = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*k));
 		if (!k)
 			return NULL;
 		for (i = 0; i < n; i++) {
-			k[i] = simp_node(s, sym__slot(e, i));
+			const sym_expr *x = sym__slot(e, i);
+			k[i] = x->kind == SYM_KIND_SYM && syms_stay ? x : simp_node(s, x);
 			if (!k[i])
 				break;
-			if (k[i] != sym__slot(e, i))
+			if (k[i] != x)
 				same = 0;
 		}
 		r = i < n ? NULL : same ? e : sym__rebuild(s->ctx, e, k);

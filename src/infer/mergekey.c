@@ -1,6 +1,7 @@
 /* Merge keys: nodes whose output shapes print the same share a key. */
 #include "infer/passes.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,12 +103,13 @@ typedef struct key_table {
 	size_t cap, n;
 } key_table;
 
-static size_t text_hash(const char *s, size_t len)
+/* A key's hash, from what its text is made of: each output's rank and its
+ * dims' structural hashes (the printed text of a node is its own, so equal
+ * texts have equal parts), not from the bytes of a text that repeats
+ * every long dim. */
+static size_t key_mix(size_t h, uint64_t v)
 {
-	size_t h = 14695981039346656037u, i;
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-	return h;
+	return (h ^ v) * 0x100000001b3u + (h >> 29);
 }
 
 /* The group of the key text s[0..len) (hash h), made free when missing;
@@ -167,7 +169,7 @@ int sym__merge_keys(sym_graph_result *r)
 	for (i = 0; i < m->nnodes; i++) {
 		key_group *kg;
 		int ok = 1;
-		size_t h;
+		size_t h = 14695981039346656037u;
 		b.n = 0;
 		if (b.s)
 			b.s[0] = 0;
@@ -186,10 +188,12 @@ int sym__merge_keys(sym_graph_result *r)
 			sym__sbuf_puts(&b, "[");
 			if (tv->rank < 0)
 				sym__sbuf_puts(&b, "*");
+			h = key_mix(h, (uint64_t)(tv->rank + 2));
 			for (d = 0; d < tv->rank; d++) {
 				if (d)
 					sym__sbuf_puts(&b, ", ");
 				put_dim(&memo, &b, tv->dims[d]);
+				h = key_mix(h, sym_expr_hash(tv->dims[d]));
 			}
 			sym__sbuf_puts(&b, "]");
 		}
@@ -199,7 +203,6 @@ int sym__merge_keys(sym_graph_result *r)
 			goto nomem;
 		if (!ok || !b.s)
 			continue;
-		h = text_hash(b.s, b.n);
 		if (!(kg = group_slot(&keys, b.s, b.n, h)))
 			goto nomem;
 		if (!kg->key) {
