@@ -1123,8 +1123,10 @@ static int has_floor_factor(const sym_lin *v)
 	return 0;
 }
 
-/* The shortest verified spelling of e when shorter than the default
- * (*len bytes, precedence *prec) in tokens; NULL to keep the default. */
+/* The text of e: its shortest verified spelling when shorter than the
+ * default (*len bytes, precedence *prec) in tokens, else the default's
+ * text once it was made; NULL when no text was made (the default, to be
+ * written again). */
 char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe)
 {
 	best bt;
@@ -1193,8 +1195,12 @@ char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, 
 		} else {
 			p->b->fail = 1;
 		}
+	} else if (!p->b->fail && def.n == *len) {
+		/* the default it is: its text is kept too, since the writing pass
+		 * and the candidates of enclosing nodes would make it again */
+		r = sym__sbuf_take(&def);
+		*prec = pr0, *unsafe = un0;
 	}
-	(void)pr0, (void)un0;
 	sym__sbuf_clear(&bt.s);
 	sym__sbuf_clear(&def);
 	return r;

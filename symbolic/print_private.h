@@ -31,7 +31,8 @@ typedef struct pmemo_ent {
 	const sym_expr *e;
 	size_t len;
 	int prec, unsafe;
-	char *alt; /* a shorter spelling chosen for the node, or NULL */
+	char *alt; /* the node's text when made (a shorter spelling chosen or
+	            * the default kept), or NULL */
 } pmemo_ent;
 
 typedef struct pmemo {
@@ -75,7 +76,8 @@ int sym__print_find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_
 int sym__print_mod_is_exact(sym_ctx *ctx, const sym_expr *e, const modpart *mp, const sym_expr *rest);
 /* The choice of spellings (print_choice.c): the cheapest verified spelling
  * of e when cheaper than its default text (*len bytes, precedence *prec,
- * *unsafe), allocated in the context; NULL to keep the default. */
+ * *unsafe), else that default text when it was made, allocated in the
+ * context; NULL when neither was made. */
 char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, int *unsafe);
 
 #endif
