@@ -284,16 +284,16 @@ static sym_status check_sym(sym_facts *f, const sym_expr *s)
 	if (!iv.lo.inf && !iv.hi.inf && sym__num_equal(&iv.lo.v, &iv.hi.v))
 		f->points = 1;
 	if (!iv.lo.inf && !iv.hi.inf && sym__num_cmp(&iv.lo.v, &iv.hi.v) > 0) {
-		char msg[300];
 		sym_num m;
+		int past_max;
 		sym__num_init(&m);
 		sym__num_set_si(&m, SYM_DIM_MAX);
-		snprintf(msg, sizeof(msg), "no value of %s is left%s", node_name(s),
-		         f->dims_bounded && sym__num_cmp(&iv.lo.v, &m) > 0
-		             ? " (a dim is at most 4611686018427387904)"
-		             : "");
+		past_max = f->dims_bounded && sym__num_cmp(&iv.lo.v, &m) > 0;
 		sym__num_clear(&m);
-		st = contradiction(f, msg);
+		sym__error(f->ctx, SYM_ECONTRADICTION, -1,
+		           "contradicting assumptions: no value of %s is left%s", node_name(s),
+		           past_max ? " (a dim is at most 4611686018427387904)" : "");
+		st = SYM_ECONTRADICTION;
 	}
 	sym__ival_clear(&iv);
 	return st;

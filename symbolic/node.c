@@ -647,7 +647,7 @@ const sym_expr *sym_expr_from_dec(sym_ctx *ctx, const char *digits)
 		return NULL;
 	sym__num_init(&n);
 	if (!digits || !sym__num_set_str(&n, digits, strlen(digits)))
-		return sym__error(ctx, SYM_EDOMAIN, -1, "not a decimal integer: '%.40s'",
+		return sym__error(ctx, SYM_EDOMAIN, -1, "not a decimal integer: '%s'",
 		                  digits ? digits : "(null)");
 	r = sym__num_node(ctx, &n);
 	sym__num_clear(&n);
@@ -675,8 +675,7 @@ const sym_expr *sym_expr_symbol(sym_ctx *ctx, const char *name)
 		return NULL;
 	if (!valid_name(name) || !strcmp(name, "true") || !strcmp(name, "false") || !strcmp(name, "min") ||
 	    !strcmp(name, "max") || !strcmp(name, "abs") || !strcmp(name, "floor") || !strcmp(name, "ceil"))
-		return sym__error(ctx, SYM_EDOMAIN, -1, "invalid symbol name '%.40s'",
-		                  name ? name : "(null)");
+		return sym__error(ctx, SYM_EDOMAIN, -1, "invalid symbol name '%s'", name ? name : "(null)");
 	len = strlen(name);
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, name, len);

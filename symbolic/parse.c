@@ -24,14 +24,17 @@ static void skip_ws(ps *p)
 		p->pos++;
 }
 
-static const sym_expr *fail(ps *p, size_t pos, const char *msg)
+/* Records "column N: <before><name><after> at '<excerpt>'": name (the
+ * user's text, whole) between two fixed parts of the message. */
+static const sym_expr *fail_name(ps *p, size_t pos, const char *before, const char *name, const char *after)
 {
-	char tok[24];
+	char tok[24]; /* an excerpt of the input at the error, cut with "..." */
 	size_t i;
 	if (sym__failed(p->ctx))
 		return NULL;
 	if (!p->s[pos]) {
-		sym__error(p->ctx, SYM_ESYNTAX, (long)pos, "column %zu: %s at end of input", pos + 1, msg);
+		sym__error(p->ctx, SYM_ESYNTAX, (long)pos, "column %zu: %s%s%s at end of input", pos + 1,
+		           before, name, after);
 		return NULL;
 	}
 	for (i = 0; i < sizeof(tok) - 4 && p->s[pos + i] && p->s[pos + i] != '\n'; i++)
@@ -39,18 +42,34 @@ static const sym_expr *fail(ps *p, size_t pos, const char *msg)
 	tok[i] = 0;
 	if (p->s[pos + i] && p->s[pos + i] != '\n')
 		strcat(tok, "...");
-	sym__error(p->ctx, SYM_ESYNTAX, (long)pos, "column %zu: %s at '%s'", pos + 1, msg, tok);
+	sym__error(p->ctx, SYM_ESYNTAX, (long)pos, "column %zu: %s%s%s at '%s'", pos + 1, before, name, after,
+	           tok);
 	return NULL;
+}
+
+static const sym_expr *fail(ps *p, size_t pos, const char *msg)
+{
+	return fail_name(p, pos, msg, "", "");
 }
 
 /* Gives an error recorded by a constructor the position of the operator. */
 static const sym_expr *at(ps *p, size_t pos, const sym_expr *r)
 {
 	if (!r && sym__failed(p->ctx) && p->ctx->err_pos < 0) {
-		char msg[256];
-		memcpy(msg, p->ctx->err_msg, sizeof(msg));
+		/* the prefix goes in front of the whole message, in place: the
+		 * one cut is the context's (its last bytes "...") */
+		char pre[48], *msg = p->ctx->err_msg;
+		size_t cap = sizeof(p->ctx->err_msg), n = strlen(msg);
+		size_t k = (size_t)snprintf(pre, sizeof(pre), "column %zu: ", pos + 1);
+		int cut = n + k >= cap;
+		if (cut)
+			n = cap - 1 - k;
+		memmove(msg + k, msg, n);
+		memcpy(msg, pre, k);
+		msg[k + n] = 0;
+		if (cut)
+			memcpy(msg + cap - 4, "...", 4);
 		p->ctx->err_pos = (long)pos;
-		snprintf(p->ctx->err_msg, sizeof(p->ctx->err_msg), "column %zu: %.200s", pos + 1, msg);
 	}
 	return r;
 }
@@ -114,11 +133,8 @@ static const sym_expr *parse_call(ps *p, const char *name, size_t npos)
 		return at(p, npos, sym_expr_min(p->ctx, n, args));
 	if (!strcmp(name, "max"))
 		return at(p, npos, sym_expr_max(p->ctx, n, args));
-	if (n != 1) {
-		char msg[64];
-		snprintf(msg, sizeof(msg), "%.10s takes one argument", name);
-		return fail(p, npos, msg);
-	}
+	if (n != 1)
+		return fail_name(p, npos, "", name, " takes one argument");
 	if (!strcmp(name, "abs"))
 		return at(p, npos, sym_expr_abs(p->ctx, args[0]));
 	if (!strcmp(name, "floor"))
@@ -161,9 +177,7 @@ static const sym_expr *parse_primary(ps *p)
 			const sym_expr *r;
 			if (strcmp(name, "min") && strcmp(name, "max") && strcmp(name, "abs") &&
 			    strcmp(name, "floor") && strcmp(name, "ceil")) {
-				char msg[300];
-				snprintf(msg, sizeof(msg), "unknown function '%s'", name);
-				return fail(p, start, msg);
+				return fail_name(p, start, "unknown function '", name, "'");
 			}
 			p->pos++;
 			if (!enter(p))

@@ -71,16 +71,16 @@ static int parse_shape(cli_program_opts *o, int argc, char **argv, int *i)
 {
 	const char *v = option_value(argv[*i], 7, argc, argv, i);
 	const char *eq = v ? strchr(v, '=') : NULL;
-	char err[256];
+	char *err;
 	if (!eq || eq == v)
 		return cli_usage("--shape takes INPUT=D0,D1,...");
 	if (!(o->shape_names[o->nshapes] = strndup(v, (size_t)(eq - v)))) {
 		cli_error("out of memory");
 		return CLI_FAIL;
 	}
-	if (cli_parse_dims(eq + 1, &o->shape_dims[o->nshapes], &o->shape_rank[o->nshapes], err, sizeof(err)) <
-	    0) {
-		cli_error("--shape %s: %s", v, err);
+	if (cli_parse_dims(eq + 1, &o->shape_dims[o->nshapes], &o->shape_rank[o->nshapes], &err) < 0) {
+		cli_error("--shape %s: %s", v, err ? err : "out of memory");
+		free(err);
 		free(o->shape_names[o->nshapes]);
 		o->shape_names[o->nshapes] = NULL;
 		return CLI_FAIL;
@@ -168,10 +168,11 @@ int cli_cache_opts_parse(cli_cache_opts *o, int argc, char **argv)
 		} else if (!strcmp(argv[k], "--query") && k + 1 < argc) {
 			o->queries[o->nqueries++] = argv[++k];
 		} else if (!strcmp(argv[k], "--capacity") && k + 1 < argc) {
-			char err[256];
+			char *err;
 			int64_t v;
-			if (cli_parse_int(argv[++k], &v, err, sizeof(err)) < 0) {
-				cli_error("--capacity %s: %s", argv[k], err);
+			if (cli_parse_int(argv[++k], &v, &err) < 0) {
+				cli_error("--capacity %s: %s", argv[k], err ? err : "out of memory");
+				free(err);
 				return CLI_FAIL;
 			}
 			if (v < 1)

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,10 +21,11 @@
 /* Writes s to f with its control characters as \xNN escapes, so that a
  * message quoting the user's text stays one line. */
 void cli_fputs_one_line(const char *s, FILE *f);
-/* Rewrites the control characters of the message err as \xNN (cut to
- * errsize), so that a message quoting the user's text stays one line;
- * returns -1 for the caller's failure return. */
-int cli_one_line(char *err, size_t errsize);
+/* Takes the malloc'd message s and gives it back with its control
+ * characters as \xNN (s itself when it has none; the caller frees), so that
+ * a message quoting the user's text stays one line; NULL when s is NULL or
+ * memory runs out (s freed). */
+char *cli_one_line(char *s);
 /* The printf-formatted text in memory of the caller's (free), NULL when out
  * of memory. */
 char *cli_format(const char *fmt, ...)
@@ -31,21 +33,25 @@ char *cli_format(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+char *cli_vformat(const char *fmt, va_list ap);
 
 /* ---- strict parsers (values.c) --------------------------------------------- */
 
+/* The parsers below fail with -1 and *err a malloc'd one-line message
+ * quoting the text whole (the caller frees it), or NULL when memory ran
+ * out. */
+
 /* Parses a strict nonnegative decimal integer. Returns 0 with the value in
- * *v or -1 with a one-line message in err. */
-int cli_parse_int(const char *text, int64_t *v, char *err, size_t errsize);
+ * *v or -1 with *err. */
+int cli_parse_int(const char *text, int64_t *v, char **err);
 /* Parses a strict dims list "D0,D1,..." (empty text: rank 0). Returns 0 and
- * a malloc'd array (caller frees; NULL when n == 0) or -1 with a one-line
- * message in err. */
-int cli_parse_dims(const char *text, int64_t **dims, size_t *n, char *err, size_t errsize);
+ * a malloc'd array (caller frees; NULL when n == 0) or -1 with *err. */
+int cli_parse_dims(const char *text, int64_t **dims, size_t *n, char **err);
 /* Parses hints "NAME=INT,NAME=INT,..." (values as in cli_parse_int; a name
  * given twice is an error). Returns 0 with malloc'd parallel arrays names
- * (each malloc'd) and values (caller frees with cli_hints_free) or -1 with a
- * message in err. */
-int cli_parse_hints(const char *text, char ***names, int64_t **values, size_t *n, char *err, size_t errsize);
+ * (each malloc'd) and values (caller frees with cli_hints_free) or -1 with
+ * *err. */
+int cli_parse_hints(const char *text, char ***names, int64_t **values, size_t *n, char **err);
 void cli_hints_free(char **names, int64_t *values, size_t n);
 
 /* ---- hints --------------------------------------------------------------- */

@@ -41,6 +41,8 @@ void cli_error(const char *fmt, ...)
     ;
 /* Prints the usage of every command on stderr and returns CLI_USAGE. */
 int cli_usage(const char *why);
+/* cli_usage with "unknown WHAT 'ARG'", ARG whole. */
+int cli_usage_unknown(const char *what, const char *arg);
 /* cli_usage for an option the command does not know. */
 int cli_unknown_option(const char *arg);
 

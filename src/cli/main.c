@@ -37,9 +37,5 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], name))
 			return commands[i].fn(argc - 2, argv + 2);
 	}
-	{
-		char msg[128];
-		snprintf(msg, sizeof(msg), "unknown command '%.80s'", argv[1]);
-		return cli_usage(msg);
-	}
+	return cli_usage_unknown("command", argv[1]);
 }

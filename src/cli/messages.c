@@ -21,18 +21,26 @@ void cli_fputs_one_line(const char *s, FILE *f)
 			fputc(*s, f);
 }
 
+char *cli_vformat(const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *s;
+	int n;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0 || !(s = malloc((size_t)n + 1)))
+		return NULL;
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
 char *cli_format(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || !(s = malloc((size_t)n + 1)))
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	s = cli_vformat(fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -45,13 +53,17 @@ void cli_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1))) {
+	if (n >= (int)sizeof(small)) {
 		va_start(ap, fmt);
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		msg = cli_vformat(fmt, ap);
 		va_end(ap);
+		if (!msg) { /* out of memory: the one cut, marked */
+			msg = small;
+			memcpy(small + sizeof(small) - 4, "...", 4);
+		}
 	}
 	fputs("symshape: ", stderr);
-	cli_fputs_one_line(msg ? msg : small, stderr);
+	cli_fputs_one_line(msg, stderr);
 	fputc('\n', stderr);
 	if (msg != small)
 		free(msg);
@@ -65,38 +77,51 @@ static const char *const usages[] = {
 #undef CLI__USAGE
 };
 
-int cli_usage(const char *why)
+static int usage_lines(void)
 {
 	size_t i;
-	if (why)
-		cli_error("%s", why);
 	fputs("usage:\n", stderr);
 	for (i = 0; i < sizeof(usages) / sizeof(usages[0]); i++)
 		fprintf(stderr, "  symshape %s\n", usages[i]);
 	return CLI_USAGE;
 }
 
-int cli_unknown_option(const char *arg)
+int cli_usage(const char *why)
 {
-	char msg[128];
-	snprintf(msg, sizeof(msg), "unknown option '%.80s'", arg);
-	return cli_usage(msg);
+	if (why)
+		cli_error("%s", why);
+	return usage_lines();
 }
 
-/* Rewrites the control characters of the message err as \xNN (cut to
- * errsize), so that a message quoting the user's text stays one line;
- * returns -1 for the caller's failure return. */
-int cli_one_line(char *err, size_t errsize)
+int cli_usage_unknown(const char *what, const char *arg)
 {
-	char tmp[512];
-	size_t i, w = 0;
-	for (i = 0; err[i] && w + 5 < sizeof(tmp) && w + 5 < errsize; i++) {
-		if (is_control((unsigned char)err[i]))
-			w += (size_t)snprintf(tmp + w, sizeof(tmp) - w, "\\x%02x", (unsigned char)err[i]);
+	cli_error("unknown %s '%s'", what, arg);
+	return usage_lines();
+}
+
+int cli_unknown_option(const char *arg)
+{
+	return cli_usage_unknown("option", arg);
+}
+
+char *cli_one_line(char *s)
+{
+	size_t i, n = 0;
+	char *r, *w;
+	if (!s)
+		return NULL;
+	for (i = 0; s[i]; i++)
+		n += is_control((unsigned char)s[i]);
+	if (!n)
+		return s;
+	r = malloc(i + 3 * n + 1);
+	for (w = r, i = 0; r && s[i]; i++)
+		if (is_control((unsigned char)s[i]))
+			w += sprintf(w, "\\x%02x", (unsigned char)s[i]);
 		else
-			tmp[w++] = err[i];
-	}
-	tmp[w] = 0;
-	memcpy(err, tmp, w + 1);
-	return -1;
+			*w++ = s[i];
+	if (r)
+		*w = 0;
+	free(s);
+	return r;
 }

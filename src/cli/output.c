@@ -1,6 +1,7 @@
 /* The command line's output: expressions as text and JSON, the inference
  * result, and the results of run and cache. */
 #include "output.h"
+#include "args.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -585,18 +586,18 @@ void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
 
 /* The one-line message of a failed run (of the checks, the guards or a
  * segment). */
-static void run_failure_message(const sym_model_run *res, char *msg, size_t msgsize)
+/* The message of a failed run, whole (malloc'd; NULL when out of memory). */
+static char *run_failure_message(const sym_model_run *res)
 {
 	const char *m = res->message ? res->message : "the run failed";
 	if (res->status == SYM_EGUARD)
-		snprintf(msg, msgsize, "guard %zu failed: %s (%s, node %s)", res->failed + 1, res->message,
-		         res->kind, res->node);
-	else if (res->segment == SYM_SEGMENT_STORAGE)
-		snprintf(msg, msgsize, "storage shapes: %s", m);
-	else if (res->segment == SYM_SEGMENT_BYTES)
-		snprintf(msg, msgsize, "byte sizes: %s", m);
-	else
-		snprintf(msg, msgsize, "%s", m);
+		return cli_format("guard %zu failed: %s (%s, node %s)", res->failed + 1, res->message,
+		                  res->kind, res->node);
+	if (res->segment == SYM_SEGMENT_STORAGE)
+		return cli_format("storage shapes: %s", m);
+	if (res->segment == SYM_SEGMENT_BYTES)
+		return cli_format("byte sizes: %s", m);
+	return cli_format("%s", m);
 }
 
 static void run_extra_text(const sym_model_program *mp, const int64_t *sto, const int64_t *bytes)
@@ -749,7 +750,7 @@ static void print_run_text(const sym_model_program *mp, const int64_t *out, cons
 
 void cli_print_run(const cli_run_result *res, int json)
 {
-	char msg[512];
+	char *msg;
 	if (res->run.status == SYM_EOK) {
 		if (json)
 			print_run_json(res->mp, res->out, res->sto, res->bytes);
@@ -757,10 +758,12 @@ void cli_print_run(const cli_run_result *res, int json)
 			print_run_text(res->mp, res->out, res->sto, res->bytes);
 		return;
 	}
-	run_failure_message(&res->run, msg, sizeof(msg));
+	msg = run_failure_message(&res->run);
 	if (json)
-		print_run_failure_json(res->run.segment > SYM_SEGMENT_SHAPES ? NULL : &res->run, msg);
-	cli_error("%s", msg);
+		print_run_failure_json(res->run.segment > SYM_SEGMENT_SHAPES ? NULL : &res->run,
+		                       msg ? msg : "out of memory");
+	cli_error("%s", msg ? msg : "out of memory");
+	free(msg);
 }
 
 /* ---- cache --------------------------------------------------------------- */

@@ -6,58 +6,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Sets *err to the formatted message, one line (NULL when out of memory),
+ * and returns -1. */
+static int fail(char **err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int fail(char **err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	*err = cli_one_line(cli_vformat(fmt, ap));
+	va_end(ap);
+	return -1;
+}
+
 /* Parses the len characters at s as a nonnegative decimal integer; what
  * names the item in the message. */
-static int parse_uint(const char *s, size_t len, int64_t *v, const char *what, char *err, size_t errsize)
+static int parse_uint(const char *s, size_t len, int64_t *v, const char *what, char **err)
 {
 	uint64_t x = 0;
 	size_t i;
-	if (!len) {
-		snprintf(err, errsize, "%s is empty (expected a decimal integer)", what);
-		return -1;
-	}
+	if (!len)
+		return fail(err, "%s is empty (expected a decimal integer)", what);
 	for (i = 0; i < len; i++) {
 		unsigned dig = (unsigned char)s[i] - '0';
-		if (dig > 9) {
-			snprintf(err, errsize, "%s is '%.*s', not a decimal integer (digits only)", what,
-			         (int)len, s);
-			return cli_one_line(err, errsize);
-		}
-		if (x > ((uint64_t)INT64_MAX - dig) / 10) {
-			snprintf(err, errsize, "%s is '%.*s', beyond int64", what, (int)len, s);
-			return cli_one_line(err, errsize);
-		}
+		if (dig > 9)
+			return fail(err, "%s is '%.*s', not a decimal integer (digits only)", what, (int)len,
+			            s);
+		if (x > ((uint64_t)INT64_MAX - dig) / 10)
+			return fail(err, "%s is '%.*s', beyond int64", what, (int)len, s);
 		x = x * 10 + dig;
 	}
 	*v = (int64_t)x;
 	return 0;
 }
 
-int cli_parse_int(const char *text, int64_t *v, char *err, size_t errsize)
+int cli_parse_int(const char *text, int64_t *v, char **err)
 {
-	return parse_uint(text, strlen(text), v, "the value", err, errsize);
+	*err = NULL;
+	return parse_uint(text, strlen(text), v, "the value", err);
 }
 
-int cli_parse_dims(const char *text, int64_t **dims, size_t *n, char *err, size_t errsize)
+int cli_parse_dims(const char *text, int64_t **dims, size_t *n, char **err)
 {
 	size_t count = 1, k = 0;
 	const char *p;
 	int64_t *d;
 	*dims = NULL;
 	*n = 0;
+	*err = NULL;
 	if (!*text)
 		return 0;
 	for (p = text; *p; p++)
 		count += *p == ',';
-	if (!(d = malloc(count * sizeof(*d)))) {
-		snprintf(err, errsize, "out of memory");
+	if (!(d = malloc(count * sizeof(*d))))
 		return -1;
-	}
 	for (p = text;; k++) {
 		size_t len = strcspn(p, ",");
-		char what[48];
+		char what[48]; /* no text of the user's */
 		snprintf(what, sizeof(what), "dim %zu", k);
-		if (parse_uint(p, len, &d[k], what, err, errsize) < 0) {
+		if (parse_uint(p, len, &d[k], what, err) < 0) {
 			free(d);
 			return -1;
 		}
@@ -79,50 +89,46 @@ void cli_hints_free(char **names, int64_t *values, size_t n)
 	free(values);
 }
 
-int cli_parse_hints(const char *text, char ***names, int64_t **values, size_t *n, char *err, size_t errsize)
+int cli_parse_hints(const char *text, char ***names, int64_t **values, size_t *n, char **err)
 {
 	size_t count = 1, k = 0, i;
 	const char *p;
-	char **nm;
+	char **nm, *what;
 	int64_t *v;
 	*names = NULL;
 	*values = NULL;
 	*n = 0;
-	if (!*text) {
-		snprintf(err, errsize, "expected NAME=INT[,NAME=INT...], got nothing");
-		return -1;
-	}
+	*err = NULL;
+	if (!*text)
+		return fail(err, "expected NAME=INT[,NAME=INT...], got nothing");
 	for (p = text; *p; p++)
 		count += *p == ',';
 	nm = calloc(count, sizeof(*nm));
 	v = calloc(count, sizeof(*v));
-	if (!nm || !v) {
-		snprintf(err, errsize, "out of memory");
-		goto error;
-	}
+	if (!nm || !v)
+		goto error; /* out of memory: *err NULL */
 	for (p = text;; k++) {
 		size_t len = strcspn(p, ","), nlen = strcspn(p, "=,");
+		int bad;
 		if (!nlen || nlen == len) {
-			snprintf(err, errsize, "item %zu '%.*s' is not NAME=INT", k, (int)len, p);
+			fail(err, "item %zu '%.*s' is not NAME=INT", k, (int)len, p);
 			goto error;
 		}
-		if (!(nm[k] = malloc(nlen + 1))) {
-			snprintf(err, errsize, "out of memory");
+		if (!(nm[k] = malloc(nlen + 1)))
 			goto error;
-		}
 		memcpy(nm[k], p, nlen);
 		nm[k][nlen] = 0;
 		for (i = 0; i < k; i++)
 			if (!strcmp(nm[i], nm[k])) {
-				snprintf(err, errsize, "'%s' is given twice", nm[k]);
+				fail(err, "'%s' is given twice", nm[k]);
 				goto error;
 			}
-		{
-			char what[300];
-			snprintf(what, sizeof(what), "the value of '%.200s'", nm[k]);
-			if (parse_uint(p + nlen + 1, len - nlen - 1, &v[k], what, err, errsize) < 0)
-				goto error;
-		}
+		if (!(what = cli_format("the value of '%s'", nm[k])))
+			goto error;
+		bad = parse_uint(p + nlen + 1, len - nlen - 1, &v[k], what, err) < 0;
+		free(what);
+		if (bad)
+			goto error;
 		if (!p[len])
 			break;
 		p += len + 1;
@@ -133,7 +139,7 @@ int cli_parse_hints(const char *text, char ***names, int64_t **values, size_t *n
 	return 0;
 error:
 	cli_hints_free(nm, v, count);
-	return cli_one_line(err, errsize);
+	return -1;
 }
 
 /* ---- hints --------------------------------------------------------------- */
@@ -164,12 +170,13 @@ static int hintset_grow(hintset *h)
 
 int cli_hintset_add_msg(hintset *h, const char *what, const char *arg, char **msg)
 {
-	char **names, err[256];
+	char **names, *err;
 	int64_t *values;
 	size_t n, k, j;
 	*msg = NULL;
-	if (cli_parse_hints(arg, &names, &values, &n, err, sizeof(err)) < 0) {
-		*msg = cli_format("%s %s: %s", what, arg, err);
+	if (cli_parse_hints(arg, &names, &values, &n, &err) < 0) {
+		*msg = err ? cli_format("%s %s: %s", what, arg, err) : NULL;
+		free(err);
 		return CLI_FAIL;
 	}
 	for (k = 0; k < n; k++) {
@@ -227,11 +234,12 @@ static int grow(void **p, size_t n, size_t size)
  * (message printed); NULL is an open end. */
 static int range_end_bad(const char *name, const char *which, const char *text)
 {
-	char err[256];
+	char *err;
 	int64_t v;
-	if (!text || cli_parse_int(text, &v, err, sizeof(err)) == 0)
+	if (!text || cli_parse_int(text, &v, &err) == 0)
 		return 0;
-	cli_error("--range %s: the %s end: %s", name, which, err);
+	cli_error("--range %s: the %s end: %s", name, which, err ? err : "out of memory");
+	free(err);
 	return 1;
 }
 
@@ -269,11 +277,12 @@ static int add_range(cli_extra *x, const char *arg)
 
 static int add_binds(cli_extra *x, const char *arg)
 {
-	char **names, err[256];
+	char **names, *err;
 	int64_t *values;
 	size_t n, k;
-	if (cli_parse_hints(arg, &names, &values, &n, err, sizeof(err)) < 0) {
-		cli_error("--bind %s: %s", arg, err);
+	if (cli_parse_hints(arg, &names, &values, &n, &err) < 0) {
+		cli_error("--bind %s: %s", arg, err ? err : "out of memory");
+		free(err);
 		return CLI_FAIL;
 	}
 	for (k = 0; k < n; k++) {
@@ -293,10 +302,11 @@ static int add_binds(cli_extra *x, const char *arg)
 
 static int parse_align(cli_extra *x, const char *v)
 {
-	char err[256];
+	char *err;
 	int64_t a;
-	if (cli_parse_int(v, &a, err, sizeof(err)) < 0) {
-		cli_error("--align %s: %s", v, err);
+	if (cli_parse_int(v, &a, &err) < 0) {
+		cli_error("--align %s: %s", v, err ? err : "out of memory");
+		free(err);
 		return CLI_FAIL;
 	}
 	if (a < 1) {
@@ -402,17 +412,17 @@ int cli_infer_options(sym_infer_options *opt, sym_ctx *ctx, const hintset *h, cl
 static int query_input_dims(const sym_model *m, size_t i, const char *q, const char *text, size_t len,
                             int64_t *dims, char **msg)
 {
-	char err[256], *copy = strndup(text, len);
+	char *err = NULL, *copy = strndup(text, len);
 	int64_t *d = NULL;
 	size_t n = 0;
-	int bad = !copy || cli_parse_dims(copy, &d, &n, err, sizeof(err)) < 0;
+	int bad = !copy || cli_parse_dims(copy, &d, &n, &err) < 0;
 	const char *name = sym_model_input_name(m, i);
 	int rank = sym_model_input_rank(m, i);
-	if (!copy)
-		snprintf(err, sizeof(err), "out of memory");
 	free(copy);
 	if (bad) {
-		*msg = cli_format("--query '%s': input '%s': %s", q, name, err);
+		/* NULL (out of memory) when there is no message */
+		*msg = err ? cli_format("--query '%s': input '%s': %s", q, name, err) : NULL;
+		free(err);
 		return CLI_FAIL;
 	}
 	if (rank < 0 || n != (size_t)rank) {

@@ -652,18 +652,12 @@ static int load_node(ld *l, const OnnxNode *np, size_t idx, sym_mnode *nd)
 	if (np->name && *np->name) {
 		nd->name = sym__model_strdup(l->m, np->name);
 	} else {
-		/* a deliberate naming cut: an unnamed node is named after its
-		 * operator (at most 60 bytes of it) and its index, which keeps
-		 * the name unique */
-		snprintf(buf, sizeof(buf), "%.60s_%zu", np->op_type, idx);
-		if (l->gpath) {
-			const char *full = at(l, &l->at_attr, "%s%s", l->gpath, buf);
-			if (!full)
-				return -1;
-			nd->name = sym__model_strdup(l->m, full);
-		} else {
-			nd->name = sym__model_strdup(l->m, buf);
-		}
+		/* an unnamed node is named after its whole operator and its
+		 * index, which keeps the name unique */
+		const char *full = at(l, &l->at_attr, "%s%s_%zu", l->gpath ? l->gpath : "", np->op_type, idx);
+		if (!full)
+			return -1;
+		nd->name = sym__model_strdup(l->m, full);
 	}
 	nd->op = sym__model_strdup(l->m, np->op_type);
 	nd->domain = sym__model_strdup(l->m, np->domain && strcmp(np->domain, "ai.onnx") ? np->domain : "");

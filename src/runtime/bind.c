@@ -86,31 +86,34 @@ static int bind_fresh(sym_ctx *ctx, const sym_graph_result *r, size_t nsubst, co
 	for (i = 0; i < r->inf.nfresh; i++) {
 		const sym_expr *u = r->inf.fresh_syms[i], *lo = r->inf.fresh_lo[i], *hi = r->inf.fresh_hi[i],
 		               *p;
-		char *lt, *ht, buf[300];
+		char *lt, *ht, *text;
 		p = sym_expr_rel(ctx, SYM_REL_GE, u, lo);
 		if (hi)
 			p = sym_expr_and(ctx, p, sym_expr_rel(ctx, SYM_REL_LE, u, hi));
 		lt = sym_expr_to_str(ctx, lo);
 		ht = hi ? sym_expr_to_str(ctx, hi) : NULL;
-		snprintf(buf, sizeof(buf), "data-dependent %s must be in the range [%.100s, %.100s%s",
-		         sym_expr_symbol_name(u), lt ? lt : "?",
-		         ht   ? ht
-		         : hi ? "?"
-		              : "inf",
-		         hi ? "]" : ")");
+		text = fmt(ctx, "data-dependent %s must be in the range [%s, %s%s", sym_expr_symbol_name(u),
+		           lt ? lt : "?",
+		           ht   ? ht
+		           : hi ? "?"
+		                : "inf",
+		           hi ? "]" : ")");
 		sym_str_free(ctx, lt), sym_str_free(ctx, ht);
-		if (sym__elist_push(ctx, checks, sym_expr_subst(ctx, p, nsubst, from, to)) < 0 ||
-		    sym__slist_push(ctx, texts, sym__ctx_strdup(ctx, buf)) < 0)
+		if (sym__elist_push(ctx, checks, sym_expr_subst(ctx, p, nsubst, from, to)) < 0) {
+			sym__free(ctx, text, text ? strlen(text) + 1 : 0);
+			goto nomem;
+		}
+		if (sym__slist_push(ctx, texts, text) < 0)
 			goto nomem;
 		/* a dim at most SYM_DIM_MAX, as the prover assumed, unless its own
 		 * constant end says so */
 		if (!sym__facts_dims_bounded(r->facts) || (hi && below_dim_max(hi)))
 			continue;
-		snprintf(buf, sizeof(buf), "data-dependent %s must be at most %" PRId64 ", the largest dim",
-		         sym_expr_symbol_name(u), SYM_DIM_MAX);
 		if (sym__elist_push(ctx, checks,
 		                    dim_max_check(ctx, sym_expr_subst(ctx, u, nsubst, from, to))) < 0 ||
-		    sym__slist_push(ctx, texts, sym__ctx_strdup(ctx, buf)) < 0)
+		    sym__slist_push(ctx, texts,
+		                    fmt(ctx, "data-dependent %s must be at most %" PRId64 ", the largest dim",
+		                        sym_expr_symbol_name(u), SYM_DIM_MAX)) < 0)
 			goto nomem;
 	}
 	return 0;
@@ -146,7 +149,7 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 		const gtensor *t = &r->tensors[sym__graph_find(r, m->inputs[i].name)];
 		if (t->tv.rank < 0) {
 			sym__error(ctx, SYM_EDOMAIN, -1,
-			           "input '%.60s' has unknown rank: the runtime program needs it",
+			           "input '%s' has unknown rank: the runtime program needs it",
 			           m->inputs[i].name);
 			goto fail;
 		}
@@ -271,7 +274,7 @@ int sym__bind_inputs(sym_ctx *ctx, const sym_graph_result *r, sym__binding *b)
 				for (j = 0; j < nl && j < 4; j++)
 					if (sym_expr_symbol_name(left[j])[0] != '_') {
 						sym__error(ctx, SYM_EDOMAIN, -1,
-						           "input '%.60s' dim %d: symbol '%s' is not bound "
+						           "input '%s' dim %d: symbol '%s' is not bound "
 						           "by any input dim",
 						           m->inputs[i].name, d,
 						           sym_expr_symbol_name(left[j]));

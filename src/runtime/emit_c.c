@@ -344,6 +344,25 @@ static void put_string(sym_sbuf *b, const char *s)
 	put(b, "\"");
 }
 
+/* Writes s, the user's text (a node name in it), whole into a comment: a
+ * backslash goes between a '*' and a '/' that meet, so that the text can
+ * neither close the comment nor open one inside it, and control characters
+ * become \xNN, so that it stays on its line. */
+static void put_comment_text(sym_sbuf *b, const char *s)
+{
+	char prev = ' ';
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if ((ch == '/' && prev == '*') || (ch == '*' && prev == '/'))
+			put(b, "\\");
+		if (ch < 0x20 || ch == 0x7f)
+			put(b, "\\x%02x", ch);
+		else
+			put(b, "%c", ch);
+		prev = (char)ch;
+	}
+}
+
 int sym_program_is_c_identifier(const char *s)
 {
 	const char *c;
@@ -468,8 +487,10 @@ char *sym__program_emit_model(const sym_program *p, const char *prefix, const sy
 	if (abi->nbound) {
 		put(&b, "\n/* Data-dependent dims: every function above takes their values after the\n"
 		        " * input dims, in this order, once their producing kernels have run:");
-		for (i = 0; i < abi->nbound; i++)
-			put(&b, "\n *   %s: %.200s", abi->bound_names[i], abi->bound_src[i]);
+		for (i = 0; i < abi->nbound; i++) {
+			put(&b, "\n *   %s: ", abi->bound_names[i]);
+			put_comment_text(&b, abi->bound_src[i]);
+		}
 		put(&b, " */\n");
 	}
 	scratch_free(p, used);

@@ -107,9 +107,8 @@ static int collect_outputs(sym_ctx *ctx, const sym_graph_result *r, int all_tens
 		const sym_tstorage *ts = r->ext && r->ext->t ? &r->ext->t[ti] : NULL;
 		if (t->tv.rank < 0) {
 			if (!all_tensors) {
-				sym__error(ctx, SYM_EDOMAIN, -1,
-				           "output '%.60s' has %s: no program computes it", t->name,
-				           t->tv.rank == -1 ? "unknown rank" : "no inferred shape");
+				sym__error(ctx, SYM_EDOMAIN, -1, "output '%s' has %s: no program computes it",
+				           t->name, t->tv.rank == -1 ? "unknown rank" : "no inferred shape");
 				return -1;
 			}
 			continue;

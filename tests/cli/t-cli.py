@@ -279,6 +279,22 @@ def test_misuse():
     m("assume_without_predicate", ["simplify", "s0", "--assume"])
 
 
+def test_unknown_options_and_commands_are_quoted_whole():
+    """An unknown option or command is quoted whole (both were once cut at
+    80 bytes) in the first line of the usage message."""
+    for what, args in [("option", ["simplify", "--" + "o" * 300, "s0"]), ("command", ["c" * 300, "s0"])]:
+        res = run(args)
+        first = res.err.split(b"\n")[0].decode("utf-8", "replace")
+        want = "symshape: unknown %s '%s'" % (what, args[0] if what == "command" else args[1])
+        report("unknown_%s_is_quoted_whole" % what, res.rc == 2 and not res.out and first == want, res,
+               "expected status 2 and the first line %r" % want[:60])
+    res = run(["simplify", "--a\nb" + "o" * 300, "s0"])
+    first = res.err.split(b"\n")[0]
+    report("unknown_option_with_a_newline_is_one_line",
+           res.rc == 2 and first.endswith(b"'--a\\x0ab" + b"o" * 300 + b"'"), res,
+           "expected the option escaped in the first line")
+
+
 def test_batch():
     res = run(["simplify", "-"],
               b"(s0*s1)/s1\ns0 +* 2\n(s0+1)**2 - s0**2 - 2*s0\nfoo(s0)\nx - (x//4)*4\n")
@@ -442,6 +458,7 @@ def main():
     test_expression_command_examples()
     test_bad_input()
     test_misuse()
+    test_unknown_options_and_commands_are_quoted_whole()
     test_batch()
     test_facts_and_decisions()
     test_printed_forms()

@@ -382,6 +382,48 @@ def test_strict_args():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def one_line_err(res):
+    return res.err.count("\n") == 1 or "stderr is not one line: %r" % res.err[:200]
+
+
+def test_long_values_are_quoted_whole():
+    """Values and names the user gives are quoted whole in one-line messages
+    (they were cut at 200 or 256 bytes), and a failed run's message is whole
+    (it was cut at 512 bytes)."""
+    name, junk = "h" * 300, "x" + "9" * 300
+    check("hint_value_names_the_hint_whole", run(["infer", CNN, "--hint", name + "=x"]), 1,
+          err="--hint %s=x: the value of '%s' is 'x', not a decimal integer (digits only)" % (name, name),
+          pred=one_line_err)
+    check("hint_value_with_a_newline_stays_one_line", run(["infer", CNN, "--hint", "a\nb" + name + "=x"]), 1,
+          err="the value of 'a\\x0ab%s' is 'x'" % name, pred=one_line_err)
+    check("bind_value_names_the_symbol_whole",
+          run(["run", NONZERO_MODEL, "--shape", "x=3,4", "--bind", name + "=" + junk]), 1,
+          err="the value of '%s' is '%s', not a decimal integer" % (name, junk), pred=one_line_err)
+    check("shape_dim_is_quoted_whole", run(["run", CNN, "--shape", "x=1," + junk]), 1,
+          err="dim 1 is '%s', not a decimal integer" % junk, pred=one_line_err)
+    check("align_value_is_quoted_whole", run(["infer", CNN, "--align", junk]), 1,
+          err="--align %s: the value is '%s', not a decimal integer" % (junk, junk), pred=one_line_err)
+    check("range_end_is_quoted_whole", run(["infer", CNN, "--range", "H=" + junk + ":"]), 1,
+          err="the low end: the value is '%s'" % junk, pred=one_line_err)
+    check("cache_query_dim_is_quoted_whole",
+          run(["cache", CNN, "--variant", "", "--query", "x=1,3,9," + junk]), 1,
+          err="dim 3 is '%s', not a decimal integer" % junk, pred=one_line_err)
+    d = tempfile.mkdtemp(prefix="symshape-t-models-")
+    try:
+        a, b = "a" * 250, "b" * 250
+        nz = write_model(d, "nz.json", {
+            "inputs": [{"name": "x", "dtype": "float32", "shape": [a, b]}], "outputs": ["idx"],
+            "nodes": [{"name": "nz", "op": "NonZero", "inputs": ["x"], "outputs": ["idx"]}]})
+        want = "data-dependent u0 must be in the range [0, %s*%s]" % (a, b)
+        check("failed_run_message_is_whole", run(["run", nz, "--shape", "x=2,3", "--bind", "u0=7"]), 1,
+              err="symshape: " + want + "\n", pred=one_line_err)
+        check("failed_run_json_message_is_whole",
+              run(["run", nz, "--shape", "x=2,3", "--bind", "u0=7", "--json"]), 1,
+              pred=lambda r: r.json()["failed_guard"]["expr"] == want or "expr %r" % r.json()["failed_guard"])
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def test_jit_hints_keep_every_symbol():
     d = tempfile.mkdtemp(prefix="symshape-t-models-")
     try:
@@ -628,6 +670,6 @@ def test_control_flow_run():
 
 
 if __name__ == "__main__":
-    sys.exit(main([test_slice_sentinel_ends, test_control_flow_run, test_infer_text, test_infer_json, test_run, test_emit_c, test_cache, test_statuses, test_strict_args,
+    sys.exit(main([test_slice_sentinel_ends, test_control_flow_run, test_infer_text, test_infer_json, test_run, test_emit_c, test_cache, test_statuses, test_strict_args, test_long_values_are_quoted_whole,
                    test_jit_hints_keep_every_symbol, test_run_fails_as_a_whole, test_json_integers_are_exact,
                    test_hinted_run_and_emit_c]))

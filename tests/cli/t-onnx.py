@@ -368,6 +368,25 @@ def check_fault_after_dropped_weights():
                rc == 1 and "TypeProto.Tensor: field number 0 at byte %d" % at in err, "%s %r (byte %d)" % (rc, err, at))
 
 
+def check_unnamed_nodes_are_named_after_the_whole_operator():
+    """An unnamed node is named after its whole operator and its index (the
+    name once kept 60 bytes of the operator): two long operators that share
+    their first 60 bytes keep the part that tells them apart, each message
+    one line."""
+    ops = ["Op" + "x" * 70 + "A", "Op" + "x" * 70 + "B"]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "unnamed.onnx")
+        with open(path, "wb") as f:
+            f.write(pb_model([(ops[0], ["x"], ["y"], ""), (ops[1], ["x"], ["z"], "")],
+                             [("x", ["N", 3])], ["y", "z"]))
+        rc, out, err = run(["infer", path])
+        lines = err.splitlines()
+        for k, op in enumerate(ops):
+            want = "node '%s_%d': unsupported operator '%s'" % (op, k, op)
+            report("unnamed node %d is named after its whole operator" % k,
+                   any(want in line for line in lines), "%s %r" % (rc, err))
+
+
 def check_cli_misc():
     # sym_model_load dispatches on content: an ONNX file under another name
     with tempfile.TemporaryDirectory() as d:
@@ -404,6 +423,7 @@ def main():
     check_float_weights_at_the_integer_limit()
     check_fault_after_dropped_weights()
     check_cli_misc()
+    check_unnamed_nodes_are_named_after_the_whole_operator()
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -490,6 +490,42 @@ static void emit_c_refuses_a_prefix_that_is_no_c_identifier(void **state)
 	free(text);
 }
 
+/* A data-dependent dim's source goes whole into the comment that lists
+ * them (it was once cut at 200 bytes); a "*" and a "/" that meet in a node
+ * name get a backslash between them, so that the comment neither closes
+ * early nor opens another, and the code compiles. */
+static void data_dependent_sources_are_whole_in_a_comment_that_stays_closed(void **state)
+{
+	char name[320], json[1200], want[1200], *code, *out;
+	(void)state;
+	snprintf(name, sizeof(name), "nz*/a/*b/*/");
+	memset(name + strlen(name), 'k', 300);
+	name[11 + 300] = 0;
+	snprintf(json, sizeof(json),
+	         "{\"inputs\": [{\"name\": \"x\", \"dtype\": \"float32\", \"shape\": [\"n\", 4]}],"
+	         " \"nodes\": [{\"name\": \"%s\", \"op\": \"NonZero\", \"inputs\": [\"x\"], "
+	         "\"outputs\": [\"idx\"]}], \"outputs\": [\"idx\"]}",
+	         name);
+	code = emit_text(json, 0, NULL, NULL, "nzc");
+	snprintf(want, sizeof(want),
+	         " *   u0: the data-dependent size of node 'nz*\\/a/\\*b/\\*\\/%s' (NonZero) */\n",
+	         name + 11);
+	if (!strstr(code, want))
+		fail_msg("no line '%s' in the emitted code:\n%s", want, code);
+	assert_null(strstr(code, "nz*/"));
+	write_file("nzc.c", code);
+	free(code);
+	write_file("driver.c", "#include <stdint.h>\n#include <stdio.h>\n"
+	                       "int nzc_check(const int64_t *dims);\n"
+	                       "int main(void)\n{\n"
+	                       "\tstatic const int64_t ok[3] = {3, 4, 5}, bad[3] = {3, 4, 13};\n"
+	                       "\tprintf(\"nzc %d %d\\n\", nzc_check(ok), nzc_check(bad));\n"
+	                       "\treturn 0;\n}\n");
+	out = build_and_run("nzc.c");
+	assert_string_equal(out, "nzc 0 -2\n");
+	free(out);
+}
+
 /* Counts the lines "return TEXT;" in code. */
 static size_t count_returns(const char *code, const char *text)
 {
@@ -589,6 +625,7 @@ int main(void)
 	    cmocka_unit_test(emitted_model_c_agrees_with_the_program),
 	    cmocka_unit_test(emit_c_refuses_a_prefix_that_is_no_c_identifier),
 	    cmocka_unit_test(emitted_model_c_checks_ranges_and_exports_guard_kinds),
+	    cmocka_unit_test(data_dependent_sources_are_whole_in_a_comment_that_stays_closed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

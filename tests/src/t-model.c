@@ -1498,6 +1498,103 @@ static void long_names_stay_whole_in_messages(void **state)
 	sym_ctx_free(ctx);
 }
 
+/* Whether msg is one line: no byte below 0x20 (newline included) or 0x7f. */
+static int is_one_line(const char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Loads and infers the model text and compiles its program (outputs
+ * only); returns the program, NULL with the error in ctx. */
+static sym_model_program *try_compile(sym_ctx *ctx, const char *json, sym_model **m, sym_graph_result **r)
+{
+	*r = NULL;
+	*m = sym_model_from_json(ctx, json, strlen(json));
+	if (!*m)
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	*r = sym_model_infer(ctx, *m, NULL);
+	if (!*r)
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	return sym_graph_compile(ctx, *r, 0);
+}
+
+/* The messages of compiling a program name the input or output whole (they
+ * once kept 60 bytes of it), in one line. */
+static void program_errors_name_long_inputs_and_outputs_whole(void **state)
+{
+	static const char *const models[] = {
+	    /* an input of unknown rank */
+	    "{\"inputs\": [{\"name\": \"%s\", \"shape\": null}, {\"name\": \"y\", \"shape\": [\"n\"]}],"
+	    " \"nodes\": [{\"name\": \"r\", \"op\": \"Relu\", \"inputs\": [\"y\"], \"outputs\": [\"z\"]}],"
+	    " \"outputs\": [\"z\"]}",
+	    /* a symbol no input dim binds */
+	    "{\"inputs\": [{\"name\": \"%s\", \"shape\": [\"a*b\"]}],"
+	    " \"nodes\": [], \"outputs\": []}",
+	    /* an output without an inferred shape */
+	    "{\"inputs\": [{\"name\": \"y\", \"shape\": [\"n\"]}],"
+	    " \"nodes\": [{\"name\": \"r\", \"op\": \"FancyOp\", \"inputs\": [\"y\"], \"outputs\": "
+	    "[\"%s\"]}], \"outputs\": [\"%s\"]}",
+	};
+	static const char *const want[] = {
+	    "input '%s' has unknown rank: the runtime program needs it",
+	    "input '%s' dim 0: symbol 'a' is not bound by any input dim",
+	    "output '%s' has no inferred shape: no program computes it",
+	};
+	char name[301], text[1200], msg[1200];
+	size_t i;
+	(void)state;
+	memset(name, 'q', 300);
+	name[300] = 0;
+	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		sym_ctx *ctx = sym_ctx_new();
+		sym_model *m;
+		sym_graph_result *r;
+		snprintf(text, sizeof(text), models[i], name, name);
+		assert_null(try_compile(ctx, text, &m, &r));
+		snprintf(msg, sizeof(msg), want[i], name);
+		assert_string_equal(sym_ctx_last_message(ctx), msg);
+		assert_true(is_one_line(sym_ctx_last_message(ctx)));
+		sym_graph_result_free(r);
+		sym_model_free(m);
+		sym_ctx_free(ctx);
+	}
+}
+
+/* The range check of a data-dependent dim quotes its ends whole (each was
+ * once cut at 100 bytes). */
+static void data_dependent_range_checks_quote_long_ends_whole(void **state)
+{
+	char a[251], b[251], text[1200], want[1200];
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m;
+	sym_graph_result *r;
+	sym_model_program *mp;
+	int64_t dims[3] = {2, 3, 7}, out[8];
+	sym_model_run res;
+	(void)state;
+	memset(a, 'a', 250), memset(b, 'b', 250);
+	a[250] = b[250] = 0;
+	snprintf(text, sizeof(text),
+	         "{\"inputs\": [{\"name\": \"x\", \"shape\": [\"%s\", \"%s\"]}],"
+	         " \"nodes\": [{\"name\": \"nz\", \"op\": \"NonZero\", \"inputs\": [\"x\"], "
+	         "\"outputs\": [\"idx\"]}], \"outputs\": [\"idx\"]}",
+	         a, b);
+	mp = try_compile(ctx, text, &m, &r);
+	if (!mp)
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	sym_model_program_run(mp, dims, out, &res); /* u0 = 7 > 2*3 */
+	assert_int_equal(res.status, SYM_EINPUT);
+	snprintf(want, sizeof(want), "data-dependent u0 must be in the range [0, %s*%s]", a, b);
+	assert_string_equal(res.message, want);
+	sym_model_program_free(mp);
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1529,6 +1626,8 @@ int main(void)
 	    cmocka_unit_test(hinted_program_tells_a_failed_assert_from_a_failed_expect),
 	    cmocka_unit_test(program_agrees_with_concrete_inference_at_random_dims),
 	    cmocka_unit_test(long_names_stay_whole_in_messages),
+	    cmocka_unit_test(program_errors_name_long_inputs_and_outputs_whole),
+	    cmocka_unit_test(data_dependent_range_checks_quote_long_ends_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,6 +204,31 @@ static void printed_bounds_of_dims_stay_open_above(void **state)
 	sym_ctx_free(ctx);
 }
 
+/* A range with no value left names its symbol whole, however long (the
+ * message was once cut at 300 bytes), in one line. */
+static void empty_ranges_name_long_symbols_whole(void **state)
+{
+	char name[256], want[400];
+	sym_ctx *ctx = sym_ctx_new();
+	sym_facts *f = store(ctx, 1);
+	const char *msg, *c;
+	(void)state;
+	memset(name, 'w', 255); /* the longest symbol name */
+	name[255] = 0;
+	assert_int_equal(sym_facts_set_range(f, parse(ctx, name), parse(ctx, "4611686018427387905"), NULL),
+	                 SYM_ECONTRADICTION);
+	snprintf(want, sizeof(want),
+	         "contradicting assumptions: no value of %s is left (a dim is at most "
+	         "4611686018427387904)",
+	         name);
+	msg = sym_ctx_last_message(ctx);
+	assert_string_equal(msg, want);
+	for (c = msg; *c; c++)
+		assert_true((unsigned char)*c >= 0x20 && *c != 0x7f);
+	sym_facts_free(f);
+	sym_ctx_free(ctx);
+}
+
 /* equal's witness of a difference at the largest dim only is that dim; a
  * difference at small dims keeps a small witness. */
 static void witnesses_reach_the_largest_dim_last(void **state)
@@ -236,6 +261,7 @@ int main(void)
 	    cmocka_unit_test(simplify_uses_the_largest_dim_for_dims_only),
 	    cmocka_unit_test(prove_uses_the_largest_dim_for_dims_only),
 	    cmocka_unit_test(printed_bounds_of_dims_stay_open_above),
+	    cmocka_unit_test(empty_ranges_name_long_symbols_whole),
 	    cmocka_unit_test(witnesses_reach_the_largest_dim_last),
 	};
 	const char *s = getenv("SYM_TEST_SEED");

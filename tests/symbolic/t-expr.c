@@ -210,6 +210,94 @@ static void error_messages_escape_control_characters(void **state)
 	}
 }
 
+/* Whether msg is one line: no byte below 0x20 (newline included) or 0x7f. */
+static int is_one_line(const char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* The name of a symbol that cannot be made is quoted whole (it once kept
+ * 40 bytes), past the old cut and in one line. */
+static void invalid_symbol_names_are_quoted_whole(void **state)
+{
+	char name[301], want[400];
+	sym_ctx *ctx = sym_ctx_new();
+	(void)state;
+	memset(name, 'a', 300); /* longer than a name may be (255) */
+	name[300] = 0;
+	assert_null(sym_expr_symbol(ctx, name));
+	snprintf(want, sizeof(want), "invalid symbol name '%s'", name);
+	assert_string_equal(sym_ctx_last_message(ctx), want);
+	sym_ctx_clear_error(ctx);
+	/* a name with a newline stays one line, escaped */
+	memcpy(name + 150, "\n!", 2);
+	assert_null(sym_expr_symbol(ctx, name));
+	assert_true(is_one_line(sym_ctx_last_message(ctx)));
+	assert_non_null(strstr(sym_ctx_last_message(ctx), "a\\x0a!a"));
+	sym_ctx_free(ctx);
+}
+
+/* A text that is no decimal integer is quoted whole in the message. */
+static void non_decimal_texts_are_quoted_whole(void **state)
+{
+	char digits[302], want[400];
+	sym_ctx *ctx = sym_ctx_new();
+	(void)state;
+	memset(digits, '7', 300);
+	digits[300] = 'x';
+	digits[301] = 0;
+	assert_null(sym_expr_from_dec(ctx, digits));
+	snprintf(want, sizeof(want), "not a decimal integer: '%s'", digits);
+	assert_string_equal(sym_ctx_last_message(ctx), want);
+	sym_ctx_free(ctx);
+}
+
+/* The one cut of a message is the context's slot (4095 bytes): a longer
+ * message ends in "...". */
+static void messages_past_the_context_slot_end_in_dots(void **state)
+{
+	static char name[6001];
+	sym_ctx *ctx = sym_ctx_new();
+	const char *msg;
+	(void)state;
+	memset(name, 'b', 6000);
+	assert_null(sym_expr_symbol(ctx, name));
+	msg = sym_ctx_last_message(ctx);
+	assert_int_equal(strlen(msg), 4095);
+	assert_string_equal(msg + 4092, "...");
+	assert_int_equal(strncmp(msg, "invalid symbol name 'bbb", 24), 0);
+	sym_ctx_free(ctx);
+}
+
+/* Parse errors name the function whole, and the position a constructor's
+ * error gets goes in front of its whole message. */
+static void parse_errors_name_functions_whole(void **state)
+{
+	char text[300], name[256];
+	sym_ctx *ctx = sym_ctx_new();
+	const char *msg;
+	(void)state;
+	assert_null(sym_expr_from_str(ctx, "1 + floor(x, y)"));
+	assert_string_equal(sym_ctx_last_message(ctx), "column 5: floor takes one argument at 'floor(x, y)'");
+	sym_ctx_clear_error(ctx);
+	memset(name, 'f', 255); /* the longest name the parser reads */
+	name[255] = 0;
+	snprintf(text, sizeof(text), "%s(x)", name);
+	assert_null(sym_expr_from_str(ctx, text));
+	msg = sym_ctx_last_message(ctx);
+	assert_true(is_one_line(msg));
+	assert_int_equal(strncmp(msg, "column 1: unknown function '", 28), 0);
+	assert_int_equal(strncmp(msg + 28, name, 255), 0);
+	assert_string_equal(msg + 28 + 255, "' at 'ffffffffffffffffffff...'");
+	sym_ctx_clear_error(ctx);
+	assert_null(sym_expr_from_str(ctx, "x + 1/0"));
+	assert_string_equal(sym_ctx_last_message(ctx), "column 6: division by zero");
+	sym_ctx_free(ctx);
+}
+
 static void deep_nesting_is_an_error_not_a_crash(void **state)
 {
 	char buf[20001];
@@ -703,6 +791,10 @@ int main(void)
 	    cmocka_unit_test(bad_input_reports_a_position),
 	    cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
 	    cmocka_unit_test(error_messages_escape_control_characters),
+	    cmocka_unit_test(invalid_symbol_names_are_quoted_whole),
+	    cmocka_unit_test(non_decimal_texts_are_quoted_whole),
+	    cmocka_unit_test(messages_past_the_context_slot_end_in_dots),
+	    cmocka_unit_test(parse_errors_name_functions_whole),
 	    cmocka_unit_test(text_longer_than_the_limit_is_an_error_found_early),
 	    cmocka_unit_test(text_below_the_limit_prints_in_full),
 	    cmocka_unit_test(expansions_a_short_text_asks_for_are_bounded),
