@@ -163,8 +163,10 @@ __attribute__((destructor)) static void report(void)
 
 
 def sanitized():
+    """A sanitizer's runtime must come first: no LD_PRELOAD shim then."""
     with open(clitest.CLI, "rb") as f:
-        return b"__asan_init" in f.read() or b"__ubsan_handle" in f.read()
+        binary = f.read()
+    return b"__asan_init" in binary or b"__ubsan_handle" in binary
 
 
 def out_of_memory_while_printing(tmp):
