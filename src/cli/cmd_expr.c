@@ -95,12 +95,15 @@ static char *ans_equal(sym_ctx *ctx, sym_facts *facts, const char *a, const char
 			vs[i] = sym_expr_to_str(ctx, w.vals[i]);
 			len += strlen(sym_expr_symbol_name(w.syms[i])) + (vs[i] ? strlen(vs[i]) : 0) + 2;
 		}
-		r = malloc(len);
+		/* a value that cannot be printed fails the line (never "?") */
+		for (i = 0; i < w.n && vs[i]; i++)
+			;
+		r = i == w.n ? malloc(len) : NULL;
 		if (r) {
 			off = (size_t)sprintf(r, "false\nwitness:");
 			for (i = 0; i < w.n; i++)
 				off += (size_t)sprintf(r + off, " %s=%s", sym_expr_symbol_name(w.syms[i]),
-				                       vs[i] ? vs[i] : "?");
+				                       vs[i]);
 		}
 		for (i = 0; i < w.n; i++)
 			sym_str_free(ctx, vs[i]);

@@ -58,10 +58,13 @@ static int infer_compute(cli_infer_opts *o, infer_result *res)
 static int infer_print(const cli_infer_opts *o, const infer_result *res)
 {
 	size_t i, nerr = sym_graph_num_errors(res->r);
-	if (o->json)
-		cli_print_infer_json(res->ctx, res->r);
-	else
-		cli_print_infer_text(res->ctx, res->r);
+	int printed = o->json ? cli_print_infer_json(res->ctx, res->r, o->model)
+	                      : cli_print_infer_text(res->ctx, res->r, o->model);
+	if (printed < 0) {
+		if (res->save_failed)
+			cli_error("%s: %s", o->out_file, res->save_error ? res->save_error : "out of memory");
+		return CLI_FAIL;
+	}
 	for (i = 0; i < nerr; i++)
 		cli_error("%s", sym_graph_error(res->r, i, NULL));
 	if (res->save_failed)

@@ -3,6 +3,9 @@
 #include "output.h"
 #include "args.h"
 
+#include "args.h"
+
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +14,14 @@
 
 /* The printed forms of the expressions written so far: a model's tensors
  * share most of their dims, ranges and sizes, so each is printed once.
- * Open addressing on the node pointer, power-of-two capacity. */
+ * Open addressing on the node pointer, power-of-two capacity.
+ *
+ * The result is written in two passes over the same printer: the first
+ * (dry) writes nothing and prints every text into the memo, so that an
+ * expression that cannot be printed (longer than SYM_MAX_TEXT_BYTES, or
+ * out of memory) fails the command before any output, instead of a "?"
+ * (which a model reads as a fresh unknown dim) or a document cut short.
+ * The second pass finds every text in the memo. */
 typedef struct memo_text {
 	const sym_expr *e; /* NULL: a free slot */
 	char *text;
@@ -21,8 +31,20 @@ typedef struct expr_memo {
 	sym_ctx *ctx;
 	memo_text *t;
 	size_t cap, n;
-	char *spare; /* a text printed while the memo could not grow */
+	int dry;           /* 1: the first pass, which writes nothing */
+	int failed;        /* an expression could not be printed: the output is not written */
+	char *error;       /* "WHERE: MESSAGE" of the failure (NULL: out of memory) */
+	char *total_error; /* why the memory total is not printed (too long), or NULL */
+	FILE *out;         /* the text printer's stream */
 } expr_memo;
+
+static void memo_init(expr_memo *m, sym_ctx *ctx)
+{
+	memset(m, 0, sizeof(*m));
+	m->ctx = ctx;
+	m->dry = 1;
+	m->out = stdout;
+}
 
 static void memo_free(expr_memo *m)
 {
@@ -30,14 +52,21 @@ static void memo_free(expr_memo *m)
 	for (i = 0; i < m->cap; i++)
 		free(m->t[i].text);
 	free(m->t);
-	free(m->spare);
+	free(m->error);
+	free(m->total_error);
 	memset(m, 0, sizeof(*m));
 }
 
-/* The slot of e, made when missing; NULL when memory runs out. */
+/* The slot of e: its text, else a free slot to fill (made when the table is
+ * full); NULL when memory runs out.  Only a new text grows the table, so
+ * the writing pass never allocates. */
 static memo_text *memo_slot(expr_memo *m, const sym_expr *e)
 {
 	size_t j, i;
+	if (m->cap)
+		for (j = sym_expr_hash(e) & (m->cap - 1); m->t[j].e; j = (j + 1) & (m->cap - 1))
+			if (m->t[j].e == e)
+				return &m->t[j];
 	if ((m->n + 1) * 2 > m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 256;
 		memo_text *nt = calloc(cap, sizeof(*nt));
@@ -55,30 +84,143 @@ static memo_text *memo_slot(expr_memo *m, const sym_expr *e)
 		m->cap = cap;
 	}
 	for (j = sym_expr_hash(e) & (m->cap - 1); m->t[j].e; j = (j + 1) & (m->cap - 1))
-		if (m->t[j].e == e)
-			return &m->t[j];
+		;
 	return &m->t[j];
 }
 
-/* The printed form of e (the memo's: valid until memo_free, or the next
- * call when the memo could not grow); NULL when it cannot be printed. */
-static const char *memo_text_of(expr_memo *m, const sym_expr *e)
+/* The message of a text that could not be made: the context's error (the
+ * text too long), or out of memory when the copy failed.  Clears the
+ * context's error, which would fail every later text. */
+static char *print_failure(sym_ctx *ctx, int *too_long)
 {
-	memo_text *slot = memo_slot(m, e);
-	char *t;
-	if (slot && slot->e)
+	sym_status st = sym_ctx_last_error(ctx);
+	char *msg = cli_format("%s", st != SYM_EOK ? sym_ctx_last_message(ctx) : "out of memory");
+	*too_long = st == SYM_ELIMIT;
+	sym_ctx_clear_error(ctx);
+	return msg;
+}
+
+/* Records the first failure as "WHERE: MESSAGE" (where formatted from fmt
+ * and ap). */
+static void memo_fail(expr_memo *m, const char *msg, const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *where;
+	int n;
+	if (m->failed)
+		return;
+	m->failed = 1;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0 || !msg || !(where = malloc((size_t)n + 1)))
+		return;
+	vsnprintf(where, (size_t)n + 1, fmt, ap);
+	m->error = cli_format("%s: %s", where, msg);
+	free(where);
+}
+
+/* The printed form of e, from the memo (valid until memo_free).  When it
+ * cannot be printed, records the failure, named by the printf-style fmt
+ * (what is printed and where), and returns "": the dry pass then writes
+ * nothing, and the command fails. */
+static const char *memo_vtext(expr_memo *m, const sym_expr *e, const char *fmt, va_list ap)
+{
+	memo_text *slot;
+	char *t, *msg;
+	int too_long;
+	if (m->failed)
+		return "";
+	if (!(slot = memo_slot(m, e))) {
+		memo_fail(m, "out of memory", fmt, ap);
+		return "";
+	}
+	if (slot->e)
 		return slot->text;
-	t = cli_expr_text(m->ctx, e);
-	if (!t)
-		return NULL;
-	if (!slot) {
-		free(m->spare);
-		return m->spare = t;
+	if (!(t = cli_expr_text(m->ctx, e))) {
+		msg = print_failure(m->ctx, &too_long);
+		memo_fail(m, msg, fmt, ap);
+		free(msg);
+		return "";
 	}
 	slot->e = e;
 	slot->text = t;
 	m->n++;
 	return t;
+}
+
+static const char *memo_text_at(expr_memo *m, const sym_expr *e, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static const char *memo_text_at(expr_memo *m, const sym_expr *e, const char *fmt, ...)
+{
+	va_list ap;
+	const char *t;
+	va_start(ap, fmt);
+	t = memo_vtext(m, e, fmt, ap);
+	va_end(ap);
+	return t;
+}
+
+/* The text of the memory total, or NULL when it is too long to print
+ * (m->total_error says so).  The total is a summary of the byte sizes
+ * printed above it, so its length alone does not fail the command; out of
+ * memory does. */
+static const char *memo_total_text(expr_memo *m, const sym_expr *total)
+{
+	memo_text *slot;
+	char *t, *msg;
+	int too_long;
+	if (m->failed || m->total_error)
+		return m->failed ? "" : NULL;
+	if (!(slot = memo_slot(m, total))) {
+		m->failed = 1;
+		m->error = cli_format("total bytes: out of memory");
+		return "";
+	}
+	if (slot->e)
+		return slot->text;
+	if (!(t = cli_expr_text(m->ctx, total))) {
+		msg = print_failure(m->ctx, &too_long);
+		if (too_long && msg)
+			return m->total_error = msg, NULL;
+		m->failed = 1;
+		m->error = msg ? cli_format("total bytes: %s", msg) : NULL;
+		free(msg);
+		return "";
+	}
+	slot->e = total;
+	slot->text = t;
+	m->n++;
+	return t;
+}
+
+/* Writes to the text printer's stream, nothing in the dry pass. */
+static void memo_printf(expr_memo *m, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void memo_printf(expr_memo *m, const char *fmt, ...)
+{
+	va_list ap;
+	if (m->dry)
+		return;
+	va_start(ap, fmt);
+	vfprintf(m->out, fmt, ap);
+	va_end(ap);
+}
+
+/* After the dry pass: 0 to write the output, or -1 with the failure printed
+ * on stderr (prefixed with the model's name). */
+static int memo_check(expr_memo *m, const char *model)
+{
+	if (!m->failed)
+		return 0;
+	cli_error("%s: %s", model, m->error ? m->error : "out of memory");
+	return -1;
 }
 
 /* ---- the JSON writer ------------------------------------------------------ */
@@ -99,25 +241,37 @@ typedef struct jw {
 	char buf[1 << 14];
 } jw;
 
-static void jw_init(jw *w, sym_ctx *ctx, int fmt)
+/* A writer to stdout; with dry, one that writes nothing (the first pass of
+ * a result with expressions, see expr_memo). */
+static void jw_init(jw *w, sym_ctx *ctx, int fmt, int dry)
 {
 	memset(w->count, 0, sizeof(w->count));
-	memset(&w->memo, 0, sizeof(w->memo));
-	w->out = stdout;
+	memo_init(&w->memo, ctx);
+	w->memo.dry = dry;
+	w->out = dry ? NULL : stdout;
 	w->fmt = fmt;
 	w->depth = 0;
-	w->memo.ctx = ctx;
+	w->n = 0;
+}
+
+/* Starts the writing pass after the dry one, with the memo's texts. */
+static void jw_rewind(jw *w)
+{
+	memset(w->count, 0, sizeof(w->count));
+	w->memo.dry = 0;
+	w->out = stdout;
+	w->depth = 0;
 	w->n = 0;
 }
 
 static void jw_flush(jw *w)
 {
-	if (w->n)
+	if (w->n && w->out)
 		fwrite(w->buf, 1, w->n, w->out);
 	w->n = 0;
 }
 
-/* Ends the document with its newline and writes it out. */
+/* Ends the document with its newline and writes it out; frees the memo. */
 static void jw_end(jw *w)
 {
 	if (w->n == sizeof(w->buf))
@@ -129,6 +283,8 @@ static void jw_end(jw *w)
 
 static void jw_put(jw *w, const char *s, size_t len)
 {
+	if (!w->out)
+		return;
 	if (len > sizeof(w->buf) - w->n) {
 		jw_flush(w);
 		if (len > sizeof(w->buf)) {
@@ -142,6 +298,8 @@ static void jw_put(jw *w, const char *s, size_t len)
 
 static void jw_putc(jw *w, char c)
 {
+	if (!w->out)
+		return;
 	if (w->n == sizeof(w->buf))
 		jw_flush(w);
 	w->buf[w->n++] = c;
@@ -175,6 +333,8 @@ static void jw_string(jw *w, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	if (!w->out)
+		return;
 	jw_putc(w, '"');
 	while (*p) {
 		const unsigned char *q = p;
@@ -272,24 +432,42 @@ static void jw_int(jw *w, long long v)
 		jw_string(w, p);
 }
 
-/* An expression's printed form as a string. */
-static void jw_expr_str(jw *w, const sym_expr *e)
+/* An expression's printed form as a string; fmt names it (memo_vtext). */
+static void jw_expr_str(jw *w, const sym_expr *e, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void jw_expr_str(jw *w, const sym_expr *e, const char *fmt, ...)
 {
-	const char *t = memo_text_of(&w->memo, e);
-	jw_string(w, t ? t : "?");
+	va_list ap;
+	const char *t;
+	va_start(ap, fmt);
+	t = memo_vtext(&w->memo, e, fmt, ap);
+	va_end(ap);
+	jw_string(w, t);
 }
 
 /* An integer as jw_int, any other expression as its printed string, NULL
  * as null. */
-static void jw_expr(jw *w, const sym_expr *e)
+static void jw_expr(jw *w, const sym_expr *e, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void jw_expr(jw *w, const sym_expr *e, const char *fmt, ...)
 {
+	va_list ap;
 	long long v;
-	if (!e)
+	if (!e) {
 		jw_raw(w, "null");
-	else if (sym_expr_get_si(e, &v) == 1)
+	} else if (sym_expr_get_si(e, &v) == 1) {
 		jw_int(w, v);
-	else
-		jw_expr_str(w, e);
+	} else {
+		va_start(ap, fmt);
+		jw_string(w, memo_vtext(&w->memo, e, fmt, ap));
+		va_end(ap);
+	}
 }
 
 char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
@@ -302,58 +480,61 @@ char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
 	return r;
 }
 
-/* Prints "[d0, d1, ...]" (no newline). */
-static void print_dims(expr_memo *m, int rank, const sym_expr *const *dims)
+/* Prints "[d0, d1, ...]" (no newline): the dims of tensor name, what
+ * names them in a failure ("dim" or "storage dim"). */
+static void print_dims(expr_memo *m, int rank, const sym_expr *const *dims, const char *name,
+                       const char *what)
 {
 	int d;
-	printf("[");
-	for (d = 0; d < rank; d++) {
-		const char *t = memo_text_of(m, dims[d]);
-		printf("%s%s", d ? ", " : "", t ? t : "?");
-	}
-	printf("]");
+	memo_printf(m, "[");
+	for (d = 0; d < rank; d++)
+		memo_printf(m, "%s%s", d ? ", " : "",
+		            memo_text_at(m, dims[d], "tensor '%s' %s %d", name, what, d));
+	memo_printf(m, "]");
 }
 
-static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i)
+static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i, const char *name)
 {
 	int rank, d;
 	const sym_expr *const *dims, *bytes = sym_graph_tensor_bytes(r, i);
 	const char *sf, *of = sym_graph_tensor_format(r, i, &sf);
 	sym_graph_tensor(r, i, &rank, NULL, NULL);
 	if (rank > 0) {
-		printf("%19s%-9s", "", "ranges");
+		memo_printf(m, "%19s%-9s", "", "ranges");
 		for (d = 0; d < rank; d++) {
 			const sym_expr *lo, *hi;
-			const char *l, *h;
 			sym_graph_dim_range(r, i, d, &lo, &hi);
-			/* both texts at once: the memo keeps the first while printing the second */
-			l = lo ? memo_text_of(m, lo) : NULL;
 			if (lo && lo == hi) {
-				printf("%s%s", d ? ", " : "", l ? l : "?");
+				memo_printf(m, "%s%s", d ? ", " : "",
+				            memo_text_at(m, lo, "tensor '%s' dim %d range", name, d));
 				continue;
 			}
-			printf("%s[%s, ", d ? ", " : "", l ? l : "-inf");
-			h = hi ? memo_text_of(m, hi) : NULL;
-			printf("%s%s", h ? h : "inf", h ? "]" : ")");
+			memo_printf(m, "%s[%s, ", d ? ", " : "",
+			            lo ? memo_text_at(m, lo, "tensor '%s' dim %d range minimum", name, d)
+			               : "-inf");
+			if (hi)
+				memo_printf(m, "%s]",
+				            memo_text_at(m, hi, "tensor '%s' dim %d range maximum", name, d));
+			else
+				memo_printf(m, "inf)");
 		}
-		printf("\n");
+		memo_printf(m, "\n");
 	}
 	if (of) {
 		int sr = sym_graph_tensor_storage(r, i, &dims);
-		printf("%19s%-9s%s -> %s ", "", "storage", of, sf);
+		memo_printf(m, "%19s%-9s%s -> %s ", "", "storage", of, sf);
 		if (sr >= 0)
-			print_dims(m, sr, dims);
+			print_dims(m, sr, dims, name, "storage dim");
 		else
-			printf("(unknown)");
-		printf("\n");
+			memo_printf(m, "(unknown)");
+		memo_printf(m, "\n");
 	}
-	if (bytes) {
-		const char *t = memo_text_of(m, bytes);
-		printf("%19s%-9s%s\n", "", "bytes", t ? t : "?");
-	}
+	if (bytes)
+		memo_printf(m, "%19s%-9s%s\n", "", "bytes",
+		            memo_text_at(m, bytes, "tensor '%s' byte size", name));
 }
 
-static void tensor_json(jw *w, const sym_graph_result *r, size_t i)
+static void tensor_json(jw *w, const sym_graph_result *r, size_t i, const char *name)
 {
 	int rank, d;
 	const sym_expr *const *dims, *bytes = sym_graph_tensor_bytes(r, i);
@@ -368,9 +549,9 @@ static void tensor_json(jw *w, const sym_graph_result *r, size_t i)
 			jw_item(w);
 			jw_open(w, '[');
 			jw_item(w);
-			jw_expr(w, lo);
+			jw_expr(w, lo, "tensor '%s' dim %d range minimum", name, d);
 			jw_item(w);
-			jw_expr(w, hi);
+			jw_expr(w, hi, "tensor '%s' dim %d range maximum", name, d);
 			jw_close(w, ']');
 		}
 		jw_close(w, ']');
@@ -386,7 +567,7 @@ static void tensor_json(jw *w, const sym_graph_result *r, size_t i)
 			jw_open(w, '[');
 			for (d = 0; d < sr; d++) {
 				jw_item(w);
-				jw_expr_str(w, dims[d]);
+				jw_expr_str(w, dims[d], "tensor '%s' storage dim %d", name, d);
 			}
 			jw_close(w, ']');
 		} else {
@@ -395,7 +576,7 @@ static void tensor_json(jw *w, const sym_graph_result *r, size_t i)
 	}
 	jw_key(w, "bytes");
 	if (bytes)
-		jw_expr_str(w, bytes);
+		jw_expr_str(w, bytes, "tensor '%s' byte size", name);
 	else
 		jw_raw(w, "null");
 }
@@ -403,183 +584,222 @@ static void tensor_json(jw *w, const sym_graph_result *r, size_t i)
 static void total_text(expr_memo *m, const sym_graph_result *r)
 {
 	const sym_expr *t = sym_graph_total_bytes(r);
-	const char *s = t ? memo_text_of(m, t) : NULL;
-	printf("memory:\n  total bytes: %s\n", s ? s : "unknown (a tensor has no known size)");
+	const char *s = t ? memo_total_text(m, t) : NULL;
+	memo_printf(m, "memory:\n  total bytes: ");
+	if (s)
+		memo_printf(m, "%s\n", s);
+	else if (t)
+		memo_printf(m, "not printed: %s\n", m->total_error);
+	else
+		memo_printf(m, "unknown (a tensor has no known size)\n");
 }
 
 /* ---- infer --------------------------------------------------------------- */
 
-void cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r)
+static void infer_text(expr_memo *m, const sym_graph_result *r)
 {
-	expr_memo m;
 	size_t i, n;
-	memset(&m, 0, sizeof(m));
-	m.ctx = ctx;
-	printf("symbols:\n");
+	memo_printf(m, "symbols:\n");
 	for (i = 0; i < sym_graph_num_symbols(r); i++) {
 		const char *src;
 		const sym_expr *lo, *hi, *s = sym_graph_symbol(r, i, &src, &lo, &hi);
 		const sym_expr *b = hi ? hi : sym_graph_symbol_bound(r, i);
-		const char *l, *h;
-		printf("  %-12s %-24s ", sym_expr_symbol_name(s), src);
-		l = lo ? memo_text_of(&m, lo) : NULL;
-		printf("[%s, ", l ? l : "-inf");
-		h = b ? memo_text_of(&m, b) : NULL;
-		printf("%s%s\n", h ? h : "inf", h ? "]" : ")");
+		const char *name = sym_expr_symbol_name(s);
+		memo_printf(m, "  %-12s %-24s ", name, src);
+		memo_printf(m, "[%s, ", lo ? memo_text_at(m, lo, "symbol '%s' minimum", name) : "-inf");
+		if (b)
+			memo_printf(m, "%s]\n", memo_text_at(m, b, "symbol '%s' maximum", name));
+		else
+			memo_printf(m, "inf)\n");
 	}
-	printf("tensors:\n");
+	memo_printf(m, "tensors:\n");
 	for (i = 0; i < sym_graph_num_tensors(r); i++) {
 		int rank;
 		const sym_expr *const *dims;
 		const char *dt, *name = sym_graph_tensor(r, i, &rank, &dims, &dt);
-		printf("  %-16s %-8s ", name, dt);
+		memo_printf(m, "  %-16s %-8s ", name, dt);
 		if (rank == -2) {
-			printf("(not inferred)\n");
+			memo_printf(m, "(not inferred)\n");
 			continue;
 		}
 		if (rank < 0) {
-			printf("(unknown rank)\n");
+			memo_printf(m, "(unknown rank)\n");
 			continue;
 		}
-		print_dims(&m, rank, dims);
-		printf("\n");
-		tensor_text(&m, r, i);
+		print_dims(m, rank, dims, name, "dim");
+		memo_printf(m, "\n");
+		tensor_text(m, r, i, name);
 	}
 	n = sym_graph_num_guards(r);
-	printf("guards:%s\n", n ? "" : " (none)");
+	memo_printf(m, "guards:%s\n", n ? "" : " (none)");
 	for (i = 0; i < n; i++) {
 		const char *kind, *node, *reason;
-		const char *t = memo_text_of(&m, sym_graph_guard(r, i, &kind, &node, &reason));
-		printf("  %zu. %-6s %s    (node %s: %s)\n", i + 1, kind, t ? t : "?", node, reason);
+		const sym_expr *g = sym_graph_guard(r, i, &kind, &node, &reason);
+		memo_printf(m, "  %zu. %-6s %s    (node %s: %s)\n", i + 1, kind,
+		            memo_text_at(m, g, "guard %zu (node '%s')", i + 1, node), node, reason);
 	}
-	printf("merge keys:\n");
+	memo_printf(m, "merge keys:\n");
 	for (i = 0; i < sym_graph_num_merge_keys(r); i++) {
 		size_t nn, k;
 		const char *const *nodes;
 		const char *key = sym_graph_merge_key(r, i, &nn, &nodes);
-		printf("  %s:", key);
+		memo_printf(m, "  %s:", key);
 		for (k = 0; k < nn; k++)
-			printf("%s %s", k ? "," : "", nodes[k]);
-		printf("\n");
+			memo_printf(m, "%s %s", k ? "," : "", nodes[k]);
+		memo_printf(m, "\n");
 	}
-	total_text(&m, r);
-	memo_free(&m);
+	total_text(m, r);
 }
 
-void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r)
+int cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r, const char *model)
 {
-	jw w;
+	expr_memo m;
+	int st;
+	memo_init(&m, ctx);
+	infer_text(&m, r);
+	if ((st = memo_check(&m, model)) == 0) {
+		m.dry = 0;
+		infer_text(&m, r);
+	}
+	memo_free(&m);
+	return st;
+}
+
+static void infer_json(jw *w, const sym_graph_result *r)
+{
 	const sym_expr *total = sym_graph_total_bytes(r);
+	const char *total_text = NULL;
 	size_t i;
-	jw_init(&w, ctx, 1);
-	jw_open(&w, '{');
-	jw_key(&w, "symbols");
-	jw_open(&w, '[');
+	jw_open(w, '{');
+	jw_key(w, "symbols");
+	jw_open(w, '[');
 	for (i = 0; i < sym_graph_num_symbols(r); i++) {
 		const char *src;
 		const sym_expr *lo, *hi, *sym = sym_graph_symbol(r, i, &src, &lo, &hi);
 		const sym_expr *b = sym_graph_symbol_bound(r, i);
-		jw_item(&w);
-		jw_open(&w, '{');
-		jw_key(&w, "name");
-		jw_string(&w, sym_expr_symbol_name(sym));
-		jw_key(&w, "source");
-		jw_string(&w, src);
-		jw_key(&w, "min");
-		jw_expr(&w, lo);
-		jw_key(&w, "max");
-		jw_expr(&w, hi);
+		const char *name = sym_expr_symbol_name(sym);
+		jw_item(w);
+		jw_open(w, '{');
+		jw_key(w, "name");
+		jw_string(w, name);
+		jw_key(w, "source");
+		jw_string(w, src);
+		jw_key(w, "min");
+		jw_expr(w, lo, "symbol '%s' minimum", name);
+		jw_key(w, "max");
+		jw_expr(w, hi, "symbol '%s' maximum", name);
 		if (b) {
-			jw_key(&w, "max_expr");
-			jw_expr_str(&w, b);
+			jw_key(w, "max_expr");
+			jw_expr_str(w, b, "symbol '%s' maximum", name);
 		}
-		jw_close(&w, '}');
+		jw_close(w, '}');
 	}
-	jw_close(&w, ']');
-	jw_key(&w, "tensors");
-	jw_open(&w, '{');
+	jw_close(w, ']');
+	jw_key(w, "tensors");
+	jw_open(w, '{');
 	for (i = 0; i < sym_graph_num_tensors(r); i++) {
 		int rank, d;
 		const sym_expr *const *dims;
 		const char *dt, *name = sym_graph_tensor(r, i, &rank, &dims, &dt);
-		jw_key(&w, name);
-		jw_open(&w, '{');
-		jw_key(&w, "shape");
+		jw_key(w, name);
+		jw_open(w, '{');
+		jw_key(w, "shape");
 		if (rank < 0) {
-			jw_raw(&w, "null");
+			jw_raw(w, "null");
 			if (rank == -2) {
-				jw_key(&w, "inferred");
-				jw_raw(&w, "false");
+				jw_key(w, "inferred");
+				jw_raw(w, "false");
 			}
 		} else {
-			jw_open(&w, '[');
+			jw_open(w, '[');
 			for (d = 0; d < rank; d++) {
-				jw_item(&w);
-				jw_expr_str(&w, dims[d]);
+				jw_item(w);
+				jw_expr_str(w, dims[d], "tensor '%s' dim %d", name, d);
 			}
-			jw_close(&w, ']');
+			jw_close(w, ']');
 		}
-		jw_key(&w, "dtype");
-		jw_string(&w, dt);
-		tensor_json(&w, r, i);
-		jw_close(&w, '}');
+		jw_key(w, "dtype");
+		jw_string(w, dt);
+		tensor_json(w, r, i, name);
+		jw_close(w, '}');
 	}
-	jw_close(&w, '}');
-	jw_key(&w, "guards");
-	jw_open(&w, '[');
+	jw_close(w, '}');
+	jw_key(w, "guards");
+	jw_open(w, '[');
 	for (i = 0; i < sym_graph_num_guards(r); i++) {
 		const char *kind, *node, *reason;
 		const sym_expr *g = sym_graph_guard(r, i, &kind, &node, &reason);
-		jw_item(&w);
-		jw_open(&w, '{');
-		jw_key(&w, "expr");
-		jw_expr_str(&w, g);
-		jw_key(&w, "kind");
-		jw_string(&w, kind);
-		jw_key(&w, "node");
-		jw_string(&w, node);
-		jw_key(&w, "reason");
-		jw_string(&w, reason);
-		jw_close(&w, '}');
+		jw_item(w);
+		jw_open(w, '{');
+		jw_key(w, "expr");
+		jw_expr_str(w, g, "guard %zu (node '%s')", i + 1, node);
+		jw_key(w, "kind");
+		jw_string(w, kind);
+		jw_key(w, "node");
+		jw_string(w, node);
+		jw_key(w, "reason");
+		jw_string(w, reason);
+		jw_close(w, '}');
 	}
-	jw_close(&w, ']');
-	jw_key(&w, "merge_keys");
-	jw_open(&w, '{');
+	jw_close(w, ']');
+	jw_key(w, "merge_keys");
+	jw_open(w, '{');
 	for (i = 0; i < sym_graph_num_merge_keys(r); i++) {
 		size_t nn, k;
 		const char *const *nodes;
 		const char *key = sym_graph_merge_key(r, i, &nn, &nodes);
-		jw_key(&w, key);
-		jw_open(&w, '[');
+		jw_key(w, key);
+		jw_open(w, '[');
 		for (k = 0; k < nn; k++) {
-			jw_item(&w);
-			jw_string(&w, nodes[k]);
+			jw_item(w);
+			jw_string(w, nodes[k]);
 		}
-		jw_close(&w, ']');
+		jw_close(w, ']');
 	}
-	jw_close(&w, '}');
-	jw_key(&w, "total_bytes");
+	jw_close(w, '}');
+	jw_key(w, "total_bytes");
 	if (total)
-		jw_expr_str(&w, total);
-	else
-		jw_raw(&w, "null");
+		total_text = memo_total_text(&w->memo, total);
+	if (total_text) {
+		jw_string(w, total_text);
+	} else {
+		jw_raw(w, "null");
+		if (total) {
+			jw_key(w, "total_bytes_error");
+			jw_string(w, w->memo.total_error);
+		}
+	}
 	if (sym_graph_num_errors(r)) {
-		jw_key(&w, "errors");
-		jw_open(&w, '[');
+		jw_key(w, "errors");
+		jw_open(w, '[');
 		for (i = 0; i < sym_graph_num_errors(r); i++) {
 			const char *node, *msg = sym_graph_error(r, i, &node);
-			jw_item(&w);
-			jw_open(&w, '{');
-			jw_key(&w, "node");
-			jw_string(&w, node);
-			jw_key(&w, "message");
-			jw_string(&w, msg);
-			jw_close(&w, '}');
+			jw_item(w);
+			jw_open(w, '{');
+			jw_key(w, "node");
+			jw_string(w, node);
+			jw_key(w, "message");
+			jw_string(w, msg);
+			jw_close(w, '}');
 		}
-		jw_close(&w, ']');
+		jw_close(w, ']');
 	}
-	jw_close(&w, '}');
+	jw_close(w, '}');
+}
+
+int cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r, const char *model)
+{
+	jw w;
+	jw_init(&w, ctx, 1, 1);
+	infer_json(&w, r);
+	if (memo_check(&w.memo, model) < 0) {
+		memo_free(&w.memo);
+		return -1;
+	}
+	jw_rewind(&w);
+	infer_json(&w, r);
 	jw_end(&w);
+	return 0;
 }
 
 /* ---- run ----------------------------------------------------------------- */
@@ -673,7 +893,7 @@ static void run_extra_json(jw *w, const sym_model_program *mp, const int64_t *st
 static void print_run_failure_json(const sym_model_run *res, const char *msg)
 {
 	jw w;
-	jw_init(&w, NULL, 0);
+	jw_init(&w, NULL, 0, 0);
 	jw_open(&w, '{');
 	jw_key(&w, "ok");
 	jw_raw(&w, "false");
@@ -707,7 +927,7 @@ static void print_run_json(const sym_model_program *mp, const int64_t *out, cons
 {
 	jw w;
 	size_t i, q = 0;
-	jw_init(&w, NULL, 0);
+	jw_init(&w, NULL, 0, 0);
 	jw_open(&w, '{');
 	jw_key(&w, "ok");
 	jw_raw(&w, "true");

@@ -15,9 +15,14 @@
 char *cli_expr_text(sym_ctx *ctx, const sym_expr *e);
 
 /* infer: prints the result as text or JSON (symbols, tensors with their
- * ranges, storage shapes and byte sizes, guards, merge keys, memory). */
-void cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r);
-void cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r);
+ * ranges, storage shapes and byte sizes, guards, merge keys, memory).
+ * Returns 0, or -1 when an expression cannot be printed (its text longer
+ * than SYM_MAX_TEXT_BYTES, or out of memory): then nothing is written on
+ * stdout and the message, prefixed with model, is on stderr.  A memory
+ * total too long to print is not a failure: the output says why it is
+ * missing. */
+int cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r, const char *model);
+int cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r, const char *model);
 
 /* run: what the segments of one run computed. */
 typedef struct cli_run_result {
