@@ -297,17 +297,17 @@ static int payload_equal(const sym_expr *e, const struct sym_expr *h, const void
 static int table_grow(sym_ctx *ctx)
 {
 	size_t ncap = ctx->cap ? ctx->cap * 2 : 1024, i;
-	const sym_expr **nt = sym__alloc(ctx, ncap * sizeof(*nt));
+	sym_islot *nt = sym__alloc(ctx, ncap * sizeof(*nt));
 	if (!nt)
 		return 0;
 	memset(nt, 0, ncap * sizeof(*nt));
 	for (i = 0; i < ctx->cap; i++) {
-		const sym_expr *e = ctx->table[i];
-		if (e) {
-			size_t j = e->hash & (ncap - 1);
-			while (nt[j])
+		const sym_islot *s = &ctx->table[i];
+		if (s->e) {
+			size_t j = s->hash & (ncap - 1);
+			while (nt[j].e)
 				j = (j + 1) & (ncap - 1);
-			nt[j] = e;
+			nt[j] = *s;
 		}
 	}
 	sym__free(ctx, ctx->table, ctx->cap * sizeof(*ctx->table));
@@ -502,7 +502,9 @@ static SYM_NOINLINE const sym_expr *intern_new(sym_ctx *ctx, struct sym_expr h, 
 interned:
 	ctx->node_bytes += sizeof(struct sym_expr) + ((size + 7) & ~(size_t)7);
 	ctx->nnodes++;
-	ctx->table[j] = e; /* the free slot the lookup ended on */
+	/* the free slot the lookup ended on */
+	ctx->table[j].e = e;
+	ctx->table[j].hash = e->hash;
 	ctx->count++;
 	return e;
 }
@@ -521,9 +523,9 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
 	j = h.hash & (ctx->cap - 1);
-	while (ctx->table[j]) {
-		const sym_expr *o = ctx->table[j];
-		if (o->hash == h.hash && payload_equal(o, &h, payload, size))
+	while (ctx->table[j].e) {
+		const sym_expr *o = ctx->table[j].e;
+		if (ctx->table[j].hash == h.hash && payload_equal(o, &h, payload, size))
 			return o;
 		j = (j + 1) & (ctx->cap - 1);
 	}
@@ -543,9 +545,10 @@ const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
 	j = h.hash & (ctx->cap - 1);
-	while (ctx->table[j]) {
-		const sym_expr *o = ctx->table[j];
-		if (o->hash == h.hash && o->kind == SYM_KIND_ADD && o->n == n && sum_equal(o, c, t))
+	while (ctx->table[j].e) {
+		const sym_expr *o = ctx->table[j].e;
+		if (ctx->table[j].hash == h.hash && o->kind == SYM_KIND_ADD && o->n == n &&
+		    sum_equal(o, c, t))
 			return o;
 		j = (j + 1) & (ctx->cap - 1);
 	}
@@ -686,9 +689,9 @@ int sym__symbol_exists(const sym_ctx *ctx, const char *name)
 	h.kind = SYM_KIND_SYM;
 	h.n = (uint32_t)len;
 	h.hash = (uint32_t)hash_payload(&h, buf, (len + 8) & ~(size_t)7);
-	for (j = h.hash & (ctx->cap - 1); ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
-		const sym_expr *o = ctx->table[j];
-		if (o->hash == h.hash && o->kind == SYM_KIND_SYM && o->n == len &&
+	for (j = h.hash & (ctx->cap - 1); ctx->table[j].e; j = (j + 1) & (ctx->cap - 1)) {
+		const sym_expr *o = ctx->table[j].e;
+		if (ctx->table[j].hash == h.hash && o->kind == SYM_KIND_SYM && o->n == len &&
 		    !memcmp(node_name(o), name, len))
 			return 1;
 	}

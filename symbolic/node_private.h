@@ -208,11 +208,19 @@ typedef struct sym_bigref {
 	sym_num *num;
 } sym_bigref;
 
+/* A slot of the hash-cons table: a node beside its hash, so that a probe
+ * reads no node whose hash differs (a node read is a cache miss once the
+ * nodes outgrow the cache); empty when e is NULL. */
+typedef struct sym_islot {
+	const sym_expr *e;
+	uint32_t hash;
+} sym_islot;
+
 struct sym_ctx {
 	sym_allocator alloc;
 	sym_chunk *chunks;
 	size_t node_bytes, nnodes;
-	const sym_expr **table; /* open addressing, power-of-two capacity */
+	sym_islot *table; /* open addressing, power-of-two capacity */
 	size_t cap, count;
 	sym_bigref *bigs;
 	/* first error */
