@@ -208,14 +208,12 @@ typedef struct sym_bigref {
 	sym_num *num;
 } sym_bigref;
 
-/* A slot of the hash-cons table: a node beside its hash, so that a probe
- * reads no node whose hash differs (a node read is a cache miss once the
- * nodes outgrow the cache); empty when e is NULL. */
-typedef struct sym_islot {
-	const sym_expr *e;
-	uint32_t hash;
-} sym_islot;
-
+/* A slot of the hash-cons table: a node's address with the top three bits
+ * of its hash in the low bits its alignment leaves free (the arena hands
+ * out 8-byte aligned blocks), so that a probe reads no node whose tag
+ * differs (a node read is a cache miss once the nodes outgrow the cache)
+ * and the table stays 8 bytes a slot; 0 when empty. */
+typedef uintptr_t sym_islot;
 struct sym_ctx {
 	sym_allocator alloc;
 	sym_chunk *chunks;
