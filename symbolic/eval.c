@@ -319,7 +319,8 @@ void sym__memo_reset(sym_memo *m)
 		sym__memo_clear(m);
 		return;
 	}
-	memset(m->t, 0, m->cap * sizeof(*m->t));
+	if (m->cap)
+		memset(m->t, 0, m->cap * sizeof(*m->t));
 	m->count = 0;
 }
 

@@ -55,14 +55,15 @@ static void mm_clear(sym_ctx *ctx, struct sym_simpstate *st)
 	st->mmcap = st->mmcount = 0;
 }
 
-/* Empties what f keeps and keeps the tables: a long run fills them again
- * and again, and regrowing them would page in fresh memory each time. */
+/* Empties what f keeps and keeps its tables when they were an eighth full
+ * or more: a long run fills them again and again, and regrowing them would
+ * page in fresh memory each time. */
 static void kept_reset(sym_ctx *ctx, struct sym_simpstate *st)
 {
 	sym__memo_reset(&st->memo);
 	if (st->mmcount * 8 < st->mmcap)
 		mm_clear(ctx, st);
-	else
+	else if (st->mmcap)
 		memset(st->mm, 0, st->mmcap * sizeof(*st->mm));
 	st->mmcount = 0;
 }
