@@ -301,17 +301,27 @@ const sym_expr *sym__rebuild(sym_ctx *ctx, const sym_expr *e, const sym_expr *co
 void sym__memo_init(sym_memo *m, sym_ctx *ctx)
 {
 	m->ctx = ctx;
-	m->keys = NULL;
-	m->vals = NULL;
+	m->t = NULL;
 	m->cap = m->count = 0;
 }
 
 void sym__memo_clear(sym_memo *m)
 {
-	sym__free(m->ctx, m->keys, m->cap * sizeof(*m->keys));
-	sym__free(m->ctx, m->vals, m->cap * sizeof(*m->vals));
-	m->keys = NULL, m->vals = NULL;
+	sym__free(m->ctx, m->t, m->cap * sizeof(*m->t));
+	m->t = NULL;
 	m->cap = m->count = 0;
+}
+
+void sym__memo_reset(sym_memo *m)
+{
+	if (m->count * 8 < m->cap) {
+		/* sparse: zeroing every slot would cost more than regrowing */
+		sym__memo_clear(m);
+		return;
+	}
+	if (m->cap)
+		memset(m->t, 0, m->cap * sizeof(*m->t));
+	m->count = 0;
 }
 
 const sym_expr *sym__memo_get(const sym_memo *m, const sym_expr *k)
@@ -319,9 +329,9 @@ const sym_expr *sym__memo_get(const sym_memo *m, const sym_expr *k)
 	size_t j;
 	if (!m->cap)
 		return NULL;
-	for (j = k->hash & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
-		if (m->keys[j] == k)
-			return m->vals[j];
+	for (j = k->hash & (m->cap - 1); m->t[j].key; j = (j + 1) & (m->cap - 1))
+		if (m->t[j].key == k)
+			return m->t[j].val;
 	return NULL;
 }
 
@@ -330,29 +340,25 @@ int sym__memo_put(sym_memo *m, const sym_expr *k, const sym_expr *v)
 	size_t j;
 	if ((m->count + 1) * 2 > m->cap) {
 		size_t nc = m->cap ? m->cap * 2 : 64, i;
-		const sym_expr **nk = sym__alloc(m->ctx, nc * sizeof(*nk));
-		const sym_expr **nv = nk ? sym__alloc(m->ctx, nc * sizeof(*nv)) : NULL;
-		if (!nv) {
-			sym__free(m->ctx, nk, nc * sizeof(*nk));
+		sym_memo_slot *nt = sym__alloc(m->ctx, nc * sizeof(*nt));
+		if (!nt)
 			return 0;
-		}
-		memset(nk, 0, nc * sizeof(*nk));
+		memset(nt, 0, nc * sizeof(*nt));
 		for (i = 0; i < m->cap; i++)
-			if (m->keys[i]) {
-				for (j = m->keys[i]->hash & (nc - 1); nk[j]; j = (j + 1) & (nc - 1))
+			if (m->t[i].key) {
+				for (j = m->t[i].key->hash & (nc - 1); nt[j].key; j = (j + 1) & (nc - 1))
 					;
-				nk[j] = m->keys[i], nv[j] = m->vals[i];
+				nt[j] = m->t[i];
 			}
-		sym__free(m->ctx, m->keys, m->cap * sizeof(*m->keys));
-		sym__free(m->ctx, m->vals, m->cap * sizeof(*m->vals));
-		m->keys = nk, m->vals = nv, m->cap = nc;
+		sym__free(m->ctx, m->t, m->cap * sizeof(*m->t));
+		m->t = nt, m->cap = nc;
 	}
-	for (j = k->hash & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
-		if (m->keys[j] == k) {
-			m->vals[j] = v;
+	for (j = k->hash & (m->cap - 1); m->t[j].key; j = (j + 1) & (m->cap - 1))
+		if (m->t[j].key == k) {
+			m->t[j].val = v;
 			return 1;
 		}
-	m->keys[j] = k, m->vals[j] = v;
+	m->t[j].key = k, m->t[j].val = v;
 	m->count++;
 	return 1;
 }

@@ -9,14 +9,23 @@
 int sym__eval_num(sym_ctx *ctx, const sym_expr *e, size_t n, const sym_expr *const *syms, const sym_num *vals,
                   sym_num *out);
 
-/* A node -> node map used by transformations. */
+/* A node -> node map used by transformations: open addressing over pairs,
+ * so that a probe finds the value on the key's cache line. */
+typedef struct sym_memo_slot {
+	const sym_expr *key, *val;
+} sym_memo_slot;
 typedef struct sym_memo {
 	sym_ctx *ctx;
-	const sym_expr **keys, **vals;
+	sym_memo_slot *t;
 	size_t cap, count;
 } sym_memo;
 void sym__memo_init(sym_memo *m, sym_ctx *ctx);
+/* Frees m's slots. */
 void sym__memo_clear(sym_memo *m);
+/* Empties m and keeps its slots for the next entries when they were an
+ * eighth full or more (a memo filled again and again then grows and pages
+ * in its slots once); frees sparser ones. */
+void sym__memo_reset(sym_memo *m);
 const sym_expr *sym__memo_get(const sym_memo *m, const sym_expr *k);
 int sym__memo_put(sym_memo *m, const sym_expr *k, const sym_expr *v);
 

@@ -292,20 +292,30 @@ static int payload_equal(const sym_expr *e, const struct sym_expr *h, const void
 	}
 }
 
+static inline uintptr_t slot_tag(uint32_t hash)
+{
+	return hash >> 29;
+}
+
+static inline const sym_expr *slot_node(sym_islot s)
+{
+	return (const sym_expr *)(s & ~(uintptr_t)7);
+}
+
 static int table_grow(sym_ctx *ctx)
 {
 	size_t ncap = ctx->cap ? ctx->cap * 2 : 1024, i;
-	const sym_expr **nt = sym__alloc(ctx, ncap * sizeof(*nt));
+	sym_islot *nt = sym__alloc(ctx, ncap * sizeof(*nt));
 	if (!nt)
 		return 0;
 	memset(nt, 0, ncap * sizeof(*nt));
 	for (i = 0; i < ctx->cap; i++) {
-		const sym_expr *e = ctx->table[i];
-		if (e) {
-			size_t j = e->hash & (ncap - 1);
+		sym_islot s = ctx->table[i];
+		if (s) {
+			size_t j = slot_node(s)->hash & (ncap - 1);
 			while (nt[j])
 				j = (j + 1) & (ncap - 1);
-			nt[j] = e;
+			nt[j] = s;
 		}
 	}
 	sym__free(ctx, ctx->table, ctx->cap * sizeof(*ctx->table));
@@ -513,7 +523,8 @@ static SYM_NOINLINE const sym_expr *intern_new(sym_ctx *ctx, struct sym_expr h, 
 interned:
 	ctx->node_bytes += sizeof(struct sym_expr) + ((size + 7) & ~(size_t)7);
 	ctx->nnodes++;
-	ctx->table[j] = e; /* the free slot the lookup ended on */
+	/* the free slot the lookup ended on */
+	ctx->table[j] = (uintptr_t)e | slot_tag(e->hash);
 	ctx->count++;
 	return e;
 }
@@ -522,6 +533,7 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 {
 	struct sym_expr h = *hdr;
 	size_t j;
+	uintptr_t tag;
 	if (h.kind == SYM_KIND_ADD) /* its constant, then its terms */
 		return sym__intern_sum(ctx, payload, (const sym_term *)((const sym_num *)payload + 1), h.n);
 	if (sym__failed(ctx))
@@ -532,11 +544,11 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
 	j = h.hash & (ctx->cap - 1);
-	while (ctx->table[j]) {
-		const sym_expr *o = ctx->table[j];
-		if (o->hash == h.hash && payload_equal(o, &h, payload, size))
+	tag = slot_tag(h.hash);
+	for (; ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
+		const sym_expr *o = slot_node(ctx->table[j]);
+		if ((ctx->table[j] & 7) == tag && o->hash == h.hash && payload_equal(o, &h, payload, size))
 			return o;
-		j = (j + 1) & (ctx->cap - 1);
 	}
 	return intern_new(ctx, h, payload, size, j);
 }
@@ -545,6 +557,7 @@ const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *
 {
 	struct sym_expr h = {0};
 	size_t j, size;
+	uintptr_t tag;
 	char *buf;
 	if (sym__failed(ctx))
 		return NULL;
@@ -554,11 +567,12 @@ const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
 	j = h.hash & (ctx->cap - 1);
-	while (ctx->table[j]) {
-		const sym_expr *o = ctx->table[j];
-		if (o->hash == h.hash && o->kind == SYM_KIND_ADD && o->n == n && sum_equal(o, c, t))
+	tag = slot_tag(h.hash);
+	for (; ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
+		const sym_expr *o = slot_node(ctx->table[j]);
+		if ((ctx->table[j] & 7) == tag && o->hash == h.hash && o->kind == SYM_KIND_ADD && o->n == n &&
+		    sum_equal(o, c, t))
 			return o;
-		j = (j + 1) & (ctx->cap - 1);
 	}
 	/* a new node: its payload in one piece */
 	size = sizeof(sym_num) + n * sizeof(sym_term);
@@ -697,9 +711,9 @@ int sym__symbol_exists(const sym_ctx *ctx, const char *name)
 	h.n = (uint32_t)len;
 	h.hash = (uint32_t)hash_payload(&h, buf, (len + 8) & ~(size_t)7);
 	for (j = h.hash & (ctx->cap - 1); ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
-		const sym_expr *o = ctx->table[j];
-		if (o->hash == h.hash && o->kind == SYM_KIND_SYM && o->n == len &&
-		    !memcmp(node_name(o), name, len))
+		const sym_expr *o = slot_node(ctx->table[j]);
+		if ((ctx->table[j] & 7) == slot_tag(h.hash) && o->hash == h.hash && o->kind == SYM_KIND_SYM &&
+		    o->n == len && !memcmp(node_name(o), name, len))
 			return 1;
 	}
 	return 0;

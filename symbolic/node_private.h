@@ -214,11 +214,17 @@ typedef struct sym_bigref {
 	sym_num *num;
 } sym_bigref;
 
+/* A slot of the hash-cons table: a node's address with the top three bits
+ * of its hash in the low bits its alignment leaves free (the arena hands
+ * out 8-byte aligned blocks), so that a probe reads no node whose tag
+ * differs (a node read is a cache miss once the nodes outgrow the cache)
+ * and the table stays 8 bytes a slot; 0 when empty. */
+typedef uintptr_t sym_islot;
 struct sym_ctx {
 	sym_allocator alloc;
 	sym_chunk *chunks;
 	size_t node_bytes, nnodes;
-	const sym_expr **table; /* open addressing, power-of-two capacity */
+	sym_islot *table; /* open addressing, power-of-two capacity */
 	size_t cap, count;
 	sym_bigref *bigs;
 	/* first error */

@@ -55,6 +55,19 @@ static void mm_clear(sym_ctx *ctx, struct sym_simpstate *st)
 	st->mmcap = st->mmcount = 0;
 }
 
+/* Empties what f keeps and keeps its tables when they were an eighth full
+ * or more: a long run fills them again and again, and regrowing them would
+ * page in fresh memory each time. */
+static void kept_reset(sym_ctx *ctx, struct sym_simpstate *st)
+{
+	sym__memo_reset(&st->memo);
+	if (st->mmcount * 8 < st->mmcap)
+		mm_clear(ctx, st);
+	else if (st->mmcap)
+		memset(st->mm, 0, st->mmcap * sizeof(*st->mm));
+	st->mmcount = 0;
+}
+
 #define SIMP_MEMO_MAX (1u << 18)
 
 void sym__simp_state_free(sym_facts *f)
@@ -84,8 +97,7 @@ static struct sym_simpstate *kept_state(sym_ctx *ctx, sym_facts *f)
 	}
 	if (f->simp->version != f->version || f->simp->memo.count > SIMP_MEMO_MAX ||
 	    f->simp->mmcount > SIMP_MEMO_MAX) {
-		sym__memo_clear(&f->simp->memo);
-		mm_clear(ctx, f->simp);
+		kept_reset(ctx, f->simp);
 		f->simp->version = f->version;
 	}
 	return f->simp;
