@@ -477,21 +477,15 @@ static SYM_NOINLINE const sym_expr *intern_new(sym_ctx *ctx, struct sym_expr h, 
 			m[i] = t[i].m, k[i + 1] = (int8_t)t[i].coef.p;
 		goto interned;
 	}
-	if (h.kind == SYM_KIND_MIN || h.kind == SYM_KIND_MAX) {
+	if (h.kind == SYM_KIND_SYM || h.kind == SYM_KIND_MIN || h.kind == SYM_KIND_MAX) {
+		/* the payload, then an order key (a symbol) or the key of the
+		 * arguments (a min or max, sym__minmax_key) */
 		uint64_t key = h.kind;
-		for (i = 0; i < h.n; i++)
-			key += sym__arg_mix(((const sym_expr *const *)payload)[i]);
-		e = arena_alloc(ctx, sizeof(struct sym_expr) + size + sizeof(key));
-		if (!e)
-			return NULL;
-		*e = h;
-		memcpy(NODE_PAYLOAD(e), payload, size);
-		memcpy((char *)NODE_PAYLOAD(e) + size, &key, sizeof(key));
-		size += sizeof(key);
-		goto interned;
-	}
-	if (h.kind == SYM_KIND_SYM) {
-		uint64_t key = sym__name_key(payload);
+		if (h.kind == SYM_KIND_SYM)
+			key = sym__name_key(payload);
+		else
+			for (i = 0; i < h.n; i++)
+				key += sym__arg_mix(((const sym_expr *const *)payload)[i]);
 		e = arena_alloc(ctx, sizeof(struct sym_expr) + size + sizeof(key));
 		if (!e)
 			return NULL;
