@@ -36,6 +36,10 @@ typedef struct expr_memo {
 	char *error;       /* "WHERE: MESSAGE" of the failure (NULL: out of memory) */
 	char *total_error; /* why the memory total is not printed (too long), or NULL */
 	FILE *out;         /* the text printer's stream */
+	/* the dim ranges the dry pass computed, in the order both passes ask
+	 * for them (a range is a bound analysis: computed once) */
+	const sym_expr **ranges;
+	size_t nranges, capranges, rpos;
 } expr_memo;
 
 static void memo_init(expr_memo *m, sym_ctx *ctx)
@@ -54,6 +58,7 @@ static void memo_free(expr_memo *m)
 	free(m->t);
 	free(m->error);
 	free(m->total_error);
+	free(m->ranges);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -385,6 +390,10 @@ static void jw_item(jw *w)
 /* A key inside an object; its value follows. */
 static void jw_key(jw *w, const char *key)
 {
+	if (!w->out) {
+		w->count[w->depth]++;
+		return;
+	}
 	if (w->count[w->depth]++)
 		jw_put(w, ",\n", w->fmt ? 2 : 1);
 	if (w->fmt)
@@ -420,6 +429,8 @@ static void jw_int(jw *w, long long v)
 {
 	char t[24], *p = t + sizeof(t) - 1;
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	if (!w->out)
+		return;
 	*p = 0;
 	do
 		*--p = (char)('0' + u % 10);
@@ -459,6 +470,8 @@ static void jw_expr(jw *w, const sym_expr *e, const char *fmt, ...)
 {
 	va_list ap;
 	long long v;
+	if (!w->out && (!e || sym_expr_kind(e) == SYM_KIND_NUM))
+		return; /* the dry pass: a number always prints */
 	if (!e) {
 		jw_raw(w, "null");
 	} else if (sym_expr_get_si(e, &v) == 1) {
@@ -482,6 +495,37 @@ char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
 
 /* Prints "[d0, d1, ...]" (no newline): the dims of tensor name, what
  * names them in a failure ("dim" or "storage dim"). */
+/* The range of dim d of tensor i (sym_graph_dim_range): computed in the
+ * dry pass and kept, read back in the writing pass.  Out of memory fails
+ * the output like a text that cannot be printed. */
+static void dim_range(expr_memo *m, const sym_graph_result *r, size_t i, int d, const sym_expr **lo,
+                      const sym_expr **hi)
+{
+	if (!m->dry) {
+		if (m->rpos + 2 <= m->nranges) {
+			*lo = m->ranges[m->rpos], *hi = m->ranges[m->rpos + 1];
+			m->rpos += 2;
+			return;
+		}
+		sym_graph_dim_range(r, i, d, lo, hi); /* not kept (a failed dry pass stops first) */
+		return;
+	}
+	sym_graph_dim_range(r, i, d, lo, hi);
+	if (m->failed)
+		return;
+	if (m->nranges + 2 > m->capranges) {
+		size_t cap = m->capranges ? 2 * m->capranges : 256;
+		const sym_expr **t = realloc((void *)m->ranges, cap * sizeof(*t));
+		if (!t) {
+			m->failed = 1; /* out of memory: error stays NULL */
+			return;
+		}
+		m->ranges = t, m->capranges = cap;
+	}
+	m->ranges[m->nranges++] = *lo;
+	m->ranges[m->nranges++] = *hi;
+}
+
 static void print_dims(expr_memo *m, int rank, const sym_expr *const *dims, const char *name,
                        const char *what)
 {
@@ -503,7 +547,7 @@ static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i, const
 		memo_printf(m, "%19s%-9s", "", "ranges");
 		for (d = 0; d < rank; d++) {
 			const sym_expr *lo, *hi;
-			sym_graph_dim_range(r, i, d, &lo, &hi);
+			dim_range(m, r, i, d, &lo, &hi);
 			if (lo && lo == hi) {
 				memo_printf(m, "%s%s", d ? ", " : "",
 				            memo_text_at(m, lo, "tensor '%s' dim %d range", name, d));
@@ -545,7 +589,7 @@ static void tensor_json(jw *w, const sym_graph_result *r, size_t i, const char *
 		jw_open(w, '[');
 		for (d = 0; d < rank; d++) {
 			const sym_expr *lo = NULL, *hi = NULL;
-			sym_graph_dim_range(r, i, d, &lo, &hi);
+			dim_range(&w->memo, r, i, d, &lo, &hi);
 			jw_item(w);
 			jw_open(w, '[');
 			jw_item(w);
