@@ -16,12 +16,11 @@
  * share most of their dims, ranges and sizes, so each is printed once.
  * Open addressing on the node pointer, power-of-two capacity.
  *
- * The result is written in two passes over the same printer: the first
- * (dry) writes nothing and prints every text into the memo, so that an
- * expression that cannot be printed (longer than SYM_MAX_TEXT_BYTES, or
- * out of memory) fails the command before any output, instead of a "?"
- * (which a model reads as a fresh unknown dim) or a document cut short.
- * The second pass finds every text in the memo. */
+ * The result of infer is written into memory first (open_memstream) and
+ * copied to stdout once it is whole, so that an expression that cannot be
+ * printed (longer than SYM_MAX_TEXT_BYTES, or out of memory) fails the
+ * command before any output, instead of a "?" (which a model reads as a
+ * fresh unknown dim) or a document cut short. */
 typedef struct memo_text {
 	const sym_expr *e; /* NULL: a free slot */
 	char *text;
@@ -31,22 +30,16 @@ typedef struct expr_memo {
 	sym_ctx *ctx;
 	memo_text *t;
 	size_t cap, n;
-	int dry;           /* 1: the first pass, which writes nothing */
 	int failed;        /* an expression could not be printed: the output is not written */
 	char *error;       /* "WHERE: MESSAGE" of the failure (NULL: out of memory) */
 	char *total_error; /* why the memory total is not printed (too long), or NULL */
 	FILE *out;         /* the text printer's stream */
-	/* the dim ranges the dry pass computed, in the order both passes ask
-	 * for them (a range is a bound analysis: computed once) */
-	const sym_expr **ranges;
-	size_t nranges, capranges, rpos;
 } expr_memo;
 
 static void memo_init(expr_memo *m, sym_ctx *ctx)
 {
 	memset(m, 0, sizeof(*m));
 	m->ctx = ctx;
-	m->dry = 1;
 	m->out = stdout;
 }
 
@@ -58,7 +51,6 @@ static void memo_free(expr_memo *m)
 	free(m->t);
 	free(m->error);
 	free(m->total_error);
-	free(m->ranges);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -127,8 +119,8 @@ static void memo_fail(expr_memo *m, const char *msg, const char *fmt, va_list ap
 
 /* The printed form of e, from the memo (valid until memo_free).  When it
  * cannot be printed, records the failure, named by the printf-style fmt
- * (what is printed and where), and returns "": the dry pass then writes
- * nothing, and the command fails. */
+ * (what is printed and where), and returns "": the result is then not
+ * written out, and the command fails. */
 static const char *memo_vtext(expr_memo *m, const sym_expr *e, const char *fmt, va_list ap)
 {
 	memo_text *slot;
@@ -202,7 +194,7 @@ static const char *memo_total_text(expr_memo *m, const sym_expr *total)
 	return t;
 }
 
-/* Writes to the text printer's stream, nothing in the dry pass. */
+/* Writes to the text printer's stream. */
 static void memo_printf(expr_memo *m, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -211,15 +203,13 @@ static void memo_printf(expr_memo *m, const char *fmt, ...)
 static void memo_printf(expr_memo *m, const char *fmt, ...)
 {
 	va_list ap;
-	if (m->dry)
-		return;
 	va_start(ap, fmt);
 	vfprintf(m->out, fmt, ap);
 	va_end(ap);
 }
 
-/* After the dry pass: 0 to write the output, or -1 with the failure printed
- * on stderr (prefixed with the model's name). */
+/* After the result is made: 0 to write it out, or -1 with the failure
+ * printed on stderr (prefixed with the model's name). */
 static int memo_check(expr_memo *m, const char *model)
 {
 	if (!m->failed)
@@ -246,25 +236,13 @@ typedef struct jw {
 	char buf[1 << 14];
 } jw;
 
-/* A writer to stdout; with dry, one that writes nothing (the first pass of
- * a result with expressions, see expr_memo). */
-static void jw_init(jw *w, sym_ctx *ctx, int fmt, int dry)
+/* A writer to out. */
+static void jw_init(jw *w, sym_ctx *ctx, int fmt, FILE *out)
 {
 	memset(w->count, 0, sizeof(w->count));
 	memo_init(&w->memo, ctx);
-	w->memo.dry = dry;
-	w->out = dry ? NULL : stdout;
+	w->out = out;
 	w->fmt = fmt;
-	w->depth = 0;
-	w->n = 0;
-}
-
-/* Starts the writing pass after the dry one, with the memo's texts. */
-static void jw_rewind(jw *w)
-{
-	memset(w->count, 0, sizeof(w->count));
-	w->memo.dry = 0;
-	w->out = stdout;
 	w->depth = 0;
 	w->n = 0;
 }
@@ -288,8 +266,6 @@ static void jw_end(jw *w)
 
 static void jw_put(jw *w, const char *s, size_t len)
 {
-	if (!w->out)
-		return;
 	if (len > sizeof(w->buf) - w->n) {
 		jw_flush(w);
 		if (len > sizeof(w->buf)) {
@@ -303,8 +279,6 @@ static void jw_put(jw *w, const char *s, size_t len)
 
 static void jw_putc(jw *w, char c)
 {
-	if (!w->out)
-		return;
 	if (w->n == sizeof(w->buf))
 		jw_flush(w);
 	w->buf[w->n++] = c;
@@ -338,8 +312,6 @@ static void jw_string(jw *w, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	if (!w->out)
-		return;
 	jw_putc(w, '"');
 	while (*p) {
 		const unsigned char *q = p;
@@ -390,10 +362,6 @@ static void jw_item(jw *w)
 /* A key inside an object; its value follows. */
 static void jw_key(jw *w, const char *key)
 {
-	if (!w->out) {
-		w->count[w->depth]++;
-		return;
-	}
 	if (w->count[w->depth]++)
 		jw_put(w, ",\n", w->fmt ? 2 : 1);
 	if (w->fmt)
@@ -429,8 +397,6 @@ static void jw_int(jw *w, long long v)
 {
 	char t[24], *p = t + sizeof(t) - 1;
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	if (!w->out)
-		return;
 	*p = 0;
 	do
 		*--p = (char)('0' + u % 10);
@@ -470,8 +436,6 @@ static void jw_expr(jw *w, const sym_expr *e, const char *fmt, ...)
 {
 	va_list ap;
 	long long v;
-	if (!w->out && (!e || sym_expr_kind(e) == SYM_KIND_NUM))
-		return; /* the dry pass: a number always prints */
 	if (!e) {
 		jw_raw(w, "null");
 	} else if (sym_expr_get_si(e, &v) == 1) {
@@ -495,37 +459,6 @@ char *cli_expr_text(sym_ctx *ctx, const sym_expr *e)
 
 /* Prints "[d0, d1, ...]" (no newline): the dims of tensor name, what
  * names them in a failure ("dim" or "storage dim"). */
-/* The range of dim d of tensor i (sym_graph_dim_range): computed in the
- * dry pass and kept, read back in the writing pass.  Out of memory fails
- * the output like a text that cannot be printed. */
-static void dim_range(expr_memo *m, const sym_graph_result *r, size_t i, int d, const sym_expr **lo,
-                      const sym_expr **hi)
-{
-	if (!m->dry) {
-		if (m->rpos + 2 <= m->nranges) {
-			*lo = m->ranges[m->rpos], *hi = m->ranges[m->rpos + 1];
-			m->rpos += 2;
-			return;
-		}
-		sym_graph_dim_range(r, i, d, lo, hi); /* not kept (a failed dry pass stops first) */
-		return;
-	}
-	sym_graph_dim_range(r, i, d, lo, hi);
-	if (m->failed)
-		return;
-	if (m->nranges + 2 > m->capranges) {
-		size_t cap = m->capranges ? 2 * m->capranges : 256;
-		const sym_expr **t = realloc((void *)m->ranges, cap * sizeof(*t));
-		if (!t) {
-			m->failed = 1; /* out of memory: error stays NULL */
-			return;
-		}
-		m->ranges = t, m->capranges = cap;
-	}
-	m->ranges[m->nranges++] = *lo;
-	m->ranges[m->nranges++] = *hi;
-}
-
 static void print_dims(expr_memo *m, int rank, const sym_expr *const *dims, const char *name,
                        const char *what)
 {
@@ -547,7 +480,7 @@ static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i, const
 		memo_printf(m, "%19s%-9s", "", "ranges");
 		for (d = 0; d < rank; d++) {
 			const sym_expr *lo, *hi;
-			dim_range(m, r, i, d, &lo, &hi);
+			sym_graph_dim_range(r, i, d, &lo, &hi);
 			if (lo && lo == hi) {
 				memo_printf(m, "%s%s", d ? ", " : "",
 				            memo_text_at(m, lo, "tensor '%s' dim %d range", name, d));
@@ -589,7 +522,7 @@ static void tensor_json(jw *w, const sym_graph_result *r, size_t i, const char *
 		jw_open(w, '[');
 		for (d = 0; d < rank; d++) {
 			const sym_expr *lo = NULL, *hi = NULL;
-			dim_range(&w->memo, r, i, d, &lo, &hi);
+			sym_graph_dim_range(r, i, d, &lo, &hi);
 			jw_item(w);
 			jw_open(w, '[');
 			jw_item(w);
@@ -695,18 +628,47 @@ static void infer_text(expr_memo *m, const sym_graph_result *r)
 	total_text(m, r);
 }
 
+/* A stream into memory for a result that is written out only when whole;
+ * NULL (with the error printed) when there is no memory for it. */
+static FILE *result_stream(char **buf, size_t *len, const char *model)
+{
+	FILE *f;
+	*buf = NULL, *len = 0;
+	if (!(f = open_memstream(buf, len)))
+		cli_error("%s: out of memory", model);
+	return f;
+}
+
+/* Closes the stream of result_stream (which sets *buf and *len) and copies
+ * the result to stdout when ok (no failure so far); returns 0, or -1 with
+ * the failure printed. */
+static int result_out(FILE *f, char **buf, size_t *len, int ok, const char *model)
+{
+	int bad = ferror(f) != 0;
+	bad |= fclose(f) != 0;
+	if (ok && bad)
+		cli_error("%s: out of memory", model);
+	if (ok && !bad)
+		fwrite(*buf, 1, *len, stdout);
+	free(*buf);
+	return ok && !bad ? 0 : -1;
+}
+
 int cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r, const char *model)
 {
 	expr_memo m;
+	char *buf;
+	size_t len;
 	int st;
+	FILE *f = result_stream(&buf, &len, model);
+	if (!f)
+		return -1;
 	memo_init(&m, ctx);
+	m.out = f;
 	infer_text(&m, r);
-	if ((st = memo_check(&m, model)) == 0) {
-		m.dry = 0;
-		infer_text(&m, r);
-	}
+	st = memo_check(&m, model);
 	memo_free(&m);
-	return st;
+	return result_out(f, &buf, &len, st == 0, model);
 }
 
 static void infer_json(jw *w, const sym_graph_result *r)
@@ -834,16 +796,19 @@ static void infer_json(jw *w, const sym_graph_result *r)
 int cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r, const char *model)
 {
 	jw w;
-	jw_init(&w, ctx, 1, 1);
-	infer_json(&w, r);
-	if (memo_check(&w.memo, model) < 0) {
-		memo_free(&w.memo);
+	char *buf;
+	size_t len;
+	int st;
+	FILE *f = result_stream(&buf, &len, model);
+	if (!f)
 		return -1;
-	}
-	jw_rewind(&w);
+	jw_init(&w, ctx, 1, f);
 	infer_json(&w, r);
-	jw_end(&w);
-	return 0;
+	if ((st = memo_check(&w.memo, model)) == 0)
+		jw_end(&w);
+	else
+		memo_free(&w.memo);
+	return result_out(f, &buf, &len, st == 0, model);
 }
 
 /* ---- run ----------------------------------------------------------------- */
@@ -937,7 +902,7 @@ static void run_extra_json(jw *w, const sym_model_program *mp, const int64_t *st
 static void print_run_failure_json(const sym_model_run *res, const char *msg)
 {
 	jw w;
-	jw_init(&w, NULL, 0, 0);
+	jw_init(&w, NULL, 0, stdout);
 	jw_open(&w, '{');
 	jw_key(&w, "ok");
 	jw_raw(&w, "false");
@@ -971,7 +936,7 @@ static void print_run_json(const sym_model_program *mp, const int64_t *out, cons
 {
 	jw w;
 	size_t i, q = 0;
-	jw_init(&w, NULL, 0, 0);
+	jw_init(&w, NULL, 0, stdout);
 	jw_open(&w, '{');
 	jw_key(&w, "ok");
 	jw_raw(&w, "true");
