@@ -197,10 +197,13 @@ int sym__merge_keys(sym_graph_result *r)
 			}
 			sym__sbuf_puts(&b, "]");
 		}
-		/* a dim's text too long, no memory, or a key cut short by a failed
-		 * allocation (it would group wrongly) */
-		if (b.fail || sym__failed(r->ctx))
+		/* a dim's text too long (named by its node), no memory, or a key
+		 * cut short by a failed allocation (it would group wrongly) */
+		if (b.fail || sym__failed(r->ctx)) {
+			if (sym_ctx_last_error(r->ctx) == SYM_ELIMIT)
+				sym__result_refail(r, "merge key of node '%s'", m->nodes[i].name);
 			goto nomem;
+		}
 		if (!ok || !b.s)
 			continue;
 		if (!(kg = group_slot(&keys, b.s, b.n, h)))

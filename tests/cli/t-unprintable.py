@@ -122,6 +122,15 @@ def dim_and_guard_too_long(tmp):
         "outputs": ["z"]})
     fails_cleanly("guard_too_long_fails_naming_guard_and_node_json", ["infer", "--json", guard],
                   "%s: guard 1 (node 'add'): %s" % (guard, TOO_LONG))
+    # a node's output dim of 1.2 MB: inference itself fails at the node's
+    # merge key, and says which node
+    key = write(tmp, "long_key.json", {
+        "inputs": [{"name": "x", "dtype": "float32", "shape": [2, long_sum("abcd", 300000, rnd)]}],
+        "nodes": [{"name": "relu7", "op": "Relu", "inputs": ["x"], "outputs": ["y"]}],
+        "outputs": ["y"]})
+    for flag in ([], ["--json"]):
+        fails_cleanly("merge_key_too_long_fails_naming_node%s" % "_json"[:5 * len(flag)],
+                      ["infer"] + flag + [key], "%s: merge key of node 'relu7': %s" % (key, TOO_LONG))
 
 
 FAILMALLOC = r"""
