@@ -302,6 +302,17 @@ static inline const sym_expr *slot_node(sym_islot s)
 	return (const sym_expr *)(s & ~(uintptr_t)7);
 }
 
+/* The node of slot s when its tag and then its hash are hash's, else NULL:
+ * the node is read only when the tags agree. */
+static inline const sym_expr *slot_match(sym_islot s, uint32_t hash)
+{
+	const sym_expr *o;
+	if ((s & 7) != slot_tag(hash))
+		return NULL;
+	o = slot_node(s);
+	return o->hash == hash ? o : NULL;
+}
+
 static int table_grow(sym_ctx *ctx)
 {
 	size_t ncap = ctx->cap ? ctx->cap * 2 : 1024, i;
@@ -527,7 +538,7 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 {
 	struct sym_expr h = *hdr;
 	size_t j;
-	uintptr_t tag;
+	const sym_expr *o;
 	if (h.kind == SYM_KIND_ADD) /* its constant, then its terms */
 		return sym__intern_sum(ctx, payload, (const sym_term *)((const sym_num *)payload + 1), h.n);
 	if (sym__failed(ctx))
@@ -538,12 +549,9 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
 	j = h.hash & (ctx->cap - 1);
-	tag = slot_tag(h.hash);
-	for (; ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
-		const sym_expr *o = slot_node(ctx->table[j]);
-		if ((ctx->table[j] & 7) == tag && o->hash == h.hash && payload_equal(o, &h, payload, size))
+	for (; ctx->table[j]; j = (j + 1) & (ctx->cap - 1))
+		if ((o = slot_match(ctx->table[j], h.hash)) && payload_equal(o, &h, payload, size))
 			return o;
-	}
 	return intern_new(ctx, h, payload, size, j);
 }
 
@@ -551,7 +559,7 @@ const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *
 {
 	struct sym_expr h = {0};
 	size_t j, size;
-	uintptr_t tag;
+	const sym_expr *o;
 	char *buf;
 	if (sym__failed(ctx))
 		return NULL;
@@ -561,13 +569,10 @@ const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
 	j = h.hash & (ctx->cap - 1);
-	tag = slot_tag(h.hash);
-	for (; ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
-		const sym_expr *o = slot_node(ctx->table[j]);
-		if ((ctx->table[j] & 7) == tag && o->hash == h.hash && o->kind == SYM_KIND_ADD && o->n == n &&
+	for (; ctx->table[j]; j = (j + 1) & (ctx->cap - 1))
+		if ((o = slot_match(ctx->table[j], h.hash)) && o->kind == SYM_KIND_ADD && o->n == n &&
 		    sum_equal(o, c, t))
 			return o;
-	}
 	/* a new node: its payload in one piece */
 	size = sizeof(sym_num) + n * sizeof(sym_term);
 	if (size > ctx->scratch_cap &&
@@ -705,9 +710,8 @@ int sym__symbol_exists(const sym_ctx *ctx, const char *name)
 	h.n = (uint32_t)len;
 	h.hash = (uint32_t)hash_payload(&h, buf, (len + 8) & ~(size_t)7);
 	for (j = h.hash & (ctx->cap - 1); ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
-		const sym_expr *o = slot_node(ctx->table[j]);
-		if ((ctx->table[j] & 7) == slot_tag(h.hash) && o->hash == h.hash && o->kind == SYM_KIND_SYM &&
-		    o->n == len && !memcmp(node_name(o), name, len))
+		const sym_expr *o = slot_match(ctx->table[j], h.hash);
+		if (o && o->kind == SYM_KIND_SYM && o->n == len && !memcmp(node_name(o), name, len))
 			return 1;
 	}
 	return 0;

@@ -1226,6 +1226,13 @@ static const sym_expr *rewrite(simp *s, const sym_expr *e)
 	}
 }
 
+/* Whether symbol x is its own result: no range under the facts is one
+ * value (sym_facts.points). */
+static inline int sym_stays(const simp *s, const sym_expr *x)
+{
+	return x->kind == SYM_KIND_SYM && (!s->f || !s->f->points);
+}
+
 static const sym_expr *simp_node(simp *s, const sym_expr *e)
 {
 	const sym_expr *r, *stack[16], **k;
@@ -1233,8 +1240,8 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 	int same = 1;
 	if (!e || sym__failed(s->ctx))
 		return NULL;
-	if (e->kind == SYM_KIND_SYM && (!s->f || !s->f->points))
-		return e; /* no symbol is pinned to a value */
+	if (sym_stays(s, e))
+		return e;
 	if ((r = sym__memo_get(s->memo, e)))
 		return r;
 	n = sym__nslots(e);
@@ -1250,15 +1257,14 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 			sym__ival_clear(&iv);
 		}
 	} else {
-		/* a symbol stays itself when no range is one value: a min or
-		 * max of many dims is passed over without a call per dim */
-		int syms_stay = !s->f || !s->f->points;
+		/* a min or max of many dims is passed over without a call per
+		 * dim */
 		k = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*k));
 		if (!k)
 			return NULL;
 		for (i = 0; i < n; i++) {
 			const sym_expr *x = sym__slot(e, i);
-			k[i] = x->kind == SYM_KIND_SYM && syms_stay ? x : simp_node(s, x);
+			k[i] = sym_stays(s, x) ? x : simp_node(s, x);
 			if (!k[i])
 				break;
 			if (k[i] != x)

@@ -3,8 +3,6 @@
 #include "output.h"
 #include "args.h"
 
-#include "args.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,20 +99,37 @@ static char *print_failure(sym_ctx *ctx, int *too_long)
  * and ap). */
 static void memo_fail(expr_memo *m, const char *msg, const char *fmt, va_list ap)
 {
-	va_list aq;
 	char *where;
-	int n;
 	if (m->failed)
 		return;
 	m->failed = 1;
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0 || !msg || !(where = malloc((size_t)n + 1)))
+	if (!msg || !(where = cli_vformat(fmt, ap)))
 		return;
-	vsnprintf(where, (size_t)n + 1, fmt, ap);
 	m->error = cli_format("%s: %s", where, msg);
 	free(where);
+}
+
+/* The printed form of e, from the memo or printed into it (valid until
+ * memo_free); NULL when it cannot be printed, with *msg the reason
+ * (malloc'd, NULL for out of memory) and *too_long set when its text is
+ * longer than the printer's limit. */
+static const char *memo_make(expr_memo *m, const sym_expr *e, char **msg, int *too_long)
+{
+	memo_text *slot;
+	char *t;
+	*msg = NULL, *too_long = 0;
+	if (!(slot = memo_slot(m, e)))
+		return NULL;
+	if (slot->e)
+		return slot->text;
+	if (!(t = cli_expr_text(m->ctx, e))) {
+		*msg = print_failure(m->ctx, too_long);
+		return NULL;
+	}
+	slot->e = e;
+	slot->text = t;
+	m->n++;
+	return t;
 }
 
 /* The printed form of e, from the memo (valid until memo_free).  When it
@@ -123,27 +138,16 @@ static void memo_fail(expr_memo *m, const char *msg, const char *fmt, va_list ap
  * written out, and the command fails. */
 static const char *memo_vtext(expr_memo *m, const sym_expr *e, const char *fmt, va_list ap)
 {
-	memo_text *slot;
-	char *t, *msg;
+	const char *t;
+	char *msg;
 	int too_long;
 	if (m->failed)
 		return "";
-	if (!(slot = memo_slot(m, e))) {
-		memo_fail(m, "out of memory", fmt, ap);
-		return "";
-	}
-	if (slot->e)
-		return slot->text;
-	if (!(t = cli_expr_text(m->ctx, e))) {
-		msg = print_failure(m->ctx, &too_long);
-		memo_fail(m, msg, fmt, ap);
-		free(msg);
-		return "";
-	}
-	slot->e = e;
-	slot->text = t;
-	m->n++;
-	return t;
+	if ((t = memo_make(m, e, &msg, &too_long)))
+		return t;
+	memo_fail(m, msg, fmt, ap);
+	free(msg);
+	return "";
 }
 
 static const char *memo_text_at(expr_memo *m, const sym_expr *e, const char *fmt, ...)
@@ -167,31 +171,19 @@ static const char *memo_text_at(expr_memo *m, const sym_expr *e, const char *fmt
  * memory does. */
 static const char *memo_total_text(expr_memo *m, const sym_expr *total)
 {
-	memo_text *slot;
-	char *t, *msg;
+	const char *t;
+	char *msg;
 	int too_long;
 	if (m->failed || m->total_error)
 		return m->failed ? "" : NULL;
-	if (!(slot = memo_slot(m, total))) {
-		m->failed = 1;
-		m->error = cli_format("total bytes: out of memory");
-		return "";
-	}
-	if (slot->e)
-		return slot->text;
-	if (!(t = cli_expr_text(m->ctx, total))) {
-		msg = print_failure(m->ctx, &too_long);
-		if (too_long && msg)
-			return m->total_error = msg, NULL;
-		m->failed = 1;
-		m->error = msg ? cli_format("total bytes: %s", msg) : NULL;
-		free(msg);
-		return "";
-	}
-	slot->e = total;
-	slot->text = t;
-	m->n++;
-	return t;
+	if ((t = memo_make(m, total, &msg, &too_long)))
+		return t;
+	if (too_long && msg)
+		return m->total_error = msg, NULL;
+	m->failed = 1;
+	m->error = cli_format("total bytes: %s", msg ? msg : "out of memory");
+	free(msg);
+	return "";
 }
 
 /* Writes to the text printer's stream. */
