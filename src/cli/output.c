@@ -2,6 +2,7 @@
  * result, and the results of run and cache. */
 #include "output.h"
 #include "args.h"
+#include "sink.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,14 +15,15 @@
  * share most of their dims, ranges and sizes, so each is printed once.
  * Open addressing on the node pointer, power-of-two capacity.
  *
- * The result of infer is written into memory first (open_memstream) and
- * copied to stdout once it is whole, so that an expression that cannot be
+ * The result of infer is made in memory first (a sink: the memo's texts
+ * are referenced, not copied) and written to stdout once it is whole, so
+ * that an expression that cannot be
  * printed (longer than SYM_MAX_TEXT_BYTES, or out of memory) fails the
  * command before any output, instead of a "?" (which a model reads as a
  * fresh unknown dim) or a document cut short. */
 typedef struct memo_text {
 	const sym_expr *e; /* NULL: a free slot */
-	char *text;
+	char *text;        /* the printer's (sym_str_free) */
 } memo_text;
 
 typedef struct expr_memo {
@@ -31,21 +33,21 @@ typedef struct expr_memo {
 	int failed;        /* an expression could not be printed: the output is not written */
 	char *error;       /* "WHERE: MESSAGE" of the failure (NULL: out of memory) */
 	char *total_error; /* why the memory total is not printed (too long), or NULL */
-	FILE *out;         /* the text printer's stream */
+	cli_sink *out;     /* where the text printer writes */
 } expr_memo;
 
 static void memo_init(expr_memo *m, sym_ctx *ctx)
 {
 	memset(m, 0, sizeof(*m));
 	m->ctx = ctx;
-	m->out = stdout;
 }
 
 static void memo_free(expr_memo *m)
 {
 	size_t i;
 	for (i = 0; i < m->cap; i++)
-		free(m->t[i].text);
+		if (m->t[i].text)
+			sym_str_free(m->ctx, m->t[i].text);
 	free(m->t);
 	free(m->error);
 	free(m->total_error);
@@ -122,7 +124,7 @@ static const char *memo_make(expr_memo *m, const sym_expr *e, char **msg, int *t
 		return NULL;
 	if (slot->e)
 		return slot->text;
-	if (!(t = cli_expr_text(m->ctx, e))) {
+	if (!(t = sym_expr_to_str(m->ctx, e))) {
 		*msg = print_failure(m->ctx, too_long);
 		return NULL;
 	}
@@ -186,18 +188,17 @@ static const char *memo_total_text(expr_memo *m, const sym_expr *total)
 	return "";
 }
 
-/* Writes to the text printer's stream. */
-static void memo_printf(expr_memo *m, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void memo_printf(expr_memo *m, const char *fmt, ...)
+/* The text printer writes pieces: memo_keep for a text kept until the
+ * output is written (the memo's, the result's, a literal), memo_puts for a
+ * short one to copy, cli_sink_printf for the padded columns. */
+static void memo_keep(expr_memo *m, const char *t)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(m->out, fmt, ap);
-	va_end(ap);
+	cli_sink_keep(m->out, t);
+}
+
+static void memo_puts(expr_memo *m, const char *t)
+{
+	cli_sink_puts(m->out, t);
 }
 
 /* After the result is made: 0 to write it out, or -1 with the failure
@@ -214,66 +215,59 @@ static int memo_check(expr_memo *m, const char *model)
 
 /* JSON written as it is produced, in the layout of cJSON's printer
  * (formatted: tabs, "key":<tab>value, ", " between array items; or
- * compact), so that no tree of the whole result is built.  The bytes go
- * through the writer's own buffer: a model's result is millions of small
- * pieces. */
+ * compact), so that no tree of the whole result is built.  The document is
+ * made in a sink and written out whole by jw_end. */
 #define JW_DEPTH 16
 
 typedef struct jw {
-	FILE *out;
 	int fmt, depth;
 	size_t count[JW_DEPTH]; /* items written at each level */
 	expr_memo memo;
-	size_t n; /* bytes in buf */
-	char buf[1 << 14];
+	cli_sink s;
 } jw;
 
-/* A writer to out. */
+/* A writer of a document for out: held until jw_end when out is NULL
+ * (infer: written to stdout only when whole), else written as it is made. */
 static void jw_init(jw *w, sym_ctx *ctx, int fmt, FILE *out)
 {
 	memset(w->count, 0, sizeof(w->count));
 	memo_init(&w->memo, ctx);
-	w->out = out;
+	if (out)
+		cli_sink_init_file(&w->s, out);
+	else
+		cli_sink_init(&w->s);
+	w->memo.out = &w->s;
 	w->fmt = fmt;
 	w->depth = 0;
-	w->n = 0;
 }
 
-static void jw_flush(jw *w)
+/* Frees the document unwritten, and the memo. */
+static void jw_discard(jw *w)
 {
-	if (w->n && w->out)
-		fwrite(w->buf, 1, w->n, w->out);
-	w->n = 0;
-}
-
-/* Ends the document with its newline and writes it out; frees the memo. */
-static void jw_end(jw *w)
-{
-	if (w->n == sizeof(w->buf))
-		jw_flush(w);
-	w->buf[w->n++] = '\n';
-	jw_flush(w);
+	cli_sink_free(&w->s);
 	memo_free(&w->memo);
+}
+
+/* Ends the document with its newline and writes it out (then frees it and
+ * the memo); 0, or -1 when memory ran out while it was made (nothing is
+ * written). */
+static int jw_end(jw *w)
+{
+	int st;
+	cli_sink_putc(&w->s, '\n');
+	st = cli_sink_write(&w->s, stdout);
+	jw_discard(w);
+	return st;
 }
 
 static void jw_put(jw *w, const char *s, size_t len)
 {
-	if (len > sizeof(w->buf) - w->n) {
-		jw_flush(w);
-		if (len > sizeof(w->buf)) {
-			fwrite(s, 1, len, w->out);
-			return;
-		}
-	}
-	memcpy(w->buf + w->n, s, len);
-	w->n += len;
+	cli_sink_put(&w->s, s, len);
 }
 
 static void jw_putc(jw *w, char c)
 {
-	if (w->n == sizeof(w->buf))
-		jw_flush(w);
-	w->buf[w->n++] = c;
+	cli_sink_putc(&w->s, c);
 }
 
 static void jw_raw(jw *w, const char *s)
@@ -401,6 +395,22 @@ static void jw_int(jw *w, long long v)
 		jw_string(w, p);
 }
 
+/* The string t, which is kept until the document is written (a memo
+ * text): referenced when it needs no escapes, as most do. */
+static void jw_string_kept(jw *w, const char *t)
+{
+	const unsigned char *q = (const unsigned char *)t;
+	while (json_plain[*q])
+		q++;
+	if (*q) {
+		jw_string(w, t);
+		return;
+	}
+	jw_putc(w, '"');
+	cli_sink_keep(&w->s, t);
+	jw_putc(w, '"');
+}
+
 /* An expression's printed form as a string; fmt names it (memo_vtext). */
 static void jw_expr_str(jw *w, const sym_expr *e, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -414,7 +424,7 @@ static void jw_expr_str(jw *w, const sym_expr *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	t = memo_vtext(&w->memo, e, fmt, ap);
 	va_end(ap);
-	jw_string(w, t);
+	jw_string_kept(w, t);
 }
 
 /* An integer as jw_int, any other expression as its printed string, NULL
@@ -434,7 +444,7 @@ static void jw_expr(jw *w, const sym_expr *e, const char *fmt, ...)
 		jw_int(w, v);
 	} else {
 		va_start(ap, fmt);
-		jw_string(w, memo_vtext(&w->memo, e, fmt, ap));
+		jw_string_kept(w, memo_vtext(&w->memo, e, fmt, ap));
 		va_end(ap);
 	}
 }
@@ -455,11 +465,13 @@ static void print_dims(expr_memo *m, int rank, const sym_expr *const *dims, cons
                        const char *what)
 {
 	int d;
-	memo_printf(m, "[");
-	for (d = 0; d < rank; d++)
-		memo_printf(m, "%s%s", d ? ", " : "",
-		            memo_text_at(m, dims[d], "tensor '%s' %s %d", name, what, d));
-	memo_printf(m, "]");
+	memo_puts(m, "[");
+	for (d = 0; d < rank; d++) {
+		if (d)
+			memo_puts(m, ", ");
+		memo_keep(m, memo_text_at(m, dims[d], "tensor '%s' %s %d", name, what, d));
+	}
+	memo_puts(m, "]");
 }
 
 static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i, const char *name)
@@ -469,38 +481,44 @@ static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i, const
 	const char *sf, *of = sym_graph_tensor_format(r, i, &sf);
 	sym_graph_tensor(r, i, &rank, NULL, NULL);
 	if (rank > 0) {
-		memo_printf(m, "%19s%-9s", "", "ranges");
+		cli_sink_printf(m->out, "%19s%-9s", "", "ranges");
 		for (d = 0; d < rank; d++) {
 			const sym_expr *lo, *hi;
 			sym_graph_dim_range(r, i, d, &lo, &hi);
+			if (d)
+				memo_puts(m, ", ");
 			if (lo && lo == hi) {
-				memo_printf(m, "%s%s", d ? ", " : "",
-				            memo_text_at(m, lo, "tensor '%s' dim %d range", name, d));
+				memo_keep(m, memo_text_at(m, lo, "tensor '%s' dim %d range", name, d));
 				continue;
 			}
-			memo_printf(m, "%s[%s, ", d ? ", " : "",
-			            lo ? memo_text_at(m, lo, "tensor '%s' dim %d range minimum", name, d)
-			               : "-inf");
-			if (hi)
-				memo_printf(m, "%s]",
-				            memo_text_at(m, hi, "tensor '%s' dim %d range maximum", name, d));
-			else
-				memo_printf(m, "inf)");
+			memo_puts(m, "[");
+			memo_keep(m, lo ? memo_text_at(m, lo, "tensor '%s' dim %d range minimum", name, d)
+			                : "-inf");
+			memo_puts(m, ", ");
+			if (hi) {
+				memo_keep(m,
+				          memo_text_at(m, hi, "tensor '%s' dim %d range maximum", name, d));
+				memo_puts(m, "]");
+			} else {
+				memo_puts(m, "inf)");
+			}
 		}
-		memo_printf(m, "\n");
+		memo_puts(m, "\n");
 	}
 	if (of) {
 		int sr = sym_graph_tensor_storage(r, i, &dims);
-		memo_printf(m, "%19s%-9s%s -> %s ", "", "storage", of, sf);
+		cli_sink_printf(m->out, "%19s%-9s%s -> %s ", "", "storage", of, sf);
 		if (sr >= 0)
 			print_dims(m, sr, dims, name, "storage dim");
 		else
-			memo_printf(m, "(unknown)");
-		memo_printf(m, "\n");
+			memo_puts(m, "(unknown)");
+		memo_puts(m, "\n");
 	}
-	if (bytes)
-		memo_printf(m, "%19s%-9s%s\n", "", "bytes",
-		            memo_text_at(m, bytes, "tensor '%s' byte size", name));
+	if (bytes) {
+		cli_sink_printf(m->out, "%19s%-9s", "", "bytes");
+		memo_keep(m, memo_text_at(m, bytes, "tensor '%s' byte size", name));
+		memo_puts(m, "\n");
+	}
 }
 
 static void tensor_json(jw *w, const sym_graph_result *r, size_t i, const char *name)
@@ -554,13 +572,16 @@ static void total_text(expr_memo *m, const sym_graph_result *r)
 {
 	const sym_expr *t = sym_graph_total_bytes(r);
 	const char *s = t ? memo_total_text(m, t) : NULL;
-	memo_printf(m, "memory:\n  total bytes: ");
-	if (s)
-		memo_printf(m, "%s\n", s);
-	else if (t)
-		memo_printf(m, "not printed: %s\n", m->total_error);
-	else
-		memo_printf(m, "unknown (a tensor has no known size)\n");
+	memo_puts(m, "memory:\n  total bytes: ");
+	if (s) {
+		memo_keep(m, s);
+	} else if (t) {
+		memo_puts(m, "not printed: ");
+		memo_keep(m, m->total_error);
+	} else {
+		memo_puts(m, "unknown (a tensor has no known size)");
+	}
+	memo_puts(m, "\n");
 }
 
 /* ---- infer --------------------------------------------------------------- */
@@ -568,99 +589,85 @@ static void total_text(expr_memo *m, const sym_graph_result *r)
 static void infer_text(expr_memo *m, const sym_graph_result *r)
 {
 	size_t i, n;
-	memo_printf(m, "symbols:\n");
+	memo_puts(m, "symbols:\n");
 	for (i = 0; i < sym_graph_num_symbols(r); i++) {
 		const char *src;
 		const sym_expr *lo, *hi, *s = sym_graph_symbol(r, i, &src, &lo, &hi);
 		const sym_expr *b = hi ? hi : sym_graph_symbol_bound(r, i);
 		const char *name = sym_expr_symbol_name(s);
-		memo_printf(m, "  %-12s %-24s ", name, src);
-		memo_printf(m, "[%s, ", lo ? memo_text_at(m, lo, "symbol '%s' minimum", name) : "-inf");
-		if (b)
-			memo_printf(m, "%s]\n", memo_text_at(m, b, "symbol '%s' maximum", name));
-		else
-			memo_printf(m, "inf)\n");
+		cli_sink_printf(m->out, "  %-12s %-24s [", name, src);
+		memo_keep(m, lo ? memo_text_at(m, lo, "symbol '%s' minimum", name) : "-inf");
+		memo_puts(m, ", ");
+		if (b) {
+			memo_keep(m, memo_text_at(m, b, "symbol '%s' maximum", name));
+			memo_puts(m, "]\n");
+		} else {
+			memo_puts(m, "inf)\n");
+		}
 	}
-	memo_printf(m, "tensors:\n");
+	memo_puts(m, "tensors:\n");
 	for (i = 0; i < sym_graph_num_tensors(r); i++) {
 		int rank;
 		const sym_expr *const *dims;
 		const char *dt, *name = sym_graph_tensor(r, i, &rank, &dims, &dt);
-		memo_printf(m, "  %-16s %-8s ", name, dt);
+		cli_sink_printf(m->out, "  %-16s %-8s ", name, dt);
 		if (rank == -2) {
-			memo_printf(m, "(not inferred)\n");
+			memo_puts(m, "(not inferred)\n");
 			continue;
 		}
 		if (rank < 0) {
-			memo_printf(m, "(unknown rank)\n");
+			memo_puts(m, "(unknown rank)\n");
 			continue;
 		}
 		print_dims(m, rank, dims, name, "dim");
-		memo_printf(m, "\n");
+		memo_puts(m, "\n");
 		tensor_text(m, r, i, name);
 	}
 	n = sym_graph_num_guards(r);
-	memo_printf(m, "guards:%s\n", n ? "" : " (none)");
+	memo_puts(m, n ? "guards:\n" : "guards: (none)\n");
 	for (i = 0; i < n; i++) {
 		const char *kind, *node, *reason;
 		const sym_expr *g = sym_graph_guard(r, i, &kind, &node, &reason);
-		memo_printf(m, "  %zu. %-6s %s    (node %s: %s)\n", i + 1, kind,
-		            memo_text_at(m, g, "guard %zu (node '%s')", i + 1, node), node, reason);
+		cli_sink_printf(m->out, "  %zu. %-6s ", i + 1, kind);
+		memo_keep(m, memo_text_at(m, g, "guard %zu (node '%s')", i + 1, node));
+		memo_puts(m, "    (node ");
+		memo_keep(m, node);
+		memo_puts(m, ": ");
+		memo_keep(m, reason);
+		memo_puts(m, ")\n");
 	}
-	memo_printf(m, "merge keys:\n");
+	memo_puts(m, "merge keys:\n");
 	for (i = 0; i < sym_graph_num_merge_keys(r); i++) {
 		size_t nn, k;
 		const char *const *nodes;
 		const char *key = sym_graph_merge_key(r, i, &nn, &nodes);
-		memo_printf(m, "  %s:", key);
-		for (k = 0; k < nn; k++)
-			memo_printf(m, "%s %s", k ? "," : "", nodes[k]);
-		memo_printf(m, "\n");
+		memo_puts(m, "  ");
+		memo_keep(m, key);
+		memo_puts(m, ":");
+		for (k = 0; k < nn; k++) {
+			memo_puts(m, k ? ", " : " ");
+			memo_keep(m, nodes[k]);
+		}
+		memo_puts(m, "\n");
 	}
 	total_text(m, r);
-}
-
-/* A stream into memory for a result that is written out only when whole;
- * NULL (with the error printed) when there is no memory for it. */
-static FILE *result_stream(char **buf, size_t *len, const char *model)
-{
-	FILE *f;
-	*buf = NULL, *len = 0;
-	if (!(f = open_memstream(buf, len)))
-		cli_error("%s: out of memory", model);
-	return f;
-}
-
-/* Closes the stream of result_stream (which sets *buf and *len) and copies
- * the result to stdout when ok (no failure so far); returns 0, or -1 with
- * the failure printed. */
-static int result_out(FILE *f, char **buf, size_t *len, int ok, const char *model)
-{
-	int bad = ferror(f) != 0;
-	bad |= fclose(f) != 0;
-	if (ok && bad)
-		cli_error("%s: out of memory", model);
-	if (ok && !bad)
-		fwrite(*buf, 1, *len, stdout);
-	free(*buf);
-	return ok && !bad ? 0 : -1;
 }
 
 int cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r, const char *model)
 {
 	expr_memo m;
-	char *buf;
-	size_t len;
+	cli_sink out;
 	int st;
-	FILE *f = result_stream(&buf, &len, model);
-	if (!f)
-		return -1;
+	cli_sink_init(&out);
 	memo_init(&m, ctx);
-	m.out = f;
+	m.out = &out;
 	infer_text(&m, r);
 	st = memo_check(&m, model);
+	if (st == 0 && (st = cli_sink_write(&out, stdout)) < 0)
+		cli_error("%s: out of memory", model);
+	cli_sink_free(&out);
 	memo_free(&m);
-	return result_out(f, &buf, &len, st == 0, model);
+	return st;
 }
 
 static void infer_json(jw *w, const sym_graph_result *r)
@@ -788,19 +795,17 @@ static void infer_json(jw *w, const sym_graph_result *r)
 int cli_print_infer_json(sym_ctx *ctx, const sym_graph_result *r, const char *model)
 {
 	jw w;
-	char *buf;
-	size_t len;
-	int st;
-	FILE *f = result_stream(&buf, &len, model);
-	if (!f)
-		return -1;
-	jw_init(&w, ctx, 1, f);
+	jw_init(&w, ctx, 1, NULL);
 	infer_json(&w, r);
-	if ((st = memo_check(&w.memo, model)) == 0)
-		jw_end(&w);
-	else
-		memo_free(&w.memo);
-	return result_out(f, &buf, &len, st == 0, model);
+	if (memo_check(&w.memo, model) < 0) {
+		jw_discard(&w);
+		return -1;
+	}
+	if (jw_end(&w) < 0) {
+		cli_error("%s: out of memory", model);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- run ----------------------------------------------------------------- */
