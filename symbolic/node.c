@@ -176,7 +176,7 @@ void sym_ctx_free(sym_ctx *ctx)
 		next = c->next;
 		sym__free(ctx, c, c->size);
 	}
-	sym__free(ctx, ctx->table, ctx->cap * sizeof(*ctx->table));
+	sym__free(ctx, ctx->table, ctx->cap * (sizeof(*ctx->table) + 1));
 	sym__free(ctx, ctx->scratch, ctx->scratch_cap);
 	{
 		sym_allocator a = ctx->alloc;
@@ -292,45 +292,47 @@ static int payload_equal(const sym_expr *e, const struct sym_expr *h, const void
 	}
 }
 
-static inline uintptr_t slot_tag(uint32_t hash)
+/* The control byte of a node of this hash. */
+static inline uint8_t ctrl_tag(uint32_t hash)
 {
-	return hash >> 29;
+	return (uint8_t)(0x80 | (hash >> 25));
 }
 
-static inline const sym_expr *slot_node(sym_islot s)
-{
-	return (const sym_expr *)(s & ~(uintptr_t)7);
-}
-
-/* The node of slot s when its tag and then its hash are hash's, else NULL:
- * the node is read only when the tags agree. */
-static inline const sym_expr *slot_match(sym_islot s, uint32_t hash)
+/* The node of slot j when its control byte is tag and its hash is hash,
+ * else NULL: the slot and the node are read only when the tags agree. */
+static inline const sym_expr *slot_match(const sym_ctx *ctx, size_t j, uint8_t tag, uint32_t hash)
 {
 	const sym_expr *o;
-	if ((s & 7) != slot_tag(hash))
+	if (ctx->ctrl[j] != tag)
 		return NULL;
-	o = slot_node(s);
+	o = (const sym_expr *)ctx->table[j];
 	return o->hash == hash ? o : NULL;
 }
 
 static int table_grow(sym_ctx *ctx)
 {
 	size_t ncap = ctx->cap ? ctx->cap * 2 : 1024, i;
-	sym_islot *nt = sym__alloc(ctx, ncap * sizeof(*nt));
+	sym_islot *nt = sym__alloc(ctx, ncap * (sizeof(*nt) + 1));
+	uint8_t *nc;
 	if (!nt)
 		return 0;
-	memset(nt, 0, ncap * sizeof(*nt));
+	nc = (uint8_t *)(nt + ncap);
+	/* only the control bytes need clearing: a slot is read only where its
+	 * byte says it is full */
+	memset(nc, 0, ncap);
 	for (i = 0; i < ctx->cap; i++) {
-		sym_islot s = ctx->table[i];
-		if (s) {
-			size_t j = slot_node(s)->hash & (ncap - 1);
-			while (nt[j])
+		if (ctx->ctrl[i]) {
+			sym_islot s = ctx->table[i];
+			size_t j = ((const sym_expr *)s)->hash & (ncap - 1);
+			while (nc[j])
 				j = (j + 1) & (ncap - 1);
 			nt[j] = s;
+			nc[j] = ctx->ctrl[i];
 		}
 	}
-	sym__free(ctx, ctx->table, ctx->cap * sizeof(*ctx->table));
+	sym__free(ctx, ctx->table, ctx->cap * (sizeof(*ctx->table) + 1));
 	ctx->table = nt;
+	ctx->ctrl = nc;
 	ctx->cap = ncap;
 	return 1;
 }
@@ -529,7 +531,8 @@ interned:
 	ctx->node_bytes += sizeof(struct sym_expr) + ((size + 7) & ~(size_t)7);
 	ctx->nnodes++;
 	/* the free slot the lookup ended on */
-	ctx->table[j] = (uintptr_t)e | slot_tag(e->hash);
+	ctx->table[j] = (uintptr_t)e;
+	ctx->ctrl[j] = ctrl_tag(e->hash);
 	ctx->count++;
 	return e;
 }
@@ -538,6 +541,7 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 {
 	struct sym_expr h = *hdr;
 	size_t j;
+	uint8_t tag;
 	const sym_expr *o;
 	if (h.kind == SYM_KIND_ADD) /* its constant, then its terms */
 		return sym__intern_sum(ctx, payload, (const sym_term *)((const sym_num *)payload + 1), h.n);
@@ -549,8 +553,9 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
 	j = h.hash & (ctx->cap - 1);
-	for (; ctx->table[j]; j = (j + 1) & (ctx->cap - 1))
-		if ((o = slot_match(ctx->table[j], h.hash)) && payload_equal(o, &h, payload, size))
+	tag = ctrl_tag(h.hash);
+	for (; ctx->ctrl[j]; j = (j + 1) & (ctx->cap - 1))
+		if ((o = slot_match(ctx, j, tag, h.hash)) && payload_equal(o, &h, payload, size))
 			return o;
 	return intern_new(ctx, h, payload, size, j);
 }
@@ -559,6 +564,7 @@ const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *
 {
 	struct sym_expr h = {0};
 	size_t j, size;
+	uint8_t tag;
 	const sym_expr *o;
 	char *buf;
 	if (sym__failed(ctx))
@@ -569,8 +575,9 @@ const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *
 	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
 		return NULL;
 	j = h.hash & (ctx->cap - 1);
-	for (; ctx->table[j]; j = (j + 1) & (ctx->cap - 1))
-		if ((o = slot_match(ctx->table[j], h.hash)) && o->kind == SYM_KIND_ADD && o->n == n &&
+	tag = ctrl_tag(h.hash);
+	for (; ctx->ctrl[j]; j = (j + 1) & (ctx->cap - 1))
+		if ((o = slot_match(ctx, j, tag, h.hash)) && o->kind == SYM_KIND_ADD && o->n == n &&
 		    sum_equal(o, c, t))
 			return o;
 	/* a new node: its payload in one piece */
@@ -709,8 +716,8 @@ int sym__symbol_exists(const sym_ctx *ctx, const char *name)
 	h.kind = SYM_KIND_SYM;
 	h.n = (uint32_t)len;
 	h.hash = (uint32_t)hash_payload(&h, buf, (len + 8) & ~(size_t)7);
-	for (j = h.hash & (ctx->cap - 1); ctx->table[j]; j = (j + 1) & (ctx->cap - 1)) {
-		const sym_expr *o = slot_match(ctx->table[j], h.hash);
+	for (j = h.hash & (ctx->cap - 1); ctx->ctrl[j]; j = (j + 1) & (ctx->cap - 1)) {
+		const sym_expr *o = slot_match(ctx, j, ctrl_tag(h.hash), h.hash);
 		if (o && o->kind == SYM_KIND_SYM && o->n == len && !memcmp(node_name(o), name, len))
 			return 1;
 	}

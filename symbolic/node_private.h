@@ -214,17 +214,20 @@ typedef struct sym_bigref {
 	sym_num *num;
 } sym_bigref;
 
-/* A slot of the hash-cons table: a node's address with the top three bits
- * of its hash in the low bits its alignment leaves free (the arena hands
- * out 8-byte aligned blocks), so that a probe reads no node whose tag
- * differs (a node read is a cache miss once the nodes outgrow the cache)
- * and the table stays 8 bytes a slot; 0 when empty. */
+/* The hash-cons table: open addressing with a control byte per slot
+ * beside the slots (SwissTable's layout): 0 for an empty slot, else 0x80
+ * and the top seven bits of the node's hash.  A probe reads the control
+ * bytes, an eighth of the table, and reads a slot and its node only when
+ * the tags agree: a lookup that makes a new node (most of them) reads no
+ * slot at all, and once the nodes outgrow the cache, the control bytes
+ * stay in it far longer than the slots. */
 typedef uintptr_t sym_islot;
 struct sym_ctx {
 	sym_allocator alloc;
 	sym_chunk *chunks;
 	size_t node_bytes, nnodes;
 	sym_islot *table; /* open addressing, power-of-two capacity */
+	uint8_t *ctrl;    /* its control bytes, in the same block after the slots */
 	size_t cap, count;
 	sym_bigref *bigs;
 	/* first error */
