@@ -172,6 +172,7 @@ void sym_ctx_free(sym_ctx *ctx)
 	for (b = ctx->bigs; b; b = b->next)
 		sym__num_clear(b->num);
 	sym__ptext_free(ctx);
+	sym__pcache_free(ctx);
 	for (c = ctx->chunks; c; c = next) {
 		next = c->next;
 		sym__free(ctx, c, c->size);

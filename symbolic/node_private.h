@@ -258,6 +258,10 @@ struct sym_ctx {
 		size_t n;
 	} * ptext;
 	size_t ptext_cap, ptext_count, ptext_bytes;
+	/* the texts the printer chose for small roots, by their pattern: the
+	 * root with its symbols numbered (print_cache.c) */
+	struct sym_pcache *pcache;
+	size_t pcache_cap, pcache_count;
 	/* recent integer multiples k*m of monomials (sym__scale), likewise */
 	struct {
 		int64_t k;
@@ -286,6 +290,8 @@ const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *
 
 /* Frees the texts of min and max the printer keeps in ctx (print.c). */
 void sym__ptext_free(sym_ctx *ctx);
+/* Frees the printer's spelling cache (print_cache.c). */
+void sym__pcache_free(sym_ctx *ctx);
 
 /* Whether the symbol called name already exists in the context. */
 int sym__symbol_exists(const sym_ctx *ctx, const char *name);

@@ -1159,12 +1159,18 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 {
 	pmemo memo = {NULL, 0, 0};
 	sym_sbuf cnt;
+	sym_pkey key;
 	pr p;
-	int ok;
+	int ok, keyed;
+	size_t start;
 	if (!b->ctx) {
 		b->fail = 1; /* printing builds nodes: a builder of a hook alone cannot */
 		return 0;
 	}
+	keyed = e && !b->count && !b->fail && !sym__failed(b->ctx) && sym__pcache_key(e, &key);
+	if (keyed && sym__pcache_print(b, e, &key))
+		return !b->fail;
+	start = b->n;
 	p.ctx = b->ctx;
 	p.unsafe = 0;
 	p.memo = &memo;
@@ -1188,6 +1194,8 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 		sym__sbuf_reserve(b, cnt.n); /* the text in one block */
 		sym__print_expr(&p, e);
 		ok = !b->fail && !sym__failed(b->ctx);
+		if (ok && keyed && b->s)
+			sym__pcache_add(b->ctx, &key, b->s + start, b->n - start);
 	}
 	for (size_t i = 0; i < memo.cap; i++)
 		if (memo.t[i].e && memo.t[i].alt)

@@ -21,6 +21,28 @@ int sym__find_mod(sym_ctx *ctx, const sym_expr *e, modpart *mp, const sym_expr *
  * the negative factors common to every term; returns 0 when Q would be 1. */
 int sym__quotient_form(sym_ctx *ctx, const sym_expr *e, const sym_expr **P, const sym_expr **Q);
 
+/* The pattern of a small root for the spelling cache (print_cache.c):
+ * its key bytes, and its symbols in the order the key meets them. */
+#define SYM_PKEY_BYTES 512
+#define SYM_PKEY_SYMS 8
+typedef struct sym_pkey {
+	unsigned char k[SYM_PKEY_BYTES];
+	size_t n;
+	const sym_expr *sym[SYM_PKEY_SYMS];
+	size_t nsym;
+	uint64_t hash;
+} sym_pkey;
+/* Makes the pattern of e; 0 when e is not cached: too large, a number
+ * past 64 bits, no sum (nothing to choose) or no symbol. */
+int sym__pcache_key(const sym_expr *e, sym_pkey *k);
+/* Writes the kept text of k's pattern, with k's names, to b when it parses
+ * back to e: 1, or 0 with nothing written (no text kept, or it does not
+ * parse back). */
+int sym__pcache_print(sym_sbuf *b, const sym_expr *e, const sym_pkey *k);
+/* Keeps the n bytes at text, e's printed text, for k's pattern (nothing
+ * when there is no room). */
+void sym__pcache_add(sym_ctx *ctx, const sym_pkey *k, const char *text, size_t n);
+
 /* Precedences of printed texts. */
 enum { P_OR = 1, P_AND, P_REL, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM };
 

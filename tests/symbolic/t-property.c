@@ -636,6 +636,99 @@ static void printed_text_parses_back_to_the_same_node(void **state)
 	printf("print/parse: %ld expressions\n", iters);
 }
 
+/* The text with each symbol s<i> renamed to the name names[i] (as long as
+ * s<i>; function names such as abs are left alone). */
+static char *renamed(const char *text, const char *const *names)
+{
+	size_t n = strlen(text), i, o = 0;
+	char *r = malloc(n + 1);
+	assert_non_null(r);
+	for (i = 0; i < n; i++) {
+		int start = i == 0 || !(text[i - 1] == '_' || (text[i - 1] >= 'a' && text[i - 1] <= 'z') ||
+		                        (text[i - 1] >= '0' && text[i - 1] <= '9'));
+		if (start && text[i] == 's' && text[i + 1] >= '0' && text[i + 1] < '0' + NSYM &&
+		    !(text[i + 2] >= '0' && text[i + 2] <= '9')) {
+			memcpy(r + o, names[text[i + 1] - '0'], 2);
+			o += 2, i++;
+			continue;
+		}
+		r[o++] = text[i];
+	}
+	r[o] = 0;
+	return r;
+}
+
+/* The printer keeps the text it chose for a small root by its pattern and
+ * writes it for the next root of that pattern with that root's names.  It
+ * must be the text the printer makes afresh: the root is printed after a
+ * root of its pattern (a renamed copy, same order and lengths) in one
+ * context and first in a fresh one. */
+static void spellings_from_the_cache_match_printing_afresh(void **state)
+{
+	static const char *const same_order[NSYM] = {"t0", "t1", "t2", "t3", "t4"};
+	static const char *const other_order[NSYM] = {"u4", "u3", "u2", "u1", "u0"};
+	long iters = iters_from_env(2000), it, kept = 0;
+	sym_ctx *ctx = NULL;
+	(void)state;
+	for (it = 0; it < iters; it++) {
+		tn *t;
+		const sym_expr *e, *e2, *e3;
+		char *s, *tx, *tx2, *s2, *s3, *want;
+		sym_ctx *fresh;
+		int k;
+		if (it % 500 == 0) {
+			sym_ctx_free(ctx);
+			ctx = sym_ctx_new();
+			assert_non_null(ctx);
+			make_syms(ctx);
+		}
+		t = gen_built(ctx, (int)rnd_range(1, 5), &e);
+		s = sym_expr_to_str(ctx, e);
+		assert_non_null(s);
+		tx = tstr(t);
+		for (k = 0; k < 2; k++) {
+			tx2 = renamed(tx, k ? other_order : same_order);
+			e2 = sym_expr_from_str(ctx, tx2);
+			if (!e2)
+				fail_msg("%s does not parse: %s", tx2, sym_ctx_last_message(ctx));
+			s2 = sym_expr_to_str(ctx, e2);
+			assert_non_null(s2);
+			fresh = sym_ctx_new();
+			assert_non_null(fresh);
+			e3 = sym_expr_from_str(fresh, tx2);
+			if (!e3)
+				fail_msg("%s does not parse in a fresh context: %s", tx2,
+				         sym_ctx_last_message(fresh));
+			s3 = sym_expr_to_str(fresh, e3);
+			assert_non_null(s3);
+			if (strcmp(s2, s3))
+				fail_msg(
+				    "%s prints as %s after %s (printed %s), but as %s in a fresh context",
+				    tx2, s2, tx, s, s3);
+			/* renamed in the same order, the text is the first one's with
+			 * the new names */
+			if (!k) {
+				want = renamed(s, same_order);
+				if (strcmp(s2, want))
+					fail_msg("%s prints as %s, but %s prints as %s", tx, s, tx2, s2);
+				free(want);
+			}
+			sym_str_free(ctx, s2);
+			sym_str_free(fresh, s3);
+			sym_ctx_free(fresh);
+			free(tx2);
+		}
+		kept += ctx->pcache_count > 0;
+		sym_str_free(ctx, s);
+		free(tx);
+		tfree(t);
+	}
+	/* the cache was used: most random roots hold a sum */
+	assert_true(kept > iters / 2);
+	sym_ctx_free(ctx);
+	printf("spelling cache: %ld roots, renamed twice each\n", iters);
+}
+
 /* ---- (b) polynomial identities ---------------------------------------- */
 
 static const sym_expr *sum_in_order(sym_ctx *ctx, const sym_expr **v, size_t n, const size_t *perm)
@@ -1631,6 +1724,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup(printed_text_parses_back_to_the_same_node, setup_seed),
+	    cmocka_unit_test_setup(spellings_from_the_cache_match_printing_afresh, setup_seed),
 	    cmocka_unit_test_setup(polynomial_identities_give_the_same_node, setup_seed),
 	    cmocka_unit_test_setup(evaluation_agrees_with_an_independent_evaluator, setup_seed),
 	    cmocka_unit_test_setup(simplify_keeps_the_value_and_is_idempotent, setup_seed),
