@@ -449,6 +449,15 @@ static int terms_within_ix(const sym_expr *x, const mono_ix *ix)
 	return 1;
 }
 
+/* Whether the first nonconstant monomial of x is in the indexed sum (x
+ * has one), which every term of x being there needs. */
+static int monos_met(const sym_expr *x, const mono_ix *ix)
+{
+	sym_lin w;
+	sym__lin_view(x, &w);
+	return !w.n || mono_ix_find(ix, sym__lin_mono(&w, 0)) != NULL;
+}
+
 /* Whether every nonconstant term of x appears in y with the same
  * coefficient. */
 static int terms_within(const sym_expr *x, const sym_expr *y)
@@ -576,7 +585,7 @@ static int find_mod_at(sym_ctx *ctx, const sym_expr *e, const mono_ix *ix, modpa
 	const sym_lin *vp = ix->v;
 	size_t i, j;
 	const sym_expr *lastF = NULL, *P = NULL, *Q = NULL;
-	int q_ok = 0;
+	int q_ok = 0, try_q;
 	for (i = 0; i < vp->n; i++) {
 		const sym_expr *m = sym__lin_mono(vp, i), *F = floor_factor(m), *R, *ratio, *S, *kP, *term;
 		int g_ok;
@@ -601,6 +610,12 @@ static int find_mod_at(sym_ctx *ctx, const sym_expr *e, const mono_ix *ix, modpa
 		g_ok = m == F;
 		if (!q_ok && !g_ok)
 			continue;
+		/* k*(P % Q) needs P's terms in e (in either form of the floor,
+		 * P's monomials are its argument's for a number Q): without
+		 * them only the G - m*(G//m) form below is left */
+		try_q = q_ok && (relax || Q->kind != SYM_KIND_NUM || monos_met(node_kid(F), ix));
+		if (!try_q && vp->n > MOD_MAX_G_TERMS)
+			continue;
 		term = sym__scale(ctx, sym__lin_coef(vp, i), m);
 		R = sym_expr_div(ctx, term, F);
 		if (!R)
@@ -609,7 +624,7 @@ static int find_mod_at(sym_ctx *ctx, const sym_expr *e, const mono_ix *ix, modpa
 		 * sum of many terms over one floor builds it a few times, not
 		 * once per term */
 		S = NULL;
-		if (q_ok) {
+		if (try_q) {
 			ratio = sym_expr_div(ctx, R, Q);
 			if (ratio && ratio->kind == SYM_KIND_NUM &&
 			    (frac || sym__num_is_int(node_num(ratio)))) {
