@@ -190,7 +190,7 @@ static const char *memo_total_text(expr_memo *m, const sym_expr *total)
 
 /* The text printer writes pieces: memo_keep for a text kept until the
  * output is written (the memo's, the result's, a literal), memo_puts for a
- * short one to copy, cli_sink_printf for the padded columns. */
+ * short one to copy, memo_pad for a padded column. */
 static void memo_keep(expr_memo *m, const char *t)
 {
 	cli_sink_keep(m->out, t);
@@ -200,6 +200,22 @@ static void memo_puts(expr_memo *m, const char *t)
 {
 	cli_sink_puts(m->out, t);
 }
+
+/* The string t, then spaces up to width bytes (printf's %-*s). */
+static void memo_pad(expr_memo *m, const char *t, size_t width)
+{
+	static const char spaces[] = "                                ";
+	size_t n = strlen(t);
+	cli_sink_keep(m->out, t);
+	while (n < width) {
+		size_t k = width - n < sizeof(spaces) - 1 ? width - n : sizeof(spaces) - 1;
+		cli_sink_put(m->out, spaces, k);
+		n += k;
+	}
+}
+
+/* The indent of a tensor's detail lines and the label's column. */
+#define DETAIL(label) "                   " label
 
 /* After the result is made: 0 to write it out, or -1 with the failure
  * printed on stderr (prefixed with the model's name). */
@@ -481,7 +497,7 @@ static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i, const
 	const char *sf, *of = sym_graph_tensor_format(r, i, &sf);
 	sym_graph_tensor(r, i, &rank, NULL, NULL);
 	if (rank > 0) {
-		cli_sink_printf(m->out, "%19s%-9s", "", "ranges");
+		memo_puts(m, DETAIL("ranges   "));
 		for (d = 0; d < rank; d++) {
 			const sym_expr *lo, *hi;
 			sym_graph_dim_range(r, i, d, &lo, &hi);
@@ -507,7 +523,11 @@ static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i, const
 	}
 	if (of) {
 		int sr = sym_graph_tensor_storage(r, i, &dims);
-		cli_sink_printf(m->out, "%19s%-9s%s -> %s ", "", "storage", of, sf);
+		memo_puts(m, DETAIL("storage  "));
+		memo_keep(m, of);
+		memo_puts(m, " -> ");
+		memo_keep(m, sf);
+		memo_puts(m, " ");
 		if (sr >= 0)
 			print_dims(m, sr, dims, name, "storage dim");
 		else
@@ -515,7 +535,7 @@ static void tensor_text(expr_memo *m, const sym_graph_result *r, size_t i, const
 		memo_puts(m, "\n");
 	}
 	if (bytes) {
-		cli_sink_printf(m->out, "%19s%-9s", "", "bytes");
+		memo_puts(m, DETAIL("bytes    "));
 		memo_keep(m, memo_text_at(m, bytes, "tensor '%s' byte size", name));
 		memo_puts(m, "\n");
 	}
@@ -595,7 +615,11 @@ static void infer_text(expr_memo *m, const sym_graph_result *r)
 		const sym_expr *lo, *hi, *s = sym_graph_symbol(r, i, &src, &lo, &hi);
 		const sym_expr *b = hi ? hi : sym_graph_symbol_bound(r, i);
 		const char *name = sym_expr_symbol_name(s);
-		cli_sink_printf(m->out, "  %-12s %-24s [", name, src);
+		memo_puts(m, "  ");
+		memo_pad(m, name, 12);
+		memo_puts(m, " ");
+		memo_pad(m, src, 24);
+		memo_puts(m, " [");
 		memo_keep(m, lo ? memo_text_at(m, lo, "symbol '%s' minimum", name) : "-inf");
 		memo_puts(m, ", ");
 		if (b) {
@@ -610,7 +634,11 @@ static void infer_text(expr_memo *m, const sym_graph_result *r)
 		int rank;
 		const sym_expr *const *dims;
 		const char *dt, *name = sym_graph_tensor(r, i, &rank, &dims, &dt);
-		cli_sink_printf(m->out, "  %-16s %-8s ", name, dt);
+		memo_puts(m, "  ");
+		memo_pad(m, name, 16);
+		memo_puts(m, " ");
+		memo_pad(m, dt, 8);
+		memo_puts(m, " ");
 		if (rank == -2) {
 			memo_puts(m, "(not inferred)\n");
 			continue;
