@@ -68,7 +68,17 @@ static void kept_reset(sym_ctx *ctx, struct sym_simpstate *st)
 	st->mmcount = 0;
 }
 
+/* The kept tables are emptied past SIMP_MEMO_MAX entries or past the
+ * context's node count, whichever is larger: every entry is keyed by a
+ * distinct node, so the bound keeps the tables within a constant of the
+ * nodes' own memory, and a large model's later passes (storage, final
+ * shapes) find what its rules simplified, as a small model's do. */
 #define SIMP_MEMO_MAX (1u << 18)
+
+static size_t kept_max(const sym_ctx *ctx)
+{
+	return ctx->nnodes > SIMP_MEMO_MAX ? ctx->nnodes : SIMP_MEMO_MAX;
+}
 
 void sym__simp_state_free(sym_facts *f)
 {
@@ -95,8 +105,8 @@ static struct sym_simpstate *kept_state(sym_ctx *ctx, sym_facts *f)
 		sym__memo_init(&f->simp->memo, ctx);
 		f->simp->version = f->version;
 	}
-	if (f->simp->version != f->version || f->simp->memo.count > SIMP_MEMO_MAX ||
-	    f->simp->mmcount > SIMP_MEMO_MAX) {
+	if (f->simp->version != f->version || f->simp->memo.count > kept_max(ctx) ||
+	    f->simp->mmcount > kept_max(ctx)) {
 		kept_reset(ctx, f->simp);
 		f->simp->version = f->version;
 	}
