@@ -1037,15 +1037,22 @@ int sym__print_node(pr *p, const sym_expr *e)
 			for (i = 0; i < e->n; i++) {
 				const sym_expr *k = node_kids(e)[i];
 				size_t need = k->n + (i ? 2 : 0);
-				/* room is kept for a separator and the `)` */
-				if (k->kind == SYM_KIND_SYM && need <= sizeof(run) - 3) {
-					if (rn + need > sizeof(run) - 3) {
+				/* room is kept for a separator, the `)` and the
+				 * 8-byte move of a short name */
+				if (k->kind == SYM_KIND_SYM && need <= sizeof(run) - 11) {
+					if (rn + need > sizeof(run) - 11) {
 						sym__sbuf_put(p->b, run, rn);
 						rn = 0;
 					}
 					if (i)
 						run[rn++] = ',', run[rn++] = ' ';
-					memcpy(run + rn, node_name(k), k->n);
+					/* a symbol's payload is its name padded with zeros
+					 * to a multiple of 8 bytes past its end: a short
+					 * name is one 8-byte move (room for it is kept) */
+					if (k->n < 8)
+						memcpy(run + rn, node_name(k), 8);
+					else
+						memcpy(run + rn, node_name(k), k->n);
 					rn += k->n;
 					continue;
 				}

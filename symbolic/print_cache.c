@@ -70,7 +70,7 @@ static void kvisit(keyer *b, const sym_expr *e)
 			kput(b, t, 2);
 			return;
 		}
-	if (b->nseen == PCACHE_NODES) {
+	if (b->nseen == PCACHE_NODES || n > PCACHE_NODES) {
 		b->ok = 0;
 		return;
 	}
