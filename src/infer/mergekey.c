@@ -6,11 +6,13 @@
 #include <string.h>
 
 /* The printed dims so far: a model's nodes share most of their dims, so
- * each distinct dim is printed once.  Open addressing on the node pointer,
+ * each distinct dim is printed once.  A dim's text is not copied: it lies
+ * in the key it was first printed into (the key's text is the result's,
+ * kept as long as the memo).  Open addressing on the node pointer,
  * power-of-two capacity. */
 typedef struct dim_text {
 	const sym_expr *e; /* NULL: a free slot */
-	char *s;
+	const char *s;     /* inside a key; NULL until that key is kept */
 	size_t len;
 } dim_text;
 
@@ -22,10 +24,6 @@ typedef struct dim_memo {
 
 static void memo_clear(dim_memo *m)
 {
-	size_t i;
-	for (i = 0; i < m->cap; i++)
-		if (m->t[i].e)
-			sym__free(m->ctx, m->t[i].s, m->t[i].len + 1);
 	sym__free(m->ctx, m->t, m->cap * sizeof(*m->t));
 }
 
@@ -56,9 +54,22 @@ static dim_text *memo_slot(dim_memo *m, const sym_expr *e)
 	return &m->t[j];
 }
 
-/* Appends the printed form of e to b, from the memo when it is there;
- * 0 when printing or the memo failed (b->fail is set). */
-static int put_dim(dim_memo *m, sym_sbuf *b, const sym_expr *e)
+/* The dims of the key being made that were printed for it: where their
+ * text starts in it, to be pointed at once the key is kept. */
+typedef struct new_dims {
+	sym_ctx *ctx;
+	struct {
+		const sym_expr *e;
+		size_t at;
+	} * v;
+	size_t n, cap;
+} new_dims;
+
+/* Appends the printed form of e to b, from the memo when it is there (a
+ * dim printed earlier in this key is printed again: its text is pointed at
+ * only once the key is kept); 0 when printing or the memo failed (b->fail
+ * is set). */
+static int put_dim(dim_memo *m, new_dims *nd, sym_sbuf *b, const sym_expr *e)
 {
 	dim_text *slot = memo_slot(m, e);
 	size_t start = b->n;
@@ -66,7 +77,7 @@ static int put_dim(dim_memo *m, sym_sbuf *b, const sym_expr *e)
 		b->fail = 1;
 		return 0;
 	}
-	if (slot->e) {
+	if (slot->e && slot->s) {
 		sym__sbuf_put(b, slot->s, slot->len);
 		return !b->fail;
 	}
@@ -74,16 +85,33 @@ static int put_dim(dim_memo *m, sym_sbuf *b, const sym_expr *e)
 		b->fail = 1;
 		return 0;
 	}
-	if (!(slot->s = sym__alloc(m->ctx, b->n - start + 1))) {
+	/* a dim met before in a key that was not kept (a later output of
+	 * its node had no shape) is pointed at this key's text */
+	if (SYM_GROW(m->ctx, nd->v, nd->n + 1, nd->cap, 8) < 0) {
 		b->fail = 1;
 		return 0;
 	}
-	slot->len = b->n - start;
-	memcpy(slot->s, b->s + start, slot->len);
-	slot->s[slot->len] = 0;
-	slot->e = e;
-	m->n++;
+	nd->v[nd->n].e = e, nd->v[nd->n].at = start;
+	nd->n++;
+	if (!slot->e) {
+		slot->e = e;
+		slot->s = NULL;
+		slot->len = b->n - start;
+		m->n++;
+	}
 	return 1;
+}
+
+/* Points the memo's new dims at their text in the kept key. */
+static void keep_dims(dim_memo *m, new_dims *nd, const char *key)
+{
+	size_t i;
+	for (i = 0; i < nd->n; i++) {
+		dim_text *slot = memo_slot(m, nd->v[i].e);
+		if (slot && slot->e == nd->v[i].e)
+			slot->s = key + nd->v[i].at;
+	}
+	nd->n = 0;
 }
 
 /* The distinct keys so far: each node's key is looked up by its text,
@@ -160,6 +188,7 @@ int sym__merge_keys(sym_graph_result *r)
 	key_group **sorted = NULL, **by_id = NULL;
 	key_table keys = {r->ctx, NULL, 0, 0};
 	dim_memo memo = {r->ctx, NULL, 0, 0};
+	new_dims nd = {r->ctx, NULL, 0, 0};
 	sym_sbuf b;
 	int st = -1;
 	sym__sbuf_init(&b, r->ctx);
@@ -173,6 +202,7 @@ int sym__merge_keys(sym_graph_result *r)
 		b.n = 0;
 		if (b.s)
 			b.s[0] = 0;
+		nd.n = 0;
 		group_of[i] = (size_t)-1;
 		for (j = 0; j < m->nodes[i].nout && ok; j++) {
 			const sym_tval *tv =
@@ -192,7 +222,7 @@ int sym__merge_keys(sym_graph_result *r)
 			for (d = 0; d < tv->rank; d++) {
 				if (d)
 					sym__sbuf_puts(&b, ", ");
-				put_dim(&memo, &b, tv->dims[d]);
+				put_dim(&memo, &nd, &b, tv->dims[d]);
 				h = key_mix(h, sym_expr_hash(tv->dims[d]));
 			}
 			sym__sbuf_puts(&b, "]");
@@ -214,6 +244,7 @@ int sym__merge_keys(sym_graph_result *r)
 			kg->hash = h;
 			kg->id = keys.n++;
 		}
+		keep_dims(&memo, &nd, kg->key);
 		kg->n++;
 		r->node_keys[i] = (char *)kg->key;
 		group_of[i] = kg->id;
@@ -248,6 +279,7 @@ nomem:
 error:
 	sym__sbuf_clear(&b);
 	memo_clear(&memo);
+	sym__free(r->ctx, nd.v, nd.cap * sizeof(*nd.v));
 	sym__free(r->ctx, sorted, (keys.n + 1) * sizeof(*sorted));
 	sym__free(r->ctx, by_id, (keys.n + 1) * sizeof(*by_id));
 	sym__free(r->ctx, keys.t, keys.cap * sizeof(*keys.t));
