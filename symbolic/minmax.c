@@ -342,6 +342,53 @@ static const sym_expr *distribute(sym_ctx *ctx, sym_kind kind, const sym_expr **
 	return pair[1] ? minmax(ctx, other, 2, pair) : NULL;
 }
 
+/* The min or max base (of symbols only) extended by the k symbols x (a
+ * chain of broadcasts grows the max of its dims by one each step): the
+ * arguments stay sorted with each new one put in its place, the key grows
+ * by the new ones' shares and the node takes base's properties, so only a
+ * copy and a hash pass over the arguments.  NULL with *done 0 when an x is
+ * not a symbol or is among the arguments already (the general way). */
+static const sym_expr *extend_symbols(sym_ctx *ctx, const sym_expr *base, size_t k, const sym_expr *const *x,
+                                      int *done)
+{
+	size_t n = base->n, m = n, i, lo, hi;
+	const sym_expr **v, *r;
+	uint64_t key = sym__minmax_key(base);
+	*done = 0;
+	for (i = 0; i < k; i++)
+		if (x[i]->kind != SYM_KIND_SYM)
+			return NULL;
+	if (!(v = sym__alloc(ctx, (n + k) * sizeof(*v))))
+		return *done = 1, NULL;
+	memcpy(v, node_kids(base), n * sizeof(*v));
+	for (i = 0; i < k; i++) {
+		/* the first place whose argument sorts after x[i] */
+		if (sym__cmp(v[m - 1], x[i]) < 0) {
+			lo = m;
+		} else {
+			for (lo = 0, hi = m; lo < hi;) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (sym__cmp(v[mid], x[i]) < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (v[lo] == x[i]) {
+				sym__free(ctx, v, (n + k) * sizeof(*v));
+				return NULL;
+			}
+			memmove(v + lo + 1, v + lo, (m - lo) * sizeof(*v));
+		}
+		v[lo] = x[i];
+		m++;
+		key += sym__arg_mix(x[i]);
+	}
+	r = sym__intern_symbol_minmax(ctx, base, v, m, key);
+	sym__free(ctx, v, (n + k) * sizeof(*v));
+	*done = 1;
+	return r;
+}
+
 static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_expr *const *args)
 {
 	const sym_expr **v, *stack[16], *bstack[16], *r = NULL;
@@ -365,6 +412,12 @@ static const sym_expr *minmax(sym_ctx *ctx, sym_kind kind, size_t n, const sym_e
 		    (node_mono(args[i], 0)->kind == SYM_KIND_MIN ||
 		     node_mono(args[i], 0)->kind == SYM_KIND_MAX))
 			cap += node_mono(args[i], 0)->n;
+	}
+	if (n > 1 && args[0]->kind == kind && (args[0]->flags & SYM_F_SYMARGS)) {
+		int done;
+		r = extend_symbols(ctx, args[0], n - 1, args + 1, &done);
+		if (done)
+			return r;
 	}
 	v = cap <= 16 ? stack : sym__alloc(ctx, cap * sizeof(*v));
 	if (!v)

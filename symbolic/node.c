@@ -369,7 +369,7 @@ static void node_props(struct sym_expr *h, const void *pl)
 {
 	size_t i;
 	unsigned depth = 0;
-	int isint = 1;
+	int isint = 1, symargs = 1;
 	h->flags = 0;
 	h->degree = 1;
 	switch (h->kind) {
@@ -416,6 +416,8 @@ static void node_props(struct sym_expr *h, const void *pl)
 				depth = k[i]->depth;
 			if (!sym__is_int(k[i]))
 				isint = 0;
+			if (k[i]->kind != SYM_KIND_SYM)
+				symargs = 0;
 		}
 		break;
 	}
@@ -424,6 +426,8 @@ static void node_props(struct sym_expr *h, const void *pl)
 		isint = 1;
 	h->depth = (uint16_t)(depth + 1 > 65535 ? 65535 : depth + 1);
 	h->flags &= SYM_F_SMALL;
+	if ((h->kind == SYM_KIND_MIN || h->kind == SYM_KIND_MAX) && symargs)
+		h->flags |= SYM_F_SYMARGS;
 	if (h->kind >= SYM_KIND_BOOL) {
 		h->flags = SYM_F_PRED;
 		isint = 0;
@@ -460,6 +464,31 @@ static int nums_in_limit(const struct sym_expr *h, const void *pl)
 #else
 #define SYM_NOINLINE
 #endif
+
+/* Adds node e of payload size bytes at free slot j of the table. */
+static const sym_expr *interned(sym_ctx *ctx, const sym_expr *e, size_t size, size_t j)
+{
+	ctx->node_bytes += sizeof(struct sym_expr) + ((size + 7) & ~(size_t)7);
+	ctx->nnodes++;
+	ctx->table[j] = (uintptr_t)e;
+	ctx->ctrl[j] = ctrl_tag(e->hash);
+	ctx->count++;
+	return e;
+}
+
+/* Makes a symbol, min or max of header h (its properties set) at free slot
+ * j: the payload, then its key. */
+static const sym_expr *keyed_new(sym_ctx *ctx, struct sym_expr h, const void *payload, size_t size,
+                                 uint64_t key, size_t j)
+{
+	struct sym_expr *e = arena_alloc(ctx, sizeof(struct sym_expr) + size + sizeof(key));
+	if (!e)
+		return NULL;
+	*e = h;
+	memcpy(NODE_PAYLOAD(e), payload, size);
+	memcpy((char *)NODE_PAYLOAD(e) + size, &key, sizeof(key));
+	return interned(ctx, e, size + sizeof(key), j);
+}
 
 /* Makes the node the lookup did not find, at free slot j of the table:
  * out of the lookup's way, which most calls end in. */
@@ -500,14 +529,7 @@ static SYM_NOINLINE const sym_expr *intern_new(sym_ctx *ctx, struct sym_expr h, 
 		else
 			for (i = 0; i < h.n; i++)
 				key += sym__arg_mix(((const sym_expr *const *)payload)[i]);
-		e = arena_alloc(ctx, sizeof(struct sym_expr) + size + sizeof(key));
-		if (!e)
-			return NULL;
-		*e = h;
-		memcpy(NODE_PAYLOAD(e), payload, size);
-		memcpy((char *)NODE_PAYLOAD(e) + size, &key, sizeof(key));
-		size += sizeof(key);
-		goto interned;
+		return keyed_new(ctx, h, payload, size, key, j);
 	}
 	e = arena_alloc(ctx, sizeof(struct sym_expr) + size);
 	if (!e)
@@ -529,13 +551,31 @@ static SYM_NOINLINE const sym_expr *intern_new(sym_ctx *ctx, struct sym_expr h, 
 				return NULL;
 	}
 interned:
-	ctx->node_bytes += sizeof(struct sym_expr) + ((size + 7) & ~(size_t)7);
-	ctx->nnodes++;
 	/* the free slot the lookup ended on */
-	ctx->table[j] = (uintptr_t)e;
-	ctx->ctrl[j] = ctrl_tag(e->hash);
-	ctx->count++;
-	return e;
+	return interned(ctx, e, size, j);
+}
+
+const sym_expr *sym__intern_symbol_minmax(sym_ctx *ctx, const sym_expr *base, const sym_expr *const *v,
+                                          size_t m, uint64_t key)
+{
+	struct sym_expr h = *base;
+	size_t j, size = m * sizeof(*v);
+	uint8_t tag;
+	const sym_expr *o;
+	if (sym__failed(ctx))
+		return NULL;
+	h.n = (uint32_t)m;
+	h.hash = (uint32_t)hash_payload(&h, v, size);
+	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
+		return NULL;
+	j = h.hash & (ctx->cap - 1);
+	tag = ctrl_tag(h.hash);
+	for (; ctx->ctrl[j]; j = (j + 1) & (ctx->cap - 1))
+		if ((o = slot_match(ctx, j, tag, h.hash)) && payload_equal(o, &h, v, size))
+			return o;
+	/* base's kind, flags, depth and degree are the new node's: every
+	 * argument of both is a symbol */
+	return keyed_new(ctx, h, v, size, key, j);
 }
 
 const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void *payload, size_t size)

@@ -11,9 +11,10 @@
 
 /* Node flags. */
 enum {
-	SYM_F_INT = 1,   /* integer-valued for every integer assignment */
-	SYM_F_PRED = 2,  /* a predicate */
-	SYM_F_SMALL = 4, /* a sum stored compactly (see the layout below) */
+	SYM_F_INT = 1,     /* integer-valued for every integer assignment */
+	SYM_F_PRED = 2,    /* a predicate */
+	SYM_F_SMALL = 4,   /* a sum stored compactly (see the layout below) */
+	SYM_F_SYMARGS = 8, /* a min or max of symbols only */
 };
 
 /* A term of a sum: coefficient times monomial (never a number or a sum). */
@@ -287,6 +288,13 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 /* sym__intern of the sum of constant c and the n sorted, distinct,
  * nonzero terms t, read where they are. */
 const sym_expr *sym__intern_sum(sym_ctx *ctx, const sym_num *c, const sym_term *t, size_t n);
+
+/* sym__intern of the min or max like base (a min or max of symbols, the
+ * kind and flags of the result) of the m sorted, distinct symbols v, whose
+ * key (sym__minmax_key) is key: the node's properties are base's, so only
+ * its hash passes over v. */
+const sym_expr *sym__intern_symbol_minmax(sym_ctx *ctx, const sym_expr *base, const sym_expr *const *v,
+                                          size_t m, uint64_t key);
 
 /* Frees the texts of min and max the printer keeps in ctx (print.c). */
 void sym__ptext_free(sym_ctx *ctx);

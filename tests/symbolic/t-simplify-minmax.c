@@ -373,10 +373,79 @@ static void bounds_of_a_grown_min_or_max_are_those_of_its_arguments(void **state
 	}
 }
 
+/* A min or max of symbols grown by symbols (a chain of broadcasts grows
+ * its max one dim a step) is made from its base's properties; the node
+ * must be the one built from the whole argument list: same text, hash,
+ * header and argument key, in a context that never grew it. */
+static void min_or_max_of_symbols_grown_by_symbols_is_the_node_built_whole(void **state)
+{
+	uint64_t rng = 0x2545f4914f6cdd1dull;
+	int round;
+	(void)state;
+	for (round = 0; round < 200; round++) {
+		sym_ctx *a = sym_ctx_new(), *b = sym_ctx_new();
+		const sym_expr *acc, *whole, *pa[40], *pb[40];
+		int n = 3 + (int)(rng % 30), k, is_max = round % 2;
+		const sym_expr *(*mk)(sym_ctx *, size_t, const sym_expr *const *) =
+		    is_max ? sym_expr_max : sym_expr_min;
+		char *ta, *tb;
+		assert_non_null(a);
+		assert_non_null(b);
+		for (k = 0; k < n; k++) {
+			char name[16];
+			rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+			/* names out of order, some repeated, of several lengths */
+			snprintf(name, sizeof(name), "%s%d", rng % 3 ? "d" : "seq", (int)((rng >> 8) % 40));
+			pa[k] = sym_expr_symbol(a, name);
+			pb[k] = sym_expr_symbol(b, name);
+			assert_non_null(pa[k]);
+			assert_non_null(pb[k]);
+		}
+		/* a, grown by one to three symbols at a time */
+		acc = mk(a, 2, pa);
+		for (k = 2; k < n;) {
+			const sym_expr *step[4];
+			int j, m = 1 + (int)((rng >> (k % 50)) % 3);
+			if (m > n - k)
+				m = n - k;
+			step[0] = acc;
+			for (j = 0; j < m; j++)
+				step[j + 1] = pa[k + j];
+			acc = mk(a, (size_t)m + 1, step);
+			assert_non_null(acc);
+			k += m;
+		}
+		whole = mk(b, (size_t)n, pb);
+		assert_non_null(whole);
+		ta = sym_expr_to_str(a, acc);
+		tb = sym_expr_to_str(b, whole);
+		assert_non_null(ta);
+		assert_non_null(tb);
+		assert_string_equal(ta, tb);
+		assert_int_equal(sym_expr_hash(acc), sym_expr_hash(whole));
+		assert_int_equal(acc->kind, whole->kind);
+		assert_int_equal(acc->n, whole->n);
+		assert_int_equal(acc->flags, whole->flags);
+		assert_int_equal(acc->depth, whole->depth);
+		assert_int_equal(acc->degree, whole->degree);
+		if (acc->kind == SYM_KIND_MIN || acc->kind == SYM_KIND_MAX) {
+			assert_true((acc->flags & SYM_F_SYMARGS) != 0);
+			assert_true(sym__minmax_key(acc) == sym__minmax_key(whole));
+		}
+		/* and the grown node is the one its context builds whole */
+		assert_ptr_equal(mk(a, (size_t)n, pa), acc);
+		sym_str_free(a, ta);
+		sym_str_free(b, tb);
+		sym_ctx_free(a);
+		sym_ctx_free(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(min_and_max_of_many_arguments_keep_the_pairwise_result),
+	    cmocka_unit_test(min_or_max_of_symbols_grown_by_symbols_is_the_node_built_whole),
 	    cmocka_unit_test(extending_a_simplified_min_or_max_keeps_the_pairwise_result),
 	    cmocka_unit_test(growing_a_min_or_max_of_ranged_symbols_keeps_the_pairwise_result),
 	    cmocka_unit_test(bounds_of_a_grown_min_or_max_are_those_of_its_arguments),
