@@ -1267,22 +1267,28 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 			sym__ival_clear(&iv);
 		}
 	} else {
-		/* a min or max of many dims is passed over without a call per
-		 * dim */
-		k = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*k));
-		if (!k)
-			return NULL;
-		for (i = 0; i < n; i++) {
-			const sym_expr *x = sym__slot(e, i);
-			k[i] = sym_stays(s, x) ? x : simp_node(s, x);
-			if (!k[i])
-				break;
-			if (k[i] != x)
-				same = 0;
+		if ((e->flags & SYM_F_SYMARGS) && (!s->f || !s->f->points)) {
+			/* a min or max of symbols that all stay (sym_stays)
+			 * has itself for children, without a look at each */
+			r = e;
+		} else {
+			/* a min or max of many dims is passed over without a
+			 * call per dim */
+			k = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*k));
+			if (!k)
+				return NULL;
+			for (i = 0; i < n; i++) {
+				const sym_expr *x = sym__slot(e, i);
+				k[i] = sym_stays(s, x) ? x : simp_node(s, x);
+				if (!k[i])
+					break;
+				if (k[i] != x)
+					same = 0;
+			}
+			r = i < n ? NULL : same ? e : sym__rebuild(s->ctx, e, k);
+			if (k != stack)
+				sym__free(s->ctx, k, n * sizeof(*k));
 		}
-		r = i < n ? NULL : same ? e : sym__rebuild(s->ctx, e, k);
-		if (k != stack)
-			sym__free(s->ctx, k, n * sizeof(*k));
 		/* rewrite until this node is stable */
 		for (i = 0; r && i < MAX_ROUNDS; i++) {
 			const sym_expr *r2 = rewrite(s, r);
