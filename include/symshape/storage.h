@@ -25,8 +25,13 @@ SYM_API int sym_graph_tensor_storage(const sym_graph_result *r, size_t i, const 
  * size, aligned up), or NULL when unknown (unknown rank, a string tensor). */
 SYM_API const sym_expr *sym_graph_tensor_bytes(const sym_graph_result *r, size_t i);
 /* Returns the sum of every tensor's byte size, or NULL when some tensor has
- * no known size. */
+ * no known size or the sum is past a limit (sym_graph_total_bytes_error). */
 SYM_API const sym_expr *sym_graph_total_bytes(const sym_graph_result *r);
+/* Returns why the total was not made (owned by r): a limit, such as a sum of
+ * more than 2,000,000 terms; NULL when it was, or when some tensor has no
+ * known size.  The total is a summary, so a limit there fails nothing
+ * else. */
+SYM_API const char *sym_graph_total_bytes_error(const sym_graph_result *r);
 /* Sets the exact range of dim d of tensor i under the symbols' ranges
  * (NULL for an open end).  Returns 0, or -1 on a bad index or an error
  * recorded in the result's context. */

@@ -598,6 +598,9 @@ static void total_text(expr_memo *m, const sym_graph_result *r)
 	} else if (t) {
 		memo_puts(m, "not printed: ");
 		memo_keep(m, m->total_error);
+	} else if (sym_graph_total_bytes_error(r)) {
+		memo_puts(m, "not computed: ");
+		memo_keep(m, sym_graph_total_bytes_error(r));
 	} else {
 		memo_puts(m, "unknown (a tensor has no known size)");
 	}
@@ -800,6 +803,9 @@ static void infer_json(jw *w, const sym_graph_result *r)
 		if (total) {
 			jw_key(w, "total_bytes_error");
 			jw_string(w, w->memo.total_error);
+		} else if (sym_graph_total_bytes_error(r)) {
+			jw_key(w, "total_bytes_error");
+			jw_string(w, sym_graph_total_bytes_error(r));
 		}
 	}
 	if (sym_graph_num_errors(r)) {

@@ -60,7 +60,8 @@ struct sym_graph_ext {
 	size_t nranges;
 	const sym_expr **fresh_max; /* symbolic upper bound of each fresh symbol */
 	sym_tstorage *t;            /* one per tensor */
-	const sym_expr *total;      /* NULL: some tensor has no size */
+	const sym_expr *total;      /* NULL: some tensor has no size, or total_error */
+	char *total_error;          /* why the total was not made (a limit), or NULL */
 	int64_t align;
 };
 

@@ -239,6 +239,23 @@ static int same_bytes_key(int size, const sym_tstorage *a, int osize, const sym_
 	return 1;
 }
 
+/* After the total failed: a limit (too many terms, a number too large)
+ * only leaves the total out, with its reason; anything else (out of
+ * memory) fails the pass.  Returns 0 or -1. */
+static int total_failed(sym_graph_result *r, struct sym_graph_ext *x)
+{
+	sym_ctx *ctx = r->ctx;
+	if (sym_ctx_last_error(ctx) != SYM_ELIMIT)
+		return -1;
+	if (!(x->total_error = sym__infer_strdup(&r->inf, sym_ctx_last_message(ctx)))) {
+		sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
+		return -1;
+	}
+	sym_ctx_clear_error(ctx);
+	x->total = NULL;
+	return 0;
+}
+
 int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 {
 	const sym_model *m = r->model;
@@ -357,10 +374,10 @@ int sym__graph_storage(sym_graph_result *r, const sym_infer_options *opt)
 		x->total = known ? sym__expr_sum(ctx, r->ntensors, terms) : NULL;
 		sym__free(ctx, terms, (r->ntensors + 1) * sizeof(*terms));
 		if (known && !x->total)
-			return -1;
+			return total_failed(r, x);
 	}
 	if (x->total && !(x->total = sym_simplify(ctx, r->facts, x->total)))
-		return -1;
+		return total_failed(r, x);
 	return sym__failed(ctx) ? -1 : 0;
 }
 
@@ -394,4 +411,9 @@ const sym_expr *sym_graph_tensor_bytes(const sym_graph_result *r, size_t i)
 const sym_expr *sym_graph_total_bytes(const sym_graph_result *r)
 {
 	return r->ext ? r->ext->total : NULL;
+}
+
+const char *sym_graph_total_bytes_error(const sym_graph_result *r)
+{
+	return r->ext ? r->ext->total_error : NULL;
 }
