@@ -555,24 +555,36 @@ interned:
 	return interned(ctx, e, size, j);
 }
 
+/* Sets h's hash and looks the node up: the node, or NULL with *j the free
+ * slot the lookup ended on (SIZE_MAX when the table cannot grow).  The
+ * hash and the equality read only kind, n and the payload: a node found
+ * here has passed the checks of intern_new already. */
+static const sym_expr *lookup(sym_ctx *ctx, struct sym_expr *h, const void *payload, size_t size, size_t *j)
+{
+	uint8_t tag;
+	const sym_expr *o;
+	h->hash = (uint32_t)hash_payload(h, payload, size);
+	*j = SIZE_MAX;
+	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
+		return NULL;
+	tag = ctrl_tag(h->hash);
+	for (*j = h->hash & (ctx->cap - 1); ctx->ctrl[*j]; *j = (*j + 1) & (ctx->cap - 1))
+		if ((o = slot_match(ctx, *j, tag, h->hash)) && payload_equal(o, h, payload, size))
+			return o;
+	return NULL;
+}
+
 const sym_expr *sym__intern_symbol_minmax(sym_ctx *ctx, const sym_expr *base, const sym_expr *const *v,
                                           size_t m, uint64_t key)
 {
 	struct sym_expr h = *base;
 	size_t j, size = m * sizeof(*v);
-	uint8_t tag;
 	const sym_expr *o;
 	if (sym__failed(ctx))
 		return NULL;
 	h.n = (uint32_t)m;
-	h.hash = (uint32_t)hash_payload(&h, v, size);
-	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
-		return NULL;
-	j = h.hash & (ctx->cap - 1);
-	tag = ctrl_tag(h.hash);
-	for (; ctx->ctrl[j]; j = (j + 1) & (ctx->cap - 1))
-		if ((o = slot_match(ctx, j, tag, h.hash)) && payload_equal(o, &h, v, size))
-			return o;
+	if ((o = lookup(ctx, &h, v, size, &j)) || j == SIZE_MAX)
+		return o;
 	/* base's kind, flags, depth and degree are the new node's: every
 	 * argument of both is a symbol */
 	return keyed_new(ctx, h, v, size, key, j);
@@ -582,22 +594,13 @@ const sym_expr *sym__intern(sym_ctx *ctx, const struct sym_expr *hdr, const void
 {
 	struct sym_expr h = *hdr;
 	size_t j;
-	uint8_t tag;
 	const sym_expr *o;
 	if (h.kind == SYM_KIND_ADD) /* its constant, then its terms */
 		return sym__intern_sum(ctx, payload, (const sym_term *)((const sym_num *)payload + 1), h.n);
 	if (sym__failed(ctx))
 		return NULL;
-	/* the hash and the equality read only kind, n and the payload: a node
-	 * found here has passed the checks of intern_new already */
-	h.hash = (uint32_t)hash_payload(&h, payload, size);
-	if (ctx->count * 2 >= ctx->cap && !table_grow(ctx))
-		return NULL;
-	j = h.hash & (ctx->cap - 1);
-	tag = ctrl_tag(h.hash);
-	for (; ctx->ctrl[j]; j = (j + 1) & (ctx->cap - 1))
-		if ((o = slot_match(ctx, j, tag, h.hash)) && payload_equal(o, &h, payload, size))
-			return o;
+	if ((o = lookup(ctx, &h, payload, size, &j)) || j == SIZE_MAX)
+		return o;
 	return intern_new(ctx, h, payload, size, j);
 }
 
