@@ -3,7 +3,6 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct cli_chunk {
 	cli_chunk *prev;
@@ -38,39 +37,11 @@ void cli_sink_free(cli_sink *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Makes room for n more bytes in the first chunk: a new chunk when the one
- * being filled has less (its bytes stay where they are); 0 or -1. */
-static int sink_room(cli_sink *s, size_t n)
-{
-	size_t size = CHUNK_FIRST;
-	cli_chunk *c;
-	if (s->fail)
-		return -1;
-	if (s->room >= n)
-		return 0;
-	/* chunks double up to CHUNK_MAX, so a short output allocates little
-	 * and a long one few times */
-	if (s->chunks)
-		size = s->chunks->size < CHUNK_MAX ? s->chunks->size * 2 : CHUNK_MAX;
-	if (size < n)
-		size = n;
-	if (!(c = malloc(sizeof(*c) + size)))
-		return s->fail = 1, -1;
-	c->prev = s->chunks;
-	c->size = size;
-	s->chunks = c;
-	s->end = c->bytes;
-	s->room = size;
-	return 0;
-}
-
-/* Appends the piece {p, n}, joined to the last one when it follows it. */
+/* Appends the piece {p, n}. */
 static void sink_piece(cli_sink *s, const char *p, size_t n)
 {
-	if (s->nv && s->v[s->nv - 1].p + s->v[s->nv - 1].n == p) {
-		s->v[s->nv - 1].n += n;
+	if (!n || s->fail)
 		return;
-	}
 	if (s->nv == s->capv) {
 		size_t cap = s->capv ? s->capv * 2 : 64;
 		cli_piece *v = realloc(s->v, cap * sizeof(*v));
@@ -86,16 +57,48 @@ static void sink_piece(cli_sink *s, const char *p, size_t n)
 	s->nv++;
 }
 
-void cli_sink_put(cli_sink *s, const char *p, size_t n)
+/* Ends the run of bytes copied since the last piece: it becomes a piece. */
+static void close_run(cli_sink *s)
+{
+	if (s->run && s->end > s->run)
+		sink_piece(s, s->run, (size_t)(s->end - s->run));
+	s->run = s->end;
+}
+
+/* Starts a chunk with room for n bytes at least (the bytes of the one
+ * being filled stay where they are); 0 or -1. */
+static int new_chunk(cli_sink *s, size_t n)
+{
+	size_t size = CHUNK_FIRST;
+	cli_chunk *c;
+	if (s->fail)
+		return -1;
+	close_run(s);
+	/* chunks double up to CHUNK_MAX, so a short output allocates little
+	 * and a long one few times */
+	if (s->chunks)
+		size = s->chunks->size < CHUNK_MAX ? s->chunks->size * 2 : CHUNK_MAX;
+	if (size < n)
+		size = n;
+	if (!(c = malloc(sizeof(*c) + size)))
+		return s->fail = 1, -1;
+	c->prev = s->chunks;
+	c->size = size;
+	s->chunks = c;
+	s->run = s->end = c->bytes;
+	s->room = size;
+	return 0;
+}
+
+void cli_sink_put_slow(cli_sink *s, const char *p, size_t n)
 {
 	if (s->direct) {
 		fwrite(p, 1, n, s->direct);
 		return;
 	}
-	if (!n || sink_room(s, n) < 0)
+	if (!n || new_chunk(s, n) < 0)
 		return;
 	memcpy(s->end, p, n);
-	sink_piece(s, s->end, n);
 	s->end += n;
 	s->room -= n;
 }
@@ -107,8 +110,8 @@ void cli_sink_keep(cli_sink *s, const char *t)
 		cli_sink_put(s, t, n);
 		return;
 	}
-	if (!s->fail)
-		sink_piece(s, t, n);
+	close_run(s);
+	sink_piece(s, t, n);
 }
 
 void cli_sink_printf(cli_sink *s, const char *fmt, ...)
@@ -131,22 +134,20 @@ void cli_sink_printf(cli_sink *s, const char *fmt, ...)
 	if ((size_t)n >= s->room) {
 		/* it did not fit: again into a chunk with room for it and its
 		 * terminating zero */
-		if (sink_room(s, (size_t)n + 1) < 0)
+		if (new_chunk(s, (size_t)n + 1) < 0)
 			return;
 		va_start(ap, fmt);
 		vsnprintf(s->end, s->room, fmt, ap);
 		va_end(ap);
 	}
-	if (n) {
-		sink_piece(s, s->end, (size_t)n);
-		s->end += n;
-		s->room -= (size_t)n;
-	}
+	s->end += n;
+	s->room -= (size_t)n;
 }
 
 int cli_sink_write(cli_sink *s, FILE *f)
 {
 	size_t i;
+	close_run(s);
 	if (s->fail)
 		return -1;
 	for (i = 0; i < s->nv; i++)
