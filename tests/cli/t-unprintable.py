@@ -98,6 +98,33 @@ def short_total_unchanged(tmp):
                           and "total_bytes_error" not in r.json()) or "other total")
 
 
+def total_past_a_limit(tmp):
+    """9 byte sizes of just under SYM_MAX_BITS bits: their sum is past the
+    limit, so the total is not made; everything else is reported."""
+    path = write(tmp, "big_total.json", {
+        "inputs": [{"name": "x%d" % i, "dtype": "float32", "shape": ["2**1048571 + %d" % i]}
+                   for i in range(9)],
+        "nodes": [], "outputs": ["x0"]})
+    why = "number too large (more than 1048576 bits)"
+    res = run(["infer", path])
+    check("total_past_a_limit_says_not_computed_in_text", res, 0,
+          pred=lambda r: (r.err == "" and r.out.endswith("\n  total bytes: not computed: %s\n" % why)
+                          and r.out.count("\n                   bytes    ") == 9) or "other output")
+
+    def json_total(r):
+        d = r.json()
+        if d is None:
+            return "not JSON"
+        if d["total_bytes"] is not None or d.get("total_bytes_error") != why:
+            return "total_bytes %r, total_bytes_error %r" % (
+                d["total_bytes"] if d["total_bytes"] is None else d["total_bytes"][:40],
+                d.get("total_bytes_error"))
+        sizes = [t["bytes"] for t in d["tensors"].values()]
+        return (len(sizes) == 9 and all(isinstance(s, str) and s.isdigit() for s in sizes)) or "byte sizes lost"
+    check("total_past_a_limit_is_null_with_its_reason_in_json", run(["infer", "--json", path]), 0,
+          pred=json_total)
+
+
 def fails_cleanly(name, args, message):
     check(name, run(args), 1, pred=lambda r: (r.out == "" and r.err == "symshape: %s\n" % message)
           or "stdout %d bytes, stderr %r" % (len(r.out), r.err[:300]))
@@ -219,6 +246,7 @@ def out_of_memory_while_printing(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         return clitest.main([lambda: total_too_long(tmp), lambda: short_total_unchanged(tmp),
+                             lambda: total_past_a_limit(tmp),
                              lambda: dim_and_guard_too_long(tmp),
                              lambda: out_of_memory_while_printing(tmp)])
 

@@ -595,6 +595,47 @@ static void bad_formats_are_errors_naming_the_tensor(void **state)
 	}
 }
 
+/* The memory total is a summary: past a limit of the expressions (here a
+ * number of more than SYM_MAX_BITS bits, the sum of 9 byte sizes just
+ * under it) only the total is left out, with its reason; the byte sizes and
+ * the rest of the result stand. */
+static void a_total_past_a_limit_is_left_out_with_its_reason(void **state)
+{
+	enum { N = 9 };
+	size_t cap = 64 * N + 256, len = 0, i;
+	char *json = malloc(cap);
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m;
+	sym_graph_result *r;
+	const char *why;
+	(void)state;
+	assert_non_null(json);
+	assert_non_null(ctx);
+	len += (size_t)snprintf(json + len, cap - len, "{\"inputs\": [");
+	for (i = 0; i < N; i++)
+		len += (size_t)snprintf(
+		    json + len, cap - len,
+		    "%s{\"name\": \"x%zu\", \"dtype\": \"float32\", \"shape\": [\"2**1048571 + %zu\"]}",
+		    i ? ", " : "", i, i);
+	snprintf(json + len, cap - len, "], \"nodes\": [], \"outputs\": [\"x0\"]}");
+	m = sym_model_from_json(ctx, json, strlen(json));
+	assert_non_null(m);
+	r = sym_model_infer(ctx, m, NULL);
+	if (!r)
+		fail_msg("inference failed: %s", sym_ctx_last_message(ctx));
+	assert_int_equal(sym_ctx_last_error(ctx), SYM_EOK);
+	assert_null(sym_graph_total_bytes(r));
+	why = sym_graph_total_bytes_error(r);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "number too large"));
+	for (i = 0; i < N; i++)
+		assert_non_null(sym_graph_tensor_bytes(r, i));
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
+	free(json);
+}
+
 /* ---- unknown rank and data-dependent dims --------------------------------- */
 
 static void unknown_rank_branches_infer_around_the_node_that_needs_a_rank(void **state)
@@ -723,6 +764,7 @@ int main(void)
 	    cmocka_unit_test(ranges_give_dim_ranges_and_drop_implied_guards),
 	    cmocka_unit_test(a_range_of_an_unknown_symbol_is_an_error),
 	    cmocka_unit_test(bad_formats_are_errors_naming_the_tensor),
+	    cmocka_unit_test(a_total_past_a_limit_is_left_out_with_its_reason),
 	    cmocka_unit_test(unknown_rank_branches_infer_around_the_node_that_needs_a_rank),
 	    cmocka_unit_test(nonzero_reshape_uses_a_fresh_symbol_bound_at_run_time),
 	};
