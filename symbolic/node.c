@@ -306,14 +306,14 @@ static inline const sym_expr *slot_match(const sym_ctx *ctx, size_t j, uint8_t t
 	const sym_expr *o;
 	if (ctx->ctrl[j] != tag)
 		return NULL;
-	o = (const sym_expr *)ctx->table[j];
+	o = ctx->table[j];
 	return o->hash == hash ? o : NULL;
 }
 
 static int table_grow(sym_ctx *ctx)
 {
 	size_t ncap = ctx->cap ? ctx->cap * 2 : 1024, i;
-	sym_islot *nt = sym__alloc(ctx, ncap * (sizeof(*nt) + 1));
+	const sym_expr **nt = sym__alloc(ctx, ncap * (sizeof(*nt) + 1));
 	uint8_t *nc;
 	if (!nt)
 		return 0;
@@ -323,11 +323,10 @@ static int table_grow(sym_ctx *ctx)
 	memset(nc, 0, ncap);
 	for (i = 0; i < ctx->cap; i++) {
 		if (ctx->ctrl[i]) {
-			sym_islot s = ctx->table[i];
-			size_t j = ((const sym_expr *)s)->hash & (ncap - 1);
+			size_t j = ctx->table[i]->hash & (ncap - 1);
 			while (nc[j])
 				j = (j + 1) & (ncap - 1);
-			nt[j] = s;
+			nt[j] = ctx->table[i];
 			nc[j] = ctx->ctrl[i];
 		}
 	}
@@ -470,7 +469,7 @@ static const sym_expr *interned(sym_ctx *ctx, const sym_expr *e, size_t size, si
 {
 	ctx->node_bytes += sizeof(struct sym_expr) + ((size + 7) & ~(size_t)7);
 	ctx->nnodes++;
-	ctx->table[j] = (uintptr_t)e;
+	ctx->table[j] = e;
 	ctx->ctrl[j] = ctrl_tag(e->hash);
 	ctx->count++;
 	return e;
@@ -753,6 +752,7 @@ int sym__symbol_exists(const sym_ctx *ctx, const char *name)
 	struct sym_expr h = {0};
 	char buf[256 + 8];
 	size_t len = strlen(name), j;
+	uint8_t tag;
 	if (len > 255 || !ctx->cap)
 		return 0;
 	memset(buf, 0, sizeof(buf));
@@ -760,8 +760,9 @@ int sym__symbol_exists(const sym_ctx *ctx, const char *name)
 	h.kind = SYM_KIND_SYM;
 	h.n = (uint32_t)len;
 	h.hash = (uint32_t)hash_payload(&h, buf, (len + 8) & ~(size_t)7);
+	tag = ctrl_tag(h.hash);
 	for (j = h.hash & (ctx->cap - 1); ctx->ctrl[j]; j = (j + 1) & (ctx->cap - 1)) {
-		const sym_expr *o = slot_match(ctx, j, ctrl_tag(h.hash), h.hash);
+		const sym_expr *o = slot_match(ctx, j, tag, h.hash);
 		if (o && o->kind == SYM_KIND_SYM && o->n == len && !memcmp(node_name(o), name, len))
 			return 1;
 	}

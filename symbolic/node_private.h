@@ -222,13 +222,12 @@ typedef struct sym_bigref {
  * the tags agree: a lookup that makes a new node (most of them) reads no
  * slot at all, and once the nodes outgrow the cache, the control bytes
  * stay in it far longer than the slots. */
-typedef uintptr_t sym_islot;
 struct sym_ctx {
 	sym_allocator alloc;
 	sym_chunk *chunks;
 	size_t node_bytes, nnodes;
-	sym_islot *table; /* open addressing, power-of-two capacity */
-	uint8_t *ctrl;    /* its control bytes, in the same block after the slots */
+	const sym_expr **table; /* open addressing, power-of-two capacity */
+	uint8_t *ctrl;          /* its control bytes, in the same block after the slots */
 	size_t cap, count;
 	sym_bigref *bigs;
 	/* first error */

@@ -1243,11 +1243,39 @@ static inline int sym_stays(const simp *s, const sym_expr *x)
 	return x->kind == SYM_KIND_SYM && (!s->f || !s->f->points);
 }
 
-static const sym_expr *simp_node(simp *s, const sym_expr *e)
+/* e (of n slots) rebuilt from its simplified children: e itself when none
+ * changes; NULL on error. */
+static const sym_expr *simp_children(simp *s, const sym_expr *e, size_t n)
 {
 	const sym_expr *r, *stack[16], **k;
-	size_t i, n;
+	size_t i;
 	int same = 1;
+	/* a min or max of symbols that all stay (sym_stays) has itself for
+	 * children, without a look at each */
+	if ((e->flags & SYM_F_SYMARGS) && (!s->f || !s->f->points))
+		return e;
+	/* a min or max of many dims is passed over without a call per dim */
+	k = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*k));
+	if (!k)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const sym_expr *x = sym__slot(e, i);
+		k[i] = sym_stays(s, x) ? x : simp_node(s, x);
+		if (!k[i])
+			break;
+		if (k[i] != x)
+			same = 0;
+	}
+	r = i < n ? NULL : same ? e : sym__rebuild(s->ctx, e, k);
+	if (k != stack)
+		sym__free(s->ctx, k, n * sizeof(*k));
+	return r;
+}
+
+static const sym_expr *simp_node(simp *s, const sym_expr *e)
+{
+	const sym_expr *r;
+	size_t i, n;
 	if (!e || sym__failed(s->ctx))
 		return NULL;
 	if (sym_stays(s, e))
@@ -1267,28 +1295,7 @@ static const sym_expr *simp_node(simp *s, const sym_expr *e)
 			sym__ival_clear(&iv);
 		}
 	} else {
-		if ((e->flags & SYM_F_SYMARGS) && (!s->f || !s->f->points)) {
-			/* a min or max of symbols that all stay (sym_stays)
-			 * has itself for children, without a look at each */
-			r = e;
-		} else {
-			/* a min or max of many dims is passed over without a
-			 * call per dim */
-			k = n <= 16 ? stack : sym__alloc(s->ctx, n * sizeof(*k));
-			if (!k)
-				return NULL;
-			for (i = 0; i < n; i++) {
-				const sym_expr *x = sym__slot(e, i);
-				k[i] = sym_stays(s, x) ? x : simp_node(s, x);
-				if (!k[i])
-					break;
-				if (k[i] != x)
-					same = 0;
-			}
-			r = i < n ? NULL : same ? e : sym__rebuild(s->ctx, e, k);
-			if (k != stack)
-				sym__free(s->ctx, k, n * sizeof(*k));
-		}
+		r = simp_children(s, e, n);
 		/* rewrite until this node is stable */
 		for (i = 0; r && i < MAX_ROUNDS; i++) {
 			const sym_expr *r2 = rewrite(s, r);

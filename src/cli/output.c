@@ -17,9 +17,9 @@
  *
  * The result of infer is made in memory first (a sink: the memo's texts
  * are referenced, not copied) and written to stdout once it is whole, so
- * that an expression that cannot be
- * printed (longer than SYM_MAX_TEXT_BYTES, or out of memory) fails the
- * command before any output, instead of a "?" (which a model reads as a
+ * that an expression that cannot be printed (longer than
+ * SYM_MAX_TEXT_BYTES, or out of memory) fails the command before any
+ * output, instead of a "?" (which a model reads as a
  * fresh unknown dim) or a document cut short. */
 typedef struct memo_text {
 	const sym_expr *e; /* NULL: a free slot */
@@ -186,6 +186,24 @@ static const char *memo_total_text(expr_memo *m, const sym_expr *total)
 	m->error = cli_format("total bytes: %s", msg ? msg : "out of memory");
 	free(msg);
 	return "";
+}
+
+/* The text of r's memory total, or NULL without one: then *why is the
+ * reason and *label says whether the total was not printed (too long) or
+ * not computed (past a limit of the library); *why NULL when some tensor
+ * has no known size. */
+static const char *memo_total(expr_memo *m, const sym_graph_result *r, const char **why, const char **label)
+{
+	const sym_expr *t = sym_graph_total_bytes(r);
+	const char *s = t ? memo_total_text(m, t) : NULL;
+	*why = NULL, *label = NULL;
+	if (s)
+		return s;
+	if (t)
+		*why = m->total_error, *label = "not printed";
+	else if ((*why = sym_graph_total_bytes_error(r)))
+		*label = "not computed";
+	return NULL;
 }
 
 /* The text printer writes pieces: memo_keep for a text kept until the
@@ -590,17 +608,14 @@ static void tensor_json(jw *w, const sym_graph_result *r, size_t i, const char *
 
 static void total_text(expr_memo *m, const sym_graph_result *r)
 {
-	const sym_expr *t = sym_graph_total_bytes(r);
-	const char *s = t ? memo_total_text(m, t) : NULL;
+	const char *why, *label, *s = memo_total(m, r, &why, &label);
 	memo_puts(m, "memory:\n  total bytes: ");
 	if (s) {
 		memo_keep(m, s);
-	} else if (t) {
-		memo_puts(m, "not printed: ");
-		memo_keep(m, m->total_error);
-	} else if (sym_graph_total_bytes_error(r)) {
-		memo_puts(m, "not computed: ");
-		memo_keep(m, sym_graph_total_bytes_error(r));
+	} else if (why) {
+		memo_puts(m, label);
+		memo_puts(m, ": ");
+		memo_keep(m, why);
 	} else {
 		memo_puts(m, "unknown (a tensor has no known size)");
 	}
@@ -703,8 +718,7 @@ int cli_print_infer_text(sym_ctx *ctx, const sym_graph_result *r, const char *mo
 
 static void infer_json(jw *w, const sym_graph_result *r)
 {
-	const sym_expr *total = sym_graph_total_bytes(r);
-	const char *total_text = NULL;
+	const char *total_text, *why, *label;
 	size_t i;
 	jw_open(w, '{');
 	jw_key(w, "symbols");
@@ -794,18 +808,13 @@ static void infer_json(jw *w, const sym_graph_result *r)
 	}
 	jw_close(w, '}');
 	jw_key(w, "total_bytes");
-	if (total)
-		total_text = memo_total_text(&w->memo, total);
-	if (total_text) {
+	if ((total_text = memo_total(&w->memo, r, &why, &label))) {
 		jw_string(w, total_text);
 	} else {
 		jw_raw(w, "null");
-		if (total) {
+		if (why) {
 			jw_key(w, "total_bytes_error");
-			jw_string(w, w->memo.total_error);
-		} else if (sym_graph_total_bytes_error(r)) {
-			jw_key(w, "total_bytes_error");
-			jw_string(w, sym_graph_total_bytes_error(r));
+			jw_string(w, why);
 		}
 	}
 	if (sym_graph_num_errors(r)) {

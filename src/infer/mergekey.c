@@ -57,7 +57,6 @@ static dim_text *memo_slot(dim_memo *m, const sym_expr *e)
 /* The dims of the key being made that were printed for it: where their
  * text starts in it, to be pointed at once the key is kept. */
 typedef struct new_dims {
-	sym_ctx *ctx;
 	struct {
 		const sym_expr *e;
 		size_t at;
@@ -188,7 +187,7 @@ int sym__merge_keys(sym_graph_result *r)
 	key_group **sorted = NULL, **by_id = NULL;
 	key_table keys = {r->ctx, NULL, 0, 0};
 	dim_memo memo = {r->ctx, NULL, 0, 0};
-	new_dims nd = {r->ctx, NULL, 0, 0};
+	new_dims nd = {NULL, 0, 0};
 	sym_sbuf b;
 	int st = -1;
 	sym__sbuf_init(&b, r->ctx);
