@@ -2,7 +2,9 @@
  * the conversions between Python values and expressions. */
 #include "symshape_py.h"
 
+#include <gmp.h>
 #include <string.h>
+#include <symshape/gmp.h>
 
 PyObject *sympy_Error, *sympy_ParseError, *sympy_ModelError, *sympy_GuardError;
 
@@ -256,6 +258,25 @@ int sympy_is_convertible(PyObject *o)
 	       (fraction_type && PyObject_IsInstance(o, fraction_type) == 1);
 }
 
+/* The integer of the hex digits d ("0x..." or "-0x...", as int's hex
+ * form writes them); NULL when d is not that. */
+static const sym_expr *hex_expr(SymContext *c, const char *d)
+{
+	const sym_expr *e = NULL;
+	int neg = *d == '-';
+	mpz_t z;
+	if (strncmp(d + neg, "0x", 2))
+		return NULL;
+	mpz_init(z);
+	if (mpz_set_str(z, d + neg + 2, 16) == 0) {
+		if (neg)
+			mpz_neg(z, z);
+		e = sym_expr_from_mpz(c->ctx, z);
+	}
+	mpz_clear(z);
+	return e;
+}
+
 static const sym_expr *int_expr(SymContext *c, PyObject *o)
 {
 	int overflow = 0;
@@ -268,13 +289,13 @@ static const sym_expr *int_expr(SymContext *c, PyObject *o)
 	if (!overflow)
 		e = sym_expr_from_si(c->ctx, v);
 	else {
-		/* beyond 64 bits: the exact decimal digits (int's own repr: a
-		 * subclass may print otherwise) */
-		s = PyLong_Type.tp_repr(o);
+		/* beyond 64 bits: the hex digits, which have no length limit
+		 * (the decimal ones stop at sys.get_int_max_str_digits()) */
+		s = PyNumber_ToBase(o, 16);
 		if (!s)
 			return NULL;
 		d = PyUnicode_AsUTF8(s);
-		e = d ? sym_expr_from_dec(c->ctx, d) : NULL;
+		e = d ? hex_expr(c, d) : NULL;
 		Py_DECREF(s);
 		if (!d)
 			return NULL;
@@ -334,26 +355,43 @@ PyObject *sympy_expr_text(SymContext *c, const sym_expr *e)
 	return r;
 }
 
+/* The Python int of z, through its hex digits (no length limit). */
+static PyObject *mpz_int(mpz_srcptr z)
+{
+	void (*gmp_free)(void *, size_t);
+	char *d = mpz_get_str(NULL, 16, z);
+	PyObject *r;
+	if (!d)
+		return PyErr_NoMemory();
+	r = PyLong_FromString(d, NULL, 16);
+	mp_get_memory_functions(NULL, NULL, &gmp_free);
+	gmp_free(d, strlen(d) + 1);
+	return r;
+}
+
 PyObject *sympy_expr_value(SymContext *c, const sym_expr *e)
 {
 	long long v;
 	int k = sym_expr_get_si(e, &v);
-	PyObject *t, *r;
+	PyObject *p, *q = NULL, *r = NULL;
+	mpq_t x;
 	if (k == 1)
 		return PyLong_FromLongLong(v);
 	if (sym_expr_kind(e) == SYM_KIND_BOOL)
 		return PyBool_FromLong(e == sym_expr_bool(c->ctx, 1));
 	if (k != 2)
 		Py_RETURN_NONE;
-	/* a big integer or a fraction: through its exact text */
-	t = sympy_expr_text(c, e);
-	if (!t)
-		return NULL;
-	if (PyUnicode_FindChar(t, '/', 0, PyUnicode_GET_LENGTH(t), 1) >= 0)
-		r = PyObject_CallOneArg(fraction_type, t);
-	else
-		r = PyLong_FromUnicodeObject(t, 10);
-	Py_DECREF(t);
+	/* a big integer or a fraction: its exact numerator and denominator */
+	mpq_init(x);
+	sym_expr_get_mpq(e, x);
+	p = mpz_int(mpq_numref(x));
+	if (p && mpz_cmp_ui(mpq_denref(x), 1) == 0)
+		r = Py_NewRef(p);
+	else if (p && (q = mpz_int(mpq_denref(x))))
+		r = PyObject_CallFunctionObjArgs(fraction_type, p, q, NULL);
+	mpq_clear(x);
+	Py_XDECREF(p);
+	Py_XDECREF(q);
 	return r;
 }
 

@@ -304,6 +304,12 @@ static PyObject *graph_total_bytes(SymGraph *g, PyObject *noargs)
 	return sympy_expr_or_none(g->ctx, sym_graph_total_bytes(g->r));
 }
 
+static PyObject *graph_total_bytes_error(SymGraph *g, PyObject *noargs)
+{
+	(void)noargs;
+	return sympy_str_or_none(sym_graph_total_bytes_error(g->r));
+}
+
 /* inputs() -> [(name, rank)], outputs() -> [name] */
 static PyObject *input_item(void *self, size_t i)
 {
@@ -450,6 +456,8 @@ static PyMethodDef graph_methods[] = {
     {"merge_keys", (PyCFunction)graph_merge_keys, METH_NOARGS, "[(key, nodes)]"},
     {"diagnostics", (PyCFunction)graph_diagnostics, METH_NOARGS, "[(message, node, op, tensor)]"},
     {"total_bytes", (PyCFunction)graph_total_bytes, METH_NOARGS, "Expr or None"},
+    {"total_bytes_error", (PyCFunction)graph_total_bytes_error, METH_NOARGS,
+     "why the total was not made (a limit), or None"},
     {"inputs", (PyCFunction)graph_inputs, METH_NOARGS, "[(name, rank)]"},
     {"outputs", (PyCFunction)graph_outputs, METH_NOARGS, "[name]"},
     {"to_onnx", (PyCFunction)graph_to_onnx, METH_NOARGS,

@@ -170,6 +170,9 @@ class InferResult:
         self.merge_keys = {key: list(nodes) for key, nodes in graph.merge_keys()}
         self.diagnostics = [Diagnostic(*d) for d in graph.diagnostics()]
         self.total_bytes = graph.total_bytes()
+        #: why total_bytes is None though every tensor has a size: the
+        #: library limit the sum went past; None otherwise
+        self.total_bytes_error = graph.total_bytes_error()
         self.inputs = [name for name, _ in graph.inputs()]
         self.outputs = graph.outputs()
         t = self.tensors.values()
@@ -232,6 +235,8 @@ class InferResult:
                            "reason": g.reason} for g in self.guards],
                "merge_keys": dict(self.merge_keys),
                "total_bytes": None if self.total_bytes is None else str(self.total_bytes)}
+        if self.total_bytes_error is not None:
+            out["total_bytes_error"] = self.total_bytes_error
         if self.diagnostics:
             out["errors"] = [{"node": d.node, "message": d.message} for d in self.diagnostics]
         return out

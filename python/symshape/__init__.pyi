@@ -157,6 +157,7 @@ class InferResult:
     storage_shapes: Dict[str, Optional[Tuple[Expr, ...]]]
     byte_sizes: Dict[str, Optional[Expr]]
     total_bytes: Optional[Expr]
+    total_bytes_error: Optional[str]
     guards: List[Guard]
     merge_keys: Dict[str, List[str]]
     diagnostics: List[Diagnostic]

@@ -154,6 +154,17 @@ def test_constants_convert_to_exact_python_numbers():
         int(symshape.Expr(F(1, 2)))
 
 
+def test_constants_past_pythons_decimal_digit_limit_convert_both_ways():
+    # Python stops converting ints to and from decimal text at 4,300 digits
+    huge = 3**20000 + 7  # 9,543 digits
+    e = symshape.Expr(-huge)
+    assert e.value == -huge and int(e) == -huge
+    assert (e + huge).value == 0
+    assert symshape.Expr(F(huge, 2**70)).value == F(huge, 2**70)
+    assert symshape.Expr(F(-5, huge)).value == F(-5, huge)
+    assert (x * huge).eval(x=2) == 2 * huge
+
+
 def test_floor_division_and_modulo_follow_python():
     for a in range(-7, 8):
         for b in (-3, -2, 2, 3):

@@ -75,6 +75,22 @@ def test_result_exposes_symbols_guards_merge_keys_storage_and_bytes():
     assert r.total_bytes is not None
 
 
+def test_total_past_a_limit_is_none_with_its_reason():
+    # 9 byte sizes of just under the number limit's bits: their sum is past
+    # it, so only the total is left out
+    model = {"inputs": [{"name": "x%d" % i, "dtype": "float32", "shape": ["2**1048571 + %d" % i]}
+                        for i in range(9)],
+             "nodes": [], "outputs": ["x0"]}
+    r = symshape.infer(model)
+    assert r.total_bytes is None
+    assert r.total_bytes_error == "number too large (more than 1048576 bits)"
+    assert all(b is not None and b.is_constant for b in r.byte_sizes.values())
+    assert r.as_json()["total_bytes_error"] == r.total_bytes_error
+    small = symshape.infer(os.path.join(ROOT, "examples", "cnn.json"))
+    assert small.total_bytes is not None and small.total_bytes_error is None
+    assert "total_bytes_error" not in small.as_json()
+
+
 def test_hints_ranges_and_allow_empty_reach_inference():
     path = os.path.join(ROOT, "examples", "transformer.json")
     _, want = cli_json("infer", "--json", path, "--hint", "batch=2,mbatch=2", "--range", "seq=1:64")
