@@ -1,19 +1,48 @@
 /* The context: arena, hash-cons table, errors; node interning. */
+#define _DEFAULT_SOURCE /* madvise */
 #include "node_private.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* From this size on, a block of the default allocator asks for huge pages
+ * (Linux's transparent huge pages, where they are on "madvise"): the
+ * intern table and the simplifier's memos of a context of millions of
+ * nodes are read at random, and with 4 KB pages most of those reads miss
+ * the TLB too (1,000,000 broadcasts of fresh dims: 81 -> 55 us per node). */
+#define HUGE_BLOCK ((size_t)4 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+static void advise_huge(void *p, size_t n)
+{
+#if defined(MADV_HUGEPAGE)
+	uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE); /* advice only: no error */
+#else
+	(void)p, (void)n;
+#endif
+}
 
 static void *default_realloc(void *ud, void *p, size_t old, size_t n)
 {
+	void *r;
 	(void)ud, (void)old;
 	if (n == 0) {
 		free(p);
 		return NULL;
 	}
-	return realloc(p, n);
+	r = realloc(p, n);
+	if (r && n >= HUGE_BLOCK)
+		advise_huge(r, n);
+	return r;
 }
 
 void *sym__realloc(sym_ctx *ctx, void *p, size_t old, size_t n)
@@ -118,7 +147,9 @@ static void *arena_alloc(sym_ctx *ctx, size_t n)
 	sym_chunk *c = ctx->chunks;
 	n = (n + 7) & ~(size_t)7;
 	if (!c || c->size - c->used < n) {
-		size_t sz = n + sizeof(sym_chunk) > 65536 ? n + sizeof(sym_chunk) : 65536;
+		/* 64 KB chunks, 4 MB ones (huge pages) once the nodes fill 16 MB */
+		size_t least = ctx->node_bytes >= ((size_t)16 << 20) ? HUGE_BLOCK : 65536;
+		size_t sz = n + sizeof(sym_chunk) > least ? n + sizeof(sym_chunk) : least;
 		c = sym__alloc(ctx, sz);
 		if (!c)
 			return NULL;
