@@ -675,6 +675,17 @@ static sym_status assume(sym_facts *f, const sym_expr *p)
 	return SYM_EOK; /* disjunctions: kept for witnesses only */
 }
 
+sym_status sym__facts_remember(sym_facts *f, const sym_expr *p)
+{
+	if (!p)
+		return sym_ctx_last_error(f->ctx) != SYM_EOK ? sym_ctx_last_error(f->ctx) : SYM_EMISUSE;
+	if (!(p->flags & SYM_F_PRED)) {
+		sym__error(f->ctx, SYM_EDOMAIN, -1, "an assumption must be a predicate");
+		return SYM_EDOMAIN;
+	}
+	return remember(f, p);
+}
+
 sym_status sym_facts_assume(sym_facts *f, const sym_expr *p)
 {
 	sym_status st;

@@ -10,6 +10,11 @@
  * a call costs the same whatever the size of the fact store. */
 #define MAX_VARS 24
 #define MAX_ROWS 600
+/* A min or max brings a row and a variable per argument: past
+ * MAX_MINMAX_ARGS of them the system is too large to pay (a goal over the
+ * max of 24 dims cost some 100k instructions a call, and a chain of 24
+ * broadcasts makes hundreds of such calls), so it is "not proven". */
+#define MAX_MINMAX_ARGS 8
 
 /* What the prover keeps in a fact store between calls: an index from each
  * atom to the linear facts it occurs in (appended to as facts arrive; the
@@ -200,7 +205,7 @@ static void add_atom_facts(lp *p, const sym_expr *x)
 	}
 	case SYM_KIND_MIN:
 	case SYM_KIND_MAX:
-		if (p->nv + x->n > MAX_VARS + 1) {
+		if (x->n > MAX_MINMAX_ARGS || p->nv + x->n > MAX_VARS + 1) {
 			p->overflow = 1; /* too many arguments: no row is built */
 			return;
 		}
@@ -548,7 +553,7 @@ int sym__fm_prove_le(sym_ctx *ctx, const sym_facts *f, const sym_expr *d)
 
 /* Whether the system of goal d is sure to pass the prover's bounds: more
  * atoms than MAX_VARS, or an atom that is a min or max of more than
- * MAX_VARS arguments (the goal's atoms are all visited before any
+ * MAX_MINMAX_ARGS arguments (the goal's atoms are all visited before any
  * elimination, and such a one overflows the variables there, see
  * add_atom_facts).  Tells so before any bounds are computed or rows built. */
 static int goal_too_large(const sym_expr *d)
@@ -561,7 +566,7 @@ static int goal_too_large(const sym_expr *d)
 	for (i = 0; i < v.n; i++)
 		if ((sym__lin_mono(&v, i)->kind == SYM_KIND_MIN ||
 		     sym__lin_mono(&v, i)->kind == SYM_KIND_MAX) &&
-		    sym__lin_mono(&v, i)->n > MAX_VARS)
+		    sym__lin_mono(&v, i)->n > MAX_MINMAX_ARGS)
 			return 1;
 	return 0;
 }

@@ -113,6 +113,14 @@ int sym__print(sym_sbuf *b, const sym_expr *e);
 
 /* ---- bounds and facts -------------------------------------------------------- */
 
+/* Keeps p among f's assumptions without working it into the store:
+ * sym_facts_assume simplifies p under every fact first, to find the
+ * relations in it, which for a disjunction over a min or max of many dims
+ * costs hundreds of prover calls.  p then proves itself (sym_prove) and
+ * filters witnesses, and gives the prover nothing else: fewer facts, so
+ * never a wrong proof.  For the guard pruner, which assumes each
+ * disjunction once per other guard. */
+sym_status sym__facts_remember(sym_facts *f, const sym_expr *p);
 /* The interval bounds of a numeric e under f as constant nodes (*lo or *hi
  * NULL: unbounded that way).  Returns 0 on error (recorded in ctx); a
  * predicate or an expression without bounds gives 1 with both NULL. */

@@ -112,9 +112,16 @@ static int implied_by(pruner *p, size_t i, const size_t *given, size_t ngiven)
 	int st = 0, implied = 0;
 	if (!f)
 		return -1;
-	for (j = 0; j < ngiven && !st; j++)
-		if (sym_facts_assume(f, p->all[given[j]].pred) != SYM_EOK)
+	/* a disjunction is only remembered: the store keeps it for
+	 * witnesses and for proving itself, which is all it would give it
+	 * unless the other guards turned it into a relation (it was
+	 * simplified under the ones before it when it was stated) */
+	for (j = 0; j < ngiven && !st; j++) {
+		const sym_expr *g = p->all[given[j]].pred;
+		if ((sym_expr_kind(g) == SYM_KIND_OR ? sym__facts_remember(f, g) : sym_facts_assume(f, g)) !=
+		    SYM_EOK)
 			st = soft_failure(r);
+	}
 	if (!st)
 		implied = sym_prove(r->ctx, f, p->all[i].pred) == SYM_TRUE;
 	sym_facts_free(f);
