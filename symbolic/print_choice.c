@@ -1083,8 +1083,8 @@ done:
 
 /* A sum or relation holding a min or max of more arguments than this (the
  * dim of a long chain of broadcasts) prints as it is: each candidate would
- * print that min or max again, and none is shorter for it. */
-#define ALT_MAX_MINMAX_ARGS 64
+ * print and parse that min or max again, and none is shorter for it. */
+#define ALT_MAX_MINMAX_ARGS 16
 
 /* Whether a term of the sum e, or of a sum inside one of its floors,
  * has a min or max of more than ALT_MAX_MINMAX_ARGS arguments among its
