@@ -62,7 +62,8 @@ static int grow_parallel(sym_ctx *ctx, void **const *arr, const size_t *size, si
 	return 0;
 }
 
-void *sym__infer_alloc(sym_infer *inf, size_t n)
+/* A block of n bytes owned by inf, not cleared. */
+static void *infer_alloc_raw(sym_infer *inf, size_t n)
 {
 	void *p;
 	if (SYM_GROW(inf->ctx, inf->blocks, inf->nblocks + 1, inf->capblocks, 64) < 0)
@@ -72,9 +73,16 @@ void *sym__infer_alloc(sym_infer *inf, size_t n)
 	p = sym__alloc(inf->ctx, n);
 	if (!p)
 		return NULL;
-	memset(p, 0, n);
 	inf->blocks[inf->nblocks].p = p;
 	inf->blocks[inf->nblocks++].n = n;
+	return p;
+}
+
+void *sym__infer_alloc(sym_infer *inf, size_t n)
+{
+	void *p = infer_alloc_raw(inf, n);
+	if (p)
+		memset(p, 0, n ? n : 1);
 	return p;
 }
 
@@ -86,7 +94,7 @@ void *sym__rc_alloc(sym_rule_ctx *rc, size_t n)
 char *sym__infer_strdup(sym_infer *inf, const char *s)
 {
 	size_t n = strlen(s ? s : "") + 1;
-	char *r = sym__infer_alloc(inf, n);
+	char *r = infer_alloc_raw(inf, n); /* every byte is copied */
 	if (r)
 		memcpy(r, s ? s : "", n);
 	return r;

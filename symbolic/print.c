@@ -966,6 +966,49 @@ done:
 	return P_REL;
 }
 
+/* A min or max of symbols (SYM_F_SYMARGS): "max(" and the names, joined
+ * by ", ", written straight into the output (its length is the names'
+ * lengths and the separators), and kept by the context when long.  A
+ * chain of 1,000 broadcasts prints 1,000 of them of up to 1,000 names. */
+static void print_symbol_minmax(pr *p, const sym_expr *e)
+{
+	const sym_expr *const *k = node_kids(e);
+	size_t i, len = 5 + 2 * (e->n - 1), start = p->b->n;
+	char *w;
+	for (i = 0; i < e->n; i++)
+		len += k[i]->n;
+	if (p->measure || p->b->count) {
+		sym__sbuf_put(p->b, NULL, len);
+		p->unsafe = 0;
+		return;
+	}
+	/* 8 bytes of room past the end: a short name is one 8-byte move of
+	 * its zero-padded payload */
+	if (p->b->n + len + 9 > p->b->cap) /* geometric: a root may hold many */
+		sym__sbuf_reserve(p->b, len + 8 + p->b->cap);
+	if (p->b->fail)
+		return;
+	w = p->b->s + start;
+	memcpy(w, e->kind == SYM_KIND_MIN ? "min(" : "max(", 4);
+	w += 4;
+	for (i = 0; i < e->n; i++) {
+		const sym_expr *x = k[i];
+		if (i)
+			*w++ = ',', *w++ = ' ';
+		if (x->n < 8)
+			memcpy(w, node_name(x), 8);
+		else
+			memcpy(w, node_name(x), x->n);
+		w += x->n;
+	}
+	*w++ = ')';
+	*w = 0;
+	p->b->n = start + len;
+	p->unsafe = 0;
+	if (e->n >= SYM_PTEXT_MIN_ARGS)
+		keep_text(p, e, start);
+}
+
 int sym__print_node(pr *p, const sym_expr *e)
 {
 	size_t i, start;
@@ -1008,6 +1051,10 @@ int sym__print_node(pr *p, const sym_expr *e)
 	case SYM_KIND_MAX:
 		if (e->n >= SYM_PTEXT_MIN_ARGS && print_kept_text(p, e))
 			return P_ATOM;
+		if (e->flags & SYM_F_SYMARGS) {
+			print_symbol_minmax(p, e);
+			return P_ATOM;
+		}
 		/* fall through */
 	case SYM_KIND_ABS:
 		start = p->b->n;

@@ -164,6 +164,11 @@ static size_t guard_symbols(const sym_expr *e, const sym_expr **out, size_t *nod
 			out[ns++] = x;
 			continue;
 		}
+		/* a min or max has distinct arguments: more than PRUNE_NODES
+		 * of them pass the limit whatever was seen before */
+		if ((sym_expr_kind(x) == SYM_KIND_MIN || sym_expr_kind(x) == SYM_KIND_MAX) &&
+		    na > PRUNE_NODES)
+			return (size_t)-1;
 		for (i = 0; i < na; i++) {
 			const sym_expr *c = sym__expr_arg(x, i);
 			for (j = sym_expr_hash(c) & (2 * PRUNE_NODES - 1); seen[j] && seen[j] != c;

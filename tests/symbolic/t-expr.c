@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "seam.h"
 #include "symshape/symshape.h"
 
 typedef struct vec {
@@ -601,6 +602,55 @@ static void sums_either_side_of_byte_coefficients_are_one_node_however_built(voi
 	sym_ctx_free(ctx);
 }
 
+/* A min or max of symbols is written name by name into the output, a
+ * short name as one 8-byte move: names of 1 to 20 bytes, 2 to 40 of them,
+ * alone and 30 of them in one sum, print as their names joined and parse
+ * back to the node. */
+static void min_max_of_symbols_print_their_names_joined(void **state)
+{
+	sym_ctx *ctx = sym_ctx_new();
+	const sym_expr *args[60], *parts[30];
+	char name[32], want[2048];
+	size_t n, k, w, j;
+	(void)state;
+	assert_non_null(ctx);
+	for (k = 0; k < 60; k++) {
+		/* lengths 1..20: "a", "bb", ..., a digit tail keeps them distinct */
+		size_t len = 1 + k % 20, i;
+		for (i = 0; i < len; i++)
+			name[i] = (char)('a' + k % 26);
+		snprintf(name + len, sizeof name - len, "%zu", k);
+		args[k] = sym_expr_symbol(ctx, name);
+		assert_non_null(args[k]);
+	}
+	for (n = 2; n <= 40; n++) {
+		const sym_expr *m =
+		    n % 2 ? sym_expr_min(ctx, n, args + n % 7) : sym_expr_max(ctx, n, args + n % 7);
+		char *t;
+		assert_non_null(m);
+		t = sym_expr_to_str(ctx, m);
+		assert_non_null(t);
+		w = (size_t)snprintf(want, sizeof want, "%s(", n % 2 ? "min" : "max");
+		for (k = 0; k < sym__expr_nargs(m); k++)
+			w += (size_t)snprintf(want + w, sizeof want - w, "%s%s", k ? ", " : "",
+			                      sym_expr_symbol_name(sym__expr_arg(m, k)));
+		snprintf(want + w, sizeof want - w, ")");
+		assert_string_equal(t, want);
+		assert_ptr_equal(sym_expr_from_str(ctx, t), m);
+		sym_str_free(ctx, t);
+	}
+	for (j = 0; j < 30; j++)
+		parts[j] = sym_expr_max(ctx, 2 + j, args + j % 20);
+	{
+		const sym_expr *sum = sym__expr_sum(ctx, 30, parts);
+		char *t = sym_expr_to_str(ctx, sum);
+		assert_non_null(t);
+		assert_ptr_equal(sym_expr_from_str(ctx, t), sum);
+		sym_str_free(ctx, t);
+	}
+	sym_ctx_free(ctx);
+}
+
 /* Long min and max of symbols print from a cache of texts: the same text
  * alone, inside other expressions, printed again later, and for a max with
  * another kind of argument. */
@@ -784,6 +834,7 @@ int main(void)
 	    cmocka_unit_test(floor_division_and_modulo_fold_at_construction),
 	    cmocka_unit_test(min_max_abs_fold_at_construction),
 	    cmocka_unit_test(min_and_max_are_one_node_however_built),
+	    cmocka_unit_test(min_max_of_symbols_print_their_names_joined),
 	    cmocka_unit_test(long_min_max_print_the_same_however_often),
 	    cmocka_unit_test(long_max_texts_stay_right_after_the_cache_empties),
 	    cmocka_unit_test(sums_either_side_of_byte_coefficients_are_one_node_however_built),
