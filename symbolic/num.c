@@ -102,13 +102,23 @@ void sym__num_set_full(sym_num *r, const sym_num *a)
 	}
 }
 
+/* Binary gcd: shifts and subtractions, no division (gcd(0, b) = b). */
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
-	while (b) {
-		uint64_t t = a % b;
-		a = b, b = t;
-	}
-	return a;
+	int s;
+	if (!a || !b)
+		return a | b;
+	s = __builtin_ctzll(a | b);
+	a >>= __builtin_ctzll(a);
+	do {
+		b >>= __builtin_ctzll(b);
+		if (a > b) {
+			uint64_t t = a;
+			a = b, b = t;
+		}
+		b -= a;
+	} while (b);
+	return a << s;
 }
 
 static uint64_t abs_u64(int64_t v)
@@ -130,10 +140,23 @@ static u128 gcd_u128(u128 a, u128 b)
 static void num_set_i128(sym_num *r, i128 n, i128 d)
 {
 	u128 an = n < 0 ? (u128)0 - (u128)n : (u128)n;
-	u128 g = (an >> 64) == 0 && ((u128)d >> 64) == 0 ? gcd_u64((uint64_t)an, (uint64_t)d)
-	                                                 : gcd_u128(an, (u128)d);
-	if (g > 1)
-		n /= (i128)g, d /= (i128)g;
+	if (((an | (u128)d) >> 64) == 0) {
+		/* both fit 64 bits: the gcd and the quotients in 64 bits (an
+		 * integer, d == 1, needs neither) */
+		uint64_t a = (uint64_t)an, b = (uint64_t)d, g = b == 1 ? 1 : gcd_u64(a, b);
+		if (g > 1)
+			a /= g, b /= g;
+		if (a <= (uint64_t)INT64_MAX && b <= (uint64_t)INT64_MAX) {
+			sym__num_clear(r);
+			r->p = n < 0 ? -(int64_t)a : (int64_t)a, r->q = (int64_t)b;
+			return;
+		}
+		n = n < 0 ? -(i128)a : (i128)a, d = (i128)b;
+	} else {
+		u128 g = gcd_u128(an, (u128)d);
+		if (g > 1)
+			n /= (i128)g, d /= (i128)g;
+	}
 	if (n > (i128)INT64_MIN && n <= (i128)INT64_MAX && d <= (i128)INT64_MAX) {
 		sym__num_clear(r);
 		r->p = (int64_t)n, r->q = (int64_t)d;
