@@ -1245,6 +1245,7 @@ int sym__print(sym_sbuf *b, const sym_expr *e)
 	p.memo = &memo;
 	p.depth = 0;
 	p.budget = ALT_BUDGET;
+	p.work = ALT_WORK;
 	p.long_offer = 0;
 	/* measure first: the memo makes this linear in the distinct nodes,
 	 * while the text of a shared node is written at each of its uses */

@@ -143,6 +143,11 @@ static int node_text_max(pr *p, const sym_expr *x, sym_sbuf *out, int min, size_
 	int measure = p->measure, unsafe = p->unsafe, prec, avoid = min < 0 ? -min / 100 : 0;
 	if (!x)
 		return 0;
+	if (p->work <= 0) {
+		out->fail = out->fail ? out->fail : 3; /* no candidate from here */
+		return 0;
+	}
+	p->work--;
 	if (avoid)
 		min = -min % 100;
 	sym__sbuf_init(&cnt, p->ctx);
@@ -1135,7 +1140,8 @@ char *sym__print_alternatives(pr *p, const sym_expr *e, size_t *len, int *prec, 
 	int measure, i, pr0, un0;
 	char *r = NULL;
 	int long_sum;
-	if (p->depth >= ALT_DEPTH || p->budget <= 0 || *len > SUBST_MAX_LEN || sym__failed(p->ctx))
+	if (p->depth >= ALT_DEPTH || p->budget <= 0 || p->work <= 0 || *len > SUBST_MAX_LEN ||
+	    sym__failed(p->ctx))
 		return NULL;
 	if (e->kind != SYM_KIND_ADD && !(node_is_rel(e) && node_kid(e)->kind == SYM_KIND_ADD))
 		return NULL;

@@ -68,7 +68,12 @@ typedef struct pmemo {
  * from the memo. */
 #define ALT_DEPTH 4
 #define ALT_BUDGET 400 /* candidate parses per printed root */
-#define MAX_MODS 8     /* modulos found in one sum */
+/* texts of parts printed for candidates per printed root: a candidate's
+ * rest is a new node, whose own candidates print more rests, and a total
+ * of a few byte sizes made thousands of them (133M instructions for one
+ * total of 8 nodes' sizes) without ever reaching the parse budget */
+#define ALT_WORK 2000
+#define MAX_MODS 8 /* modulos found in one sum */
 
 typedef struct pr {
 	sym_sbuf *b;
@@ -80,7 +85,7 @@ typedef struct pr {
 	 * (no cycles), and how many candidates may still be parsed */
 	const sym_expr *busy[ALT_DEPTH];
 	int depth;
-	long budget;
+	long budget, work;
 	int long_offer; /* candidates of a long sum (alt_substitute) */
 } pr;
 
