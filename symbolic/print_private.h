@@ -70,9 +70,9 @@ typedef struct pmemo {
 #define ALT_BUDGET 400 /* candidate parses per printed root */
 /* texts of parts printed for candidates per printed root: a candidate's
  * rest is a new node, whose own candidates print more rests, and a total
- * of a few byte sizes made thousands of them (133M instructions for one
+ * of a few byte sizes made thousands of them (136M instructions for one
  * total of 8 nodes' sizes) without ever reaching the parse budget */
-#define ALT_WORK 2000
+#define ALT_WORK 1000
 #define MAX_MODS 8 /* modulos found in one sum */
 
 typedef struct pr {
