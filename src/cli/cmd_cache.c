@@ -1,5 +1,6 @@
 /* symshape cache: the guard cache's decisions for a list of queries, with
  * the variants compiled up front and, with --jit, on a miss. */
+#include "pool.h"
 #include "args.h"
 #include "output.h"
 
@@ -206,7 +207,7 @@ static int cache_compute(cli_cache_opts *o, cache_state *s)
 	hintset none;
 	size_t i, n = 0;
 	memset(&none, 0, sizeof(none));
-	if (!(s->ctx = sym_ctx_new()) || !(s->c = sym_guard_cache_new(o->capacity)))
+	if (!(s->ctx = cli_ctx_new()) || !(s->c = sym_guard_cache_new(o->capacity)))
 		return fail(s->res, NULL);
 	if (!(s->m = sym_model_load(s->ctx, o->model)))
 		return fail(s->res, cli_format("%s: %s", o->model, sym_ctx_last_message(s->ctx)));

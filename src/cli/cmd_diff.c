@@ -1,6 +1,7 @@
 /* symshape diff: do two models accept the same input shapes and give the
  * same output shapes (SPEC §5)?  Prints same, different with a checked
  * witness, or unknown with what could not be decided. */
+#include "pool.h"
 #include "args.h"
 #include "output.h"
 
@@ -178,7 +179,7 @@ static int diff_compute(diff_opts *o, diff_result *res)
 	int s, st = CLI_FAIL;
 	size_t i;
 	memset(res, 0, sizeof(*res));
-	if (!(res->ctx = sym_ctx_new())) {
+	if (!(res->ctx = cli_ctx_new())) {
 		cli_error("out of memory");
 		return CLI_FAIL;
 	}

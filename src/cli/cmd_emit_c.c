@@ -1,5 +1,6 @@
 /* symshape emit-c: the standalone C guard, shape and size functions of a
  * model. */
+#include "pool.h"
 #include "model.h"
 
 #include <errno.h>
@@ -29,7 +30,7 @@ static void emit_free(emit_result *e)
 static int emit_compute(cli_program_opts *o, emit_result *e)
 {
 	memset(e, 0, sizeof(*e));
-	if (!(e->ctx = sym_ctx_new()))
+	if (!(e->ctx = cli_ctx_new()))
 		return CLI_FAIL;
 	e->mp = cli_load_program(e->ctx, o->model, o->allow_empty, &o->h, &o->x, 0, &e->m, &e->r);
 	if (!e->mp)

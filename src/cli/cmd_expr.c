@@ -1,5 +1,6 @@
 /* The expression commands: simplify, eval, prove, equal (one job: they share
  * their options, their context and facts, and the batch mode). */
+#include "pool.h"
 #include "args.h"
 #include "output.h"
 
@@ -10,7 +11,7 @@
 static int setup(const cli_expr_opts *o, sym_ctx **ctx, sym_facts **facts)
 {
 	int i;
-	*ctx = sym_ctx_new();
+	*ctx = cli_ctx_new();
 	*facts = *ctx ? sym_facts_new(*ctx) : NULL;
 	if (!*facts) {
 		cli_error("out of memory");
@@ -202,7 +203,7 @@ int cli_eval(int argc, char **argv)
 	char *t;
 	if (argc < 1)
 		return cli_usage("eval needs an expression");
-	ctx = sym_ctx_new();
+	ctx = cli_ctx_new();
 	names = calloc((size_t)argc, sizeof(*names));
 	vals = calloc((size_t)argc, sizeof(*vals));
 	if (!ctx || !names || !vals) {

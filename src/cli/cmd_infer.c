@@ -1,5 +1,6 @@
 /* symshape infer: symbolic shapes, storage shapes, byte sizes, guards and
  * merge keys of a model. */
+#include "pool.h"
 #include "args.h"
 #include "output.h"
 
@@ -29,7 +30,7 @@ static int infer_compute(cli_infer_opts *o, infer_result *res)
 {
 	sym_infer_options opt;
 	memset(res, 0, sizeof(*res));
-	if (!(res->ctx = sym_ctx_new())) {
+	if (!(res->ctx = cli_ctx_new())) {
 		cli_error("out of memory");
 		return CLI_FAIL;
 	}

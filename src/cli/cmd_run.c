@@ -1,5 +1,6 @@
 /* symshape run: the concrete shapes, storage shapes and byte sizes of a
  * model for concrete input dims, with the checks and guards. */
+#include "pool.h"
 #include "model.h"
 #include "output.h"
 
@@ -153,7 +154,7 @@ static int run_compute(cli_program_opts *o, run_state *s)
 {
 	size_t p = 0;
 	memset(s, 0, sizeof(*s));
-	if (!(s->ctx = sym_ctx_new()))
+	if (!(s->ctx = cli_ctx_new()))
 		return CLI_FAIL;
 	s->mp = cli_load_program(s->ctx, o->model, o->allow_empty, &o->h, &o->x, 1, &s->m, &s->r);
 	if (!s->mp || alloc_run(s) != CLI_OK)

@@ -161,6 +161,7 @@ def dim_and_guard_too_long(tmp):
 
 
 FAILMALLOC = r"""
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 extern void *__libc_malloc(size_t);
@@ -175,7 +176,10 @@ static int fail_now(void)
 		ready = 1;
 		fail_at = s ? atol(s) : -1;
 	}
-	return ++calls == fail_at;
+	if (++calls != fail_at)
+		return 0;
+	errno = ENOMEM; /* as the C library's own failure */
+	return 1;
 }
 void *malloc(size_t n) { return fail_now() ? NULL : __libc_malloc(n); }
 void *calloc(size_t k, size_t n) { return fail_now() ? NULL : __libc_calloc(k, n); }
@@ -208,7 +212,8 @@ def sanitized():
 def out_of_memory_while_printing(tmp):
     """Fails the Nth allocation (an LD_PRELOAD shim over glibc's malloc) for
     every other N of infer on a small model: each run prints the whole
-    output or fails with one line and nothing on stdout."""
+    output or fails with one line and nothing on stdout.  The CLI's own
+    pool is off (SYMSHAPE_MALLOC=libc): every block comes from malloc."""
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not cc or not sys.platform.startswith("linux") or sanitized():
         print("skipped out_of_memory_while_printing (needs cc, glibc, no sanitizer)")
@@ -226,7 +231,7 @@ def out_of_memory_while_printing(tmp):
         want = subprocess.run(args, stdout=subprocess.PIPE).stdout
 
         def under(n):
-            env = dict(os.environ, LD_PRELOAD=shim, FAIL_ALLOC_AT=str(n))
+            env = dict(os.environ, LD_PRELOAD=shim, FAIL_ALLOC_AT=str(n), SYMSHAPE_MALLOC="libc")
             return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         total = int(under(0).stderr.split()[-1])
         bad = []
