@@ -101,7 +101,7 @@ static void *pool_alloc(pool *p, size_t n)
 	unsigned char *b;
 	unsigned c;
 	if (n > POOL_MAX - HDR) {
-		if (!(b = advised(malloc(n + HDR), n + HDR)))
+		if (n > SIZE_MAX - HDR || !(b = advised(malloc(n + HDR), n + HDR)))
 			return NULL;
 		b[0] = BIG_CLASS;
 		return b + HDR;
@@ -147,7 +147,7 @@ void *cli_pool_realloc(void *ud, void *q, size_t old, size_t n)
 	b = (unsigned char *)q - HDR;
 	if (b[0] == BIG_CLASS) {
 		if (n > POOL_MAX - HDR) {
-			unsigned char *nb = advised(realloc(b, n + HDR), n + HDR);
+			unsigned char *nb = n > SIZE_MAX - HDR ? NULL : advised(realloc(b, n + HDR), n + HDR);
 			return nb ? nb + HDR : NULL;
 		}
 		have = n; /* shrinking into the pool: n bytes are kept */

@@ -89,6 +89,8 @@ static void blocks_keep_their_bytes_through_growth_shrinking_and_reuse(void **st
 			check(b);
 		}
 	}
+	/* a size past what a header can be added to is no block */
+	assert_null(cli_pool_realloc(NULL, NULL, 0, SIZE_MAX - 8));
 	/* every live block still holds its own bytes: none overlapped */
 	for (step = 0; step < LIVE; step++)
 		if (live[step].p) {
