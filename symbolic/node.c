@@ -19,7 +19,7 @@
 #define HUGE_BLOCK ((size_t)4 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
-static void advise_huge(void *p, size_t n)
+void sym__advise_huge(void *p, size_t n)
 {
 #if defined(MADV_HUGEPAGE)
 	uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
@@ -41,7 +41,7 @@ static void *default_realloc(void *ud, void *p, size_t old, size_t n)
 	}
 	r = realloc(p, n);
 	if (r && n >= HUGE_BLOCK)
-		advise_huge(r, n);
+		sym__advise_huge(r, n);
 	return r;
 }
 

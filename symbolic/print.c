@@ -1011,7 +1011,7 @@ static void print_symbol_minmax(pr *p, const sym_expr *e)
 
 int sym__print_node(pr *p, const sym_expr *e)
 {
-	size_t i, start;
+	size_t i;
 	switch (e->kind) {
 	case SYM_KIND_NUM: {
 		const sym_num *v = node_num(e);
@@ -1049,15 +1049,15 @@ int sym__print_node(pr *p, const sym_expr *e)
 	}
 	case SYM_KIND_MIN:
 	case SYM_KIND_MAX:
-		if (e->n >= SYM_PTEXT_MIN_ARGS && print_kept_text(p, e))
-			return P_ATOM;
+		/* only a min or max of symbols has a kept text: the same
+		 * wherever it prints */
 		if (e->flags & SYM_F_SYMARGS) {
-			print_symbol_minmax(p, e);
+			if (e->n < SYM_PTEXT_MIN_ARGS || !print_kept_text(p, e))
+				print_symbol_minmax(p, e);
 			return P_ATOM;
 		}
 		/* fall through */
 	case SYM_KIND_ABS:
-		start = p->b->n;
 		sym__sbuf_put(p->b,
 		              e->kind == SYM_KIND_ABS   ? "abs("
 		              : e->kind == SYM_KIND_MIN ? "min("
@@ -1080,7 +1080,6 @@ int sym__print_node(pr *p, const sym_expr *e)
 			 * per few dozen arguments */
 			char run[512];
 			size_t rn = 0;
-			int names = 1; /* every argument a symbol */
 			for (i = 0; i < e->n; i++) {
 				const sym_expr *k = node_kids(e)[i];
 				size_t need = k->n + (i ? 2 : 0);
@@ -1107,13 +1106,10 @@ int sym__print_node(pr *p, const sym_expr *e)
 					run[rn++] = ',', run[rn++] = ' ';
 				sym__sbuf_put(p->b, run, rn);
 				rn = 0;
-				names &= k->kind == SYM_KIND_SYM;
 				sym__print_expr(p, k);
 			}
 			run[rn++] = ')';
 			sym__sbuf_put(p->b, run, rn);
-			if (names && e->kind != SYM_KIND_ABS && e->n >= SYM_PTEXT_MIN_ARGS)
-				keep_text(p, e, start);
 		}
 		p->unsafe = 0;
 		return P_ATOM;

@@ -113,6 +113,12 @@ int sym__print(sym_sbuf *b, const sym_expr *e);
 
 /* ---- bounds and facts -------------------------------------------------------- */
 
+/* Asks for huge pages (Linux's madvise(MADV_HUGEPAGE); advice only, no
+ * error) for the 2 MiB-aligned part of the n bytes at p: the default
+ * allocator does for its blocks of 4 MiB and more, the CLI's pool for its
+ * regions. */
+void sym__advise_huge(void *p, size_t n);
+
 /* Keeps p among f's assumptions without working it into the store:
  * sym_facts_assume simplifies p under every fact first, to find the
  * relations in it, which for a disjunction over a min or max of many dims

@@ -5,8 +5,9 @@
  * them is a page fault of its own (7,000 for 1,000 chained broadcasts, a
  * fifth of the run).  Each block has a header with its class, so a free
  * never depends on the size it is told. */
-#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "pool.h"
+#include "seam.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -68,9 +69,7 @@ static int new_region(pool *p)
 	if (m == MAP_FAILED)
 		return 0;
 	r = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
-#if defined(MADV_HUGEPAGE)
-	(void)madvise(r, POOL_REGION, MADV_HUGEPAGE); /* advice only */
-#endif
+	sym__advise_huge(r, POOL_REGION);
 #else
 	if (!(r = malloc(POOL_REGION)))
 		return 0;
@@ -83,15 +82,8 @@ static int new_region(pool *p)
  * default allocator asks for them). */
 static void *advised(unsigned char *b, size_t n)
 {
-#if defined(MADV_HUGEPAGE)
-	if (b && n >= ((size_t)4 << 20)) {
-		uintptr_t a = ((uintptr_t)b + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-		uintptr_t e = ((uintptr_t)b + n) & ~(HUGE_PAGE - 1);
-		if (e > a)
-			(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-	}
-#endif
-	(void)n;
+	if (b && n >= ((size_t)4 << 20))
+		sym__advise_huge(b, n);
 	return b;
 }
 
