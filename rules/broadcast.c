@@ -1,6 +1,7 @@
 /* Shape arithmetic shared by many operator families: constants, element
  * counts and multidirectional broadcasting, with the guards it needs. */
 #include "rules_private.h"
+#include "seam.h"
 #include "session.h"
 
 #include <string.h>
@@ -19,12 +20,23 @@ const sym_expr *sym__rc_numel(sym_rule_ctx *rc, const sym_tval *t)
 	return r;
 }
 
+/* Whether the facts bound e below by 1 or more: 1, 0, or -1 on error. */
+static int at_least_one(sym_rule_ctx *rc, const sym_expr *e)
+{
+	const sym_expr *lo, *hi;
+	long long v;
+	if (!sym__bounds_expr(rc->inf->ctx, rc->inf->facts, e, &lo, &hi))
+		return -1;
+	return lo && sym_expr_get_si(lo, &v) && v >= 1;
+}
+
 int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b, const sym_expr **out)
 {
 	sym_ctx *ctx = rc->inf->ctx;
 	const sym_expr *one = sym__one(ctx);
 	const sym_expr *eq, *a1, *b1, *ok, *ab[2];
 	int64_t ha, hb;
+	int st;
 	if (a == b || b == one) {
 		*out = a;
 		return 0;
@@ -64,9 +76,16 @@ int sym__rc_broadcast_dim(sym_rule_ctx *rc, const sym_expr *a, const sym_expr *b
 	ok = sym_expr_or(ctx, eq, sym_expr_or(ctx, a1, b1));
 	if (sym__rc_require(rc, ok, SYM_GUARD_ASSERT, "dims must be equal or 1 to broadcast") < 0)
 		return -1;
-	/* exact for every valid pair: max(a, b)*min(a, b, 1) */
+	/* exact for every valid pair: max(a, b)*min(a, b, 1), which is
+	 * max(a, b) where both are at least 1 (dims of inputs are): the
+	 * simplifier would find that from the same bounds, through three more
+	 * nodes and a product */
 	ab[0] = a, ab[1] = b;
-	{
+	if ((st = at_least_one(rc, a)) < 0 || (st && (st = at_least_one(rc, b)) < 0))
+		return -1;
+	if (st)
+		*out = sym_expr_max(ctx, 2, ab);
+	else {
 		const sym_expr *m3[3] = {a, b, one};
 		*out = sym_expr_mul(ctx, sym_expr_max(ctx, 2, ab), sym_expr_min(ctx, 3, m3));
 	}

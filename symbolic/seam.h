@@ -127,13 +127,13 @@ void sym__advise_huge(void *p, size_t n);
  * never a wrong proof.  For the guard pruner, which assumes each
  * disjunction once per other guard. */
 sym_status sym__facts_remember(sym_facts *f, const sym_expr *p);
-/* The interval bounds of a numeric e under f as constant nodes (*lo or *hi
- * NULL: unbounded that way).  Returns 0 on error (recorded in ctx); a
- * predicate or an expression without bounds gives 1 with both NULL. */
 /* The sum e[0] + ... + e[n-1], gathered and canonicalised once (n log n,
  * where adding one at a time rebuilds the sum n times); NULL with the
  * error recorded when one is NULL or on error. */
 const sym_expr *sym__expr_sum(sym_ctx *ctx, size_t n, const sym_expr *const *e);
+/* The interval bounds of a numeric e under f as constant nodes (*lo or *hi
+ * NULL: unbounded that way).  Returns 0 on error (recorded in ctx); a
+ * predicate or an expression without bounds gives 1 with both NULL. */
 int sym__bounds_expr(sym_ctx *ctx, const sym_facts *f, const sym_expr *e, const sym_expr **lo,
                      const sym_expr **hi);
 /* Exempts s from the default minimum (a data-dependent dim may be 0 where

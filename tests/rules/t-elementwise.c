@@ -67,6 +67,27 @@ static void broadcast_allowing_empty_dims_stays_exact(void **state)
 	rt_free(&t);
 }
 
+static void broadcast_of_dims_at_least_one_is_their_max(void **state)
+{
+	rt t;
+	sym_tval in[2], out[1];
+	(void)state;
+	/* dims may be 0 here: a and b alone keep the exact product, a + 1
+	 * and b + 1 are bounded below by 1 and broadcast to their max */
+	rt_init(&t, 0);
+	in[0] = rt_t(&t, "[a + 1, a]", NULL, NULL);
+	in[1] = rt_t(&t, "[b + 1, b]", NULL, NULL);
+	assert_int_equal(rt_run(&t, "Add", NULL, 2, in, 0, NULL, 1, out), 0);
+	assert_string_equal(rt_shape(&t, &out[0]), "[max(a, b) + 1, min(1, a, b)*max(a, b)]");
+	rt_free(&t);
+	/* a session of its own: the guards of the run above would stand */
+	rt_init(&t, 0);
+	in[0] = rt_t(&t, "[a + 1, a]", NULL, NULL);
+	in[1] = rt_t(&t, "[b + 1, b]", NULL, NULL);
+	rt_property(&t, "Add", NULL, 2, in, 0, NULL, 1, 300, 0, 3);
+	rt_free(&t);
+}
+
 static void broadcast_property_holds_at_random_dims(void **state)
 {
 	rt t;
@@ -224,6 +245,7 @@ int main(void)
 	    cmocka_unit_test(broadcast_of_unrelated_dims_is_exact_with_an_assert_guard),
 	    cmocka_unit_test(broadcast_with_hints_takes_a_branch_as_an_expect_guard),
 	    cmocka_unit_test(broadcast_allowing_empty_dims_stays_exact),
+	    cmocka_unit_test(broadcast_of_dims_at_least_one_is_their_max),
 	    cmocka_unit_test(broadcast_property_holds_at_random_dims),
 	    cmocka_unit_test(shape_arithmetic_keeps_symbolic_values),
 	    cmocka_unit_test(integer_div_of_possibly_negative_values_is_guarded),
