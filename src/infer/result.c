@@ -21,17 +21,22 @@ static uint32_t hash_str(const char *s)
 #define SLOT_HASH(e) ((uint32_t)((e) >> 32))
 #define SLOT_INDEX(e) ((size_t)((e)&0xffffffffu) - 1)
 
-size_t sym__graph_find(const sym_graph_result *r, const char *name)
+/* The tensor named name of hash h, or -1 with *free the slot its probe
+ * ended on (the table has room). */
+static size_t find_hashed(const sym_graph_result *r, const char *name, uint32_t h, size_t *free)
 {
 	size_t j;
-	uint32_t h;
-	if (!r->tcap)
-		return (size_t)-1;
-	h = hash_str(name);
 	for (j = h & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
 		if (SLOT_HASH(r->table[j]) == h && !strcmp(r->tensors[SLOT_INDEX(r->table[j])].name, name))
 			return SLOT_INDEX(r->table[j]);
+	*free = j;
 	return (size_t)-1;
+}
+
+size_t sym__graph_find(const sym_graph_result *r, const char *name)
+{
+	size_t j;
+	return r->tcap ? find_hashed(r, name, hash_str(name), &j) : (size_t)-1;
 }
 
 int sym__result_nomem(sym_graph_result *r)
@@ -94,12 +99,33 @@ static int table_rehash(sym_graph_result *r, size_t ncap)
 	return 0;
 }
 
+int sym__result_reserve(sym_graph_result *r, size_t n)
+{
+	size_t cap = r->tcap ? r->tcap : 256;
+	if (n > SIZE_MAX / 4 / sizeof(*r->tensors)) {
+		sym__error(r->ctx, SYM_ELIMIT, -1, "model: too many tensors (%zu)", n);
+		return -1;
+	}
+	if (n > r->captensors) {
+		gtensor *t = sym__realloc(r->ctx, r->tensors, r->captensors * sizeof(*t), n * sizeof(*t));
+		if (!t)
+			return -1;
+		r->tensors = t, r->captensors = n;
+	}
+	while ((n + 1) * 2 > cap)
+		cap *= 2;
+	return cap > r->tcap ? table_rehash(r, cap) : 0;
+}
+
 /* Adds a tensor; a name defined twice is an error. */
 gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long producer, const char *what)
 {
 	gtensor *t;
-	size_t j;
-	if (sym__graph_find(r, name) != (size_t)-1) {
+	size_t j = 0;
+	uint32_t h = hash_str(name);
+	if ((r->ntensors + 1) * 2 > r->tcap && table_rehash(r, r->tcap ? r->tcap * 2 : 256) < 0)
+		return NULL;
+	if (find_hashed(r, name, h, &j) != (size_t)-1) {
 		if (producer >= 0)
 			sym__result_fail(r, "model: tensor '%s' is defined twice (an output of node '%s')",
 			                 name, r->model->nodes[producer].name);
@@ -108,8 +134,6 @@ gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long prod
 		return NULL;
 	}
 	if (SYM_GROW(r->ctx, r->tensors, r->ntensors + 1, r->captensors, 64) < 0)
-		return NULL;
-	if ((r->ntensors + 1) * 2 > r->tcap && table_rehash(r, r->tcap ? r->tcap * 2 : 256) < 0)
 		return NULL;
 	t = &r->tensors[r->ntensors];
 	memset(t, 0, sizeof(*t));
@@ -125,12 +149,8 @@ gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long prod
 		sym__result_fail(r, "model: more than 2**32 - 1 tensors");
 		return NULL;
 	}
-	{
-		uint32_t h = hash_str(name);
-		for (j = h & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
-			;
-		r->table[j] = (uint64_t)h << 32 | (uint64_t)(++r->ntensors);
-	}
+	/* j: the free slot of the probe above */
+	r->table[j] = (uint64_t)h << 32 | (uint64_t)(++r->ntensors);
 	return t;
 }
 

@@ -104,6 +104,9 @@ sym_graph_result *sym__result_new(sym_ctx *ctx, const sym_model *m, int allow_em
  * error naming what it is ("an input", "an initializer"; NULL for an
  * output of node producer). */
 gtensor *sym__result_add_tensor(sym_graph_result *r, const char *name, long producer, const char *what);
+/* Makes room for n tensors in all, the array and the name table sized once
+ * for a model's tensors; returns 0, or -1 with the error recorded. */
+int sym__result_reserve(sym_graph_result *r, size_t n);
 /* Adds the model symbol s with its source, unless it is there already. */
 int sym__result_add_sym(sym_graph_result *r, const sym_expr *s, const char *source);
 /* Appends a diagnostic (sym_diag; op and tensor may be NULL) with the

@@ -173,5 +173,12 @@ static int add_initializers(sym_graph_result *r)
 
 int sym__symbolize(sym_graph_result *r)
 {
+	const sym_model *m = r->model;
+	size_t n = m->ninputs + m->ninits, i;
+	/* the top graph's tensors, known up front (subgraphs add theirs) */
+	for (i = 0; i < m->nnodes; i++)
+		n += m->nodes[i].nout;
+	if (sym__result_reserve(r, n) < 0)
+		return -1;
 	return symbolize_inputs(r) < 0 || add_initializers(r) < 0 ? -1 : 0;
 }
