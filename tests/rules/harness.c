@@ -326,6 +326,11 @@ void rt_property(rt *t, const char *op, const char *domain, size_t nin, const sy
 	assert_true(nout <= 8);
 	if (env)
 		seed ^= strtoull(env, NULL, 10) * 0x9e3779b97f4a7c15ULL;
+	/* the guards of an earlier run would stand for this run's, which adds
+	 * none that it has, and every point would pass for covered */
+	if (t->inf.nguards)
+		fail_msg("%s: rt_property needs a session without guards (this one has %zu)", op,
+		         t->inf.nguards);
 	if (rt_run(t, op, domain, nin, in, na, a, nout, out) < 0)
 		fail_msg("%s: symbolic run failed: %s", op, sym_ctx_last_message(t->ctx));
 	/* symbols of the inputs */

@@ -473,6 +473,11 @@ static void depth_to_space_and_back_guard_divisibility(void **state)
 	in[0] = rt_t(&t, "[n, c, h, w]", NULL, NULL);
 	a[0] = rt_i(&t, "blocksize", 2);
 	rt_property(&t, "DepthToSpace", NULL, 1, in, 1, a, 1, 200, 1, 9);
+	rt_free(&t);
+	rt_init(&t, 1);
+	in[0] = rt_t(&t, "[n, c, h, w]", NULL, NULL);
+	a[0] = rt_i(&t, "blocksize", 2);
+	a[1] = rt_s(&t, "mode", "CRD");
 	rt_property(&t, "SpaceToDepth", NULL, 1, in, 1, a, 1, 200, 1, 9);
 	rt_free(&t);
 	rt_init(&t, 1);

@@ -63,7 +63,10 @@ static void stft_counts_frames_and_bins(void **state)
 	assert_string_equal(rt_shape(&t, &out[0]), "[b, (l - f + 8)//8, f, 2]");
 	expect_error(&t, rt_run(&t, "STFT", NULL, 2, in, 0, NULL, 1, out),
 	             "frame_length (input 3) is required");
+	rt_free(&t);
+	rt_init(&t, 1);
 	in[0] = rt_t(&t, "[b, l, 2]", NULL, NULL);
+	in[1] = rt_t(&t, "[]", "int64", "[8]");
 	in[2] = rt_t(&t, "[w]", NULL, NULL);
 	rt_property(&t, "STFT", NULL, 3, in, 0, NULL, 1, 200, 1, 40);
 	rt_free(&t);
