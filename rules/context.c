@@ -20,10 +20,7 @@ int sym__infer_init(sym_infer *inf, sym_ctx *ctx, sym_facts *facts)
 
 void sym__infer_clear(sym_infer *inf)
 {
-	size_t i;
-	for (i = 0; i < inf->nblocks; i++)
-		sym__free(inf->ctx, inf->blocks[i].p, inf->blocks[i].n);
-	sym__free(inf->ctx, inf->blocks, inf->capblocks * sizeof(*inf->blocks));
+	sym__carve_free(inf->ctx, &inf->blocks);
 	sym__free(inf->ctx, inf->guards, inf->capguards * sizeof(*inf->guards));
 	sym__free(inf->ctx, inf->gix, inf->gix_cap * sizeof(*inf->gix));
 	sym__free(inf->ctx, inf->hint_syms, inf->caphints * sizeof(*inf->hint_syms));
@@ -62,25 +59,9 @@ static int grow_parallel(sym_ctx *ctx, void **const *arr, const size_t *size, si
 	return 0;
 }
 
-/* A block of n bytes owned by inf, not cleared. */
-static void *infer_alloc_raw(sym_infer *inf, size_t n)
-{
-	void *p;
-	if (SYM_GROW(inf->ctx, inf->blocks, inf->nblocks + 1, inf->capblocks, 64) < 0)
-		return NULL;
-	if (n == 0)
-		n = 1;
-	p = sym__alloc(inf->ctx, n);
-	if (!p)
-		return NULL;
-	inf->blocks[inf->nblocks].p = p;
-	inf->blocks[inf->nblocks++].n = n;
-	return p;
-}
-
 void *sym__infer_alloc(sym_infer *inf, size_t n)
 {
-	void *p = infer_alloc_raw(inf, n);
+	void *p = sym__carve(inf->ctx, &inf->blocks, n);
 	if (p)
 		memset(p, 0, n ? n : 1);
 	return p;
@@ -93,11 +74,7 @@ void *sym__rc_alloc(sym_rule_ctx *rc, size_t n)
 
 char *sym__infer_strdup(sym_infer *inf, const char *s)
 {
-	size_t n = strlen(s ? s : "") + 1;
-	char *r = infer_alloc_raw(inf, n); /* every byte is copied */
-	if (r)
-		memcpy(r, s ? s : "", n);
-	return r;
+	return sym__carve_strdup(inf->ctx, &inf->blocks, s ? s : "");
 }
 
 char *sym__infer_vprintf(sym_infer *inf, const char *fmt, va_list ap)

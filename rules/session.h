@@ -37,11 +37,7 @@ struct sym_infer {
 		size_t pos;
 	} * gix;
 	size_t gix_cap, gix_count, gix_upto;
-	struct sym_iblock {
-		void *p;
-		size_t n;
-	} * blocks; /* allocations owned by the session, with their sizes */
-	size_t nblocks, capblocks;
+	sym_carver blocks;           /* the blocks owned by the session */
 	unsigned fresh;              /* counter for fresh symbols */
 	int fatal;                   /* a guard was proven false: inference stops */
 	const sym_expr **fresh_syms; /* data-dependent symbols and their sources */

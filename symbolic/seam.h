@@ -40,6 +40,22 @@ int sym__grow(sym_ctx *ctx, void *p, size_t *cap, size_t need, size_t elem, size
 	((size_t)(need) <= (cap) ? 0                                                                         \
 	                         : sym__grow((ctx), (void *)&(arr), &(cap), (need), sizeof(*(arr)), (min)))
 
+/* Blocks carved from chunks owned by one holder (a model, an inference
+ * session) and freed all at once with sym__carve_free: no call, header
+ * or size record per block.  A zeroed sym_carver is empty. */
+typedef struct sym_carver {
+	struct sym_carve_chunk *chunks; /* the current chunk first */
+	char *at;                       /* the current chunk's free bytes */
+	size_t left, next;              /* their count; the size of the last chunk made */
+} sym_carver;
+/* Returns n bytes (16-byte aligned, not cleared) owned by c, or NULL with
+ * SYM_ENOMEM recorded. */
+void *sym__carve(sym_ctx *ctx, sym_carver *c, size_t n);
+/* Returns a copy of s owned by c, or NULL with SYM_ENOMEM recorded. */
+char *sym__carve_strdup(sym_ctx *ctx, sym_carver *c, const char *s);
+/* Frees every block of c and empties it. */
+void sym__carve_free(sym_ctx *ctx, sym_carver *c);
+
 /* ---- errors ------------------------------------------------------------------ */
 
 /* Records an error unless one is already recorded; returns NULL.  Control

@@ -17,57 +17,20 @@ sym_model *sym__model_new(sym_ctx *ctx)
 	return m;
 }
 
-/* A block of its own, zeroed. */
-static void *model_block(sym_model *m, size_t n)
-{
-	void *p;
-	if (SYM_GROW(m->ctx, m->blocks, m->nblocks + 1, m->capblocks, 64) < 0)
-		return NULL;
-	if (!n)
-		n = 1;
-	if (!(p = sym__alloc(m->ctx, n)))
-		return NULL;
-	memset(p, 0, n);
-	m->blocks[m->nblocks].p = p;
-	m->blocks[m->nblocks++].n = n;
-	return p;
-}
-
-/* Small blocks (a model has a few names and arrays per node, and an
- * allocation of its own for each cost as much as reading them) are carved
- * from chunks of up to MODEL_CHUNK_MAX bytes, 16-byte aligned as the
- * allocator's. */
-#define MODEL_CHUNK_MIN 4096
-#define MODEL_CHUNK_MAX 65536
-#define MODEL_CARVE_MAX 1024
-
+/* Every block of a model, from names to initializer values, is carved
+ * from the model's chunks (a model has a few names and arrays per node)
+ * and zeroed. */
 void *sym__model_alloc(sym_model *m, size_t n)
 {
-	void *p;
-	if (n > MODEL_CARVE_MAX)
-		return model_block(m, n);
-	n = n ? (n + 15) & ~(size_t)15 : 16;
-	if (n > m->chunk_left) {
-		size_t size = m->chunk_size ? 2 * m->chunk_size : MODEL_CHUNK_MIN;
-		if (size > MODEL_CHUNK_MAX)
-			size = MODEL_CHUNK_MAX;
-		if (!(m->chunk = model_block(m, size)))
-			return NULL;
-		m->chunk_left = m->chunk_size = size;
-	}
-	p = m->chunk;
-	m->chunk += n;
-	m->chunk_left -= n;
+	void *p = sym__carve(m->ctx, &m->blocks, n);
+	if (p)
+		memset(p, 0, n ? n : 1);
 	return p;
 }
 
 char *sym__model_strdup(sym_model *m, const char *s)
 {
-	size_t n = strlen(s) + 1;
-	char *r = sym__model_alloc(m, n);
-	if (r)
-		memcpy(r, s, n);
-	return r;
+	return sym__carve_strdup(m->ctx, &m->blocks, s);
 }
 
 int sym__load_verror(sym_ctx *ctx, const char *prefix, const char *fmt, va_list ap)
@@ -121,12 +84,9 @@ int sym__model_name_has_control(const char *s)
 
 void sym_model_free(sym_model *m)
 {
-	size_t i;
 	if (!m)
 		return;
-	for (i = 0; i < m->nblocks; i++)
-		sym__free(m->ctx, m->blocks[i].p, m->blocks[i].n);
-	sym__free(m->ctx, m->blocks, m->capblocks * sizeof(*m->blocks));
+	sym__carve_free(m->ctx, &m->blocks);
 	sym__free(m->ctx, m, sizeof(*m));
 }
 

@@ -87,15 +87,8 @@ struct sym_model {
 	/* the context the model was loaded in: every allocation of the model
 	 * goes through its allocator hook, so the model is freed before it */
 	sym_ctx *ctx;
-	/* every allocation of the model with its size, freed together */
-	struct sym_mblock {
-		void *p;
-		size_t n;
-	} * blocks;
-	size_t nblocks, capblocks;
-	/* small blocks are carved from a chunk (one of the blocks) */
-	char *chunk;
-	size_t chunk_left, chunk_size;
+	/* every allocation of the model, freed together */
+	sym_carver blocks;
 };
 
 /* A new, empty model of ctx; NULL with SYM_ENOMEM recorded. */

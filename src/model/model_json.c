@@ -31,9 +31,6 @@ typedef struct ld {
 	size_t ninexact, capinexact;
 	/* the text of the location a message names (loc_text) */
 	sym_sbuf at;
-	/* the model's block that small allocations are carved from */
-	char *chunk;
-	size_t chunk_left, chunk_size;
 	/* the subgraph being read: its nesting level (0: the main graph) and
 	 * the prefix of the names of its unnamed nodes */
 	int depth;
@@ -60,40 +57,15 @@ static int nomem(ld *l)
 	return sym__load_nomem(l->ctx);
 }
 
-/* Model memory, zeroed, NULL when out of memory: small blocks are carved
- * from larger ones of the model (a model has a few names and arrays per
- * node, and an allocation of its own for each cost as much as reading
- * them). */
-#define LD_CHUNK_MIN 4096
-#define LD_CHUNK_MAX 65536
-
+/* Model memory, zeroed, NULL when out of memory. */
 static void *ld_alloc(ld *l, size_t n)
 {
-	void *p;
-	if (n > LD_CHUNK_MAX / 16)
-		return sym__model_alloc(l->m, n);
-	n = n ? (n + 15) & ~(size_t)15 : 16; /* keeps every block aligned as the allocator's */
-	if (n > l->chunk_left) {
-		size_t size = l->chunk_size ? 2 * l->chunk_size : LD_CHUNK_MIN;
-		if (size > LD_CHUNK_MAX)
-			size = LD_CHUNK_MAX;
-		if (!(l->chunk = sym__model_alloc(l->m, size)))
-			return NULL;
-		l->chunk_left = l->chunk_size = size;
-	}
-	p = l->chunk;
-	l->chunk += n;
-	l->chunk_left -= n;
-	return p;
+	return sym__model_alloc(l->m, n);
 }
 
 static char *ld_strdup(ld *l, const char *s)
 {
-	size_t n = strlen(s) + 1;
-	char *r = ld_alloc(l, n);
-	if (r)
-		memcpy(r, s, n);
-	return r;
+	return sym__model_strdup(l->m, s);
 }
 
 /* A location messages name (a node, an attribute or a list entry, a dim or

@@ -15,36 +15,21 @@
 typedef struct wb {
 	sym_ctx *ctx;
 	const sym_graph_result *r;
-	struct wblock {
-		void *p;
-		size_t n;
-	} * blocks; /* every message made here, with its size */
-	size_t nblocks, capblocks;
+	sym_carver blocks; /* every message made here */
 } wb;
 
 /* Zeroed memory through the context, freed when the write is done. */
 static void *walloc(wb *w, size_t n)
 {
-	void *p;
-	if (SYM_GROW(w->ctx, w->blocks, w->nblocks + 1, w->capblocks, 256) < 0)
-		return NULL;
-	if (!n)
-		n = 1;
-	if (!(p = sym__alloc(w->ctx, n)))
-		return NULL;
-	memset(p, 0, n);
-	w->blocks[w->nblocks].p = p;
-	w->blocks[w->nblocks++].n = n;
+	void *p = sym__carve(w->ctx, &w->blocks, n);
+	if (p)
+		memset(p, 0, n ? n : 1);
 	return p;
 }
 
 static char *wstrdup(wb *w, const char *s)
 {
-	size_t n = strlen(s) + 1;
-	char *p = walloc(w, n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
+	return sym__carve_strdup(w->ctx, &w->blocks, s);
 }
 
 /* The printed expression, owned by w. */
@@ -305,9 +290,7 @@ unsigned char *sym_graph_to_onnx(sym_ctx *ctx, const sym_graph_result *r, const 
 nomem:
 	sym__error(ctx, SYM_ENOMEM, -1, "out of memory");
 out:
-	for (i = 0; i < w.nblocks; i++)
-		sym__free(ctx, w.blocks[i].p, w.blocks[i].n);
-	sym__free(ctx, w.blocks, w.capblocks * sizeof(*w.blocks));
+	sym__carve_free(ctx, &w.blocks);
 	symshape_onnx__model_proto__free_unpacked(mp, NULL);
 	return buf;
 }
