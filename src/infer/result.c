@@ -21,15 +21,15 @@ static uint32_t hash_str(const char *s)
 #define SLOT_HASH(e) ((uint32_t)((e) >> 32))
 #define SLOT_INDEX(e) ((size_t)((e)&0xffffffffu) - 1)
 
-/* The tensor named name of hash h, or -1 with *free the slot its probe
- * ended on (the table has room). */
-static size_t find_hashed(const sym_graph_result *r, const char *name, uint32_t h, size_t *free)
+/* The tensor named name of hash h, or -1 with *slot the free slot its
+ * probe ended on (the table has room). */
+static size_t find_hashed(const sym_graph_result *r, const char *name, uint32_t h, size_t *slot)
 {
 	size_t j;
 	for (j = h & (r->tcap - 1); r->table[j]; j = (j + 1) & (r->tcap - 1))
 		if (SLOT_HASH(r->table[j]) == h && !strcmp(r->tensors[SLOT_INDEX(r->table[j])].name, name))
 			return SLOT_INDEX(r->table[j]);
-	*free = j;
+	*slot = j;
 	return (size_t)-1;
 }
 
