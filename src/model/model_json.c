@@ -24,6 +24,12 @@ typedef struct inexact {
 	int integral; /* the text is an integer (one beyond 2**53) */
 } inexact;
 
+/* A list of the text, delimited only: its entries are read one at a time. */
+typedef struct span {
+	size_t at, end; /* text[at] == '[', text[end - 1] == ']' */
+	size_t count;   /* entries */
+} span;
+
 typedef struct ld {
 	sym_ctx *ctx;
 	sym_model *m;
@@ -244,22 +250,25 @@ static void sym__json_match_numbers(ld *l, const cJSON *j, size_t *count, size_t
 	}
 }
 
-/* Finds the inexact numbers of text outside [skip0, skip1) (the nodes,
- * read one by one): 0, or -1 (out of memory). */
 /* Whether c continues a number token (as cJSON reads one). */
 static int number_char(char c)
 {
 	return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == 'e' || c == 'E' || c == '.';
 }
 
-static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJSON *root, size_t skip0,
-                                  size_t skip1)
+/* Finds the inexact numbers of text outside the nskip lists skip[] (in
+ * text order; the lists read one entry at a time): 0, or -1 (out of
+ * memory). */
+static int sym__json_scan_numbers(ld *l, const char *text, size_t len, const cJSON *root,
+                                  const span *const *skip, size_t nskip)
 {
-	size_t i = 0, ord = 0, count = 0, next = 0;
+	size_t i = 0, ord = 0, count = 0, next = 0, k = 0;
 	while (i < len) {
 		char c = text[i];
-		if (i == skip0 && skip1 > skip0) {
-			i = skip1;
+		if (k < nskip && i >= skip[k]->at) {
+			if (i < skip[k]->end)
+				i = skip[k]->end;
+			k++;
 			continue;
 		}
 		if (c == '"') {
@@ -870,18 +879,14 @@ static void loader_clear(ld *l)
 	sym__sbuf_clear(&l->at);
 }
 
-/* ---- reading: the nodes one at a time --------------------------------------
- * The top level is read key by key with cJSON, except the "nodes" list,
- * whose span is only delimited; its entries are then parsed, loaded and
- * freed one at a time, so the loader never holds a tree of the whole
- * model (about 15 times the text).  Whatever this reading does not take
- * (not an object at the top, a syntax error anywhere) goes through one
- * parse of the whole text, which gives the errors their usual form. */
-
-typedef struct span {
-	size_t at, end; /* text[at] == '[', text[end - 1] == ']' */
-	size_t count;   /* entries */
-} span;
+/* ---- reading: the lists one entry at a time --------------------------------
+ * The top level is read key by key with cJSON, except the "inputs",
+ * "initializers" and "nodes" lists, whose spans are only delimited; their
+ * entries are then parsed, loaded and freed one at a time, so the loader
+ * never holds a tree of the whole model (about 15 times the text).
+ * Whatever this reading does not take (not an object at the top, a syntax
+ * error anywhere) goes through one parse of the whole text, which gives
+ * the errors their usual form. */
 
 static size_t skip_space(const char *t, size_t len, size_t i)
 {
@@ -924,14 +929,21 @@ static int list_span(const char *t, size_t len, size_t i, span *sp)
 	return 0;
 }
 
-/* The top-level object without its first "nodes" list, whose span goes to
- * *sp (sp->at == 0: no such list); NULL when the text is not read this way. */
-static cJSON *read_top(const char *text, size_t len, span *sp)
+/* The top level's lists read one entry at a time: the first "inputs",
+ * "initializers" and "nodes" of the object (at == 0: that key's first
+ * value is no list, or there is none). */
+enum { TOP_INPUTS, TOP_INITS, TOP_NODES, NTOPS };
+static const char *const top_keys[NTOPS] = {"inputs", "initializers", "nodes"};
+
+/* The top-level object without those lists, whose spans go to top[]; NULL
+ * when the text is not read this way.  A later value of one of the three
+ * keys is dropped: the first one counts, as cJSON's lookup has it. */
+static cJSON *read_top(const char *text, size_t len, span top[NTOPS])
 {
 	cJSON *root;
 	size_t i = 0;
-	int seen_nodes = 0;
-	memset(sp, 0, sizeof(*sp));
+	int seen[NTOPS] = {0};
+	memset(top, 0, NTOPS * sizeof(*top));
 	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
 		i = 3;
 	i = skip_space(text, len, i);
@@ -943,18 +955,19 @@ static cJSON *read_top(const char *text, size_t len, span *sp)
 	while (i < len) {
 		const char *end = NULL;
 		cJSON *key = cJSON_ParseWithLengthOpts(text + i, len - i, &end, 0), *val;
-		int is_nodes;
+		int k;
 		if (!key || !cJSON_IsString(key) || !end)
 			goto fail_key;
 		i = skip_space(text, len, (size_t)(end - text));
 		if (i >= len || text[i] != ':')
 			goto fail_key;
 		i = skip_space(text, len, i + 1);
-		is_nodes = !strcmp(key->valuestring, "nodes");
-		if (is_nodes && !seen_nodes && i < len && text[i] == '[') {
-			if (!list_span(text, len, i, sp))
+		for (k = 0; k < NTOPS && strcmp(key->valuestring, top_keys[k]); k++)
+			;
+		if (k < NTOPS && !seen[k] && i < len && text[i] == '[') {
+			if (!list_span(text, len, i, &top[k]))
 				goto fail_key;
-			i = sp->end;
+			i = top[k].end;
 		} else {
 			val = cJSON_ParseWithLengthOpts(text + i, len - i, &end, 0);
 			if (!val || !end) {
@@ -962,14 +975,15 @@ static cJSON *read_top(const char *text, size_t len, span *sp)
 				goto fail_key;
 			}
 			i = (size_t)(end - text);
-			if (is_nodes && seen_nodes)
-				cJSON_Delete(val); /* a later "nodes": the first one counts */
+			if (k < NTOPS && seen[k])
+				cJSON_Delete(val); /* a later one: the first one counts */
 			else if (!cJSON_AddItemToObject(root, key->valuestring, val)) {
 				cJSON_Delete(val);
 				goto fail_key;
 			}
 		}
-		seen_nodes |= is_nodes;
+		if (k < NTOPS)
+			seen[k] = 1;
 		cJSON_Delete(key);
 		i = skip_space(text, len, i);
 		if (i < len && text[i] == '}')
@@ -1278,9 +1292,13 @@ static const cJSON *fj_parse(fj *f, const char *t, size_t len, size_t *i)
 	return &f->it[root];
 }
 
-/* Loads the nodes of the list sp one entry at a time, each parsed, read
- * with its own inexact numbers and freed. */
-static int load_nodes_streamed(ld *l, const char *text, const span *sp)
+/* Reads entry i of a list read one entry at a time. */
+typedef int (*entry_fn)(ld *l, const cJSON *e, size_t i, void *arg);
+
+/* Loads the entries of the list sp one at a time with fn, each parsed,
+ * read with its own inexact numbers and freed: 0, -1 on error, -2 when the
+ * list must be read from the whole text's tree instead. */
+static int load_list_streamed(ld *l, const char *text, const span *sp, entry_fn fn, void *arg)
 {
 	inexact *root_inexact = l->inexact;
 	size_t root_n = l->ninexact, root_cap = l->capinexact, i = 0, pos;
@@ -1311,13 +1329,13 @@ static int load_nodes_streamed(ld *l, const char *text, const span *sp)
 			}
 			e = owned;
 			pos = (size_t)(end - text);
-			if (sym__json_scan_numbers(l, text + start, pos - start, e, 0, 0) < 0) {
+			if (sym__json_scan_numbers(l, text + start, pos - start, e, NULL, 0) < 0) {
 				cJSON_Delete(owned);
 				nomem(l);
 				goto done;
 			}
 		}
-		if (load_node(l, e, i, &l->m->nodes[i]) < 0) {
+		if (fn(l, e, i, arg) < 0) {
 			cJSON_Delete(owned);
 			goto done;
 		}
@@ -1343,16 +1361,52 @@ done:
 	return ret;
 }
 
-/* The model of the tree root (consumed), whose "nodes" are the list sp of
- * text when sp is given. */
-static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *root, const span *sp)
+static int node_entry(ld *l, const cJSON *e, size_t i, void *arg)
+{
+	return load_node(l, e, i, &((sym_mnode *)arg)[i]);
+}
+
+typedef struct tensor_list {
+	const char *what;
+	int is_init;
+	sym_mtensor *t;
+} tensor_list;
+
+static int tensor_entry(ld *l, const cJSON *e, size_t i, void *arg)
+{
+	const tensor_list *tl = arg;
+	return load_tensor(l, e, LOC_SI("%s[%zu]", tl->what, i), tl->is_init, NULL, &tl->t[i]);
+}
+
+/* The tensors of "inputs" or "initializers" (k), from the list top[k] read
+ * one entry at a time when there is one, else from the tree root. */
+static int load_top_tensors(ld *l, const char *text, const cJSON *root, const span *top, int k, size_t *n,
+                            sym_mtensor **out)
+{
+	tensor_list tl;
+	if (!top || !top[k].at)
+		return load_tensors(l, field(root, top_keys[k]), top_keys[k], k == TOP_INITS, n, out);
+	*n = top[k].count;
+	if (!(*out = ld_alloc(l, (*n ? *n : 1) * sizeof(**out))))
+		return nomem(l);
+	tl.what = top_keys[k], tl.is_init = k == TOP_INITS, tl.t = *out;
+	return load_list_streamed(l, text, &top[k], tensor_entry, &tl);
+}
+
+/* The model of the tree root (consumed), whose lists top[] are read from
+ * the text one entry at a time when top is given.  NULL with *retry set
+ * when a list must be read from the whole text's tree instead (a byte its
+ * delimiting reads otherwise than cJSON). */
+static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *root, const span *top,
+                             int *retry)
 {
 	ld l;
 	const cJSON *x, *nodes = NULL;
-	cJSON *whole = NULL;
-	size_t i;
+	const span *skip[NTOPS];
+	size_t i, nskip = 0;
 	int64_t opset = 18;
-	int st = 0;
+	int st = 0, k;
+	*retry = 0;
 	memset(&l, 0, sizeof(l));
 	l.ctx = ctx;
 	sym__sbuf_init(&l.at, ctx);
@@ -1360,7 +1414,15 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		cJSON_Delete(root);
 		return NULL;
 	}
-	if (sym__json_scan_numbers(&l, text, len, root, sp ? sp->at : len, sp ? sp->end : len) < 0)
+	/* the lists read apart, in text order */
+	for (k = 0; top && k < NTOPS; k++)
+		if (top[k].at) {
+			size_t j = nskip++;
+			for (; j > 0 && skip[j - 1]->at > top[k].at; j--)
+				skip[j] = skip[j - 1];
+			skip[j] = &top[k];
+		}
+	if (sym__json_scan_numbers(&l, text, len, root, skip, nskip) < 0)
 		goto fail;
 	if (!cJSON_IsObject(root)) {
 		lerr(&l, "the top level must be an object");
@@ -1374,41 +1436,24 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		goto fail;
 	}
 	l.m->opset = (int)opset;
-	if (load_tensors(&l, field(root, "inputs"), "inputs", 0, &l.m->ninputs, &l.m->inputs) < 0 ||
-	    load_tensors(&l, field(root, "initializers"), "initializers", 1, &l.m->ninits, &l.m->inits) < 0)
+	if ((st = load_top_tensors(&l, text, root, top, TOP_INPUTS, &l.m->ninputs, &l.m->inputs)) < 0 ||
+	    (st = load_top_tensors(&l, text, root, top, TOP_INITS, &l.m->ninits, &l.m->inits)) < 0)
 		goto fail;
-	if (!sp) {
+	if (!top || !top[TOP_NODES].at) {
 		nodes = field(root, "nodes");
 		if (!cJSON_IsArray(nodes)) {
 			lerr(&l, "missing \"nodes\" (a list)");
 			goto fail;
 		}
 	}
-	l.m->nnodes = sp ? sp->count : (size_t)cJSON_GetArraySize(nodes);
+	l.m->nnodes = nodes ? (size_t)cJSON_GetArraySize(nodes) : top[TOP_NODES].count;
 	l.m->nodes = ld_alloc(&l, (l.m->nnodes ? l.m->nnodes : 1) * sizeof(*l.m->nodes));
 	if (!l.m->nodes) {
 		nomem(&l);
 		goto fail;
 	}
-	if (sp && (st = load_nodes_streamed(&l, text, sp)) == -2) {
-		/* the tree of the whole text: its "nodes" or a syntax error */
-		sp = NULL;
-		if (!(whole = cJSON_ParseWithLength(text, len))) {
-			syntax_error(ctx, text, len);
-			goto fail;
-		}
-		nodes = field(whole, "nodes");
-		if (!cJSON_IsArray(nodes) || (size_t)cJSON_GetArraySize(nodes) != l.m->nnodes) {
-			lerr(&l, "\"nodes\": the list could not be read");
-			goto fail;
-		}
-		if (sym__json_scan_numbers(&l, text, len, whole, 0, 0) < 0) {
-			nomem(&l);
-			goto fail;
-		}
-	}
-	if (sp) {
-		if (st < 0)
+	if (!nodes) {
+		if ((st = load_list_streamed(&l, text, &top[TOP_NODES], node_entry, l.m->nodes)) < 0)
 			goto fail;
 	} else {
 		const cJSON *x = nodes->child;
@@ -1427,16 +1472,15 @@ static sym_model *load_model(sym_ctx *ctx, const char *text, size_t len, cJSON *
 		goto fail;
 	loader_clear(&l);
 	cJSON_Delete(root);
-	cJSON_Delete(whole);
 	return l.m;
 fail:
 	loader_clear(&l);
 	cJSON_Delete(root);
-	cJSON_Delete(whole);
 	sym_model_free(l.m);
+	*retry = st == -2;
 	/* a syntax error anywhere comes first, as when the whole text is parsed
 	 * before anything is read */
-	if (sp && sym_ctx_last_error(ctx) != SYM_ENOMEM)
+	if (nskip && !*retry && sym_ctx_last_error(ctx) != SYM_ENOMEM)
 		syntax_error(ctx, text, len);
 	return NULL;
 }
@@ -1444,16 +1488,22 @@ fail:
 sym_model *sym_model_from_json(sym_ctx *ctx, const char *text, size_t len)
 {
 	cJSON *root;
-	span sp;
+	span top[NTOPS];
+	sym_model *m;
+	int retry;
 	if (sym__failed(ctx))
 		return NULL;
-	root = read_top(text, len, &sp);
-	if (root)
-		return load_model(ctx, text, len, root, sp.at || sp.end ? &sp : NULL);
+	root = read_top(text, len, top);
+	if (root) {
+		m = load_model(ctx, text, len, root, top, &retry);
+		if (m || !retry)
+			return m;
+	}
+	/* the tree of the whole text: its lists, or its syntax error */
 	root = cJSON_ParseWithLength(text, len);
 	if (!root) {
 		syntax_error(ctx, text, len);
 		return NULL;
 	}
-	return load_model(ctx, text, len, root, NULL);
+	return load_model(ctx, text, len, root, NULL, &retry);
 }

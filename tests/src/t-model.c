@@ -768,6 +768,21 @@ static const bad_case bad_cases[] = {
      "\"Flatten\",\"inputs\":[\"x\"],\"outputs\":[\"y\"],\"attrs\":{\"axis\":9007199254740993}}],"
      "\"outputs\":[\"y\"]}",
      "9007199254740993", "not an exact integer"},
+    /* so are the inputs and initializers */
+    {"syntax_error_after_a_bad_input",
+     "{\"inputs\":[{\"name\":7,\"shape\":[\"n\"]},{\"name\":\"b\" \"shape\":[1]}],\"nodes\":[],"
+     "\"outputs\":[]}",
+     "invalid JSON", NULL},
+    {"bad_second_input_named_by_its_place",
+     "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]},{\"shape\":[1]}],\"nodes\":[],\"outputs\":[\"x\"]}",
+     "inputs[1]", "missing \"name\""},
+    {"inexact_initializer_value",
+     "{\"inputs\":[],\"initializers\":[{\"name\":\"s\",\"dtype\":\"int64\",\"shape\":[1],\"data\":["
+     "9007199254740993]}],\"nodes\":[],\"outputs\":[\"s\"]}",
+     "9007199254740993", "not an exact integer"},
+    {"inputs_not_a_list_before_a_list",
+     "{\"inputs\":{},\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":[],\"outputs\":[]}",
+     "\"inputs\" must be a list", NULL},
     {"nodes_not_a_list_before_a_list",
      "{\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\"]}],\"nodes\":{},\"nodes\":[],\"outputs\":[\"x\"]}",
      "missing \"nodes\"", NULL},
@@ -811,6 +826,45 @@ static void json_nodes_are_read_in_order_wherever_they_stand(void **state)
 		sym_model_free(m);
 		sym_ctx_free(ctx);
 	}
+}
+
+/* The inputs and initializers are those of the first list of each key,
+ * wherever it stands, entries outside the reader's subset (an escaped
+ * name, an inexact number in a string) among them. */
+static void json_tensor_lists_are_read_wherever_they_stand(void **state)
+{
+	static const char *const text =
+	    "{\"nodes\":[],\"initializers\":[{\"name\":\"w\",\"dtype\":\"int64\",\"shape\":[2],"
+	    "\"data\":[\"9007199254740993\", 3]},{\"name\":\"v\\u0041\",\"shape\":[4]}],"
+	    "\"inputs\":[{\"name\":\"x\",\"shape\":[\"n\", 3]},{\"name\":\"y\\u0042\",\"shape\":[]}],"
+	    "\"outputs\":[\"x\"],\"inputs\":[{\"name\":\"z\",\"shape\":[1]}],\"initializers\":[]}";
+	sym_ctx *ctx = sym_ctx_new();
+	sym_model *m = sym_model_from_json(ctx, text, strlen(text));
+	sym_graph_result *r;
+	size_t i;
+	const char *names[] = {"x", "yB", "w", "vA"};
+	const int ranks[] = {2, 0, 1, 1};
+	(void)state;
+	if (!m)
+		fail_msg("%s", sym_ctx_last_message(ctx));
+	assert_int_equal(sym_model_num_inputs(m), 2);
+	assert_string_equal(sym_model_input_name(m, 0), "x");
+	assert_string_equal(sym_model_input_name(m, 1), "yB");
+	r = sym_model_infer(ctx, m, NULL);
+	assert_non_null(r);
+	for (i = 0; i < 4; i++) {
+		size_t t;
+		int rank = -3;
+		for (t = 0; t < sym_graph_num_tensors(r); t++)
+			if (!strcmp(sym_graph_tensor(r, t, &rank, NULL, NULL), names[i]))
+				break;
+		assert_true(t < sym_graph_num_tensors(r));
+		assert_int_equal(rank, ranks[i]);
+	}
+	assert_int_equal(sym_graph_num_tensors(r), 4); /* not z, of the later "inputs" */
+	sym_graph_result_free(r);
+	sym_model_free(m);
+	sym_ctx_free(ctx);
 }
 
 /* Loads and infers; returns the error message (NULL when it succeeds). */
@@ -1612,6 +1666,7 @@ int main(void)
 	    cmocka_unit_test(merge_keys_do_not_depend_on_node_order),
 	    cmocka_unit_test(bad_models_give_errors_naming_node_or_field),
 	    cmocka_unit_test(json_nodes_are_read_in_order_wherever_they_stand),
+	    cmocka_unit_test(json_tensor_lists_are_read_wherever_they_stand),
 	    cmocka_unit_test(wrong_attribute_types_are_reported_per_node),
 	    cmocka_unit_test(unknown_operator_is_reported_and_inference_continues),
 	    cmocka_unit_test(int64_max_as_decimal_string_is_exact),
