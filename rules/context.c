@@ -61,10 +61,7 @@ static int grow_parallel(sym_ctx *ctx, void **const *arr, const size_t *size, si
 
 void *sym__infer_alloc(sym_infer *inf, size_t n)
 {
-	void *p = sym__carve(inf->ctx, &inf->blocks, n);
-	if (p)
-		memset(p, 0, n ? n : 1);
-	return p;
+	return sym__carve_zeroed(inf->ctx, &inf->blocks, n);
 }
 
 void *sym__rc_alloc(sym_rule_ctx *rc, size_t n)

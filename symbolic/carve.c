@@ -81,6 +81,14 @@ void *sym__carve(sym_ctx *ctx, sym_carver *c, size_t n)
 	return p;
 }
 
+void *sym__carve_zeroed(sym_ctx *ctx, sym_carver *c, size_t n)
+{
+	void *p = sym__carve(ctx, c, n);
+	if (p)
+		memset(p, 0, n ? n : 1);
+	return p;
+}
+
 char *sym__carve_strdup(sym_ctx *ctx, sym_carver *c, const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -51,6 +51,8 @@ typedef struct sym_carver {
 /* Returns n bytes (16-byte aligned, not cleared) owned by c, or NULL with
  * SYM_ENOMEM recorded. */
 void *sym__carve(sym_ctx *ctx, sym_carver *c, size_t n);
+/* sym__carve with the n bytes cleared. */
+void *sym__carve_zeroed(sym_ctx *ctx, sym_carver *c, size_t n);
 /* Returns a copy of s owned by c, or NULL with SYM_ENOMEM recorded. */
 char *sym__carve_strdup(sym_ctx *ctx, sym_carver *c, const char *s);
 /* Frees every block of c and empties it. */

@@ -22,10 +22,7 @@ sym_model *sym__model_new(sym_ctx *ctx)
  * and zeroed. */
 void *sym__model_alloc(sym_model *m, size_t n)
 {
-	void *p = sym__carve(m->ctx, &m->blocks, n);
-	if (p)
-		memset(p, 0, n ? n : 1);
-	return p;
+	return sym__carve_zeroed(m->ctx, &m->blocks, n);
 }
 
 char *sym__model_strdup(sym_model *m, const char *s)

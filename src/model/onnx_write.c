@@ -21,10 +21,7 @@ typedef struct wb {
 /* Zeroed memory through the context, freed when the write is done. */
 static void *walloc(wb *w, size_t n)
 {
-	void *p = sym__carve(w->ctx, &w->blocks, n);
-	if (p)
-		memset(p, 0, n ? n : 1);
-	return p;
+	return sym__carve_zeroed(w->ctx, &w->blocks, n);
 }
 
 static char *wstrdup(wb *w, const char *s)
